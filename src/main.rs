@@ -1,0 +1,7 @@
+//! `forkcc`: the command line. No logic of its own: it parses arguments and calls the crates.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}
