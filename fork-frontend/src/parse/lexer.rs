@@ -34,13 +34,22 @@ impl<'a> Lexer<'a> {
     fn run(&mut self) {
         let mut rest = self.text;
         loop {
-            rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace());
+            rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '\x0b');
             let lo = self.offset(rest);
             let Some(first) = rest.chars().next() else {
                 self.push(Tok::Eof, lo, lo);
                 return;
             };
             let (after, tok) = if let Ok((after, word)) = identifier(rest) {
+                if !word.is_ascii() {
+                    self.error(
+                        &E0101,
+                        lo,
+                        lo + word.len(),
+                        format!("identifier `{word}` contains non-ASCII characters"),
+                        "names are written with ASCII letters, digits and `_`",
+                    );
+                }
                 let tok = Kw::lookup(word).map_or_else(|| Tok::Ident(word.to_string()), Tok::Kw);
                 (after, Some(tok))
             } else if let Ok((after, number)) = pp_number(rest) {
@@ -51,18 +60,7 @@ impl<'a> Lexer<'a> {
             } else if let Some(&(text, punct)) = PUNCTS.iter().find(|(t, _)| rest.starts_with(t)) {
                 (&rest[text.len()..], Some(Tok::Punct(punct)))
             } else {
-                let hi = lo + first.len_utf8();
-                self.error(
-                    &E0101,
-                    lo,
-                    hi,
-                    format!(
-                        "invalid character `{}` in the source",
-                        first.escape_default()
-                    ),
-                    "remove this character",
-                );
-                (&rest[first.len_utf8()..], None)
+                (self.invalid_text(rest, lo), None)
             };
             if let Some(tok) = tok {
                 let hi = self.offset(after);
@@ -70,6 +68,28 @@ impl<'a> Lexer<'a> {
             }
             rest = after;
         }
+    }
+
+    /// Reports text that starts no token: one ASCII character, or a whole run of non-ASCII
+    /// characters (one error for `→→`, not one per character). Returns the rest.
+    fn invalid_text(&mut self, rest: &'a str, lo: usize) -> &'a str {
+        let len = match rest.chars().next() {
+            Some(c) if c.is_ascii() => 1,
+            _ => rest.find(|c: char| c.is_ascii()).unwrap_or(rest.len()),
+        };
+        let bad = &rest[..len];
+        let shown: String = match bad.is_ascii() {
+            true => bad.escape_default().collect(),
+            false => bad.to_string(),
+        };
+        self.error(
+            &E0101,
+            lo,
+            lo + len,
+            format!("invalid character `{shown}` in the source"),
+            "remove it; only string and character literals may hold other characters",
+        );
+        &rest[len..]
     }
 
     fn offset(&self, rest: &str) -> usize {
@@ -203,10 +223,12 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// An identifier or keyword. Non-ASCII letters are taken in too (and reported by the caller),
+/// so a name like `größe` is one bad name, not a cascade of errors.
 fn identifier(input: &str) -> IResult<&str, &str> {
     recognize(pair(
-        satisfy(|c| c.is_ascii_alphabetic() || c == '_'),
-        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+        satisfy(|c| c.is_alphabetic() || c == '_'),
+        take_while(|c: char| c.is_alphanumeric() || c == '_'),
     ))(input)
 }
 

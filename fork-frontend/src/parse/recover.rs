@@ -2,7 +2,7 @@
 //! (just past a `;`, past a balanced `{...}`, or before the `}` that closes the enclosing block),
 //! so one run reports several independent errors.
 
-use super::token::{Punct, Tok};
+use super::token::{Kw, Punct, Tok};
 use super::Parser;
 
 impl Parser<'_> {
@@ -31,8 +31,12 @@ impl Parser<'_> {
                 Tok::Punct(Punct::RBrace) => return,
                 Tok::Punct(Punct::LBrace) => {
                     self.skip_balanced();
-                    // A `{...}` ends a statement; at file level it may also be a struct body
-                    // followed by declarators, so go on unless a new declaration starts.
+                    // A `{...}` ends a statement, unless an `else` follows (the statement
+                    // was an `if`: skip its else branch too). At file level it may also be a
+                    // struct body followed by declarators: go on unless a declaration starts.
+                    if self.eat_kw(Kw::Else) {
+                        continue;
+                    }
                     if !file_level || self.at_eof() || self.starts_decl_specs() {
                         return;
                     }

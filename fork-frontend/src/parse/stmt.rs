@@ -16,10 +16,7 @@ impl Parser<'_> {
         self.push_scope();
         let mut stmts = Vec::new();
         while !self.is(Punct::RBrace) && !self.at_eof() {
-            match self.statement() {
-                Ok(stmt) => stmts.push(stmt),
-                Err(_) => self.recover_in_block(),
-            }
+            stmts.push(self.statement()?);
         }
         self.pop_scope();
         self.expect_closing(Punct::RBrace, open, "to close the block")?;
@@ -29,10 +26,20 @@ impl Parser<'_> {
         })
     }
 
+    /// A statement. After a syntax error inside it (reported), the parser resynchronises
+    /// and returns an empty statement in its place, so the enclosing `if`, loop or block goes
+    /// on; only a nesting overflow, which abandons the input, is an `Err`.
     pub(super) fn statement(&mut self) -> PResult<Stmt> {
         self.nested(|p| {
             let lo = p.lo();
-            let kind = p.statement_kind()?;
+            let kind = match p.statement_kind() {
+                Ok(kind) => kind,
+                Err(_) if p.abandoned => return Err(Reported),
+                Err(_) => {
+                    p.recover_in_block();
+                    StmtKind::Empty
+                }
+            };
             Ok(Stmt {
                 kind,
                 span: p.span_from(lo),

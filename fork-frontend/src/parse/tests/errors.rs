@@ -56,6 +56,11 @@ const CASES: &[(&str, &str)] = &[
         "void f(void) {\n    s.if = p->;\n    q->;\n}\n",
     ),
     ("stray closing brace", "int x; }\nint y;\n"),
+    ("non-ASCII text", "int größe = 1;\nint a = 1 → 2;\n"),
+    (
+        "recovery keeps if/else together",
+        "void f(void) {\n    if (x > ) { y = 1; } else { y = 2; }\n    if (x) y = ; else z = 1;\n    w = ;\n}\n",
+    ),
     ("bad escape", "char *s = \"a\\qb\";\n"),
 ];
 
