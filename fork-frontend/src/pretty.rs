@@ -183,7 +183,9 @@ impl Printer<'_> {
     fn init(&self, var: VarId, init: Option<&[InitElem]>) -> String {
         match init {
             None => String::new(),
-            Some([single]) if self.program.var(var).ty.is_scalar() => format!(" = {}", self.expr(&single.value)),
+            Some([single]) if self.program.var(var).ty.is_scalar() => {
+                format!(" = {}", self.expr(&single.value))
+            }
             Some(elems) => {
                 let parts: Vec<String> = elems
                     .iter()

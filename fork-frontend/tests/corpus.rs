@@ -17,13 +17,20 @@ fn corpus(kind: &str) -> Vec<PathBuf> {
 }
 
 fn stem(path: &Path) -> String {
-    path.file_stem().expect("file name").to_string_lossy().into_owned()
+    path.file_stem()
+        .expect("file name")
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]
 fn valid_programs_check_and_print() {
     let files = corpus("valid");
-    assert!(files.len() >= 40, "the valid corpus has {} programs", files.len());
+    assert!(
+        files.len() >= 40,
+        "the valid corpus has {} programs",
+        files.len()
+    );
     let mut failures = Vec::new();
     for path in files {
         match check_file(&path, &Options::default()) {
@@ -45,12 +52,19 @@ fn valid_programs_check_and_print() {
 #[test]
 fn invalid_programs_report_errors() {
     let files = corpus("invalid");
-    assert!(files.len() >= 25, "the invalid corpus has {} programs", files.len());
+    assert!(
+        files.len() >= 25,
+        "the invalid corpus has {} programs",
+        files.len()
+    );
     for path in files {
         match check_file(&path, &Options::default()) {
             Ok(_) => panic!("{} should not check", path.display()),
             Err(failed) => {
-                assert!(failed.diagnostics.iter().any(|d| d.severity == diag::Severity::Error));
+                assert!(failed
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == diag::Severity::Error));
                 let text = diag::render(&failed.sources, &failed.diagnostics, false);
                 insta::assert_snapshot!(format!("invalid__{}", stem(&path)), text);
             }
