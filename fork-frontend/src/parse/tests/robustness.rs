@@ -80,9 +80,11 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let text = format!("int x = {};", "{".repeat(10_000));
     let (_, diags) = parse(&text);
     assert!(diags.iter().any(|d| d.code.id == "E0105"));
-    let text = format!("int {}x;", "(".repeat(10_000));
-    let (_, diags) = parse(&text);
-    assert!(diags.iter().any(|d| d.code.id == "E0105"));
+    for open in ["(", "*(", "f(int ", "(*p[1])(int ", "f(struct { int "] {
+        let text = format!("int {}x;", open.repeat(10_000));
+        let (_, diags) = parse(&text);
+        assert!(diags.iter().any(|d| d.code.id == "E0105"), "{open}");
+    }
 }
 
 #[test]
