@@ -254,7 +254,7 @@ impl Parser<'_> {
             if self.eat(Punct::Comma) {
                 continue;
             }
-            self.expect_closing(Punct::RParen, open, "after the call's arguments")?;
+            self.close_list(open, "argument")?;
             return Ok(args);
         }
     }
