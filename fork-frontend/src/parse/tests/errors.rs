@@ -9,6 +9,7 @@ const CASES: &[(&str, &str)] = &[
     ),
     ("missing operand", "void f(void) {\n    x = * ;\n}\n"),
     ("unclosed paren", "void f(void) {\n    g(1, 2;\n}\n"),
+    ("conditional without colon", "int x = a ? b;\n"),
     ("missing comma", "void f(void) {\n    g(1 2);\n}\n"),
     (
         "unclosed block",
