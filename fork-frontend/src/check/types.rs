@@ -73,6 +73,15 @@ impl Checker {
                             return None;
                         }
                     };
+                    let bytes = ty.size(&self.structs).checked_mul(n);
+                    if bytes.is_none_or(|b| b > MAX_OBJECT_BYTES) {
+                        self.report(
+                            Diagnostic::error(&E0309, span, "this array is too large")
+                                .with_label(format!("more than {MAX_OBJECT_BYTES} bytes"))
+                                .with_help("use smaller dimensions"),
+                        );
+                        return None;
+                    }
                     Type::Array(Box::new(ty), n)
                 }
                 ast::Derived::Function(_) => {
@@ -395,6 +404,9 @@ impl Checker {
         crate::pretty::type_to_string(ty, &self.structs)
     }
 }
+
+/// The largest object forkcc lays out (1 TiB): sizes stay far from `u64` overflow.
+const MAX_OBJECT_BYTES: u64 = 1 << 40;
 
 fn int_type(signed: bool, s: IntKind, u: IntKind) -> Type {
     Type::Int(if signed { s } else { u })
