@@ -453,3 +453,29 @@ fn common_int(x: IntKind, y: IntKind) -> IntKind {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{promote, usual_arith};
+    use crate::hir::{FloatKind, IntKind::*, Type};
+
+    #[test]
+    fn usual_arithmetic_conversions_follow_c() {
+        let i = |k| Type::Int(k);
+        assert_eq!(promote(&i(I8)), Type::INT);
+        assert_eq!(promote(&i(U16)), Type::INT);
+        assert_eq!(usual_arith(&i(I8), &i(U8)), Type::INT);
+        assert_eq!(usual_arith(&i(I32), &i(U32)), i(U32));
+        assert_eq!(usual_arith(&i(U32), &i(I64)), i(I64));
+        assert_eq!(usual_arith(&i(I64), &i(U64)), i(U64));
+        assert_eq!(usual_arith(&i(U32), &i(U64)), i(U64));
+        assert_eq!(
+            usual_arith(&i(I64), &Type::Float(FloatKind::F32)),
+            Type::Float(FloatKind::F32)
+        );
+        assert_eq!(
+            usual_arith(&Type::Float(FloatKind::F32), &Type::DOUBLE),
+            Type::DOUBLE
+        );
+    }
+}
