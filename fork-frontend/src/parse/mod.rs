@@ -159,8 +159,8 @@ impl Parser<'_> {
         found
     }
 
-    /// Consumes `p` or reports "expected `p` {context}, found ...". A missing `;` is also
-    /// shown where it belongs: right after the previous token.
+    /// Consumes `p` or reports "expected `p` {context}, found ...". For a missing `;` a note
+    /// also marks the token it belongs after.
     fn expect(&mut self, p: Punct, context: &str) -> PResult<Span> {
         if self.is(p) {
             return Ok(self.bump());
@@ -174,11 +174,9 @@ impl Parser<'_> {
             &format!("expected `{}` {context}", p.text()),
         );
         diag = match (p, self.pos) {
-            (Punct::Semi, 1..) => {
-                let end = self.tokens[self.pos - 1].span.hi;
-                diag.with_note(Span { lo: end, hi: end }, "`;` belongs here")
-                    .with_help(format!("add `;` {context}"))
-            }
+            (Punct::Semi, 1..) => diag
+                .with_note(self.tokens[self.pos - 1].span, "`;` belongs after this")
+                .with_help(format!("add `;` {context}")),
             _ => diag.with_help(format!("insert `{}` here", p.text())),
         };
         Err(self.report(diag))

@@ -61,6 +61,10 @@ const CASES: &[(&str, &str)] = &[
         "recovery keeps if/else together",
         "void f(void) {\n    if (x > ) { y = 1; } else { y = 2; }\n    if (x) y = ; else z = 1;\n    w = ;\n}\n",
     ),
+    (
+        "unclosed paren stays inside its block",
+        "void f(void) {\n    x = = (a;\n    y = ;\n}\nint g(void) { return ; }\nint h(void) { return (1; }\n",
+    ),
     ("bad escapes", "char *s = \"a\\qb\";\nchar *t = \"\\x41B\\777\";\n"),
 ];
 
