@@ -46,6 +46,15 @@ pub(super) fn convert(e: Expr, to: &Type) -> Expr {
     }
 }
 
+/// `e` itself, or the constant it folds to.
+fn folded(e: Expr) -> Expr {
+    match fold(&e) {
+        Folded::Int(v) => int_const(v, e.ty, e.span),
+        Folded::Float(f) => mk(ExprKind::FloatConst(f), e.ty, Sharity::Shared, e.span),
+        _ => e,
+    }
+}
+
 fn is_null_constant(e: &Expr) -> bool {
     is_integer(&e.ty) && fold(e) == Folded::Int(0)
 }
@@ -423,12 +432,12 @@ impl Checker {
             UnaryOp::Not => {
                 let c = self.condition(inner)?;
                 let sharity = c.sharity;
-                Some(mk(
+                Some(folded(mk(
                     ExprKind::Unary(UnOp::LogNot, Box::new(c)),
                     Type::INT,
                     sharity,
                     span,
-                ))
+                )))
             }
             UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot => {
                 let v = self.rvalue(inner)?;
@@ -448,23 +457,17 @@ impl Checker {
                 let ty = promote(&v.ty);
                 let v = convert(v, &ty);
                 let sharity = v.sharity;
-                Some(match op {
-                    UnaryOp::Plus => v,
-                    UnaryOp::Neg => match v.kind {
-                        ExprKind::IntConst(c) if matches!(ty, Type::Int(_)) => {
-                            let Type::Int(k) = ty else { unreachable!() };
-                            int_const(super::fold::wrap(c.wrapping_neg(), k), ty, span)
-                        }
-                        ExprKind::FloatConst(f) => mk(ExprKind::FloatConst(-f), ty, sharity, span),
-                        _ => mk(ExprKind::Unary(UnOp::Neg, Box::new(v)), ty, sharity, span),
-                    },
-                    _ => mk(
-                        ExprKind::Unary(UnOp::BitNot, Box::new(v)),
-                        ty,
-                        sharity,
-                        span,
-                    ),
-                })
+                let un = match op {
+                    UnaryOp::Plus => return Some(v),
+                    UnaryOp::Neg => UnOp::Neg,
+                    _ => UnOp::BitNot,
+                };
+                Some(folded(mk(
+                    ExprKind::Unary(un, Box::new(v)),
+                    ty,
+                    sharity,
+                    span,
+                )))
             }
         }
     }
@@ -707,17 +710,12 @@ impl Checker {
     /// A binary node, folded when both operands are constants.
     fn make_binary(&mut self, op: BinOp, a: Expr, b: Expr, ty: Type, span: Span) -> Expr {
         let sharity = a.sharity.join(b.sharity);
-        let e = mk(
+        folded(mk(
             ExprKind::Binary(op, Box::new(a), Box::new(b)),
-            ty.clone(),
+            ty,
             sharity,
             span,
-        );
-        match fold(&e) {
-            Folded::Int(v) => int_const(v, ty, span),
-            Folded::Float(f) => mk(ExprKind::FloatConst(f), ty, sharity, span),
-            _ => e,
-        }
+        ))
     }
 
     fn mismatch(&mut self, sym: &str, a: &Expr, b: &Expr) -> Option<Expr> {

@@ -29,8 +29,12 @@ use std::rc::Rc;
 use token::{From, Token};
 
 pub struct Preprocessed {
+    /// The text the parser reads: macros expanded, directives and comments gone, one line
+    /// per input line (included files' lines inserted at their `#include`).
     pub text: String,
+    /// Maps spans of `text` back to the original files and macro use sites.
     pub map: SourceMap,
+    /// The preprocessor's errors, spans pointing straight into the original files.
     pub diagnostics: Vec<Diagnostic>,
 }
 

@@ -124,8 +124,8 @@ pub(super) fn would_paste(a: &Token, b: &Token) -> bool {
     if a.kind != Kind::Punct || b.kind != Kind::Punct {
         return false;
     }
-    let joined = format!("{}{}", a.text, b.text);
-    joined.starts_with("//")
-        || joined.starts_with("/*")
-        || lexer::token_at(&joined, 0).1 > a.text.len()
+    // `b` completes a longer punctuator (or a comment opener) that starts with `a`.
+    lexer::PUNCTUATORS.iter().chain(&["//", "/*"]).any(|p| {
+        p.len() > a.text.len() && p.starts_with(&*a.text) && b.text.starts_with(&p[a.text.len()..])
+    })
 }
