@@ -8,10 +8,12 @@ use super::token::{From, HideSet, Token};
 use crate::diag::Diagnostic;
 use crate::source::Span;
 use std::collections::{HashMap, VecDeque};
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub(super) struct Macro {
+    /// Shared by every token the macro's expansions produce.
+    pub name: Arc<str>,
     /// None for an object-like macro. A variadic macro's last parameter is `__VA_ARGS__`.
     pub params: Option<Vec<String>>,
     pub variadic: bool,
@@ -144,8 +146,9 @@ pub(super) fn parse_define(rest: &[Token], directive: Span) -> Result<(String, M
         }
     }
     Ok((
-        name,
+        name.clone(),
         Macro {
+            name: Arc::from(name),
             params,
             variadic,
             body,
@@ -230,7 +233,7 @@ impl Expander<'_> {
                 out.push(tok);
                 continue;
             };
-            let name: Rc<str> = Rc::from(name);
+            let name = m.name.clone();
             let Some(params) = &m.params else {
                 let (use_at, use_name) = use_site(&tok, None, &name);
                 let hide = HideSet::for_expansion(&tok.hide, None, &name);
@@ -301,13 +304,14 @@ impl Expander<'_> {
         m: &Macro,
         args: &[Vec<Token>],
         use_at: Span,
-        use_name: &Rc<str>,
+        use_name: &Arc<str>,
         name_tok: &Token,
         hide: &HideSet,
     ) -> Vec<Token> {
         let params: &[String] = m.params.as_deref().unwrap_or(&[]);
         let param = |t: &Token| t.ident().and_then(|n| params.iter().position(|p| p == n));
         let body = &m.body;
+        let mut expanded: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = Vec::new();
         let mut i = 0;
         while i < body.len() {
@@ -342,7 +346,12 @@ impl Expander<'_> {
                     let mut arg = if pasted {
                         args[p].clone()
                     } else {
-                        self.expand(&mut TokenStream::new(args[p].clone(), None))
+                        // Each argument is expanded once, however often it is used.
+                        if expanded[p].is_none() {
+                            expanded[p] =
+                                Some(self.expand(&mut TokenStream::new(args[p].clone(), None)));
+                        }
+                        expanded[p].clone().unwrap_or_default()
                     };
                     if let Some(first) = arg.first_mut() {
                         first.space_before = tok.space_before;
@@ -378,13 +387,13 @@ impl Expander<'_> {
             );
         }
         lhs.kind = kind;
-        lhs.text = Rc::from(joined);
+        lhs.text = Arc::from(joined);
         lhs.from = From::Body;
     }
 }
 
 /// Where an expansion's tokens point: the outermost macro use in the file.
-fn use_site(name_tok: &Token, rparen: Option<&Token>, name: &Rc<str>) -> (Span, Rc<str>) {
+fn use_site(name_tok: &Token, rparen: Option<&Token>, name: &Arc<str>) -> (Span, Arc<str>) {
     match &name_tok.from {
         From::Macro(outer) => (name_tok.at, outer.clone()),
         _ => {
@@ -444,7 +453,7 @@ fn stringize(arg: &[Token], hash: &Token) -> Token {
     text.push('"');
     Token {
         kind: Kind::Str,
-        text: Rc::from(text),
+        text: Arc::from(text),
         space_before: hash.space_before,
         at: hash.at,
         from: From::Body,
