@@ -270,6 +270,7 @@ fn error_include_too_deep() {
         pre.map.location(pre.diagnostics[0].span).as_deref(),
         Some("dir/h63.h:1:10")
     );
+    insta::assert_snapshot!(render(&pre.map, &pre.diagnostics, false));
 }
 
 #[test]
