@@ -111,9 +111,11 @@ pub(super) fn parse_define(rest: &[Token], directive: Span) -> Result<(String, M
         }
         params = Some(list);
     }
+    // Body tokens count as produced by the macro; substitution points them at the use site.
+    let macro_name: Arc<str> = Arc::from(name.as_str());
     let mut body: Vec<Token> = rest[at..].to_vec();
     for tok in &mut body {
-        tok.from = From::Body;
+        tok.from = From::Macro(macro_name.clone());
     }
     if let Some(first) = body.first_mut() {
         first.space_before = false;
@@ -148,7 +150,7 @@ pub(super) fn parse_define(rest: &[Token], directive: Span) -> Result<(String, M
     Ok((
         name.clone(),
         Macro {
-            name: Arc::from(name),
+            name: macro_name,
             params,
             variadic,
             body,
@@ -310,6 +312,11 @@ impl Expander<'_> {
     ) -> Vec<Token> {
         let params: &[String] = m.params.as_deref().unwrap_or(&[]);
         let param = |t: &Token| t.ident().and_then(|n| params.iter().position(|p| p == n));
+        let at_use_site = |t: &Token| Token {
+            from: From::Macro(use_name.clone()),
+            at: use_at,
+            ..t.clone()
+        };
         let body = &m.body;
         let mut expanded: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = Vec::new();
@@ -318,7 +325,7 @@ impl Expander<'_> {
             let tok = &body[i];
             if m.params.is_some() && tok.is("#") {
                 if let Some(p) = body.get(i + 1).and_then(param) {
-                    out.push(stringize(&args[p], tok));
+                    out.push(at_use_site(&stringize(&args[p], tok)));
                     i += 2;
                     continue;
                 }
@@ -326,14 +333,17 @@ impl Expander<'_> {
             if tok.is("##") {
                 let rhs = match body.get(i + 1) {
                     Some(next) => {
-                        param(next).map_or_else(|| vec![next.clone()], |p| args[p].clone())
+                        param(next).map_or_else(|| vec![at_use_site(next)], |p| args[p].clone())
                     }
                     None => Vec::new(),
                 };
                 i += 2;
                 let mut rhs = rhs.into_iter();
                 match (out.last_mut(), rhs.next()) {
-                    (Some(lhs), Some(first)) => self.paste(lhs, &first, use_at),
+                    (Some(lhs), Some(first)) => {
+                        self.paste(lhs, &first, use_at);
+                        *lhs = at_use_site(lhs);
+                    }
                     (None, Some(first)) => out.push(first),
                     _ => {}
                 }
@@ -358,15 +368,11 @@ impl Expander<'_> {
                     }
                     out.extend(arg);
                 }
-                None => out.push(tok.clone()),
+                None => out.push(at_use_site(tok)),
             }
             i += 1;
         }
         for tok in &mut out {
-            if tok.from == From::Body {
-                tok.from = From::Macro(use_name.clone());
-                tok.at = use_at;
-            }
             tok.hide = tok.hide.union(hide);
         }
         if let Some(first) = out.first_mut() {
@@ -375,7 +381,7 @@ impl Expander<'_> {
         out
     }
 
-    /// `lhs ## rhs`, in place.
+    /// `lhs ## rhs`, in place (the caller points the result at the use site).
     fn paste(&mut self, lhs: &mut Token, rhs: &Token, use_at: Span) {
         let joined = format!("{}{}", lhs.text, rhs.text);
         let (kind, len) = lexer::token_at(&joined, 0);
@@ -388,7 +394,6 @@ impl Expander<'_> {
         }
         lhs.kind = kind;
         lhs.text = Arc::from(joined);
-        lhs.from = From::Body;
     }
 }
 
@@ -437,7 +442,8 @@ fn collect_call(input: &mut TokenStream, max_args: Option<usize>) -> Result<Call
     }
 }
 
-/// `#param`: the argument's spelling as a string literal.
+/// `#param`: the argument's spelling as a string literal (the caller points it at the use
+/// site).
 fn stringize(arg: &[Token], hash: &Token) -> Token {
     let mut text = String::from("\"");
     for (i, tok) in arg.iter().enumerate() {
@@ -456,7 +462,7 @@ fn stringize(arg: &[Token], hash: &Token) -> Token {
         text: Arc::from(text),
         space_before: hash.space_before,
         at: hash.at,
-        from: From::Body,
+        from: hash.from.clone(),
         hide: HideSet::default(),
     }
 }

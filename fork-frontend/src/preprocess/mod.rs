@@ -281,12 +281,6 @@ impl Preprocessor<'_> {
                             self.map.push_expansion(self.out.len(), tok.at, name);
                             self.out.push_str(&tok.text);
                         }
-                        // Substitution marks every body token as an expansion; should one
-                        // slip through, it points at its definition.
-                        From::Body => {
-                            self.map.push_copied(self.out.len(), tok.at.lo);
-                            self.out.push_str(&tok.text);
-                        }
                     }
                 }
             }

@@ -74,10 +74,9 @@ pub(super) enum From {
         lo: usize,
         hi: usize,
     },
-    /// Produced by expanding this macro (the outermost one, used at `Token::at`).
+    /// Produced by expanding this macro (the outermost one, used at `Token::at`). Tokens of
+    /// a macro body carry the macro's name and their place in the definition.
     Macro(Arc<str>),
-    /// Part of a macro definition, not yet substituted.
-    Body,
 }
 
 impl Token {
