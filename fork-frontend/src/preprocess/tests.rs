@@ -623,3 +623,11 @@ fn warnings_render_as_warnings() {
     );
     assert!(text.contains("dir/main.fork:1:5"), "{text}");
 }
+
+#[test]
+fn a_note_in_another_file_gets_its_own_snippet() {
+    insta::assert_snapshot!(rendered(
+        "#include \"defs.h\"\nint x = SQ(1, 2);\n",
+        &[("dir/defs.h", "// helpers\n#define SQ(x) ((x) * (x))\n")]
+    ));
+}
