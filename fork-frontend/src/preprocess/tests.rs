@@ -270,6 +270,7 @@ fn error_include_too_deep() {
         pre.map.location(pre.diagnostics[0].span).as_deref(),
         Some("dir/h63.h:1:10")
     );
+    insta::assert_snapshot!(render(&pre.map, &pre.diagnostics, false));
 }
 
 #[test]
@@ -621,4 +622,12 @@ fn warnings_render_as_warnings() {
         "{text}"
     );
     assert!(text.contains("dir/main.fork:1:5"), "{text}");
+}
+
+#[test]
+fn a_note_in_another_file_gets_its_own_snippet() {
+    insta::assert_snapshot!(rendered(
+        "#include \"defs.h\"\nint x = SQ(1, 2);\n",
+        &[("dir/defs.h", "// helpers\n#define SQ(x) ((x) * (x))\n")]
+    ));
 }
