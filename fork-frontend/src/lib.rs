@@ -59,7 +59,18 @@ pub fn check_file(path: &Path, options: &Options) -> Result<Checked, Failed> {
 
 /// Runs the whole front end over `text`, shown in diagnostics as `name`.
 pub fn check_source(name: &str, text: &str, options: &Options) -> Result<Checked, Failed> {
-    let pre = preprocess::preprocess(name, text, &preprocess::read_include, &options.defines);
+    check_source_with(name, text, &preprocess::read_include, options)
+}
+
+/// `check_source` with `#include "..."` files read through `read` (tests and the fuzzer
+/// pass an in-memory reader).
+pub fn check_source_with(
+    name: &str,
+    text: &str,
+    read: &preprocess::IncludeReader,
+    options: &Options,
+) -> Result<Checked, Failed> {
+    let pre = preprocess::preprocess(name, text, read, &options.defines);
     let mut diagnostics = pre.diagnostics;
     let (unit, parse_diags) = parse::parse(&pre.text);
     diagnostics.extend(parse_diags);
@@ -70,7 +81,9 @@ pub fn check_source(name: &str, text: &str, options: &Options) -> Result<Checked
         diagnostics.extend(check_diags);
         program
     };
-    diagnostics.sort_by_key(|d| d.span.lo);
+    // Source order: preprocessor errors point into the original files, the others into the
+    // preprocessed text, so compare where each one lands.
+    diagnostics.sort_by_cached_key(|d| pre.map.origin(d.span).map(|o| (o.file, o.range.start)));
     match program {
         Some(program) if !has_errors(&diagnostics) => Ok(Checked {
             program,
