@@ -55,7 +55,9 @@ fn render_one(cache: &mut FileCache, diagnostic: &Diagnostic, color: bool) -> St
         .with_config(
             Config::default()
                 .with_color(color)
-                .with_index_type(IndexType::Byte),
+                // Char indices: ariadne 0.6 mixes char and byte offsets for the labels of a
+                // second file under `IndexType::Byte` and panics inside multi-byte text.
+                .with_index_type(IndexType::Char),
         )
         .with_message(&diagnostic.message);
     for (order, &i) in by_position.iter().enumerate() {
@@ -93,15 +95,21 @@ struct FileCache<'a> {
 }
 
 impl FileCache<'_> {
-    /// The label range of an origin; an empty range at the very end of a file is widened to
-    /// its last character so ariadne can show the line.
+    /// The label range of an origin in chars (see `render_one`); an empty range at the very
+    /// end of a file is widened to its last character so ariadne can show the line.
     fn label_span(&self, origin: &Origin) -> (FileId, Range<usize>) {
         let text = &self.map.file(origin.file).text;
+        let chars_before = |byte: usize| {
+            let byte = byte.min(text.len());
+            text.char_indices().take_while(|&(i, _)| i < byte).count()
+        };
         let range = if origin.range.start >= text.len() && !text.is_empty() {
-            let last = text.char_indices().next_back().map_or(0, |(i, _)| i);
-            last..text.len()
+            let last = text.chars().count();
+            last - 1..last
         } else {
-            origin.range.clone()
+            // A range that starts or ends inside a character covers all of it.
+            let start = chars_before(origin.range.start + 1) - 1;
+            start..chars_before(origin.range.end).max(start)
         };
         (origin.file, range)
     }
