@@ -12,6 +12,9 @@ use crate::diag::Diagnostic;
 use crate::hir::{BinOp, CompoundOp, Expr, ExprKind, FloatKind, IntKind, Sharity, Type, UnOp};
 use crate::source::Span;
 
+/// The deepest expression the checker accepts (the parser's nesting limit).
+const MAX_EXPR_DEPTH: u32 = 256;
+
 pub(super) fn mk(kind: ExprKind, ty: Type, sharity: Sharity, span: Span) -> Expr {
     Expr {
         kind,
@@ -171,8 +174,35 @@ impl Checker {
         Some(convert(e, to))
     }
 
-    /// Checks an expression; `None` after an error (already reported).
+    /// Checks an expression; `None` after an error (already reported). Nesting is limited
+    /// like the parser's, which bounds the recursion here and in every backend.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Option<Expr> {
+        if self.expr_depth >= MAX_EXPR_DEPTH {
+            // Once per outermost expression: its other deep operands are the same problem.
+            if std::mem::replace(&mut self.too_deep_reported, true) {
+                return None;
+            }
+            self.report(
+                Diagnostic::error(
+                    &E0318,
+                    e.span,
+                    format!("an expression nested more than {MAX_EXPR_DEPTH} levels deep"),
+                )
+                .with_label("too deep")
+                .with_help("split the expression with helper variables"),
+            );
+            return None;
+        }
+        self.expr_depth += 1;
+        let checked = self.expr_unlimited(e);
+        self.expr_depth -= 1;
+        if self.expr_depth == 0 {
+            self.too_deep_reported = false;
+        }
+        checked
+    }
+
+    fn expr_unlimited(&mut self, e: &ast::Expr) -> Option<Expr> {
         let span = e.span;
         let shared = Sharity::Shared;
         Some(match &e.kind {
