@@ -49,6 +49,19 @@ impl Checker {
         derived: &[ast::Derived],
         span: Span,
     ) -> Option<Type> {
+        // Checked first: every later step walks the type, so its depth must stay small.
+        if type_depth(&base) + derived.len() > MAX_TYPE_DEPTH {
+            self.report(
+                Diagnostic::error(
+                    &E0318,
+                    span,
+                    format!("a type with more than {MAX_TYPE_DEPTH} pointer or array levels"),
+                )
+                .with_label("too deep")
+                .with_help("use fewer levels of pointers and arrays"),
+            );
+            return None;
+        }
         let mut ty = base;
         for (i, d) in derived.iter().enumerate().rev() {
             ty = match d {
@@ -403,6 +416,19 @@ impl Checker {
     pub(super) fn type_str(&self, ty: &Type) -> String {
         crate::pretty::type_to_string(ty, &self.structs)
     }
+}
+
+/// The most pointer and array levels a type may have.
+const MAX_TYPE_DEPTH: usize = 64;
+
+/// How many pointer and array levels wrap the type's base.
+fn type_depth(mut ty: &Type) -> usize {
+    let mut depth = 0;
+    while let Type::Ptr(inner) | Type::Array(inner, _) = ty {
+        depth += 1;
+        ty = inner;
+    }
+    depth
 }
 
 /// The largest object forkcc lays out (1 TiB): sizes stay far from `u64` overflow.
