@@ -203,6 +203,31 @@ impl Parser<'_> {
         Err(self.report(diag))
     }
 
+    /// The `)` after an item of a parenthesised list (`item` names the items). A token that
+    /// cannot continue the list (`;`, a brace, the end) means the `(` is unclosed; anything
+    /// else is reported as a missing `,`.
+    fn close_list(&mut self, open: Span, item: &str) -> PResult<Span> {
+        let unclosed = matches!(
+            self.peek(),
+            Tok::Eof
+                | Tok::Punct(
+                    Punct::RParen | Punct::Semi | Punct::LBrace | Punct::RBrace | Punct::RBracket
+                )
+        );
+        if unclosed {
+            return self.expect_closing(Punct::RParen, open, &format!("after the {item}s"));
+        }
+        let diag = self
+            .found_diag(
+                &codes::E0100,
+                &format!("expected `,` or `)` after the {item}"),
+            )
+            .with_help(format!(
+                "separate the {item}s with `,` and close the list with `)`"
+            ));
+        Err(self.report(diag))
+    }
+
     /// "{what}, found <current token>" at the current token, labelled; not yet reported.
     fn found_diag(&self, code: &'static Code, what: &str) -> Diagnostic {
         let found = self.describe_current();
