@@ -191,14 +191,14 @@ impl SourceMap {
 
     /// Records that the preprocessed text from `out_lo` on comes from expanding macro
     /// `name` used at `use_site` (a span from `file_span`).
-    pub(crate) fn push_expansion(&mut self, out_lo: usize, use_site: Span, name: &str) {
+    pub(crate) fn push_expansion(&mut self, out_lo: usize, use_site: Span, name: &Arc<str>) {
         let use_site = (use_site.lo, use_site.hi);
         if let Some(Provenance::Expansion {
             use_site: last_site,
             name: last_name,
         }) = self.segments.last().map(|s| &s.provenance)
         {
-            if *last_site == use_site && **last_name == *name {
+            if *last_site == use_site && last_name == name {
                 return;
             }
         }
@@ -206,7 +206,7 @@ impl SourceMap {
             out_lo: out_lo as u32,
             provenance: Provenance::Expansion {
                 use_site,
-                name: Arc::from(name),
+                name: name.clone(),
             },
         });
     }
@@ -336,7 +336,7 @@ mod tests {
         let f = map.add_file("m.fork", "x = N;\n");
         // Output "x = 42;\n": "x = " copied, "42" from N at 4..5, ";\n" copied from 5.
         map.push_copied(0, map.file_span(f, 0..0).lo);
-        map.push_expansion(4, map.file_span(f, 4..5), "N");
+        map.push_expansion(4, map.file_span(f, 4..5), &Arc::from("N"));
         map.push_copied(6, map.file_span(f, 5..5).lo);
         map.set_output_len(8);
         let inside = map.origin(Span::new(5, 6)).expect("mapped");
