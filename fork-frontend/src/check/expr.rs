@@ -12,6 +12,9 @@ use crate::diag::Diagnostic;
 use crate::hir::{BinOp, CompoundOp, Expr, ExprKind, FloatKind, IntKind, Sharity, Type, UnOp};
 use crate::source::Span;
 
+/// The deepest expression the checker accepts (the parser's nesting limit).
+const MAX_EXPR_DEPTH: u32 = 256;
+
 pub(super) fn mk(kind: ExprKind, ty: Type, sharity: Sharity, span: Span) -> Expr {
     Expr {
         kind,
@@ -76,8 +79,9 @@ fn root_var(e: &Expr) -> Option<crate::hir::VarId> {
     }
 }
 
-fn binop(op: BinaryOp) -> BinOp {
-    match op {
+/// The HIR operator of a C binary operator; `&&`/`||` are `LogAnd`/`LogOr` nodes instead.
+fn binop(op: BinaryOp) -> Option<BinOp> {
+    Some(match op {
         BinaryOp::Mul => BinOp::Mul,
         BinaryOp::Div => BinOp::Div,
         BinaryOp::Rem => BinOp::Rem,
@@ -93,9 +97,9 @@ fn binop(op: BinaryOp) -> BinOp {
         BinaryOp::Ne => BinOp::Ne,
         BinaryOp::BitAnd => BinOp::BitAnd,
         BinaryOp::BitXor => BinOp::BitXor,
-        // `&&`/`||` become `LogAnd`/`LogOr` before this is called.
-        BinaryOp::BitOr | BinaryOp::LogAnd | BinaryOp::LogOr => BinOp::BitOr,
-    }
+        BinaryOp::BitOr => BinOp::BitOr,
+        BinaryOp::LogAnd | BinaryOp::LogOr => return None,
+    })
 }
 
 impl Checker {
@@ -171,8 +175,35 @@ impl Checker {
         Some(convert(e, to))
     }
 
-    /// Checks an expression; `None` after an error (already reported).
+    /// Checks an expression; `None` after an error (already reported). Nesting is limited
+    /// like the parser's, which bounds the recursion here and in every backend.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Option<Expr> {
+        if self.expr_depth >= MAX_EXPR_DEPTH {
+            // Once per outermost expression: its other deep operands are the same problem.
+            if std::mem::replace(&mut self.too_deep_reported, true) {
+                return None;
+            }
+            self.report(
+                Diagnostic::error(
+                    &E0318,
+                    e.span,
+                    format!("an expression nested more than {MAX_EXPR_DEPTH} levels deep"),
+                )
+                .with_label("too deep")
+                .with_help("split the expression with helper variables"),
+            );
+            return None;
+        }
+        self.expr_depth += 1;
+        let checked = self.expr_unlimited(e);
+        self.expr_depth -= 1;
+        if self.expr_depth == 0 {
+            self.too_deep_reported = false;
+        }
+        checked
+    }
+
+    fn expr_unlimited(&mut self, e: &ast::Expr) -> Option<Expr> {
         let span = e.span;
         let shared = Sharity::Shared;
         Some(match &e.kind {
@@ -658,7 +689,7 @@ impl Checker {
                     _ => return self.mismatch(sym, &a, &b),
                 };
                 Some(self.make_binary(
-                    binop(op),
+                    binop(op)?,
                     convert(a, &common),
                     convert(b, &common),
                     Type::INT,
@@ -690,7 +721,7 @@ impl Checker {
                 } else {
                     usual_arith(&a.ty, &b.ty)
                 };
-                let op = binop(op);
+                let op = binop(op)?;
                 let result = if op.is_comparison() {
                     Type::INT
                 } else {
@@ -776,17 +807,17 @@ impl Checker {
                 if is_arith(&place.ty) && is_arith(&rhs.ty) =>
             {
                 let op_ty = usual_arith(&place.ty, &rhs.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             BinaryOp::Shl | BinaryOp::Shr if is_integer(&place.ty) && is_integer(&rhs.ty) => {
                 let op_ty = promote(&place.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             BinaryOp::Rem | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
                 if is_integer(&place.ty) && is_integer(&rhs.ty) =>
             {
                 let op_ty = usual_arith(&place.ty, &rhs.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             _ => return self.mismatch(&format!("{sym}="), &place, &rhs),
         };
