@@ -193,8 +193,13 @@ impl Checker {
             }
         }
         let main = self.sigs.iter().position(|s| s.name == "main" && s.defined);
+        // A `main` definition that failed to check has its own error already.
+        let main_written = self.sigs[..self.defined_count]
+            .iter()
+            .any(|s| s.name == "main");
         let main = match main {
             Some(i) => Some(FuncId(i as u32)),
+            None if main_written => None,
             None => {
                 self.diags.push(
                     Diagnostic::error(
