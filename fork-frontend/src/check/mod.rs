@@ -39,14 +39,19 @@ pub fn check(unit: &TranslationUnit) -> (Option<Program>, Vec<Diagnostic>) {
     // The checker recurses once per nesting level of the input; a thread of its own with a
     // large stack makes the nesting limits, not the caller's stack, decide what fits.
     std::thread::scope(|scope| {
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("forkcc-check".into())
             .stack_size(CHECK_STACK_BYTES)
-            .spawn_scoped(scope, || check_here(unit))
-            .ok()
-            .and_then(|thread| thread.join().ok())
+            .spawn_scoped(scope, || check_here(unit));
+        match thread {
+            // A panic (a checker bug) reaches the caller as if it had happened here.
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: check on the caller's stack.
+            Err(_) => check_here(unit),
+        }
     })
-    .unwrap_or_else(|| check_here(unit))
 }
 
 /// Stack for the checking thread (reserved address space; only used pages are committed).
