@@ -11,6 +11,11 @@
 //! - The statements of a `straight` function are marked `Mode::Sync`; a `straight` function
 //!   runs in the mode of its call site, which backends take from the calling statement.
 //! - Functions without `sync`/`async`/`straight` are `async`.
+//! - `return`, `break` and `continue` cannot leave a `start`, `farm`, `seq` or `fork` body.
+//! - Calls of built-ins are private like user calls, except `groupsize()` (shared) and `ilog2`
+//!   (the sharity of its argument), as §3 lists.
+//! - An unsuffixed integer literal above `INT_MAX` is `long` (the AST does not say whether it
+//!   was hexadecimal, where C would pick `unsigned`).
 
 mod builtins;
 pub mod codes;
