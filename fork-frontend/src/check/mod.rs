@@ -11,6 +11,11 @@
 //! - The statements of a `straight` function are marked `Mode::Sync`; a `straight` function
 //!   runs in the mode of its call site, which backends take from the calling statement.
 //! - Functions without `sync`/`async`/`straight` are `async`.
+//! - `return`, `break` and `continue` cannot leave a `start`, `farm`, `seq` or `fork` body.
+//! - Calls of built-ins are private like user calls, except `groupsize()` (shared) and `ilog2`
+//!   (the sharity of its argument), as §3 lists.
+//! - An unsuffixed integer literal above `INT_MAX` is `long` (the AST does not say whether it
+//!   was hexadecimal, where C would pick `unsigned`).
 
 mod builtins;
 pub mod codes;
@@ -39,14 +44,19 @@ pub fn check(unit: &TranslationUnit) -> (Option<Program>, Vec<Diagnostic>) {
     // The checker recurses once per nesting level of the input; a thread of its own with a
     // large stack makes the nesting limits, not the caller's stack, decide what fits.
     std::thread::scope(|scope| {
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("forkcc-check".into())
             .stack_size(CHECK_STACK_BYTES)
-            .spawn_scoped(scope, || check_here(unit))
-            .ok()
-            .and_then(|thread| thread.join().ok())
+            .spawn_scoped(scope, || check_here(unit));
+        match thread {
+            // A panic (a checker bug) reaches the caller as if it had happened here.
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: check on the caller's stack.
+            Err(_) => check_here(unit),
+        }
     })
-    .unwrap_or_else(|| check_here(unit))
 }
 
 /// Stack for the checking thread (reserved address space; only used pages are committed).
@@ -193,8 +203,13 @@ impl Checker {
             }
         }
         let main = self.sigs.iter().position(|s| s.name == "main" && s.defined);
+        // A `main` definition that failed to check has its own error already.
+        let main_written = self.sigs[..self.defined_count]
+            .iter()
+            .any(|s| s.name == "main");
         let main = match main {
             Some(i) => Some(FuncId(i as u32)),
+            None if main_written => None,
             None => {
                 self.diags.push(
                     Diagnostic::error(
