@@ -62,14 +62,27 @@ impl Parser<'_> {
     pub(super) fn expr(&mut self) -> PResult<Expr> {
         let lo = self.lo();
         let mut lhs = self.assign_expr()?;
-        while self.eat(Punct::Comma) {
-            let rhs = self.assign_expr()?;
-            lhs = node(
-                ExprKind::Comma(Box::new(lhs), Box::new(rhs)),
-                self.span_from(lo),
-            );
-        }
-        Ok(lhs)
+        let mut levels = 0;
+        let result = loop {
+            if !self.eat(Punct::Comma) {
+                break Ok(lhs);
+            }
+            let rhs = match self.left_chain_level(&mut levels) {
+                Ok(()) => self.assign_expr(),
+                Err(reported) => Err(reported),
+            };
+            match rhs {
+                Ok(rhs) => {
+                    lhs = node(
+                        ExprKind::Comma(Box::new(lhs), Box::new(rhs)),
+                        self.span_from(lo),
+                    )
+                }
+                Err(reported) => break Err(reported),
+            }
+        };
+        self.leave_levels(levels);
+        result
     }
 
     /// An assignment expression: what a call argument or an initialiser is.
@@ -119,20 +132,41 @@ impl Parser<'_> {
     fn binary_expr(&mut self, min_prec: u8) -> PResult<Expr> {
         let lo = self.lo();
         let mut lhs = self.cast_expr()?;
-        loop {
+        let mut levels = 0;
+        let result = loop {
             let Tok::Punct(punct) = *self.peek() else {
-                return Ok(lhs);
+                break Ok(lhs);
             };
             let Some((op, prec)) = binary_op(punct).filter(|&(_, prec)| prec >= min_prec) else {
-                return Ok(lhs);
+                break Ok(lhs);
             };
             self.bump();
-            let rhs = self.binary_expr(prec + 1)?;
-            lhs = node(
-                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                self.span_from(lo),
-            );
-        }
+            let rhs = match self.left_chain_level(&mut levels) {
+                Ok(()) => self.binary_expr(prec + 1),
+                Err(reported) => Err(reported),
+            };
+            match rhs {
+                Ok(rhs) => {
+                    lhs = node(
+                        ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                        self.span_from(lo),
+                    )
+                }
+                Err(reported) => break Err(reported),
+            }
+        };
+        self.leave_levels(levels);
+        result
+    }
+
+    /// Each operator of a left-associative chain (`a + b + c`, `a, b, c`) nests the tree one
+    /// level deeper on the left. The loop that builds the chain does not recurse, so it counts
+    /// those levels against the nesting limit itself: a 100,000-term chain is an error, not a
+    /// tree too deep for the later stages to walk.
+    fn left_chain_level(&mut self, levels: &mut usize) -> PResult<()> {
+        self.enter()?;
+        *levels += 1;
+        Ok(())
     }
 
     /// `(type) e` or a unary expression.

@@ -292,6 +292,10 @@ impl Parser<'_> {
         self.depth -= 1;
     }
 
+    fn leave_levels(&mut self, levels: usize) {
+        self.depth -= levels;
+    }
+
     /// Runs `f` one nesting level deeper.
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         self.enter()?;
