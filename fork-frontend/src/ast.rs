@@ -223,11 +223,13 @@ pub struct Expr {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
-    /// Integer literal with its C suffix flags (`10u`, `10L`).
+    /// Integer literal with its C suffix flags (`10u`, `10L`); `decimal` is false for hex and
+    /// octal literals (C gives them `unsigned int` before `long`).
     IntLit {
         value: u64,
         unsigned: bool,
         long: bool,
+        decimal: bool,
     },
     FloatLit {
         value: f64,

@@ -211,13 +211,18 @@ impl Checker {
                 value,
                 unsigned,
                 long,
+                decimal,
             } => {
+                // C11 6.4.4.1: the first type of its list the value fits in.
                 let v = *value;
-                let ty = match (*unsigned, *long) {
-                    (false, false) if v <= i32::MAX as u64 => Type::INT,
-                    (true, false) if v <= u32::MAX as u64 => Type::Int(IntKind::U32),
-                    (false, _) if v <= i64::MAX as u64 => Type::LONG,
-                    _ => Type::Int(IntKind::U64),
+                let ty = if !unsigned && !long && v <= i32::MAX as u64 {
+                    Type::INT
+                } else if !long && v <= u32::MAX as u64 && (*unsigned || !decimal) {
+                    Type::Int(IntKind::U32)
+                } else if !unsigned && v <= i64::MAX as u64 {
+                    Type::LONG
+                } else {
+                    Type::Int(IntKind::U64)
                 };
                 int_const(v as i64, ty, span)
             }

@@ -31,6 +31,7 @@ fn int(v: u64) -> Expr {
         value: v,
         unsigned: false,
         long: false,
+        decimal: true,
     })
 }
 

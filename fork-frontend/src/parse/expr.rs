@@ -311,10 +311,12 @@ impl Parser<'_> {
                 value,
                 unsigned,
                 long,
+                decimal,
             } => ExprKind::IntLit {
                 value,
                 unsigned,
                 long,
+                decimal,
             },
             &Tok::Float { value, single } => ExprKind::FloatLit { value, single },
             &Tok::Char(byte) => ExprKind::CharLit(byte),

@@ -128,6 +128,7 @@ impl<'a> Lexer<'a> {
                     value: 0,
                     unsigned: false,
                     long: false,
+                    decimal: true,
                 }
             }
             Err(NumberError::Malformed(why)) => {
@@ -142,6 +143,7 @@ impl<'a> Lexer<'a> {
                     value: 0,
                     unsigned: false,
                     long: false,
+                    decimal: true,
                 }
             }
         }
@@ -310,7 +312,7 @@ fn decode_number(text: &str) -> Result<Tok, NumberError> {
         }
         let value =
             u64::from_str_radix(&hex[..digits_end], 16).map_err(|_| NumberError::TooLarge)?;
-        return int_with_suffix(value, &hex[digits_end..]);
+        return int_with_suffix(value, &hex[digits_end..], false);
     }
     let is_float = text.contains('.') || text.contains(['e', 'E']);
     if is_float {
@@ -320,7 +322,8 @@ fn decode_number(text: &str) -> Result<Tok, NumberError> {
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let digits = &text[..digits_end];
-    let value = if digits.len() > 1 && digits.starts_with('0') {
+    let decimal = !(digits.len() > 1 && digits.starts_with('0'));
+    let value = if !decimal {
         if digits.contains(['8', '9']) {
             return Err(NumberError::Malformed(
                 "octal literals use only the digits 0-7",
@@ -331,10 +334,12 @@ fn decode_number(text: &str) -> Result<Tok, NumberError> {
         digits.parse::<u64>()
     }
     .map_err(|_| NumberError::TooLarge)?;
-    int_with_suffix(value, &text[digits_end..])
+    int_with_suffix(value, &text[digits_end..], decimal)
 }
 
-fn int_with_suffix(value: u64, suffix: &str) -> Result<Tok, NumberError> {
+/// `decimal` is false for hex and octal literals, which C types differently (`0xFFFFFFFF` is
+/// an `unsigned int`, `4294967295` a `long`).
+fn int_with_suffix(value: u64, suffix: &str, decimal: bool) -> Result<Tok, NumberError> {
     let lower = suffix.to_ascii_lowercase();
     let (unsigned, long) = match lower.as_str() {
         "" => (false, false),
@@ -351,6 +356,7 @@ fn int_with_suffix(value: u64, suffix: &str) -> Result<Tok, NumberError> {
         value,
         unsigned,
         long,
+        decimal,
     })
 }
 

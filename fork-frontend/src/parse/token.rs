@@ -11,6 +11,7 @@ pub(crate) enum Tok {
         value: u64,
         unsigned: bool,
         long: bool,
+        decimal: bool,
     },
     Float {
         value: f64,

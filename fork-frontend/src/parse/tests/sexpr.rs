@@ -142,6 +142,7 @@ pub fn expr(e: &Expr) -> String {
             value,
             unsigned,
             long,
+            ..
         } => format!(
             "{value}{}{}",
             if *unsigned { "u" } else { "" },
