@@ -1,1 +1,5 @@
-//! (empty until its issue lands)
+//! The transform: a checked program (`fork_frontend::hir`) becomes a `plan::Plan` — kernels,
+//! the host control graph of each host function, and the storage layout
+//! (transformation-rules.md, architecture.md).
+
+pub mod plan;
