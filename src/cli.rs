@@ -16,12 +16,12 @@ struct Cli {
 }
 
 #[derive(clap::Args, Clone)]
-struct SourceArgs {
+pub struct SourceArgs {
     /// The Fork source file.
-    file: PathBuf,
+    pub file: PathBuf,
     /// Define a macro, as `-D NAME=VALUE` (VALUE defaults to 1); overrides a `#define`.
     #[arg(short = 'D', value_name = "NAME=VALUE")]
-    define: Vec<String>,
+    pub define: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -39,6 +39,8 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Run a program: `--backend cpu-plan` executes the transform's Plan on the CPU.
+    Run(crate::cmd_plan::RunArgs),
     /// Explain a diagnostic code, e.g. `forkcc explain E0101`.
     Explain { code: String },
 }
@@ -47,6 +49,8 @@ enum Command {
 enum Emit {
     /// The checked program with types and sharity.
     Ast,
+    /// The Plan: kernels, host control graph, storage layout.
+    Plan,
 }
 
 pub fn main() -> ExitCode {
@@ -66,9 +70,14 @@ pub fn main() -> ExitCode {
             };
             let text = match emit {
                 Emit::Ast => fork_frontend::pretty::print_program(&checked.program),
+                Emit::Plan => match crate::cmd_plan::plan_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
             };
             write_output(output.as_ref(), &text)
         }
+        Command::Run(args) => crate::cmd_plan::run(&args),
         Command::Explain { code } => match fork_frontend::codes::find(&code) {
             Some(code) => {
                 println!("{}: {}\n\n{}", code.id, code.title, code.explain);
@@ -95,7 +104,7 @@ fn options(source: &SourceArgs) -> Options {
 }
 
 /// Runs the front end; prints diagnostics (warnings too) to stderr. None when there were errors.
-fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
+pub fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
     let color = std::io::stderr().is_terminal();
     match fork_frontend::check_file(&source.file, &options(source)) {
         Ok(checked) => {

@@ -116,6 +116,9 @@ pub enum CutReason {
     /// Rule 1: the right-hand sides of a statement that writes shared memory were evaluated
     /// into private temporaries; the next kernel writes them.
     ReadBeforeWrite,
+    /// Rule 1: the next statement writes shared memory that reads of this kernel (by other
+    /// processors) may still need; every member reads before any member writes.
+    WriteAfterRead,
     /// `printf` in a synchronous region: the output of a statement is ordered by `$$`.
     Output,
     /// A host construct follows (call, split, host loop, seq, start, multiprefix).

@@ -206,6 +206,7 @@ fn kernel(plan: &Plan, k: &Kernel, out: &mut String) {
     let ends = match k.ends {
         CutReason::SharedWrite => "shared write",
         CutReason::ReadBeforeWrite => "read before write: values in temporaries",
+        CutReason::WriteAfterRead => "the next statement overwrites what this one reads",
         CutReason::Output => "output",
         CutReason::HostConstruct => "host construct",
         CutReason::Barrier => "barrier",

@@ -36,6 +36,8 @@ statement into simpler statements (one assignment each, an `if` chain instead of
 /// The kernel being filled.
 struct OpenKernel {
     mode: Mode,
+    /// Some statement reads shared memory.
+    reads_shared: bool,
     body: Vec<Stmt>,
     span: Span,
 }
@@ -144,18 +146,30 @@ impl<'s> Builder<'s> {
 
     // ---- the open kernel ----
 
+    /// Appends a statement to the open kernel. In a synchronous region a statement that
+    /// writes shared memory starts a new kernel when the open one reads shared memory
+    /// (rule 1: all members read before any member writes).
     fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
         if self.open.as_ref().is_some_and(|k| k.mode != mode) {
             self.close(ops, CutReason::HostConstruct);
         }
+        let eff = self.effects(&stmt);
+        if mode == Mode::Sync
+            && eff.writes_shared
+            && self.open.as_ref().is_some_and(|k| k.reads_shared)
+        {
+            self.close(ops, CutReason::WriteAfterRead);
+        }
         match &mut self.open {
             Some(k) => {
                 k.span = k.span.to(stmt.span);
+                k.reads_shared |= eff.reads_shared;
                 k.body.push(stmt);
             }
             None => {
                 self.open = Some(OpenKernel {
                     mode,
+                    reads_shared: eff.reads_shared,
                     span: stmt.span,
                     body: vec![stmt],
                 })
