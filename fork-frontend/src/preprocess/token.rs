@@ -1,0 +1,77 @@
+//! The token the directive parser and the macro expander work on: its text, where it came from,
+//! and its hide set (the macros whose expansion produced it, which it must not re-invoke).
+
+use super::lexer::{self, Kind};
+use super::lines::LogicalLine;
+use crate::source::Span;
+use std::rc::Rc;
+
+#[derive(Debug, Clone)]
+pub(super) struct Token {
+    pub kind: Kind,
+    pub text: String,
+    pub space_before: bool,
+    /// Virtual span in the original file: the token itself, or the use site of the outermost
+    /// macro whose expansion produced it.
+    pub at: Span,
+    pub from: From,
+    pub hide: Vec<Rc<str>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum From {
+    /// Bytes `lo..hi` of logical line `line` of the file being read.
+    Line { line: usize, lo: usize, hi: usize },
+    /// Produced by expanding this macro (the outermost one, used at `Token::at`).
+    Macro(Rc<str>),
+    /// Part of a macro definition, not yet substituted.
+    Body,
+}
+
+impl Token {
+    pub fn is(&self, punct: &str) -> bool {
+        self.kind == Kind::Punct && self.text == punct
+    }
+
+    pub fn ident(&self) -> Option<&str> {
+        (self.kind == Kind::Ident).then_some(self.text.as_str())
+    }
+}
+
+/// The tokens of logical line `index`, whose file starts at virtual offset `base`.
+pub(super) fn line_tokens(line: &LogicalLine, index: usize, base: u32) -> Vec<Token> {
+    lexer::lex(&line.text)
+        .into_iter()
+        .map(|l| Token {
+            kind: l.kind,
+            text: line.text[l.lo..l.hi].to_string(),
+            space_before: l.space_before,
+            at: Span {
+                lo: base + line.offsets[l.lo],
+                hi: base + line.offsets[l.hi - 1] + 1,
+            },
+            from: From::Line {
+                line: index,
+                lo: l.lo,
+                hi: l.hi,
+            },
+            hide: Vec::new(),
+        })
+        .collect()
+}
+
+/// Whether writing `b` right after `a` would read back as different tokens, so the output
+/// needs a space between them.
+pub(super) fn would_paste(a: &Token, b: &Token) -> bool {
+    let word = |k: Kind| matches!(k, Kind::Ident | Kind::Number);
+    if word(a.kind) && word(b.kind) {
+        return true;
+    }
+    if a.kind != Kind::Punct || b.kind != Kind::Punct {
+        return false;
+    }
+    let joined = format!("{}{}", a.text, b.text);
+    joined.starts_with("//")
+        || joined.starts_with("/*")
+        || lexer::token_at(&joined, 0).1 > a.text.len()
+}
