@@ -312,7 +312,7 @@ impl<'p> Machine<'p> {
                 &fault::R0001,
                 span,
                 format!(
-                    "out-of-bounds {access} of {size} byte{} at byte offset {offset} of {}",
+                    "{access} out of bounds: {size} byte{} at byte offset {offset} of {}",
                     if size == 1 { "" } else { "s" },
                     self.describe(obj)
                 ),
