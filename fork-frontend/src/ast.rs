@@ -143,7 +143,8 @@ pub struct TypeName {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FunctionDef {
     pub specs: DeclSpecs,
-    /// Its `derived` ends with `Derived::Function(params)`.
+    /// Its `derived` starts with `Derived::Function(params)` (outermost first, as for every
+    /// declarator): `int *f(void)` has `[Function([]), Pointer]`, a function returning `int *`.
     pub declarator: Declarator,
     pub body: Block,
     pub span: Span,

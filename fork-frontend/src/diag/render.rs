@@ -3,7 +3,7 @@
 
 use super::{Diagnostic, Severity};
 use crate::source::{FileId, Origin, SourceMap};
-use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
+use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
 use std::fmt;
 use std::ops::Range;
 
@@ -25,44 +25,64 @@ fn render_one(cache: &mut FileCache, diagnostic: &Diagnostic, color: bool) -> St
         Severity::Error => ("error", Color::Red),
         Severity::Warning => ("warning", Color::Yellow),
     };
-    let header = format!("{kind_name}[{}]", diagnostic.code.id);
+    let kind = format!("{kind_name}[{}]", diagnostic.code.id);
+    let kind = if color {
+        kind.fg(kind_color).to_string()
+    } else {
+        kind
+    };
+    let header = format!("{kind}: {}\n", diagnostic.message);
     let Some(primary) = cache.map.origin(diagnostic.span) else {
-        let mut text = format!("{header}: {}\n", diagnostic.message);
+        let mut text = header;
         if let Some(help) = &diagnostic.help {
             text.push_str(&format!("  help: {help}\n"));
         }
         return text;
     };
     let primary_span = cache.label_span(&primary);
-    let mut label = Label::new(primary_span.clone()).with_color(kind_color);
-    if !diagnostic.label.is_empty() {
-        label = label.with_message(&diagnostic.label);
+    let mut labels = vec![(primary_span.clone(), kind_color, diagnostic.label.as_str())];
+    for (span, text) in &diagnostic.notes {
+        if let Some(origin) = cache.map.origin(*span) {
+            labels.push((cache.label_span(&origin), Color::Blue, text.as_str()));
+        }
     }
-    let mut report = Report::build(ReportKind::Custom(&header, kind_color), primary_span)
+    // ariadne draws labels in `order`; in source order, labels of one file share a snippet.
+    let mut by_position: Vec<usize> = (0..labels.len()).collect();
+    by_position.sort_by_key(|&i| (labels[i].0 .0, labels[i].0 .1.start));
+    // ariadne's own header line is replaced below: `ReportKind::Custom`, the only way to get
+    // `error[E0101]`, colors its name even with color off.
+    let mut report = Report::build(ReportKind::Error, primary_span)
         .with_config(
             Config::default()
                 .with_color(color)
                 .with_index_type(IndexType::Byte),
         )
-        .with_message(&diagnostic.message)
-        .with_label(label);
+        .with_message(&diagnostic.message);
+    for (order, &i) in by_position.iter().enumerate() {
+        let (span, label_color, text) = labels[i].clone();
+        let mut label = Label::new(span)
+            .with_color(label_color)
+            .with_order(order as i32);
+        if !text.is_empty() {
+            label = label.with_message(text);
+        }
+        report = report.with_label(label);
+    }
     if let Some(name) = &primary.macro_name {
         report = report.with_note(format!("this comes from the expansion of macro `{name}`"));
-    }
-    for (span, text) in &diagnostic.notes {
-        if let Some(origin) = cache.map.origin(*span) {
-            let note = Label::new(cache.label_span(&origin)).with_color(Color::Blue);
-            report = report.with_label(note.with_message(text));
-        }
     }
     if let Some(help) = &diagnostic.help {
         report = report.with_help(help);
     }
     let mut out = Vec::new();
     match report.finish().write(&mut *cache, &mut out) {
-        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+        Ok(()) => {
+            let text = String::from_utf8_lossy(&out);
+            let body = text.split_once('\n').map_or("", |(_, body)| body);
+            header + body
+        }
         // Writing into a Vec cannot fail; keep the message if it ever does.
-        Err(err) => format!("{header}: {} ({err})\n", diagnostic.message),
+        Err(err) => format!("{header}  (cannot render the snippet: {err})\n"),
     }
 }
 

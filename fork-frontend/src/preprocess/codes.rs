@@ -109,7 +109,8 @@ pub const INCLUDE_TOO_DEEP: Code = Code {
     id: "E0014",
     title: "includes are nested more than 64 deep",
     explain: "Files may include files up to 64 levels deep; a deeper chain is almost always \
-a runaway include.\n\nFix: flatten the include structure; use include guards so headers are \
+a runaway include.\n\nExample: h0.fh includes h1.fh, which includes h2.fh, and so on \
+past h64.fh.\n\nFix: flatten the include structure; use include guards so headers are \
 read once.",
 };
 

@@ -183,12 +183,15 @@ impl<'a> TokenStream<'a> {
         true
     }
 
-    fn next(&mut self) -> Option<Token> {
+    /// The next token, reading on into following lines (inside a macro call).
+    fn next_pulling(&mut self) -> Option<Token> {
         self.fill();
         self.queue.pop_front()
     }
 
-    fn peek(&mut self) -> Option<&Token> {
+    /// The next token without taking it, reading on into following lines: a function-like
+    /// macro's name at the end of a line may be called on the next one.
+    fn peek_pulling(&mut self) -> Option<&Token> {
         self.fill();
         self.queue.front()
     }
@@ -215,7 +218,7 @@ impl Expander<'_> {
     /// Expands every macro in `input` until it is exhausted.
     pub fn expand(&mut self, input: &mut TokenStream) -> Vec<Token> {
         let mut out = Vec::new();
-        while let Some(tok) = input.next() {
+        while let Some(tok) = input.queue.pop_front() {
             let name = match tok.ident() {
                 Some(name) if !tok.hide.iter().any(|h| &**h == name) => name,
                 _ => {
@@ -230,11 +233,12 @@ impl Expander<'_> {
             let name: Rc<str> = Rc::from(name);
             let Some(params) = &m.params else {
                 let (use_at, use_name) = use_site(&tok, None, &name);
-                let expansion = self.substitute(m, &[], use_at, &use_name, &tok, &name);
+                let hide = hide_set(&tok.hide, None, &name);
+                let expansion = self.substitute(m, &[], use_at, &use_name, &tok, &hide);
                 input.push_front(expansion);
                 continue;
             };
-            if !input.peek().is_some_and(|t| t.is("(")) {
+            if !input.peek_pulling().is_some_and(|t| t.is("(")) {
                 out.push(tok);
                 continue;
             }
@@ -268,7 +272,12 @@ impl Expander<'_> {
                             Diagnostic::error(
                                 &codes::ARGUMENT_COUNT,
                                 use_at,
-                                format!("macro `{name}` takes {wanted} argument{} but {} were given", plural(named), call.args.len()),
+                                format!(
+                                    "macro `{name}` takes {wanted} argument{} but {} {} given",
+                                    plural(named),
+                                    call.args.len(),
+                                    if call.args.len() == 1 { "was" } else { "were" }
+                                ),
                             )
                             .with_label(format!("called with {} argument{}", call.args.len(), plural(call.args.len())))
                             .with_note(m.defined_at, format!("`{name}` is defined here"))
@@ -276,7 +285,8 @@ impl Expander<'_> {
                         );
                         continue;
                     }
-                    let expansion = self.substitute(m, &call.args, use_at, &use_name, &tok, &name);
+                    let hide = hide_set(&tok.hide, Some(&call.rparen.hide), &name);
+                    let expansion = self.substitute(m, &call.args, use_at, &use_name, &tok, &hide);
                     input.push_front(expansion);
                 }
             }
@@ -285,7 +295,7 @@ impl Expander<'_> {
     }
 
     /// The body of `m` with the arguments put in, every token marked as coming from the
-    /// use site and hidden from re-expanding `name`.
+    /// use site and given the hide set `hide`.
     fn substitute(
         &mut self,
         m: &Macro,
@@ -293,7 +303,7 @@ impl Expander<'_> {
         use_at: Span,
         use_name: &Rc<str>,
         name_tok: &Token,
-        name: &Rc<str>,
+        hide: &[Rc<str>],
     ) -> Vec<Token> {
         let params: &[String] = m.params.as_deref().unwrap_or(&[]);
         let param = |t: &Token| t.ident().and_then(|n| params.iter().position(|p| p == n));
@@ -348,7 +358,7 @@ impl Expander<'_> {
                 tok.from = From::Macro(use_name.clone());
                 tok.at = use_at;
             }
-            for h in name_tok.hide.iter().chain([name]) {
+            for h in hide {
                 if !tok.hide.contains(h) {
                     tok.hide.push(h.clone());
                 }
@@ -377,6 +387,24 @@ impl Expander<'_> {
     }
 }
 
+/// Prosser's rule: a call's expansion hides what both its name and its `)` hid, plus the
+/// macro itself (an object-like macro: what its name hid).
+fn hide_set(
+    name_hide: &[Rc<str>],
+    rparen_hide: Option<&[Rc<str>]>,
+    name: &Rc<str>,
+) -> Vec<Rc<str>> {
+    let mut hide: Vec<Rc<str>> = name_hide
+        .iter()
+        .filter(|h| rparen_hide.is_none_or(|r| r.contains(h)))
+        .cloned()
+        .collect();
+    if !hide.contains(name) {
+        hide.push(name.clone());
+    }
+    hide
+}
+
 /// Where an expansion's tokens point: the outermost macro use in the file.
 fn use_site(name_tok: &Token, rparen: Option<&Token>, name: &Rc<str>) -> (Span, Rc<str>) {
     match &name_tok.from {
@@ -396,11 +424,11 @@ fn use_site(name_tok: &Token, rparen: Option<&Token>, name: &Rc<str>) -> (Span, 
 /// ends first.
 fn collect_call(input: &mut TokenStream, max_args: Option<usize>) -> Result<Call, Vec<Token>> {
     let mut consumed = Vec::new();
-    consumed.extend(input.next());
+    consumed.extend(input.next_pulling());
     let mut args: Vec<Vec<Token>> = vec![Vec::new()];
     let mut depth = 0usize;
     loop {
-        let Some(tok) = input.next() else {
+        let Some(tok) = input.next_pulling() else {
             consumed.extend(args.into_iter().flatten());
             return Err(consumed);
         };

@@ -236,27 +236,31 @@ impl Preprocessor<'_> {
     fn emit(&mut self, lines: &[LogicalLine], base: u32, tokens: &[Token]) {
         let mut prev: Option<&Token> = None;
         for tok in tokens {
-            let prev_line_end = match prev.map(|p| &p.from) {
-                Some(From::Line { line, hi, .. }) => Some((*line, *hi)),
-                Some(_) => None,
-                // The first token brings its line's indentation.
-                None => match tok.from {
-                    From::Line { line, .. } => Some((line, 0)),
-                    _ => None,
-                },
+            // Where to copy from when `tok` directly follows `prev` in the file; the first
+            // token of a line brings the line's indentation.
+            let copy_from = match (prev.map(|p| &p.from), &tok.from) {
+                (
+                    Some(From::Line {
+                        line: prev_line,
+                        index: prev_index,
+                        hi: prev_hi,
+                        ..
+                    }),
+                    From::Line { line, index, .. },
+                ) if prev_line == line && prev_index + 1 == *index => Some(*prev_hi),
+                (None, From::Line { index: 0, .. }) => Some(0),
+                _ => None,
             };
-            match (&tok.from, prev_line_end) {
-                (From::Line { line, lo, hi }, Some((prev_line, prev_hi)))
-                    if *line == prev_line && *lo >= prev_hi =>
-                {
-                    self.copy(&lines[*line], base, prev_hi..*hi);
+            match (&tok.from, copy_from) {
+                (From::Line { line, hi, .. }, Some(from)) => {
+                    self.copy(&lines[*line], base, from..*hi);
                 }
                 _ => {
                     if prev.is_some_and(|p| tok.space_before || token::would_paste(p, tok)) {
                         self.out.push(' ');
                     }
                     match &tok.from {
-                        From::Line { line, lo, hi } => self.copy(&lines[*line], base, *lo..*hi),
+                        From::Line { line, lo, hi, .. } => self.copy(&lines[*line], base, *lo..*hi),
                         From::Macro(name) => {
                             self.map.push_expansion(self.out.len(), tok.at, name);
                             self.out.push_str(&tok.text);

@@ -20,8 +20,13 @@ pub(super) struct Token {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum From {
-    /// Bytes `lo..hi` of logical line `line` of the file being read.
-    Line { line: usize, lo: usize, hi: usize },
+    /// Token `index` of logical line `line` of the file being read, its bytes `lo..hi`.
+    Line {
+        line: usize,
+        index: usize,
+        lo: usize,
+        hi: usize,
+    },
     /// Produced by expanding this macro (the outermost one, used at `Token::at`).
     Macro(Rc<str>),
     /// Part of a macro definition, not yet substituted.
@@ -42,7 +47,8 @@ impl Token {
 pub(super) fn line_tokens(line: &LogicalLine, index: usize, base: u32) -> Vec<Token> {
     lexer::lex(&line.text)
         .into_iter()
-        .map(|l| Token {
+        .enumerate()
+        .map(|(position, l)| Token {
             kind: l.kind,
             text: line.text[l.lo..l.hi].to_string(),
             space_before: l.space_before,
@@ -52,6 +58,7 @@ pub(super) fn line_tokens(line: &LogicalLine, index: usize, base: u32) -> Vec<To
             },
             from: From::Line {
                 line: index,
+                index: position,
                 lo: l.lo,
                 hi: l.hi,
             },
