@@ -1,35 +1,12 @@
 //! `forkcc build --emit plan` and `forkcc run --backend cpu-plan`: the transform's Plan, as
 //! text or executed by the CPU Plan executor.
 
-use crate::cli::{load, SourceArgs};
+use crate::cli::load;
+use crate::cmd_sim::SimArgs;
 use fork_frontend::{diag, Checked};
 use pram_runtime::cpu::{self, Order};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-
-#[derive(clap::Args)]
-pub struct RunArgs {
-    #[command(flatten)]
-    pub source: SourceArgs,
-    /// Number of PRAM processors.
-    #[arg(short = 'p', long = "procs", default_value_t = 1)]
-    pub procs: usize,
-    /// Which executor runs the program.
-    #[arg(long, value_enum, default_value_t = Backend::CpuPlan)]
-    pub backend: Backend,
-    /// Thread order of every kernel (cpu-plan): forward, reverse or shuffle:SEED.
-    #[arg(long, default_value = "forward")]
-    pub order: Order,
-    /// Print kernel launches and host read-backs to stderr after the run.
-    #[arg(long)]
-    pub stats: bool,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum Backend {
-    /// The Plan executed on the CPU, kernel threads in `--order`.
-    CpuPlan,
-}
 
 /// Runs the transform; prints its diagnostics. None on errors.
 fn plan(checked: &Checked) -> Option<transform::plan::Plan> {
@@ -48,19 +25,16 @@ pub fn plan_text(checked: &Checked) -> Option<String> {
     plan(checked).map(|plan| transform::print::print_plan(&plan))
 }
 
-pub fn run(args: &RunArgs) -> ExitCode {
-    if args.procs == 0 {
-        eprintln!("error: `-p 0`: a program needs at least one processor");
-        return ExitCode::FAILURE;
-    }
+/// `forkcc run --backend cpu-plan`: the program's output on stdout, diagnostics and (with
+/// `--stats`) launches and read-backs on stderr.
+pub fn run(args: &SimArgs, order: Order) -> ExitCode {
     let Some(checked) = load(&args.source) else {
         return ExitCode::FAILURE;
     };
     let Some(plan) = plan(&checked) else {
         return ExitCode::FAILURE;
     };
-    let Backend::CpuPlan = args.backend;
-    match cpu::run(&plan, args.procs, args.order) {
+    match cpu::run(&plan, args.machine.procs as usize, order) {
         Ok(out) => {
             let mut stdout = std::io::stdout();
             let written = stdout.write_all(&out.stdout).and_then(|_| stdout.flush());

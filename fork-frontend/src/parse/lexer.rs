@@ -2,7 +2,7 @@
 //! are reported and lexing goes on, so the grammar sees a usable token stream.
 
 use super::codes::{E0101, E0102, E0103, E0104, E0112};
-use super::token::{Kw, Tok, Token, PUNCTS};
+use super::token::{Kw, Punct, Tok, Token};
 use crate::diag::{Code, Diagnostic};
 use crate::source::Span;
 use nom::branch::alt;
@@ -50,15 +50,15 @@ impl<'a> Lexer<'a> {
                         "names are written with ASCII letters, digits and `_`",
                     );
                 }
-                let tok = Kw::lookup(word).map_or_else(|| Tok::Ident(word.to_string()), Tok::Kw);
+                let tok = Kw::from_text(word).map_or_else(|| Tok::Ident(word.to_string()), Tok::Kw);
                 (after, Some(tok))
             } else if let Ok((after, number)) = pp_number(rest) {
                 (after, Some(self.number(number, lo)))
             } else if first == '"' || first == '\'' {
                 let (after, tok) = self.quoted(rest, first, lo);
                 (after, tok)
-            } else if let Some(&(text, punct)) = PUNCTS.iter().find(|(t, _)| rest.starts_with(t)) {
-                (&rest[text.len()..], Some(Tok::Punct(punct)))
+            } else if let Some((len, punct)) = longest_punct(rest) {
+                (&rest[len..], Some(Tok::Punct(punct)))
             } else {
                 (self.invalid_text(rest, lo), None)
             };
@@ -221,6 +221,13 @@ impl<'a> Lexer<'a> {
             }
         }
     }
+}
+
+/// The longest punctuator (at most 3 characters) at the start of `input`, with its length.
+fn longest_punct(input: &str) -> Option<(usize, Punct)> {
+    (1..=3)
+        .rev()
+        .find_map(|len| Some((len, Punct::from_text(input.get(..len)?)?)))
 }
 
 /// An identifier or keyword. Non-ASCII letters are taken in too (and reported by the caller),

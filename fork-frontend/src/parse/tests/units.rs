@@ -256,3 +256,29 @@ fn spans_cover_the_construct() {
     assert_eq!(&text[e.span.lo as usize..e.span.hi as usize], "a + b * c");
     assert_eq!(&text[f.span.lo as usize..f.span.hi as usize], text);
 }
+
+#[test]
+fn every_punctuator_lexes_as_itself() {
+    use crate::parse::token::{Tok, PUNCTS};
+    for &(text, punct) in PUNCTS {
+        let (tokens, diags) = crate::parse::lexer::lex(&format!(" {text} "));
+        assert!(diags.is_empty(), "{text}");
+        assert_eq!(tokens[0].tok, Tok::Punct(punct), "{text}");
+        assert_eq!(tokens[1].tok, Tok::Eof, "{text}");
+    }
+    // Longest match: `a+++b` is `a ++ + b`; `x<<=$$-$` is `x <<= $$ - $`.
+    assert_eq!(expr_sexpr("a+++b"), "(+ (post++ a) b)");
+    assert_eq!(expr_sexpr("x<<=$$-$"), "(<<= x (- $$ $))");
+}
+
+#[test]
+fn keywords_are_not_identifiers() {
+    use crate::parse::token::KEYWORDS;
+    for &(kw, _) in KEYWORDS {
+        let text = format!("int x, {kw};");
+        let (_, diags) = crate::parse::parse(&text);
+        assert!(!diags.is_empty(), "`{kw}` was accepted as a name");
+    }
+    // Fork's special identifiers are ordinary names to the parser.
+    parse_ok("int __PROC_NR__; int groupsize; int ilog2; int mpadd;");
+}
