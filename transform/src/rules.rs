@@ -374,6 +374,13 @@ impl<'s> Builder<'s> {
                 self.append(s, Mode::Sync, ops);
                 self.store_temps(addr, val, span, ops);
             }
+            // A device function that reads and writes shared memory runs per thread without
+            // barriers inside: exact when the members' accesses are disjoint (or the group
+            // has one member, as in a sequential base case); the kernel ends after it.
+            ExprKind::Call { .. } => {
+                self.append(expr_stmt(e.clone(), span), Mode::Sync, ops);
+                self.close(ops, CutReason::SharedWrite);
+            }
             _ => self.nested_write_error(span),
         }
     }
