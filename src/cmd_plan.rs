@@ -2,9 +2,9 @@
 //! text or executed by the CPU Plan executor.
 
 use crate::cli::load;
-use crate::cmd_sim::SimArgs;
+use crate::cmd_sim::{CrcwArg, SimArgs};
 use fork_frontend::{diag, Checked};
-use pram_runtime::cpu::{self, Order};
+use pram_runtime::cpu::{self, Crcw, Order};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -34,7 +34,18 @@ pub fn run(args: &SimArgs, order: Order) -> ExitCode {
     let Some(plan) = plan(&checked) else {
         return ExitCode::FAILURE;
     };
-    match cpu::run(&plan, args.machine.procs as usize, order) {
+    match cpu::run(
+        &plan,
+        cpu::Config {
+            procs: args.machine.procs as usize,
+            order,
+            crcw: match args.machine.crcw {
+                CrcwArg::Common => Crcw::Common,
+                CrcwArg::Arbitrary => Crcw::Arbitrary,
+                CrcwArg::Priority => Crcw::Priority,
+            },
+        },
+    ) {
         Ok(out) => {
             let mut stdout = std::io::stdout();
             let written = stdout.write_all(&out.stdout).and_then(|_| stdout.flush());

@@ -4,7 +4,7 @@
 
 use super::memory::{self, Memory};
 use super::thread::{combine, Env, Flow as ThreadFlow, Thread, V};
-use super::{Fault, Order, Output};
+use super::{Config, Fault, Order, Output};
 use fork_frontend::hir::{Mode, Sharity, Type, VarId};
 use transform::plan::{
     HostFnId, HostLoop, HostOp, KernelId, Plan, SharedFrameId, Split, SplitKind,
@@ -53,14 +53,15 @@ pub struct Machine<'p> {
     mem: Memory,
     state: Vec<Proc>,
     groups: Vec<Group>,
-    order: Order,
+    config: Config,
     rng: fastrand::Rng,
     out: Output,
 }
 
 impl<'p> Machine<'p> {
-    pub fn new(plan: &'p Plan, procs: usize, order: Order) -> Machine<'p> {
-        let seed = match order {
+    pub fn new(plan: &'p Plan, config: Config) -> Machine<'p> {
+        let procs = config.procs;
+        let seed = match config.order {
             Order::Shuffle(seed) => seed,
             _ => 0,
         };
@@ -75,7 +76,7 @@ impl<'p> Machine<'p> {
                 })
                 .collect(),
             groups: Vec::new(),
-            order,
+            config,
             rng: fastrand::Rng::with_seed(seed),
             out: Output::default(),
         }
@@ -306,13 +307,16 @@ impl<'p> Machine<'p> {
         let kernel = self.plan.kernel(k);
         self.out.launches += 1;
         let mut threads = self.active(ctx);
-        match self.order {
+        match self.config.order {
             Order::Forward => {}
             Order::Reverse => threads.reverse(),
             Order::Shuffle(_) => self.rng.shuffle(&mut threads),
         }
         let ret = self.plan.function(ctx.func).ret;
         let mut printed = Vec::new();
+        if kernel.mode == Mode::Sync {
+            self.mem.begin_step(self.config.crcw);
+        }
         for (rank, proc) in threads {
             let (flow, text) = self.with_thread(proc, rank, ctx, |t| {
                 let flow = t.exec_all(&kernel.body)?;
@@ -338,6 +342,7 @@ impl<'p> Machine<'p> {
                 printed.push((key, text));
             }
         }
+        self.mem.end_step();
         // fork-dialect.md §7: a statement's lines in `$$` order; asynchronous code's lines
         // by `__PROC_NR__`, each processor's in program order.
         printed.sort_by_key(|(key, _)| *key);

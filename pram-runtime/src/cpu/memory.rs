@@ -3,6 +3,8 @@
 //! thread's registers and device-call locals for one kernel; it tracks which bytes were
 //! written in this kernel, so a read of a value that did not survive a cut is caught.
 
+use std::collections::HashMap;
+
 pub const STRINGS: u64 = 1;
 pub const SHARED_GLOBALS: u64 = 2;
 pub const SHARED_FRAMES: u64 = 3;
@@ -24,6 +26,28 @@ pub enum AccessError {
     OutOfBounds,
     /// A scratch byte not written in this kernel.
     Undefined,
+    /// CRCW common: this processor and `other` wrote different values into one cell in one
+    /// synchronous step.
+    Conflict { other: usize },
+}
+
+/// How concurrent writes of one cell in one synchronous kernel are resolved
+/// (fork-dialect.md §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Crcw {
+    /// All writers must write the same value.
+    #[default]
+    Common,
+    /// One value wins: the lowest `__PROC_NR__` (as the reference simulator picks).
+    Arbitrary,
+    /// The highest `__PROC_NR__` wins.
+    Priority,
+}
+
+/// The shared writes of one synchronous launch: cell address → (writer, bytes).
+struct StepWrites {
+    crcw: Crcw,
+    writes: HashMap<u64, (usize, Vec<u8>)>,
 }
 
 #[derive(Default)]
@@ -31,6 +55,8 @@ pub struct Memory {
     segments: Vec<Vec<u8>>,
     /// Per scratch byte: written in the current kernel.
     scratch_defined: Vec<bool>,
+    /// Set during a synchronous launch: its writes to shared memory.
+    step: Option<StepWrites>,
 }
 
 impl Memory {
@@ -38,7 +64,41 @@ impl Memory {
         Memory {
             segments: vec![Vec::new(); SEGMENTS],
             scratch_defined: Vec::new(),
+            step: None,
         }
+    }
+
+    /// A synchronous launch begins: concurrent shared writes are resolved by `crcw`.
+    pub fn begin_step(&mut self, crcw: Crcw) {
+        self.step = Some(StepWrites {
+            crcw,
+            writes: HashMap::new(),
+        });
+    }
+
+    pub fn end_step(&mut self) {
+        self.step = None;
+    }
+
+    /// `write` by processor `proc`: in a synchronous launch, a shared cell written by two
+    /// processors follows the CRCW rule whatever order the threads run in.
+    pub fn write_by(&mut self, proc: usize, a: u64, data: &[u8]) -> Result<(), AccessError> {
+        let shared = matches!(a >> SHIFT, SHARED_GLOBALS | SHARED_FRAMES | SHARED_HEAP);
+        if let (true, Some(step)) = (shared, &mut self.step) {
+            if let Some((other, old)) = step.writes.get(&a) {
+                let (other, keep_old) = (*other, old.as_slice() != data);
+                if other != proc {
+                    match step.crcw {
+                        Crcw::Common if keep_old => return Err(AccessError::Conflict { other }),
+                        Crcw::Priority if other > proc => return Ok(()),
+                        Crcw::Arbitrary if other < proc => return Ok(()),
+                        _ => {}
+                    }
+                }
+            }
+            step.writes.insert(a, (proc, data.to_vec()));
+        }
+        self.write(a, data)
     }
 
     /// Current size of a segment.

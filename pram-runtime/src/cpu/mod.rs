@@ -6,6 +6,7 @@
 
 mod machine;
 mod memory;
+pub use memory::Crcw;
 pub mod printf;
 mod thread;
 
@@ -109,7 +110,16 @@ transform, not of the program; `forkcc sim` runs the program without the Plan.",
 
 pub const CODES: &[&Code] = &[&R0501, &R0502];
 
-/// Runs the Plan on `procs` processors.
-pub fn run(plan: &Plan, procs: usize, order: Order) -> Result<Output, Fault> {
-    machine::Machine::new(plan, procs, order).run()
+/// How a run executes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// P, the number of processors.
+    pub procs: usize,
+    pub order: Order,
+    pub crcw: Crcw,
+}
+
+/// Runs the Plan.
+pub fn run(plan: &Plan, config: Config) -> Result<Output, Fault> {
+    machine::Machine::new(plan, config).run()
 }

@@ -79,6 +79,14 @@ impl<'a> Thread<'a> {
     fn access(&self, err: AccessError, span: Span) -> Fault {
         match err {
             AccessError::OutOfBounds => self.fault(span, "memory access out of bounds"),
+            AccessError::Conflict { other } => self.fault(
+                span,
+                format!(
+                    "concurrent write conflict (CRCW common): processors {other} and {} wrote \
+                     different values into one cell in one step",
+                    self.env.proc
+                ),
+            ),
             AccessError::Undefined => self.fault(
                 span,
                 "plan error: a private value is read in a kernel after a cut but was not \
@@ -247,7 +255,9 @@ impl<'a> Thread<'a> {
 
     pub fn store(&mut self, a: u64, ty: &Type, v: V, span: Span) -> Result<(), Fault> {
         let bytes = encode(&v, ty, self.size(ty));
-        self.mem.write(a, &bytes).map_err(|e| self.access(e, span))
+        self.mem
+            .write_by(self.env.proc, a, &bytes)
+            .map_err(|e| self.access(e, span))
     }
 
     // ---- expressions ----
