@@ -260,7 +260,44 @@ impl<'s> Builder<'s> {
         if mode == Mode::Async {
             return true;
         }
-        !(eff.needs_cut() || s.splits_group() && eff.group_dependent)
+        !(eff.needs_cut() || self.needs_subgroup(s))
+    }
+
+    /// Whether `s` or a statement nested in it splits the group and depends on the subgroup.
+    fn needs_subgroup(&self, s: &Stmt) -> bool {
+        if s.splits_group() && self.subgroup_dependent(s) {
+            return true;
+        }
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().any(|s| self.needs_subgroup(s)),
+            StmtKind::If { then, els, .. } => {
+                self.needs_subgroup(then) || els.as_ref().is_some_and(|e| self.needs_subgroup(e))
+            }
+            StmtKind::Loop { body, .. } => self.needs_subgroup(body),
+            StmtKind::Switch { cases, .. } => cases
+                .iter()
+                .any(|c| c.body.iter().any(|s| self.needs_subgroup(s))),
+            _ => false,
+        }
+    }
+
+    /// Whether the part of a splitting statement that runs in the subgroup (the branches;
+    /// for a loop also its condition and step) depends on the group running it.
+    fn subgroup_dependent(&self, s: &Stmt) -> bool {
+        let p = &self.program;
+        let sums = self.summaries;
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                sums.stmt(p, then).group_dependent
+                    || els
+                        .as_ref()
+                        .is_some_and(|e| sums.stmt(p, e).group_dependent)
+            }
+            StmtKind::Switch { cases, .. } => {
+                cases.iter().any(|c| sums.block(p, &c.body).group_dependent)
+            }
+            _ => sums.stmt(p, s).group_dependent,
+        }
     }
 
     /// Expression statements, declarations, `return`: host calls and synchronous multiprefix

@@ -510,6 +510,10 @@ impl<'p> Machine<'p> {
             self.mem.resize(memory::SLOTS, needed);
         }
         let active = self.active(ctx);
+        if active.is_empty() {
+            // Every member has left (e.g. returned): nothing to run, and recursion ends.
+            return Ok(());
+        }
         let members = self.groups[ctx.group].members.clone();
         let at = self.groups[ctx.group].at;
         let g = self.push_group(Some(ctx.group), members, at, f.shared_frame);
