@@ -9,7 +9,7 @@
 //! `seq_region`, `farm_region`, `start_region` and asynchronous code (rule 6), plus
 //! `hoist_multiprefix` (a synchronous `mpadd` is a host-ordered scan).
 
-use crate::effects::{children_mut, Effects, Summaries};
+use crate::effects::{children_mut, Effects, Objects, Summaries};
 use crate::plan::{
     CutReason, HostFnId, HostLoop, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId, Split,
     SplitKind,
@@ -36,8 +36,8 @@ statement into simpler statements (one assignment each, an `if` chain instead of
 /// The kernel being filled.
 struct OpenKernel {
     mode: Mode,
-    /// Some statement reads shared memory.
-    reads_shared: bool,
+    /// The shared memory its statements read.
+    reads: Objects,
     body: Vec<Stmt>,
     span: Span,
 }
@@ -155,21 +155,24 @@ impl<'s> Builder<'s> {
         }
         let eff = self.effects(&stmt);
         if mode == Mode::Sync
-            && eff.writes_shared
-            && self.open.as_ref().is_some_and(|k| k.reads_shared)
+            && self
+                .open
+                .as_ref()
+                .is_some_and(|k| k.reads.may_overlap(&eff.writes))
         {
             self.close(ops, CutReason::WriteAfterRead);
         }
         match &mut self.open {
             Some(k) => {
                 k.span = k.span.to(stmt.span);
-                k.reads_shared |= eff.reads_shared;
+                k.reads.vars.extend(eff.reads.vars.iter().copied());
+                k.reads.unknown |= eff.reads.unknown;
                 k.body.push(stmt);
             }
             None => {
                 self.open = Some(OpenKernel {
                     mode,
-                    reads_shared: eff.reads_shared,
+                    reads: eff.reads,
                     span: stmt.span,
                     body: vec![stmt],
                 })
@@ -211,7 +214,7 @@ impl<'s> Builder<'s> {
             StmtKind::Break | StmtKind::Continue => return self.append(s.clone(), mode, ops),
             _ => {}
         }
-        if self.fits_kernel(s, self.effects(s), mode) {
+        if self.fits_kernel(s, &self.effects(s), mode) {
             return self.cut_at_shared_write(s.clone(), mode, ops);
         }
         match &s.kind {
@@ -253,7 +256,7 @@ impl<'s> Builder<'s> {
     /// Whether a compound statement can run inside one kernel: no host construct, and in a
     /// synchronous region no cut inside and, for a private condition, nothing that depends
     /// on the subgroup the split would form.
-    fn fits_kernel(&self, s: &Stmt, eff: Effects, mode: Mode) -> bool {
+    fn fits_kernel(&self, s: &Stmt, eff: &Effects, mode: Mode) -> bool {
         if eff.host {
             return false;
         }
@@ -324,7 +327,7 @@ impl<'s> Builder<'s> {
             return;
         }
         let eff = self.effects(&s);
-        if mode == Mode::Sync && eff.writes_shared && eff.reads_shared {
+        if mode == Mode::Sync && eff.reads.may_overlap(&eff.writes) {
             if let StmtKind::Expr(e) = &s.kind {
                 let e = e.clone();
                 return self.read_before_write(&e, s.span, ops);
@@ -344,7 +347,7 @@ impl<'s> Builder<'s> {
         let eff = self.effects(&s);
         self.append(s, mode, ops);
         if mode == Mode::Sync {
-            if eff.writes_shared {
+            if eff.writes_shared() {
                 self.close(ops, CutReason::SharedWrite);
             } else if eff.prints {
                 self.close(ops, CutReason::Output);
@@ -366,7 +369,7 @@ impl<'s> Builder<'s> {
                 }
             }
             ExprKind::Assign { place, value } => {
-                if self.summaries.expr(&self.program, value).writes_shared {
+                if self.summaries.expr(&self.program, value).writes_shared() {
                     return self.nested_write_error(span);
                 }
                 let (addr, val) = self.address_temps(place, span, ops);
@@ -380,7 +383,7 @@ impl<'s> Builder<'s> {
                 rhs,
                 op_ty,
             } => {
-                if self.summaries.expr(&self.program, rhs).writes_shared {
+                if self.summaries.expr(&self.program, rhs).writes_shared() {
                     return self.nested_write_error(span);
                 }
                 let (addr, val) = self.address_temps(place, span, ops);
