@@ -110,6 +110,8 @@ pub fn main() -> ExitCode {
         Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
             pram_sim::CODES
                 .iter()
+                .chain(transform::CODES)
+                .chain(pram_runtime::cpu::CODES)
                 .copied()
                 .find(|c| c.id.eq_ignore_ascii_case(&code))
         }) {
