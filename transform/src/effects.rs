@@ -29,7 +29,7 @@ impl Objects {
             || self.vars.intersection(&other.vars).next().is_some()
     }
 
-    fn union(&mut self, other: &Objects) {
+    pub fn union(&mut self, other: &Objects) {
         self.vars.extend(other.vars.iter().copied());
         self.unknown |= other.unknown;
     }

@@ -111,7 +111,7 @@ pub struct Kernel {
 /// Why the transform cut after a kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CutReason {
-    /// Rule 1: a shared write that a later read of another processor may see.
+    /// Rule 1: a shared write that a later read (or write) of another processor may see.
     SharedWrite,
     /// Rule 1: the right-hand sides of a statement that writes shared memory were evaluated
     /// into private temporaries; the next kernel writes them.

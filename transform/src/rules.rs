@@ -2,7 +2,8 @@
 //! host ops. Statements accumulate in the *open kernel*; a rule closes it where a barrier
 //! across processors is needed and emits the host construct.
 //!
-//! Each rule is one method: `cut_at_shared_write` (rule 1), `read_before_write` (rule 1,
+//! Each rule is one method: `append` (rule 1: cut where a write may meet a read or write
+//! of the open kernel), `read_before_write` (rule 1,
 //! right-hand sides into temporaries), `hoist_host_calls` (rule 2), `split_private_branch`
 //! (rule 3), `split_fork` (rule 3), `host_loop` (rule 4), leaving under a private condition
 //! (rule 5: `break`/`continue`/`return` stay kernel statements, see `plan` "Leaving"),
@@ -36,8 +37,9 @@ statement into simpler statements (one assignment each, an `if` chain instead of
 /// The kernel being filled.
 struct OpenKernel {
     mode: Mode,
-    /// The shared memory its statements read.
+    /// The shared memory its statements read and write.
     reads: Objects,
+    writes: Objects,
     body: Vec<Stmt>,
     span: Span,
 }
@@ -146,33 +148,34 @@ impl<'s> Builder<'s> {
 
     // ---- the open kernel ----
 
-    /// Appends a statement to the open kernel. In a synchronous region a statement that
-    /// writes shared memory starts a new kernel when the open one reads shared memory
-    /// (rule 1: all members read before any member writes).
+    /// Appends a statement to the open kernel. Rule 1: in a synchronous region every member
+    /// finishes a statement before any member starts the next, so a statement starts a new
+    /// kernel when it may read what the open kernel writes, or write what it reads or
+    /// writes (another processor may run it earlier in the same kernel).
     fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
         if self.open.as_ref().is_some_and(|k| k.mode != mode) {
             self.close(ops, CutReason::HostConstruct);
         }
         let eff = self.effects(&stmt);
-        if mode == Mode::Sync
-            && self
-                .open
-                .as_ref()
-                .is_some_and(|k| k.reads.may_overlap(&eff.writes))
-        {
-            self.close(ops, CutReason::WriteAfterRead);
+        if let (Mode::Sync, Some(k)) = (mode, &self.open) {
+            if k.writes.may_overlap(&eff.reads) || k.writes.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::SharedWrite);
+            } else if k.reads.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::WriteAfterRead);
+            }
         }
         match &mut self.open {
             Some(k) => {
                 k.span = k.span.to(stmt.span);
-                k.reads.vars.extend(eff.reads.vars.iter().copied());
-                k.reads.unknown |= eff.reads.unknown;
+                k.reads.union(&eff.reads);
+                k.writes.union(&eff.writes);
                 k.body.push(stmt);
             }
             None => {
                 self.open = Some(OpenKernel {
                     mode,
                     reads: eff.reads,
+                    writes: eff.writes,
                     span: stmt.span,
                     body: vec![stmt],
                 })
@@ -215,7 +218,7 @@ impl<'s> Builder<'s> {
             _ => {}
         }
         if self.fits_kernel(s, &self.effects(s), mode) {
-            return self.cut_at_shared_write(s.clone(), mode, ops);
+            return self.kernel_statement(s.clone(), mode, ops);
         }
         match &s.kind {
             StmtKind::Block(b) => self.block(&b.stmts, mode, ops),
@@ -333,25 +336,20 @@ impl<'s> Builder<'s> {
                 return self.read_before_write(&e, s.span, ops);
             }
         }
-        self.cut_at_shared_write(s, mode, ops);
+        self.kernel_statement(s, mode, ops);
         if unconditional_return {
             self.close(ops, CutReason::Return);
             ops.push(HostOp::Return);
         }
     }
 
-    /// Rule 1: appends a statement; in a synchronous region a statement that writes shared
-    /// memory (or prints) ends the kernel, so that no processor reads before every member
-    /// has written.
-    fn cut_at_shared_write(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
-        let eff = self.effects(&s);
+    /// A statement that runs inside a kernel (`append` applies rule 1). In a synchronous
+    /// region output ends the kernel: each statement's lines appear in `$$` order.
+    fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        let prints = self.effects(&s).prints;
         self.append(s, mode, ops);
-        if mode == Mode::Sync {
-            if eff.writes_shared() {
-                self.close(ops, CutReason::SharedWrite);
-            } else if eff.prints {
-                self.close(ops, CutReason::Output);
-            }
+        if mode == Mode::Sync && prints {
+            self.close(ops, CutReason::Output);
         }
     }
 
@@ -417,10 +415,7 @@ impl<'s> Builder<'s> {
             // A device function that reads and writes shared memory runs per thread without
             // barriers inside: exact when the members' accesses are disjoint (or the group
             // has one member, as in a sequential base case); the kernel ends after it.
-            ExprKind::Call { .. } => {
-                self.append(expr_stmt(e.clone(), span), Mode::Sync, ops);
-                self.close(ops, CutReason::SharedWrite);
-            }
+            ExprKind::Call { .. } => self.append(expr_stmt(e.clone(), span), Mode::Sync, ops),
             _ => self.nested_write_error(span),
         }
     }
@@ -458,7 +453,6 @@ impl<'s> Builder<'s> {
             value: Box::new(value),
         };
         self.append(expr_stmt(mk(store, ty, span), span), Mode::Sync, ops);
-        self.close(ops, CutReason::SharedWrite);
     }
 
     /// Rule 2: each call of a host function (a `sync` function, or an `async` one that
