@@ -116,7 +116,11 @@ pub fn simulate(file: &Path, defines: &[String], flags: &MachineFlags, color: bo
     let outcome = pram_sim::run(&checked.program, &flags.config());
     let mut diagnostics = diag::render(&checked.sources, &checked.warnings, color);
     if let Some(fault) = &outcome.fault {
-        diagnostics.push_str(&diag::render(&checked.sources, &[fault.to_diagnostic()], color));
+        diagnostics.push_str(&diag::render(
+            &checked.sources,
+            &[fault.to_diagnostic()],
+            color,
+        ));
     }
     Simulation {
         output: outcome.output,

@@ -66,7 +66,10 @@ pub fn parse(text: &str) -> Result<Vec<Case>, SpecError> {
                 close(&mut cases, &mut run, Expect::Output(joined(&lines)));
             }
             if let Some((open, _)) = run {
-                return Err(error(open, "`//! run:` has no `//! expect:` or `//! expect-error:`"));
+                return Err(error(
+                    open,
+                    "`//! run:` has no `//! expect:` or `//! expect-error:`",
+                ));
             }
             run = Some((line, args.split_whitespace().map(str::to_string).collect()));
         } else if let Some(lines) = output.as_mut() {
@@ -78,22 +81,34 @@ pub fn parse(text: &str) -> Result<Vec<Case>, SpecError> {
             output = Some(Vec::new());
         } else if let Some(text) = directive.strip_prefix("expect-error:") {
             if run.is_none() {
-                return Err(error(line, "`//! expect-error:` without a `//! run:` before it"));
+                return Err(error(
+                    line,
+                    "`//! expect-error:` without a `//! run:` before it",
+                ));
             }
             let text = text.trim();
             if text.is_empty() {
-                return Err(error(line, "`//! expect-error:` needs the text the error must contain"));
+                return Err(error(
+                    line,
+                    "`//! expect-error:` needs the text the error must contain",
+                ));
             }
             close(&mut cases, &mut run, Expect::Error(text.to_string()));
         } else if run.is_some() {
-            return Err(error(line, "expected `//! expect:` or `//! expect-error: TEXT` after `//! run:`"));
+            return Err(error(
+                line,
+                "expected `//! expect:` or `//! expect-error: TEXT` after `//! run:`",
+            ));
         }
     }
     if let Some(lines) = output.take() {
         close(&mut cases, &mut run, Expect::Output(joined(&lines)));
     }
     if let Some((open, _)) = run {
-        return Err(error(open, "`//! run:` has no `//! expect:` or `//! expect-error:`"));
+        return Err(error(
+            open,
+            "`//! run:` has no `//! expect:` or `//! expect-error:`",
+        ));
     }
     Ok(cases)
 }
@@ -119,14 +134,18 @@ mod tests {
         assert_eq!(cases.len(), 3);
         assert_eq!(cases[0].line, 2);
         assert_eq!(cases[0].args, vec!["-p", "8", "-D", "N=16"]);
-        assert_eq!(cases[0].expect, Expect::Output("a b\n\n  indented\n".into()));
+        assert_eq!(
+            cases[0].expect,
+            Expect::Output("a b\n\n  indented\n".into())
+        );
         assert_eq!(cases[1].expect, Expect::Error("concurrent write".into()));
         assert_eq!(cases[2].expect, Expect::Output("last\n".into()));
     }
 
     #[test]
     fn next_run_ends_an_expect_block() {
-        let cases = parse("//! run: -p 1\n//! expect:\n//! x\n//! run: -p 2\n//! expect:\n").unwrap();
+        let cases =
+            parse("//! run: -p 1\n//! expect:\n//! x\n//! run: -p 2\n//! expect:\n").unwrap();
         assert_eq!(cases[0].expect, Expect::Output("x\n".into()));
         assert_eq!(cases[1].expect, Expect::Output(String::new()));
     }
@@ -135,7 +154,12 @@ mod tests {
     fn malformed_directives_are_located() {
         assert_eq!(parse("//! run: -p 1\nint x;\n").unwrap_err().line, 1);
         assert_eq!(parse("\n//! expect:\n").unwrap_err().line, 2);
-        assert_eq!(parse("//! run: -p 1\n//! expect-error:\n").unwrap_err().line, 2);
+        assert_eq!(
+            parse("//! run: -p 1\n//! expect-error:\n")
+                .unwrap_err()
+                .line,
+            2
+        );
         assert_eq!(parse("//! run: -p 1\n//! wrong\n").unwrap_err().line, 2);
         assert!(parse("int main;\n").unwrap().is_empty());
     }
