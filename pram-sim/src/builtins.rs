@@ -9,6 +9,7 @@ use fork_frontend::hir::{Builtin, Expr, ExprKind, Mode};
 use smallvec::smallvec;
 
 impl Machine<'_> {
+    #[inline(never)]
     pub fn builtin(
         &mut self,
         fr: &mut Frame,

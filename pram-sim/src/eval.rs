@@ -11,6 +11,9 @@ use fork_frontend::hir::{CompoundOp, Expr, ExprKind, InitElem, Mode, Type, UnOp,
 use fork_frontend::source::Span;
 use smallvec::smallvec;
 
+/// A truth value per lane.
+pub type Mask = smallvec::SmallVec<[bool; 16]>;
+
 /// An lvalue for each lane.
 pub enum Place {
     /// A private scalar column of the frame.
@@ -98,6 +101,45 @@ impl Machine<'_> {
                 }
                 p
             }
+            ExprKind::PtrDiff { .. }
+            | ExprKind::LogAnd(..)
+            | ExprKind::LogOr(..)
+            | ExprKind::Cond(..)
+            | ExprKind::CompoundAssign { .. }
+            | ExprKind::IncDec { .. } => self.eval_rare(fr, cx, e, lanes)?,
+            ExprKind::Assign { place, value } => {
+                let p = self.place(fr, cx, place, lanes)?;
+                let v = self.eval(fr, cx, value, lanes)?;
+                let s = self.scalar(&place.ty);
+                self.store(fr, cx, &p, s, lanes, &v, e.span)?;
+                v
+            }
+            ExprKind::Comma(a, b) => {
+                self.eval(fr, cx, a, lanes)?;
+                self.eval(fr, cx, b, lanes)?
+            }
+            ExprKind::Call { func, args } => self.call(fr, cx, *func, args, lanes, e.span)?,
+            ExprKind::Builtin { op, args } => self.builtin(fr, cx, *op, args, lanes, e)?,
+            ExprKind::ProcNr => lanes.iter().map(|&l| fr.procs[l as usize] as u64).collect(),
+            ExprKind::StartedProcs => smallvec![self.cfg.procs as u64; n],
+            ExprKind::Dollar => lanes
+                .iter()
+                .map(|&l| self.dollar[fr.procs[l as usize] as usize] as u64)
+                .collect(),
+            ExprKind::DollarDollar => lanes
+                .iter()
+                .map(|&l| self.rank[fr.procs[l as usize] as usize] as u64)
+                .collect(),
+            ExprKind::At => smallvec![cx.at as u64; n],
+            ExprKind::GroupSize => smallvec![cx.size as u64; n],
+        })
+    }
+
+    /// The less frequent nodes, out of line so that `eval`'s frame stays small.
+    #[inline(never)]
+    fn eval_rare(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Vals> {
+        let n = lanes.len();
+        Ok(match &e.kind {
             ExprKind::PtrDiff { a, b, elem_size } => {
                 let va = self.eval(fr, cx, a, lanes)?;
                 let vb = self.eval(fr, cx, b, lanes)?;
@@ -120,7 +162,7 @@ impl Machine<'_> {
                 let is_and = matches!(e.kind, ExprKind::LogAnd(..));
                 let va = self.eval(fr, cx, a, lanes)?;
                 let sa = self.scalar(&a.ty);
-                let mask: Vec<bool> = va.iter().map(|&x| truth(sa, x) == is_and).collect();
+                let mask: Mask = va.iter().map(|&x| truth(sa, x) == is_and).collect();
                 let rest: Lanes = select(lanes, &mask, true);
                 let vb = self.eval(fr, cx, b, &rest)?;
                 let sb = self.scalar(&b.ty);
@@ -135,17 +177,10 @@ impl Machine<'_> {
             ExprKind::Cond(c, t, f) => {
                 let vc = self.eval(fr, cx, c, lanes)?;
                 let sc = self.scalar(&c.ty);
-                let mask: Vec<bool> = vc.iter().map(|&x| truth(sc, x)).collect();
+                let mask: Mask = vc.iter().map(|&x| truth(sc, x)).collect();
                 let vt = self.eval(fr, cx, t, &select(lanes, &mask, true))?;
                 let vf = self.eval(fr, cx, f, &select(lanes, &mask, false))?;
                 merge(&mask, vt, vf)
-            }
-            ExprKind::Assign { place, value } => {
-                let p = self.place(fr, cx, place, lanes)?;
-                let v = self.eval(fr, cx, value, lanes)?;
-                let s = self.scalar(&place.ty);
-                self.store(fr, cx, &p, s, lanes, &v, e.span)?;
-                v
             }
             ExprKind::CompoundAssign {
                 place,
@@ -212,24 +247,7 @@ impl Machine<'_> {
                     old
                 }
             }
-            ExprKind::Comma(a, b) => {
-                self.eval(fr, cx, a, lanes)?;
-                self.eval(fr, cx, b, lanes)?
-            }
-            ExprKind::Call { func, args } => self.call(fr, cx, *func, args, lanes, e.span)?,
-            ExprKind::Builtin { op, args } => self.builtin(fr, cx, *op, args, lanes, e)?,
-            ExprKind::ProcNr => lanes.iter().map(|&l| fr.procs[l as usize] as u64).collect(),
-            ExprKind::StartedProcs => smallvec![self.cfg.procs as u64; n],
-            ExprKind::Dollar => lanes
-                .iter()
-                .map(|&l| self.dollar[fr.procs[l as usize] as usize] as u64)
-                .collect(),
-            ExprKind::DollarDollar => lanes
-                .iter()
-                .map(|&l| self.rank[fr.procs[l as usize] as usize] as u64)
-                .collect(),
-            ExprKind::At => smallvec![cx.at as u64; n],
-            ExprKind::GroupSize => smallvec![cx.size as u64; n],
+            _ => return Err(self.internal("eval_rare on a common node")),
         })
     }
 

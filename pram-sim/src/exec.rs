@@ -14,7 +14,7 @@ use fork_frontend::hir::{
 use fork_frontend::source::Span;
 use smallvec::smallvec;
 
-use crate::eval::{select, Place};
+use crate::eval::Place;
 
 /// Where the lanes of a statement went.
 #[derive(Debug, Default)]
@@ -176,8 +176,15 @@ impl Machine<'_> {
         let v = self.eval(fr, cx, cond, &lanes)?;
         self.end_step(cx)?;
         let s = self.scalar(&cond.ty);
-        let mask: Vec<bool> = v.iter().map(|&x| truth(s, x)).collect();
-        Ok((select(&lanes, &mask, true), select(&lanes, &mask, false)))
+        let (mut holds, mut fails) = (Lanes::new(), Lanes::new());
+        for (&l, &x) in lanes.iter().zip(&v) {
+            if truth(s, x) {
+                holds.push(l);
+            } else {
+                fails.push(l);
+            }
+        }
+        Ok((holds, fails))
     }
 
     /// Whether a condition splits the group (fork-dialect.md §4).
@@ -239,12 +246,13 @@ impl Machine<'_> {
             return Ok(Flow::default());
         }
         self.sibling_enter(sib);
-        let procs: Vec<usize> = lanes
+        let procs: smallvec::SmallVec<[usize; 4]> = lanes
             .iter()
             .map(|&l| fr.procs[l as usize] as usize)
             .collect();
         let saved_rank: Lanes = procs.iter().map(|&p| self.rank[p]).collect();
-        let saved_dollar: Vec<i64> = procs.iter().map(|&p| self.dollar[p]).collect();
+        let saved_dollar: smallvec::SmallVec<[i64; 4]> =
+            procs.iter().map(|&p| self.dollar[p]).collect();
         for (i, &p) in procs.iter().enumerate() {
             self.rank[p] = i as u32;
             if let Some(d) = dollar {
@@ -258,7 +266,6 @@ impl Machine<'_> {
             ..*cx
         };
         let mark = self.undo.len();
-        self.stats.splits += 1;
         self.group_depth += 1;
         self.stats.max_group_depth = self.stats.max_group_depth.max(self.group_depth);
         let flow = body(self, fr, &sub, lanes)?;
@@ -572,6 +579,7 @@ impl Machine<'_> {
     }
 
     /// A call by the lanes `lanes`: a new frame whose lane i is the caller's lane `lanes[i]`.
+    #[inline(never)]
     pub fn call(
         &mut self,
         fr: &mut Frame,
