@@ -120,7 +120,7 @@ impl Machine<'_> {
             }
             ExprKind::Call { func, args } => self.call(fr, cx, *func, args, lanes, e.span)?,
             ExprKind::Builtin { op, args } => self.builtin(fr, cx, *op, args, lanes, e)?,
-            ExprKind::ProcNr => lanes.iter().map(|&l| fr.procs[l as usize] as u64).collect(),
+            ExprKind::ProcNr => gather(lanes, |l| fr.procs[l as usize] as u64),
             ExprKind::StartedProcs => smallvec![self.cfg.procs as u64; n],
             ExprKind::Dollar => lanes
                 .iter()
@@ -282,7 +282,7 @@ impl Machine<'_> {
             Storage::Column(slot) => Place::Col(slot),
             Storage::PrivObj(slot) => {
                 let col = fr.col(slot);
-                Place::Mem(lanes.iter().map(|&l| col[l as usize]).collect())
+                Place::Mem(gather(lanes, |l| col[l as usize]))
             }
             Storage::SharedLocal => {
                 let ptr = self.bound[var.0 as usize].ptr;
@@ -324,17 +324,17 @@ impl Machine<'_> {
         match place {
             Place::Col(slot) => {
                 let col = fr.col(*slot);
-                Ok(lanes.iter().map(|&l| col[l as usize]).collect())
+                Ok(gather(lanes, |l| col[l as usize]))
             }
             Place::Mem(ptrs) => {
                 if let Scalar::Aggregate(_) = s {
                     return Ok(ptrs.clone());
                 }
                 let size = s.size();
-                let mut out = Vals::with_capacity(ptrs.len());
+                let mut out: Vals = smallvec![0; ptrs.len()];
                 for (i, &p) in ptrs.iter().enumerate() {
                     match self.mem.load(p, size) {
-                        Ok(raw) => out.push(s.from_raw(raw)),
+                        Ok(raw) => out[i] = s.from_raw(raw),
                         Err(e) => return Err(self.mem_fault(e, span, fr, cx, lanes[i], false)),
                     }
                 }
@@ -460,6 +460,16 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// `f(lane)` for every lane (the hot path of column reads: no per-element capacity checks).
+#[inline]
+pub fn gather(lanes: &[u32], f: impl Fn(u32) -> u64) -> Vals {
+    let mut out: Vals = smallvec![0; lanes.len()];
+    for (slot, &l) in out.iter_mut().zip(lanes) {
+        *slot = f(l);
+    }
+    out
 }
 
 /// The lanes whose mask entry equals `want`.

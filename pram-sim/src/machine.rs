@@ -12,7 +12,7 @@ use fork_frontend::source::Span;
 pub type R<T> = Result<T, Box<Fault>>;
 
 /// One word per lane. Inline for small groups: most groups deep in a recursion are small.
-pub type Vals = smallvec::SmallVec<[u64; 4]>;
+pub type Vals = smallvec::SmallVec<[u64; 2]>;
 /// Lane numbers of a frame, ascending.
 pub type Lanes = smallvec::SmallVec<[u32; 4]>;
 
