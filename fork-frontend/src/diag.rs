@@ -2,6 +2,10 @@
 //! with a label, optional secondary labels, and a help line that says what to do. Rendering
 //! (ariadne, `file:line:col`) lives in `diag::render`.
 
+mod render;
+
+pub use render::render;
+
 use crate::source::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -70,29 +74,4 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
-}
-
-/// Renders diagnostics with ariadne: `file:line:col`, the labelled spans, the help line.
-/// (Stub: one line each.)
-pub fn render(
-    sources: &crate::source::SourceMap,
-    diagnostics: &[Diagnostic],
-    _color: bool,
-) -> String {
-    let _ = sources;
-    diagnostics
-        .iter()
-        .map(|d| {
-            format!(
-                "{}[{}]: {}\n",
-                if d.severity == Severity::Error {
-                    "error"
-                } else {
-                    "warning"
-                },
-                d.code.id,
-                d.message
-            )
-        })
-        .collect()
 }

@@ -1,0 +1,641 @@
+//! Statements and the group tree. A statement runs for a sorted list of lanes; it returns where
+//! each lane went (`Flow`): on to the next statement, or out by `break`, `continue`, `return`.
+//! A private condition in a synchronous region splits the group: the subgroups are siblings
+//! that run one after the other, each to completion, in canonical order (fork-dialect.md §4).
+
+use crate::fault::{self, Fault};
+use crate::machine::{Binding, Ctx, Frame, Machine, Storage, R};
+use crate::memory::{Origin, State};
+use crate::step::Siblings;
+use crate::value::truth;
+use fork_frontend::hir::{
+    Expr, FnKind, FuncId, InitElem, Mode, Sharity, Stmt, StmtKind, SwitchCase, VarId,
+};
+use fork_frontend::source::Span;
+
+use crate::eval::{select, Place};
+
+/// Where the lanes of a statement went.
+#[derive(Debug, Default)]
+pub struct Flow {
+    pub normal: Vec<u32>,
+    pub brk: Vec<u32>,
+    pub cont: Vec<u32>,
+    pub ret: Vec<u32>,
+}
+
+impl Flow {
+    fn normal(lanes: Vec<u32>) -> Flow {
+        Flow {
+            normal: lanes,
+            ..Flow::default()
+        }
+    }
+
+    /// Adds the lanes of `other` (both went through alternative paths of one statement).
+    fn join(mut self, other: Flow) -> Flow {
+        self.normal.extend(other.normal);
+        self.normal.sort_unstable();
+        self.brk.extend(other.brk);
+        self.cont.extend(other.cont);
+        self.ret.extend(other.ret);
+        self
+    }
+}
+
+impl Machine<'_> {
+    pub fn exec_block(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        stmts: &[Stmt],
+        lanes: Vec<u32>,
+    ) -> R<Flow> {
+        let mut out = Flow::default();
+        let mut cur = lanes;
+        for s in stmts {
+            if cur.is_empty() {
+                break;
+            }
+            let f = self.exec(fr, cx, s, cur)?;
+            cur = f.normal;
+            out.brk.extend(f.brk);
+            out.cont.extend(f.cont);
+            out.ret.extend(f.ret);
+        }
+        out.normal = cur;
+        Ok(out)
+    }
+
+    pub fn exec(&mut self, fr: &mut Frame, cx: &Ctx, s: &Stmt, lanes: Vec<u32>) -> R<Flow> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                self.count_step(fr, cx, s.span, &lanes)?;
+                self.eval(fr, cx, e, &lanes)?;
+                self.end_step(cx)?;
+                Ok(Flow::normal(lanes))
+            }
+            StmtKind::Decl { var, init } => {
+                self.count_step(fr, cx, s.span, &lanes)?;
+                self.declare(fr, cx, *var, init.as_deref(), &lanes)?;
+                self.end_step(cx)?;
+                Ok(Flow::normal(lanes))
+            }
+            StmtKind::Block(b) => self.exec_block(fr, cx, &b.stmts, lanes),
+            StmtKind::If { cond, then, els } => {
+                self.exec_if(fr, cx, s.span, cond, then, els.as_deref(), lanes)
+            }
+            StmtKind::Loop {
+                cond,
+                step,
+                body,
+                test_first,
+            } => self.exec_loop(
+                fr,
+                cx,
+                s.span,
+                cond.as_ref(),
+                step.as_ref(),
+                body,
+                *test_first,
+                lanes,
+            ),
+            StmtKind::Switch { cond, cases } => {
+                self.exec_switch(fr, cx, s.span, cond, cases, lanes)
+            }
+            StmtKind::Break => Ok(Flow {
+                brk: lanes,
+                ..Flow::default()
+            }),
+            StmtKind::Continue => Ok(Flow {
+                cont: lanes,
+                ..Flow::default()
+            }),
+            StmtKind::Return(value) => {
+                self.count_step(fr, cx, s.span, &lanes)?;
+                if let Some(e) = value {
+                    let v = self.eval(fr, cx, e, &lanes)?;
+                    for (&l, v) in lanes.iter().zip(v) {
+                        fr.ret[l as usize] = v;
+                    }
+                    self.end_step(cx)?;
+                }
+                Ok(Flow {
+                    ret: lanes,
+                    ..Flow::default()
+                })
+            }
+            StmtKind::Fork {
+                count,
+                at,
+                dollar,
+                body,
+            } => self.exec_fork(fr, cx, s.span, count, at, dollar.as_ref(), body, lanes),
+            StmtKind::Start(body) => self.exec_start(fr, cx, s.span, body, lanes),
+            StmtKind::Farm(body) => {
+                let farm = Ctx {
+                    mode: Mode::Async,
+                    ..*cx
+                };
+                let flow = self.exec(fr, &farm, body, lanes)?;
+                self.flush_async_output();
+                Ok(flow)
+            }
+            StmtKind::Seq(body) => {
+                self.count_step(fr, cx, s.span, &lanes)?;
+                let Some((&first, rest)) = lanes.split_first() else {
+                    return Ok(Flow::default());
+                };
+                let flow = self.exec(fr, cx, body, vec![first])?;
+                Ok(flow.join(Flow::normal(rest.to_vec())))
+            }
+            StmtKind::Barrier => {
+                self.count_step(fr, cx, s.span, &lanes)?;
+                if cx.mode == Mode::Async {
+                    self.flush_async_output();
+                }
+                Ok(Flow::normal(lanes))
+            }
+        }
+    }
+
+    /// Evaluates a condition (one step); returns the lanes where it holds and the others.
+    fn test(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        span: Span,
+        cond: Option<&Expr>,
+        lanes: Vec<u32>,
+    ) -> R<(Vec<u32>, Vec<u32>)> {
+        self.count_step(fr, cx, span, &lanes)?;
+        let Some(cond) = cond else {
+            return Ok((lanes, Vec::new()));
+        };
+        let v = self.eval(fr, cx, cond, &lanes)?;
+        self.end_step(cx)?;
+        let s = self.scalar(&cond.ty);
+        let mask: Vec<bool> = v.iter().map(|&x| truth(s, x)).collect();
+        Ok((select(&lanes, &mask, true), select(&lanes, &mask, false)))
+    }
+
+    /// Whether a condition splits the group (fork-dialect.md §4).
+    fn splits(cx: &Ctx, cond: &Expr) -> bool {
+        cx.mode == Mode::Sync && cond.sharity == Sharity::Private
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn exec_if(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        span: Span,
+        cond: &Expr,
+        then: &Stmt,
+        els: Option<&Stmt>,
+        lanes: Vec<u32>,
+    ) -> R<Flow> {
+        let (t, f) = self.test(fr, cx, span, Some(cond), lanes)?;
+        let run = |m: &mut Self, fr: &mut Frame, cx: &Ctx, body: Option<&Stmt>, lanes: Vec<u32>| {
+            match body {
+                Some(body) if !lanes.is_empty() => m.exec(fr, cx, body, lanes),
+                _ => Ok(Flow::normal(lanes)),
+            }
+        };
+        if !Self::splits(cx, cond) {
+            let ft = run(self, fr, cx, Some(then), t)?;
+            let ff = run(self, fr, cx, els, f)?;
+            return Ok(ft.join(ff));
+        }
+        let mut sib = self.siblings_begin();
+        let ft = self.run_sibling(fr, cx, &mut sib, t, cx.at, None, |m, fr, cx, l| {
+            run(m, fr, cx, Some(then), l)
+        })?;
+        let ff = match els {
+            Some(_) => self.run_sibling(fr, cx, &mut sib, f, cx.at, None, |m, fr, cx, l| {
+                run(m, fr, cx, els, l)
+            })?,
+            None => Flow::normal(f),
+        };
+        self.siblings_end(sib);
+        Ok(ft.join(ff))
+    }
+
+    /// Runs `body` for `lanes` as a new subgroup (fresh `$$` and `groupsize()`, `@` = `at`,
+    /// `$` from `dollar` when given, its own shared locals), one sibling of `sib`.
+    #[allow(clippy::too_many_arguments)]
+    fn run_sibling(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        sib: &mut Siblings,
+        lanes: Vec<u32>,
+        at: i64,
+        dollar: Option<&[i64]>,
+        body: impl FnOnce(&mut Self, &mut Frame, &Ctx, Vec<u32>) -> R<Flow>,
+    ) -> R<Flow> {
+        if lanes.is_empty() {
+            return Ok(Flow::default());
+        }
+        self.sibling_enter(sib);
+        let procs: Vec<usize> = lanes
+            .iter()
+            .map(|&l| fr.procs[l as usize] as usize)
+            .collect();
+        let saved_rank: Vec<u32> = procs.iter().map(|&p| self.rank[p]).collect();
+        let saved_dollar: Vec<i64> = procs.iter().map(|&p| self.dollar[p]).collect();
+        for (i, &p) in procs.iter().enumerate() {
+            self.rank[p] = i as u32;
+            if let Some(d) = dollar {
+                self.dollar[p] = d[i];
+            }
+        }
+        let sub = Ctx {
+            size: lanes.len() as u32,
+            at,
+            group: self.new_group(),
+            ..*cx
+        };
+        let mark = self.undo.len();
+        self.stats.splits += 1;
+        self.group_depth += 1;
+        self.stats.max_group_depth = self.stats.max_group_depth.max(self.group_depth);
+        let flow = body(self, fr, &sub, lanes)?;
+        self.group_depth -= 1;
+        self.end_scope(mark);
+        for (i, &p) in procs.iter().enumerate() {
+            self.rank[p] = saved_rank[i];
+            self.dollar[p] = saved_dollar[i];
+        }
+        self.sibling_leave(sib)?;
+        Ok(flow)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn exec_loop(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        span: Span,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        test_first: bool,
+        lanes: Vec<u32>,
+    ) -> R<Flow> {
+        let (active, skipped) = if test_first {
+            self.test(fr, cx, span, cond, lanes)?
+        } else {
+            (lanes, Vec::new())
+        };
+        let iterate = |m: &mut Self, fr: &mut Frame, cx: &Ctx, lanes: Vec<u32>| {
+            m.iterate(fr, cx, span, cond, step, body, lanes)
+        };
+        let flow = if active.is_empty() {
+            Flow::default()
+        } else if cond.is_some_and(|c| Self::splits(cx, c)) {
+            let mut sib = self.siblings_begin();
+            let flow = self.run_sibling(fr, cx, &mut sib, active, cx.at, None, iterate)?;
+            self.siblings_end(sib);
+            flow
+        } else {
+            iterate(self, fr, cx, active)?
+        };
+        Ok(flow.join(Flow::normal(skipped)))
+    }
+
+    /// The iterations of a loop: members leave as their condition fails or they `break`; the
+    /// loop ends when the last member has left.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        span: Span,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        lanes: Vec<u32>,
+    ) -> R<Flow> {
+        let mut out = Flow::default();
+        let mut active = lanes;
+        loop {
+            let f = self.exec(fr, cx, body, active)?;
+            out.normal.extend(f.brk);
+            out.ret.extend(f.ret);
+            let mut next = f.normal;
+            next.extend(f.cont);
+            next.sort_unstable();
+            if next.is_empty() {
+                break;
+            }
+            if let Some(step) = step {
+                self.count_step(fr, cx, step.span, &next)?;
+                self.eval(fr, cx, step, &next)?;
+                self.end_step(cx)?;
+            }
+            let (stay, leave) = self.test(fr, cx, span, cond, next)?;
+            out.normal.extend(leave);
+            if stay.is_empty() {
+                break;
+            }
+            active = stay;
+        }
+        out.normal.sort_unstable();
+        Ok(out)
+    }
+
+    fn exec_switch(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        span: Span,
+        cond: &Expr,
+        cases: &[SwitchCase],
+        lanes: Vec<u32>,
+    ) -> R<Flow> {
+        self.count_step(fr, cx, span, &lanes)?;
+        let v = self.eval(fr, cx, cond, &lanes)?;
+        self.end_step(cx)?;
+        let default = cases.iter().position(|c| c.value.is_none());
+        let mut entries: Vec<(usize, u32)> = Vec::new();
+        let mut unmatched = Vec::new();
+        for (&l, &x) in lanes.iter().zip(&v) {
+            match cases
+                .iter()
+                .position(|c| c.value == Some(x as i64))
+                .or(default)
+            {
+                Some(case) => entries.push((case, l)),
+                None => unmatched.push(l),
+            }
+        }
+        let flow = if Self::splits(cx, cond) {
+            // One subgroup per entry case, in case order.
+            entries.sort_by_key(|&(case, _)| case);
+            let mut sib = self.siblings_begin();
+            let mut flow = Flow::default();
+            for group in entries.chunk_by(|a, b| a.0 == b.0) {
+                let lanes = group.iter().map(|&(_, l)| l).collect();
+                let f =
+                    self.run_sibling(fr, cx, &mut sib, lanes, cx.at, None, |m, fr, cx, _| {
+                        m.run_cases(fr, cx, cases, group)
+                    })?;
+                flow = flow.join(f);
+            }
+            self.siblings_end(sib);
+            flow
+        } else {
+            self.run_cases(fr, cx, cases, &entries)?
+        };
+        Ok(flow.join(Flow::normal(unmatched)))
+    }
+
+    /// Case bodies in order; lanes enter at their case and fall through until `break`.
+    fn run_cases(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        cases: &[SwitchCase],
+        entries: &[(usize, u32)],
+    ) -> R<Flow> {
+        let mut out = Flow::default();
+        let mut cur: Vec<u32> = Vec::new();
+        for (i, case) in cases.iter().enumerate() {
+            let before = cur.len();
+            cur.extend(entries.iter().filter(|e| e.0 == i).map(|e| e.1));
+            if cur.len() != before {
+                cur.sort_unstable();
+            }
+            if cur.is_empty() {
+                continue;
+            }
+            let f = self.exec_block(fr, cx, &case.body, std::mem::take(&mut cur))?;
+            out.normal.extend(f.brk);
+            out.cont.extend(f.cont);
+            out.ret.extend(f.ret);
+            cur = f.normal;
+        }
+        out.normal.extend(cur);
+        out.normal.sort_unstable();
+        Ok(out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn exec_fork(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        span: Span,
+        count: &Expr,
+        at: &Expr,
+        dollar: Option<&Expr>,
+        body: &Stmt,
+        lanes: Vec<u32>,
+    ) -> R<Flow> {
+        self.count_step(fr, cx, span, &lanes)?;
+        let k = self
+            .eval(fr, cx, count, &lanes)?
+            .first()
+            .map_or(0, |&k| k as i64);
+        let ats = self.eval(fr, cx, at, &lanes)?;
+        let dollars = match dollar {
+            Some(d) => self.eval(fr, cx, d, &lanes)?,
+            None => lanes
+                .iter()
+                .map(|&l| self.dollar[fr.procs[l as usize] as usize] as u64)
+                .collect(),
+        };
+        self.end_step(cx)?;
+        let mut members: Vec<(i64, u32, i64)> = Vec::new();
+        let mut skipped = Vec::new();
+        for (i, &l) in lanes.iter().enumerate() {
+            let a = ats[i] as i64;
+            if (0..k).contains(&a) {
+                members.push((a, l, dollars[i] as i64));
+            } else {
+                skipped.push(l);
+            }
+        }
+        members.sort_by_key(|m| m.0);
+        let mut sib = self.siblings_begin();
+        let mut flow = Flow::normal(skipped);
+        for group in members.chunk_by(|a, b| a.0 == b.0) {
+            let lanes = group.iter().map(|m| m.1).collect();
+            let ds: Vec<i64> = group.iter().map(|m| m.2).collect();
+            let f = self.run_sibling(
+                fr,
+                cx,
+                &mut sib,
+                lanes,
+                group[0].0,
+                Some(&ds),
+                |m, fr, cx, l| m.exec(fr, cx, body, l),
+            )?;
+            flow = flow.join(f);
+        }
+        self.siblings_end(sib);
+        Ok(flow)
+    }
+
+    /// `start S`: a barrier of all processors, which then form the root group and run S
+    /// synchronously (`@` = 0, `$` = `$$` = `__PROC_NR__`).
+    fn exec_start(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        span: Span,
+        body: &Stmt,
+        lanes: Vec<u32>,
+    ) -> R<Flow> {
+        self.count_step(fr, cx, span, &lanes)?;
+        self.flush_async_output();
+        let sync = Ctx {
+            mode: Mode::Sync,
+            ..*cx
+        };
+        let dollars: Vec<i64> = lanes.iter().map(|&l| fr.procs[l as usize] as i64).collect();
+        let mut sib = self.siblings_begin();
+        let flow = self.run_sibling(
+            fr,
+            &sync,
+            &mut sib,
+            lanes,
+            0,
+            Some(&dollars),
+            |m, fr, cx, l| m.exec(fr, cx, body, l),
+        )?;
+        self.siblings_end(sib);
+        Ok(flow)
+    }
+
+    /// A declaration: a fresh zero-filled instance (per lane, or per group for a shared local),
+    /// then the initialiser.
+    fn declare(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        var: VarId,
+        init: Option<&[InitElem]>,
+        lanes: &[u32],
+    ) -> R<()> {
+        let prog = self.prog;
+        let size = prog.var(var).ty.size(&prog.structs);
+        let place = match self.storage[var.0 as usize] {
+            Storage::Column(slot) => {
+                let col = &mut fr.cols[slot as usize];
+                lanes.iter().for_each(|&l| col[l as usize] = 0);
+                Place::Col(slot)
+            }
+            Storage::PrivObj(slot) => {
+                let mut ptrs = Vec::with_capacity(lanes.len());
+                for &l in lanes {
+                    let p = fr.cols[slot as usize][l as usize];
+                    let p = if p != 0 && self.mem.is_live(p) {
+                        self.mem.clear(p);
+                        p
+                    } else {
+                        let p = self.mem.alloc(size, false, Origin::Var(var));
+                        fr.owned.push(p);
+                        fr.cols[slot as usize][l as usize] = p;
+                        p
+                    };
+                    ptrs.push(p);
+                }
+                Place::Mem(ptrs)
+            }
+            Storage::SharedLocal => {
+                let b = self.bound[var.0 as usize];
+                let ptr = if b.group == cx.group && self.mem.is_live(b.ptr) {
+                    self.mem.clear(b.ptr);
+                    b.ptr
+                } else {
+                    let p = self.mem.alloc(size, true, Origin::Var(var));
+                    self.undo.push((var, b));
+                    self.bound[var.0 as usize] = Binding {
+                        ptr: p,
+                        group: cx.group,
+                    };
+                    p
+                };
+                Place::Mem(vec![ptr; lanes.len()])
+            }
+            Storage::SharedGlobal(_) | Storage::PrivGlobal(_) => {
+                return Err(self.internal("a global declared as a local"));
+            }
+        };
+        match init {
+            Some(init) => self.init_object(fr, cx, &place, init, lanes),
+            None => Ok(()),
+        }
+    }
+
+    /// A call by the lanes `lanes`: a new frame whose lane i is the caller's lane `lanes[i]`.
+    pub fn call(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        func: FuncId,
+        args: &[Expr],
+        lanes: &[u32],
+        span: Span,
+    ) -> R<Vec<u64>> {
+        let prog = self.prog;
+        let f = prog.func(func);
+        let mut argv = Vec::with_capacity(args.len());
+        for a in args {
+            argv.push(self.eval(fr, cx, a, lanes)?);
+        }
+        // The caller's writes so far happen before the callee's first step.
+        self.end_step(cx)?;
+        if self.depth >= self.cfg.max_depth {
+            let fault = Fault::new(
+                &fault::R0008,
+                span,
+                format!(
+                    "recursion deeper than {} nested calls (calling `{}`)",
+                    self.cfg.max_depth, f.name
+                ),
+            )
+            .with_help("check the recursion's base case");
+            return Err(self.fault(fault, fr, cx, lanes.first().copied().unwrap_or(0)));
+        }
+        self.depth += 1;
+        let procs = lanes.iter().map(|&l| fr.procs[l as usize]).collect();
+        let mut callee = self.frame(func, procs);
+        let inner = Ctx {
+            mode: match f.kind {
+                FnKind::Sync => Mode::Sync,
+                FnKind::Async => Mode::Async,
+                FnKind::Straight => cx.mode,
+            },
+            group: self.new_group(),
+            func,
+            ..*cx
+        };
+        let mark = self.undo.len();
+        let all: Vec<u32> = (0..lanes.len() as u32).collect();
+        for (&param, vals) in f.params.iter().zip(&argv) {
+            let s = self.scalar(&prog.var(param).ty);
+            self.declare(&mut callee, &inner, param, None, &all)?;
+            let place = match self.storage[param.0 as usize] {
+                Storage::Column(slot) => Place::Col(slot),
+                _ => self.var_place(&mut callee, &inner, param, &all, span)?,
+            };
+            self.store(&mut callee, &inner, &place, s, &all, vals, span)?;
+        }
+        self.end_step(&inner)?;
+        self.stats.functions[func.0 as usize].calls += 1;
+        self.exec_block(&mut callee, &inner, &f.body.stmts, all)?;
+        self.end_step(&inner)?;
+        self.end_scope(mark);
+        for &p in &callee.owned {
+            self.mem.release(p, State::Ended);
+        }
+        if inner.mode == Mode::Async && cx.mode == Mode::Sync {
+            self.flush_async_output();
+        }
+        self.depth -= 1;
+        Ok(callee.ret)
+    }
+}
