@@ -231,6 +231,8 @@ MODELS = {
 
 DEFINE = re.compile(r"^#define\s+([A-Za-z_]\w*)\s+(\S+)\s*$")
 DIRECTIVE = "//!"
+RUN = DIRECTIVE + " run:"
+EXPECT_ERROR = DIRECTIVE + " expect-error:"
 
 
 def file_defines(lines):
@@ -239,14 +241,19 @@ def file_defines(lines):
 
 
 def expected_block(lines, model):
-    """The `//!` block as it should read: each run line followed by its computed output."""
+    """The `//!` block as it should read: each run line followed by its computed output.
+    A case that expects an error (`//! expect-error: TEXT`) is kept as written: it records
+    that the run must fail, which is a property of the model flags, not an output to compute."""
     defines = file_defines(lines)
     block = []
-    for line in lines:
-        if line.startswith(DIRECTIVE + " run:"):
-            case = Case(line[len(DIRECTIVE + " run:") :], defines)
+    for line, following in zip(lines, lines[1:] + [""]):
+        if line.startswith(RUN):
             block.append(line)
+            if following.startswith(EXPECT_ERROR):
+                block.append(following)
+                continue
             block.append(DIRECTIVE + " expect:")
+            case = Case(line[len(RUN) :], defines)
             block += [f"{DIRECTIVE} {out}" if out else DIRECTIVE for out in model(case)]
     return block
 
