@@ -104,6 +104,10 @@ directly in a `switch` body (each value once, one `default`).\n\n\
         "forkcc accepts the C subset of the Fork dialect: no function pointers, no struct \
 values returned or passed by value through `?:`, no parameters of `main`.\n\nRewrite the \
 code with the supported subset (pointers to structs, plain functions).";
+    E0318 = "E0318", "an expression is nested too deeply",
+        "forkcc checks expressions nested up to 256 levels (operators, calls, indexing), like \
+the parser's limit for brackets; a longer chain such as `a1 + a2 + ... + a300` exceeds it.\n\n\
+Split the expression with helper variables.";
     E0401 = "E0401", "a `sync` function is called from an asynchronous region",
         "A `sync` function runs as a group and must be called by a whole group in a synchronous \
 region (a `sync` function, a `start` or `seq` body).\n\n\

@@ -37,7 +37,9 @@ impl Parser<'_> {
                     if self.eat_kw(Kw::Else) {
                         continue;
                     }
-                    if !file_level || self.at_eof() || self.starts_decl_specs() {
+                    let item_starts =
+                        self.starts_decl_specs() || self.starts_implicit_int_function();
+                    if !file_level || self.at_eof() || item_starts {
                         return;
                     }
                 }

@@ -9,6 +9,8 @@ const CASES: &[(&str, &str)] = &[
     ),
     ("missing operand", "void f(void) {\n    x = * ;\n}\n"),
     ("unclosed paren", "void f(void) {\n    g(1, 2;\n}\n"),
+    ("conditional without colon", "int x = a ? b;\n"),
+    ("missing comma", "void f(void) {\n    g(1 2);\n}\n"),
     (
         "unclosed block",
         "void f(void) {\n    if (x) {\n        y = 1;\n}\n",
@@ -56,6 +58,10 @@ const CASES: &[(&str, &str)] = &[
         "void f(void) {\n    s.if = p->;\n    q->;\n}\n",
     ),
     ("stray closing brace", "int x; }\nint y;\n"),
+    (
+        "bad parameter list, next function still parsed",
+        "int f(int a b) { return a; }\nmain() { x = ; }\n",
+    ),
     ("non-ASCII text", "int größe = 1;\nint a = 1 → 2;\n"),
     (
         "recovery keeps if/else together",
