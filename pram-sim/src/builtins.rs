@@ -2,12 +2,14 @@
 
 use crate::fault::{self, Fault};
 use crate::format::{self, Arg};
-use crate::machine::{Ctx, Frame, Machine, R};
+use crate::machine::{Ctx, Frame, Machine, Vals, R};
 use crate::memory::{object_of, offset_of, Origin, State};
 use crate::value::{f, fw, mp_combine, norm_int, truth, Scalar};
 use fork_frontend::hir::{Builtin, Expr, ExprKind, Mode};
+use smallvec::smallvec;
 
 impl Machine<'_> {
+    #[inline(never)]
     pub fn builtin(
         &mut self,
         fr: &mut Frame,
@@ -16,7 +18,7 @@ impl Machine<'_> {
         args: &[Expr],
         lanes: &[u32],
         e: &Expr,
-    ) -> R<Vec<u64>> {
+    ) -> R<Vals> {
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(self.eval(fr, cx, a, lanes)?);
@@ -34,7 +36,7 @@ impl Machine<'_> {
                 let (ptrs, values) = (arg(0), arg(1));
                 let mut order: Vec<usize> = (0..n).collect();
                 order.sort_by_key(|&i| (ptrs[i], fr.procs[lanes[i] as usize]));
-                let mut result = vec![0; n];
+                let mut result = smallvec![0; n];
                 for run in order.chunk_by(|&a, &b| ptrs[a] == ptrs[b]) {
                     let p = ptrs[run[0]];
                     let mut acc = match self.mem.load(p, size) {
@@ -55,14 +57,14 @@ impl Machine<'_> {
                     }
                 }
                 if matches!(op, Builtin::SyncUpdate(_)) {
-                    vec![0; n]
+                    smallvec![0; n]
                 } else {
                     result
                 }
             }
             Builtin::Ilog2 => {
                 let s = self.scalar(&args[0].ty);
-                let mut out = Vec::with_capacity(n);
+                let mut out = Vals::with_capacity(n);
                 for (i, &x) in arg(0).iter().enumerate() {
                     let positive = match s {
                         Scalar::Int(k) if k.signed() => (x as i64) > 0,
@@ -174,7 +176,7 @@ impl Machine<'_> {
                     }
                     self.mem.release(p, State::Freed);
                 }
-                vec![0; n]
+                smallvec![0; n]
             }
             Builtin::Assert => {
                 let s = self.scalar(&args[0].ty);
@@ -182,7 +184,7 @@ impl Machine<'_> {
                     let fault = Fault::new(&fault::R0007, span, "assertion failed");
                     return Err(self.fault(fault, fr, cx, lanes[i]));
                 }
-                vec![0; n]
+                smallvec![0; n]
             }
             Builtin::Abs | Builtin::Labs => {
                 let Scalar::Int(k) = self.scalar(&e.ty) else {
@@ -231,9 +233,9 @@ impl Machine<'_> {
         fr: &Frame,
         cx: &Ctx,
         args: &[Expr],
-        vals: &[Vec<u64>],
+        vals: &[Vals],
         lanes: &[u32],
-    ) -> R<Vec<u64>> {
+    ) -> R<Vals> {
         let fmt = match args.first().map(|a| &a.kind) {
             Some(ExprKind::Str(id)) => {
                 let s = self.prog.string(*id);
@@ -242,7 +244,7 @@ impl Machine<'_> {
             _ => return Err(self.internal("printf without a literal format")),
         };
         let scalars: Vec<Scalar> = args[1..].iter().map(|a| self.scalar(&a.ty)).collect();
-        let mut counts = Vec::with_capacity(lanes.len());
+        let mut counts = Vals::with_capacity(lanes.len());
         for (i, &lane) in lanes.iter().enumerate() {
             let row: Vec<Arg> = vals[1..]
                 .iter()

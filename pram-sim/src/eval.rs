@@ -3,23 +3,27 @@
 //! only on the lanes that take them.
 
 use crate::fault::{self, Fault};
-use crate::machine::{Ctx, Frame, Machine, Storage, Write, R};
+use crate::machine::{Ctx, Frame, Lanes, Machine, Storage, Vals, Write, R};
 use crate::memory::{object_of, offset_of, ptr_add, MemError};
 use crate::value::{binop_slice, convert_slice, fw, norm_int, truth, Scalar};
 use crate::Model;
 use fork_frontend::hir::{CompoundOp, Expr, ExprKind, InitElem, Mode, Type, UnOp, VarId};
 use fork_frontend::source::Span;
+use smallvec::smallvec;
+
+/// A truth value per lane.
+pub type Mask = smallvec::SmallVec<[bool; 16]>;
 
 /// An lvalue for each lane.
 pub enum Place {
     /// A private scalar column of the frame.
     Col(u32),
     /// An address per lane.
-    Mem(Vec<u64>),
+    Mem(Vals),
 }
 
 impl Machine<'_> {
-    pub fn eval(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Vec<u64>> {
+    pub fn eval(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Vals> {
         self.stats.ops += lanes.len() as u64;
         let n = lanes.len();
         Ok(match &e.kind {
@@ -28,7 +32,7 @@ impl Machine<'_> {
                     Type::Int(k) => norm_int(k, *v as u64),
                     _ => *v as u64,
                 };
-                vec![v; n]
+                smallvec![v; n]
             }
             ExprKind::FloatConst(x) => {
                 let x = if self.scalar(&e.ty) == Scalar::F32 {
@@ -36,9 +40,9 @@ impl Machine<'_> {
                 } else {
                     *x
                 };
-                vec![fw(x); n]
+                smallvec![fw(x); n]
             }
-            ExprKind::Str(id) => vec![self.strings[id.0 as usize]; n],
+            ExprKind::Str(id) => smallvec![self.strings[id.0 as usize]; n],
             ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member { .. } => {
                 let place = self.place(fr, cx, e, lanes)?;
                 let s = self.scalar(&e.ty);
@@ -97,11 +101,50 @@ impl Machine<'_> {
                 }
                 p
             }
+            ExprKind::PtrDiff { .. }
+            | ExprKind::LogAnd(..)
+            | ExprKind::LogOr(..)
+            | ExprKind::Cond(..)
+            | ExprKind::CompoundAssign { .. }
+            | ExprKind::IncDec { .. } => self.eval_rare(fr, cx, e, lanes)?,
+            ExprKind::Assign { place, value } => {
+                let p = self.place(fr, cx, place, lanes)?;
+                let v = self.eval(fr, cx, value, lanes)?;
+                let s = self.scalar(&place.ty);
+                self.store(fr, cx, &p, s, lanes, &v, e.span)?;
+                v
+            }
+            ExprKind::Comma(a, b) => {
+                self.eval(fr, cx, a, lanes)?;
+                self.eval(fr, cx, b, lanes)?
+            }
+            ExprKind::Call { func, args } => self.call(fr, cx, *func, args, lanes, e.span)?,
+            ExprKind::Builtin { op, args } => self.builtin(fr, cx, *op, args, lanes, e)?,
+            ExprKind::ProcNr => gather(lanes, |l| fr.procs[l as usize] as u64),
+            ExprKind::StartedProcs => smallvec![self.cfg.procs as u64; n],
+            ExprKind::Dollar => lanes
+                .iter()
+                .map(|&l| self.dollar[fr.procs[l as usize] as usize] as u64)
+                .collect(),
+            ExprKind::DollarDollar => lanes
+                .iter()
+                .map(|&l| self.rank[fr.procs[l as usize] as usize] as u64)
+                .collect(),
+            ExprKind::At => smallvec![cx.at as u64; n],
+            ExprKind::GroupSize => smallvec![cx.size as u64; n],
+        })
+    }
+
+    /// The less frequent nodes, out of line so that `eval`'s frame stays small.
+    #[inline(never)]
+    fn eval_rare(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Vals> {
+        let n = lanes.len();
+        Ok(match &e.kind {
             ExprKind::PtrDiff { a, b, elem_size } => {
                 let va = self.eval(fr, cx, a, lanes)?;
                 let vb = self.eval(fr, cx, b, lanes)?;
                 let size = (*elem_size).max(1) as i64;
-                let mut out = Vec::with_capacity(n);
+                let mut out = Vals::with_capacity(n);
                 for (i, (x, y)) in va.iter().zip(&vb).enumerate() {
                     if object_of(*x) != object_of(*y) {
                         let f = Fault::new(
@@ -119,8 +162,8 @@ impl Machine<'_> {
                 let is_and = matches!(e.kind, ExprKind::LogAnd(..));
                 let va = self.eval(fr, cx, a, lanes)?;
                 let sa = self.scalar(&a.ty);
-                let mask: Vec<bool> = va.iter().map(|&x| truth(sa, x) == is_and).collect();
-                let rest: Vec<u32> = select(lanes, &mask, true);
+                let mask: Mask = va.iter().map(|&x| truth(sa, x) == is_and).collect();
+                let rest: Lanes = select(lanes, &mask, true);
                 let vb = self.eval(fr, cx, b, &rest)?;
                 let sb = self.scalar(&b.ty);
                 let mut vb = vb.into_iter();
@@ -134,17 +177,10 @@ impl Machine<'_> {
             ExprKind::Cond(c, t, f) => {
                 let vc = self.eval(fr, cx, c, lanes)?;
                 let sc = self.scalar(&c.ty);
-                let mask: Vec<bool> = vc.iter().map(|&x| truth(sc, x)).collect();
+                let mask: Mask = vc.iter().map(|&x| truth(sc, x)).collect();
                 let vt = self.eval(fr, cx, t, &select(lanes, &mask, true))?;
                 let vf = self.eval(fr, cx, f, &select(lanes, &mask, false))?;
                 merge(&mask, vt, vf)
-            }
-            ExprKind::Assign { place, value } => {
-                let p = self.place(fr, cx, place, lanes)?;
-                let v = self.eval(fr, cx, value, lanes)?;
-                let s = self.scalar(&place.ty);
-                self.store(fr, cx, &p, s, lanes, &v, e.span)?;
-                v
             }
             ExprKind::CompoundAssign {
                 place,
@@ -211,24 +247,7 @@ impl Machine<'_> {
                     old
                 }
             }
-            ExprKind::Comma(a, b) => {
-                self.eval(fr, cx, a, lanes)?;
-                self.eval(fr, cx, b, lanes)?
-            }
-            ExprKind::Call { func, args } => self.call(fr, cx, *func, args, lanes, e.span)?,
-            ExprKind::Builtin { op, args } => self.builtin(fr, cx, *op, args, lanes, e)?,
-            ExprKind::ProcNr => lanes.iter().map(|&l| fr.procs[l as usize] as u64).collect(),
-            ExprKind::StartedProcs => vec![self.cfg.procs as u64; n],
-            ExprKind::Dollar => lanes
-                .iter()
-                .map(|&l| self.dollar[fr.procs[l as usize] as usize] as u64)
-                .collect(),
-            ExprKind::DollarDollar => lanes
-                .iter()
-                .map(|&l| self.rank[fr.procs[l as usize] as usize] as u64)
-                .collect(),
-            ExprKind::At => vec![cx.at as u64; n],
-            ExprKind::GroupSize => vec![cx.size as u64; n],
+            _ => return Err(self.internal("eval_rare on a common node")),
         })
     }
 
@@ -262,8 +281,8 @@ impl Machine<'_> {
         Ok(match self.storage[var.0 as usize] {
             Storage::Column(slot) => Place::Col(slot),
             Storage::PrivObj(slot) => {
-                let col = &fr.cols[slot as usize];
-                Place::Mem(lanes.iter().map(|&l| col[l as usize]).collect())
+                let col = fr.col(slot);
+                Place::Mem(gather(lanes, |l| col[l as usize]))
             }
             Storage::SharedLocal => {
                 let ptr = self.bound[var.0 as usize].ptr;
@@ -278,9 +297,9 @@ impl Machine<'_> {
                     );
                     return Err(self.fault(f, fr, cx, lanes.first().copied().unwrap_or(0)));
                 }
-                Place::Mem(vec![ptr; lanes.len()])
+                Place::Mem(smallvec![ptr; lanes.len()])
             }
-            Storage::SharedGlobal(ptr) => Place::Mem(vec![ptr; lanes.len()]),
+            Storage::SharedGlobal(ptr) => Place::Mem(smallvec![ptr; lanes.len()]),
             Storage::PrivGlobal(i) => {
                 let objs = &self.private_globals[i as usize];
                 Place::Mem(
@@ -301,21 +320,21 @@ impl Machine<'_> {
         s: Scalar,
         lanes: &[u32],
         span: Span,
-    ) -> R<Vec<u64>> {
+    ) -> R<Vals> {
         match place {
             Place::Col(slot) => {
-                let col = &fr.cols[*slot as usize];
-                Ok(lanes.iter().map(|&l| col[l as usize]).collect())
+                let col = fr.col(*slot);
+                Ok(gather(lanes, |l| col[l as usize]))
             }
             Place::Mem(ptrs) => {
                 if let Scalar::Aggregate(_) = s {
                     return Ok(ptrs.clone());
                 }
                 let size = s.size();
-                let mut out = Vec::with_capacity(ptrs.len());
+                let mut out: Vals = smallvec![0; ptrs.len()];
                 for (i, &p) in ptrs.iter().enumerate() {
                     match self.mem.load(p, size) {
-                        Ok(raw) => out.push(s.from_raw(raw)),
+                        Ok(raw) => out[i] = s.from_raw(raw),
                         Err(e) => return Err(self.mem_fault(e, span, fr, cx, lanes[i], false)),
                     }
                 }
@@ -350,7 +369,7 @@ impl Machine<'_> {
     ) -> R<()> {
         let ptrs = match place {
             Place::Col(slot) => {
-                let col = &mut fr.cols[*slot as usize];
+                let col = fr.col_mut(*slot);
                 for (&l, &v) in lanes.iter().zip(vals) {
                     col[l as usize] = v;
                 }
@@ -443,8 +462,18 @@ impl Machine<'_> {
     }
 }
 
+/// `f(lane)` for every lane (the hot path of column reads: no per-element capacity checks).
+#[inline]
+pub fn gather(lanes: &[u32], f: impl Fn(u32) -> u64) -> Vals {
+    let mut out: Vals = smallvec![0; lanes.len()];
+    for (slot, &l) in out.iter_mut().zip(lanes) {
+        *slot = f(l);
+    }
+    out
+}
+
 /// The lanes whose mask entry equals `want`.
-pub fn select(lanes: &[u32], mask: &[bool], want: bool) -> Vec<u32> {
+pub fn select(lanes: &[u32], mask: &[bool], want: bool) -> Lanes {
     lanes
         .iter()
         .zip(mask)
@@ -454,7 +483,7 @@ pub fn select(lanes: &[u32], mask: &[bool], want: bool) -> Vec<u32> {
 }
 
 /// Interleaves the values of the `true` lanes and the `false` lanes back in lane order.
-pub fn merge(mask: &[bool], t: Vec<u64>, f: Vec<u64>) -> Vec<u64> {
+pub fn merge(mask: &[bool], t: Vals, f: Vals) -> Vals {
     let (mut t, mut f) = (t.into_iter(), f.into_iter());
     mask.iter()
         .map(|&m| if m { t.next() } else { f.next() }.unwrap_or(0))

@@ -4,7 +4,7 @@
 //! that run one after the other, each to completion, in canonical order (fork-dialect.md §4).
 
 use crate::fault::{self, Fault};
-use crate::machine::{Binding, Ctx, Frame, Machine, Storage, R};
+use crate::machine::{Binding, Ctx, Frame, Lanes, Machine, Storage, Vals, R};
 use crate::memory::{Origin, State};
 use crate::step::Siblings;
 use crate::value::truth;
@@ -12,20 +12,21 @@ use fork_frontend::hir::{
     Expr, FnKind, FuncId, InitElem, Mode, Sharity, Stmt, StmtKind, SwitchCase, VarId,
 };
 use fork_frontend::source::Span;
+use smallvec::smallvec;
 
-use crate::eval::{select, Place};
+use crate::eval::Place;
 
 /// Where the lanes of a statement went.
 #[derive(Debug, Default)]
 pub struct Flow {
-    pub normal: Vec<u32>,
-    pub brk: Vec<u32>,
-    pub cont: Vec<u32>,
-    pub ret: Vec<u32>,
+    pub normal: Lanes,
+    pub brk: Lanes,
+    pub cont: Lanes,
+    pub ret: Lanes,
 }
 
 impl Flow {
-    fn normal(lanes: Vec<u32>) -> Flow {
+    fn normal(lanes: Lanes) -> Flow {
         Flow {
             normal: lanes,
             ..Flow::default()
@@ -49,7 +50,7 @@ impl Machine<'_> {
         fr: &mut Frame,
         cx: &Ctx,
         stmts: &[Stmt],
-        lanes: Vec<u32>,
+        lanes: Lanes,
     ) -> R<Flow> {
         let mut out = Flow::default();
         let mut cur = lanes;
@@ -67,7 +68,7 @@ impl Machine<'_> {
         Ok(out)
     }
 
-    pub fn exec(&mut self, fr: &mut Frame, cx: &Ctx, s: &Stmt, lanes: Vec<u32>) -> R<Flow> {
+    pub fn exec(&mut self, fr: &mut Frame, cx: &Ctx, s: &Stmt, lanes: Lanes) -> R<Flow> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.count_step(fr, cx, s.span, &lanes)?;
@@ -146,8 +147,8 @@ impl Machine<'_> {
                 let Some((&first, rest)) = lanes.split_first() else {
                     return Ok(Flow::default());
                 };
-                let flow = self.exec(fr, cx, body, vec![first])?;
-                Ok(flow.join(Flow::normal(rest.to_vec())))
+                let flow = self.exec(fr, cx, body, smallvec![first])?;
+                Ok(flow.join(Flow::normal(Lanes::from_slice(rest))))
             }
             StmtKind::Barrier => {
                 self.count_step(fr, cx, s.span, &lanes)?;
@@ -166,17 +167,24 @@ impl Machine<'_> {
         cx: &Ctx,
         span: Span,
         cond: Option<&Expr>,
-        lanes: Vec<u32>,
-    ) -> R<(Vec<u32>, Vec<u32>)> {
+        lanes: Lanes,
+    ) -> R<(Lanes, Lanes)> {
         self.count_step(fr, cx, span, &lanes)?;
         let Some(cond) = cond else {
-            return Ok((lanes, Vec::new()));
+            return Ok((lanes, Lanes::new()));
         };
         let v = self.eval(fr, cx, cond, &lanes)?;
         self.end_step(cx)?;
         let s = self.scalar(&cond.ty);
-        let mask: Vec<bool> = v.iter().map(|&x| truth(s, x)).collect();
-        Ok((select(&lanes, &mask, true), select(&lanes, &mask, false)))
+        let (mut holds, mut fails) = (Lanes::new(), Lanes::new());
+        for (&l, &x) in lanes.iter().zip(&v) {
+            if truth(s, x) {
+                holds.push(l);
+            } else {
+                fails.push(l);
+            }
+        }
+        Ok((holds, fails))
     }
 
     /// Whether a condition splits the group (fork-dialect.md §4).
@@ -193,10 +201,10 @@ impl Machine<'_> {
         cond: &Expr,
         then: &Stmt,
         els: Option<&Stmt>,
-        lanes: Vec<u32>,
+        lanes: Lanes,
     ) -> R<Flow> {
         let (t, f) = self.test(fr, cx, span, Some(cond), lanes)?;
-        let run = |m: &mut Self, fr: &mut Frame, cx: &Ctx, body: Option<&Stmt>, lanes: Vec<u32>| {
+        let run = |m: &mut Self, fr: &mut Frame, cx: &Ctx, body: Option<&Stmt>, lanes: Lanes| {
             match body {
                 Some(body) if !lanes.is_empty() => m.exec(fr, cx, body, lanes),
                 _ => Ok(Flow::normal(lanes)),
@@ -229,21 +237,22 @@ impl Machine<'_> {
         fr: &mut Frame,
         cx: &Ctx,
         sib: &mut Siblings,
-        lanes: Vec<u32>,
+        lanes: Lanes,
         at: i64,
         dollar: Option<&[i64]>,
-        body: impl FnOnce(&mut Self, &mut Frame, &Ctx, Vec<u32>) -> R<Flow>,
+        body: impl FnOnce(&mut Self, &mut Frame, &Ctx, Lanes) -> R<Flow>,
     ) -> R<Flow> {
         if lanes.is_empty() {
             return Ok(Flow::default());
         }
         self.sibling_enter(sib);
-        let procs: Vec<usize> = lanes
+        let procs: smallvec::SmallVec<[usize; 4]> = lanes
             .iter()
             .map(|&l| fr.procs[l as usize] as usize)
             .collect();
-        let saved_rank: Vec<u32> = procs.iter().map(|&p| self.rank[p]).collect();
-        let saved_dollar: Vec<i64> = procs.iter().map(|&p| self.dollar[p]).collect();
+        let saved_rank: Lanes = procs.iter().map(|&p| self.rank[p]).collect();
+        let saved_dollar: smallvec::SmallVec<[i64; 4]> =
+            procs.iter().map(|&p| self.dollar[p]).collect();
         for (i, &p) in procs.iter().enumerate() {
             self.rank[p] = i as u32;
             if let Some(d) = dollar {
@@ -257,7 +266,6 @@ impl Machine<'_> {
             ..*cx
         };
         let mark = self.undo.len();
-        self.stats.splits += 1;
         self.group_depth += 1;
         self.stats.max_group_depth = self.stats.max_group_depth.max(self.group_depth);
         let flow = body(self, fr, &sub, lanes)?;
@@ -281,14 +289,14 @@ impl Machine<'_> {
         step: Option<&Expr>,
         body: &Stmt,
         test_first: bool,
-        lanes: Vec<u32>,
+        lanes: Lanes,
     ) -> R<Flow> {
         let (active, skipped) = if test_first {
             self.test(fr, cx, span, cond, lanes)?
         } else {
-            (lanes, Vec::new())
+            (lanes, Lanes::new())
         };
-        let iterate = |m: &mut Self, fr: &mut Frame, cx: &Ctx, lanes: Vec<u32>| {
+        let iterate = |m: &mut Self, fr: &mut Frame, cx: &Ctx, lanes: Lanes| {
             m.iterate(fr, cx, span, cond, step, body, lanes)
         };
         let flow = if active.is_empty() {
@@ -315,7 +323,7 @@ impl Machine<'_> {
         cond: Option<&Expr>,
         step: Option<&Expr>,
         body: &Stmt,
-        lanes: Vec<u32>,
+        lanes: Lanes,
     ) -> R<Flow> {
         let mut out = Flow::default();
         let mut active = lanes;
@@ -352,14 +360,14 @@ impl Machine<'_> {
         span: Span,
         cond: &Expr,
         cases: &[SwitchCase],
-        lanes: Vec<u32>,
+        lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
         let v = self.eval(fr, cx, cond, &lanes)?;
         self.end_step(cx)?;
         let default = cases.iter().position(|c| c.value.is_none());
         let mut entries: Vec<(usize, u32)> = Vec::new();
-        let mut unmatched = Vec::new();
+        let mut unmatched = Lanes::new();
         for (&l, &x) in lanes.iter().zip(&v) {
             match cases
                 .iter()
@@ -400,7 +408,7 @@ impl Machine<'_> {
         entries: &[(usize, u32)],
     ) -> R<Flow> {
         let mut out = Flow::default();
-        let mut cur: Vec<u32> = Vec::new();
+        let mut cur = Lanes::new();
         for (i, case) in cases.iter().enumerate() {
             let before = cur.len();
             cur.extend(entries.iter().filter(|e| e.0 == i).map(|e| e.1));
@@ -431,7 +439,7 @@ impl Machine<'_> {
         at: &Expr,
         dollar: Option<&Expr>,
         body: &Stmt,
-        lanes: Vec<u32>,
+        lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
         let k = self
@@ -448,7 +456,7 @@ impl Machine<'_> {
         };
         self.end_step(cx)?;
         let mut members: Vec<(i64, u32, i64)> = Vec::new();
-        let mut skipped = Vec::new();
+        let mut skipped = Lanes::new();
         for (i, &l) in lanes.iter().enumerate() {
             let a = ats[i] as i64;
             if (0..k).contains(&a) {
@@ -486,7 +494,7 @@ impl Machine<'_> {
         cx: &Ctx,
         span: Span,
         body: &Stmt,
-        lanes: Vec<u32>,
+        lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
         self.flush_async_output();
@@ -523,21 +531,21 @@ impl Machine<'_> {
         let size = prog.var(var).ty.size(&prog.structs);
         let place = match self.storage[var.0 as usize] {
             Storage::Column(slot) => {
-                let col = &mut fr.cols[slot as usize];
+                let col = fr.col_mut(slot);
                 lanes.iter().for_each(|&l| col[l as usize] = 0);
                 Place::Col(slot)
             }
             Storage::PrivObj(slot) => {
-                let mut ptrs = Vec::with_capacity(lanes.len());
+                let mut ptrs = Vals::with_capacity(lanes.len());
                 for &l in lanes {
-                    let p = fr.cols[slot as usize][l as usize];
+                    let p = fr.col_mut(slot)[l as usize];
                     let p = if p != 0 && self.mem.is_live(p) {
                         self.mem.clear(p);
                         p
                     } else {
                         let p = self.mem.alloc(size, false, Origin::Var(var));
                         fr.owned.push(p);
-                        fr.cols[slot as usize][l as usize] = p;
+                        fr.col_mut(slot)[l as usize] = p;
                         p
                     };
                     ptrs.push(p);
@@ -558,7 +566,7 @@ impl Machine<'_> {
                     };
                     p
                 };
-                Place::Mem(vec![ptr; lanes.len()])
+                Place::Mem(smallvec![ptr; lanes.len()])
             }
             Storage::SharedGlobal(_) | Storage::PrivGlobal(_) => {
                 return Err(self.internal("a global declared as a local"));
@@ -571,6 +579,7 @@ impl Machine<'_> {
     }
 
     /// A call by the lanes `lanes`: a new frame whose lane i is the caller's lane `lanes[i]`.
+    #[inline(never)]
     pub fn call(
         &mut self,
         fr: &mut Frame,
@@ -579,7 +588,7 @@ impl Machine<'_> {
         args: &[Expr],
         lanes: &[u32],
         span: Span,
-    ) -> R<Vec<u64>> {
+    ) -> R<Vals> {
         let prog = self.prog;
         let f = prog.func(func);
         let mut argv = Vec::with_capacity(args.len());
@@ -614,7 +623,7 @@ impl Machine<'_> {
             ..*cx
         };
         let mark = self.undo.len();
-        let all: Vec<u32> = (0..lanes.len() as u32).collect();
+        let all: Lanes = (0..lanes.len() as u32).collect();
         for (&param, vals) in f.params.iter().zip(&argv) {
             let s = self.scalar(&prog.var(param).ty);
             self.declare(&mut callee, &inner, param, None, &all)?;

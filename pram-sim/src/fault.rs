@@ -117,8 +117,8 @@ impl Fault {
     /// The one-line message: what, who, when.
     pub fn message(&self) -> String {
         match &self.who {
-            Some(who) => format!("{} ({who}, PRAM step {})", self.what, self.step),
-            None => format!("{} (PRAM step {})", self.what, self.step),
+            Some(who) => format!("{}, by {who} at PRAM step {}", self.what, self.step),
+            None => format!("{}, at PRAM step {}", self.what, self.step),
         }
     }
 

@@ -11,6 +11,11 @@ use fork_frontend::source::Span;
 
 pub type R<T> = Result<T, Box<Fault>>;
 
+/// One word per lane. Inline for small groups: most groups deep in a recursion are small.
+pub type Vals = smallvec::SmallVec<[u64; 2]>;
+/// Lane numbers of a frame, ascending.
+pub type Lanes = smallvec::SmallVec<[u32; 4]>;
+
 /// Where a variable lives.
 #[derive(Debug, Clone, Copy)]
 pub enum Storage {
@@ -30,12 +35,24 @@ pub enum Storage {
 /// processor `procs[l]`.
 pub struct Frame {
     pub procs: Vec<u32>,
-    /// Indexed by the slot of `Storage::Column`/`PrivObj`, then by lane.
-    pub cols: Vec<Vec<u64>>,
+    /// `slot * lanes + lane` for the slots of `Storage::Column`/`PrivObj`.
+    pub cols: Vec<u64>,
     /// Return values by lane.
-    pub ret: Vec<u64>,
+    pub ret: Vals,
     /// Private objects created by this call, ended when it returns.
     pub owned: Vec<u64>,
+}
+
+impl Frame {
+    pub fn col(&self, slot: u32) -> &[u64] {
+        let n = self.procs.len();
+        &self.cols[slot as usize * n..][..n]
+    }
+
+    pub fn col_mut(&mut self, slot: u32) -> &mut [u64] {
+        let n = self.procs.len();
+        &mut self.cols[slot as usize * n..][..n]
+    }
 }
 
 /// The executing group (or, in asynchronous mode, the set of processors running together).
@@ -209,7 +226,7 @@ impl<'p> Machine<'p> {
             group: 0,
             func: main,
         };
-        let lanes: Vec<u32> = (0..procs).collect();
+        let lanes: Lanes = (0..procs).collect();
         for g in &self.prog.globals {
             if let Some(init) = &g.init {
                 let place =
@@ -244,8 +261,8 @@ impl<'p> Machine<'p> {
     pub fn frame(&self, func: FuncId, procs: Vec<u32>) -> Frame {
         let n = procs.len();
         Frame {
-            cols: vec![vec![0; n]; self.slots[func.0 as usize] as usize],
-            ret: vec![0; n],
+            cols: vec![0; n * self.slots[func.0 as usize] as usize],
+            ret: smallvec::smallvec![0; n],
             procs,
             owned: Vec::new(),
         }

@@ -149,10 +149,25 @@ impl Memory {
     #[inline]
     pub fn load(&self, p: u64, size: u64) -> Result<u64, MemError> {
         let (idx, off) = self.locate(p, size)?;
-        let bytes = &self.objects[idx].data[off..off + size as usize];
-        let mut word = [0u8; 8];
-        word[..bytes.len()].copy_from_slice(bytes);
-        Ok(u64::from_le_bytes(word))
+        let data = &self.objects[idx].data[off..];
+        Ok(match size {
+            8 => {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&data[..8]);
+                u64::from_le_bytes(b)
+            }
+            4 => {
+                let mut b = [0u8; 4];
+                b.copy_from_slice(&data[..4]);
+                u32::from_le_bytes(b) as u64
+            }
+            1 => data[0] as u64,
+            _ => {
+                let mut b = [0u8; 8];
+                b[..size as usize].copy_from_slice(&data[..size as usize]);
+                u64::from_le_bytes(b)
+            }
+        })
     }
 
     /// Writes the low `size` (1..=8) bytes of `raw` at `p`.

@@ -71,7 +71,9 @@ impl Machine<'_> {
         }
     }
 
-    pub fn siblings_begin(&self) -> Siblings {
+    /// A group splits into subgroups that run as siblings.
+    pub fn siblings_begin(&mut self) -> Siblings {
+        self.stats.splits += 1;
         Siblings {
             start: self.clock,
             end: self.clock,

@@ -104,6 +104,10 @@ directly in a `switch` body (each value once, one `default`).\n\n\
         "forkcc accepts the C subset of the Fork dialect: no function pointers, no struct \
 values returned or passed by value through `?:`, no parameters of `main`.\n\nRewrite the \
 code with the supported subset (pointers to structs, plain functions).";
+    E0318 = "E0318", "an expression is nested too deeply",
+        "forkcc checks expressions nested up to 256 levels (operators, calls, indexing), like \
+the parser's limit for brackets; a longer chain such as `a1 + a2 + ... + a300` exceeds it.\n\n\
+Split the expression with helper variables.";
     E0401 = "E0401", "a `sync` function is called from an asynchronous region",
         "A `sync` function runs as a group and must be called by a whole group in a synchronous \
 region (a `sync` function, a `start` or `seq` body).\n\n\
@@ -151,4 +155,9 @@ operations (`mpadd`).";
 (private) value: a concurrent write of possibly different values.\n\n\
     sh int x;  x = $$;   // warning\n\nGuard the write with `if ($$ == 0)`, run it in `seq`, \
 or combine the values with `mpadd`.";
+    W0202 = "W0202", "a private value is passed to an `sh` parameter",
+        "The calling group writes a shared argument once for all its members; if members pass \
+different values, one of them is stored (or the write is a CRCW violation).\n\n\
+    sync void f(sh int n);  ...  f($$);   // warning\n\nPass a shared value (a constant, a `sh` \
+variable, `groupsize()`), or make the parameter private.";
 }
