@@ -87,8 +87,7 @@ impl<'p> Machine<'p> {
         let strings: Vec<u8> = plan.program.strings.concat();
         self.mem.resize(memory::STRINGS, strings.len() as u64);
         self.mem
-            .write(memory::addr(memory::STRINGS, 0), &strings)
-            .map_err(|_| Fault::internal("cannot place the string literals"))?;
+            .write_phys(memory::phys(memory::STRINGS, 0), &strings);
         self.mem
             .resize(memory::SHARED_GLOBALS, plan.storage.shared_globals_bytes);
         let p = self.procs as u64;
@@ -143,7 +142,7 @@ impl<'p> Machine<'p> {
             .map(|g| self.groups[g].frames.clone())
             .unwrap_or_default();
         let bytes = self.plan.storage.shared_frames[frame.0 as usize].bytes;
-        frames.push((frame, self.mem.alloc(memory::SHARED_FRAMES, bytes, 8)));
+        frames.push((frame, self.mem.reserve(memory::SHARED_FRAMES, bytes, 8)));
         self.groups.push(Group {
             members,
             at,

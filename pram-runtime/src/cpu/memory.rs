@@ -1,7 +1,10 @@
-//! The CPU executor's global memory: segments addressed as `segment << 40 | offset`, so that
-//! a stray pointer faults instead of touching another region. The scratch segment holds a
-//! thread's registers and device-call locals for one kernel; it tracks which bytes were
-//! written in this kernel, so a read of a value that did not survive a cut is caught.
+//! The CPU executor's global memory. Storage lives in segments (physical addresses
+//! `segment << 40 | offset`, laid out as the Plan's `Storage` says); a program's pointers are
+//! *object pointers* `object id << 40 | offset in the object`, so an access outside the
+//! object a pointer was derived from faults (as on the simulator) instead of reading a
+//! neighbour. The scratch segment holds a thread's registers and device-call locals for one
+//! kernel; it tracks which bytes were written in this kernel, so a read of a value that did
+//! not survive a cut is caught.
 
 use std::collections::HashMap;
 
@@ -14,15 +17,19 @@ pub const PRIVATE_HEAP: u64 = 6;
 pub const SCRATCH: u64 = 7;
 const SEGMENTS: usize = 8;
 const SHIFT: u32 = 40;
+const OFFSET_MASK: u64 = (1 << SHIFT) - 1;
+/// Object ids with this bit are scratch objects of the running thread.
+const SCRATCH_ID: u64 = 1 << 22;
 
-pub fn addr(segment: u64, offset: u64) -> u64 {
+/// A physical address: `segment << 40 | offset`.
+pub fn phys(segment: u64, offset: u64) -> u64 {
     segment << SHIFT | offset
 }
 
 /// Why an access failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AccessError {
-    /// Outside every allocated byte (null, freed, past the end of a region).
+    /// Outside the object the pointer points into (or a null or dangling pointer).
     OutOfBounds,
     /// A scratch byte not written in this kernel.
     Undefined,
@@ -44,19 +51,29 @@ pub enum Crcw {
     Priority,
 }
 
-/// The shared writes of one synchronous launch: cell address → (writer, bytes).
+/// The shared writes of one synchronous launch: physical cell address → (writer, bytes).
 struct StepWrites {
     crcw: Crcw,
     writes: HashMap<u64, (usize, Vec<u8>)>,
 }
 
-#[derive(Default)]
+#[derive(Clone, Copy)]
+struct Object {
+    phys: u64,
+    size: u64,
+}
+
 pub struct Memory {
     segments: Vec<Vec<u8>>,
     /// Per scratch byte: written in the current kernel.
     scratch_defined: Vec<bool>,
     /// Set during a synchronous launch: its writes to shared memory.
     step: Option<StepWrites>,
+    /// Object ids from 1 (0 is the null pointer's).
+    objects: Vec<Object>,
+    /// Objects with a fixed place (variables), by (physical address, size).
+    places: HashMap<(u64, u64), u64>,
+    scratch_objects: Vec<Object>,
 }
 
 impl Memory {
@@ -65,40 +82,10 @@ impl Memory {
             segments: vec![Vec::new(); SEGMENTS],
             scratch_defined: Vec::new(),
             step: None,
+            objects: vec![Object { phys: 0, size: 0 }],
+            places: HashMap::new(),
+            scratch_objects: Vec::new(),
         }
-    }
-
-    /// A synchronous launch begins: concurrent shared writes are resolved by `crcw`.
-    pub fn begin_step(&mut self, crcw: Crcw) {
-        self.step = Some(StepWrites {
-            crcw,
-            writes: HashMap::new(),
-        });
-    }
-
-    pub fn end_step(&mut self) {
-        self.step = None;
-    }
-
-    /// `write` by processor `proc`: in a synchronous launch, a shared cell written by two
-    /// processors follows the CRCW rule whatever order the threads run in.
-    pub fn write_by(&mut self, proc: usize, a: u64, data: &[u8]) -> Result<(), AccessError> {
-        let shared = matches!(a >> SHIFT, SHARED_GLOBALS | SHARED_FRAMES | SHARED_HEAP);
-        if let (true, Some(step)) = (shared, &mut self.step) {
-            if let Some((other, old)) = step.writes.get(&a) {
-                let (other, keep_old) = (*other, old.as_slice() != data);
-                if other != proc {
-                    match step.crcw {
-                        Crcw::Common if keep_old => return Err(AccessError::Conflict { other }),
-                        Crcw::Priority if other > proc => return Ok(()),
-                        Crcw::Arbitrary if other < proc => return Ok(()),
-                        _ => {}
-                    }
-                }
-            }
-            step.writes.insert(a, (proc, data.to_vec()));
-        }
-        self.write(a, data)
     }
 
     /// Current size of a segment.
@@ -114,44 +101,119 @@ impl Memory {
         }
     }
 
-    /// Appends `size` zero bytes aligned to `align`; returns their address. Scratch bytes
-    /// start undefined.
-    pub fn alloc(&mut self, segment: u64, size: u64, align: u64) -> u64 {
+    /// Appends `size` zero bytes aligned to `align` to a segment; returns their physical
+    /// address. Scratch bytes start undefined.
+    pub fn reserve(&mut self, segment: u64, size: u64, align: u64) -> u64 {
         let align = align.max(1);
         let offset = self.len(segment).div_ceil(align) * align;
         self.resize(segment, offset + size.max(1));
         if segment == SCRATCH {
             self.scratch_defined[offset as usize..].fill(false);
         }
-        addr(segment, offset)
+        phys(segment, offset)
     }
 
-    /// Forgets the scratch segment (a kernel thread ends).
+    /// A new object of `size` bytes in a segment (heap block, register); its pointer.
+    pub fn alloc(&mut self, segment: u64, size: u64, align: u64) -> u64 {
+        let object = Object {
+            phys: self.reserve(segment, size, align),
+            size,
+        };
+        if segment == SCRATCH {
+            self.scratch_objects.push(object);
+            (SCRATCH_ID | (self.scratch_objects.len() as u64 - 1)) << SHIFT
+        } else {
+            self.objects.push(object);
+            (self.objects.len() as u64 - 1) << SHIFT
+        }
+    }
+
+    /// The pointer to the object at a fixed place (a variable's storage).
+    pub fn place(&mut self, phys: u64, size: u64) -> u64 {
+        let objects = &mut self.objects;
+        let id = *self.places.entry((phys, size)).or_insert_with(|| {
+            objects.push(Object { phys, size });
+            objects.len() as u64 - 1
+        });
+        id << SHIFT
+    }
+
+    /// Forgets the scratch segment and its objects (a kernel thread ends).
     pub fn clear_scratch(&mut self) {
         self.segments[SCRATCH as usize].clear();
         self.scratch_defined.clear();
+        self.scratch_objects.clear();
     }
 
-    fn range(&self, a: u64, size: u64) -> Result<(usize, std::ops::Range<usize>), AccessError> {
-        let segment = (a >> SHIFT) as usize;
-        let offset = a & ((1 << SHIFT) - 1);
-        let bytes = self.segments.get(segment).ok_or(AccessError::OutOfBounds)?;
-        if segment == 0 || offset + size > bytes.len() as u64 {
+    /// The physical bytes `size` bytes at pointer `p` cover.
+    fn resolve(&self, p: u64, size: u64) -> Result<(usize, std::ops::Range<usize>), AccessError> {
+        let id = p >> SHIFT;
+        let offset = p & OFFSET_MASK;
+        let object = if id & SCRATCH_ID != 0 {
+            self.scratch_objects.get((id & !SCRATCH_ID) as usize)
+        } else {
+            self.objects.get(id as usize).filter(|_| id != 0)
+        };
+        let object = object.ok_or(AccessError::OutOfBounds)?;
+        if offset + size > object.size {
             return Err(AccessError::OutOfBounds);
         }
-        Ok((segment, offset as usize..(offset + size) as usize))
+        let segment = (object.phys >> SHIFT) as usize;
+        let start = (object.phys & OFFSET_MASK) + offset;
+        let bytes = self.segments.get(segment).ok_or(AccessError::OutOfBounds)?;
+        if start + size > bytes.len() as u64 {
+            return Err(AccessError::OutOfBounds);
+        }
+        Ok((segment, start as usize..(start + size) as usize))
     }
 
-    pub fn read(&self, a: u64, size: u64) -> Result<&[u8], AccessError> {
-        let (segment, r) = self.range(a, size)?;
+    pub fn read(&self, p: u64, size: u64) -> Result<&[u8], AccessError> {
+        let (segment, r) = self.resolve(p, size)?;
         if segment == SCRATCH as usize && !self.scratch_defined[r.clone()].iter().all(|d| *d) {
             return Err(AccessError::Undefined);
         }
         Ok(&self.segments[segment][r])
     }
 
-    pub fn write(&mut self, a: u64, data: &[u8]) -> Result<(), AccessError> {
-        let (segment, r) = self.range(a, data.len() as u64)?;
+    /// Stores at a physical address (initialisation by the host).
+    pub fn write_phys(&mut self, a: u64, data: &[u8]) {
+        let segment = (a >> SHIFT) as usize;
+        let start = (a & OFFSET_MASK) as usize;
+        self.segments[segment][start..start + data.len()].copy_from_slice(data);
+    }
+
+    /// A synchronous launch begins: concurrent shared writes are resolved by `crcw`.
+    pub fn begin_step(&mut self, crcw: Crcw) {
+        self.step = Some(StepWrites {
+            crcw,
+            writes: HashMap::new(),
+        });
+    }
+
+    pub fn end_step(&mut self) {
+        self.step = None;
+    }
+
+    /// Processor `proc` stores `data` at pointer `p`. In a synchronous launch a shared cell
+    /// written by two processors follows the CRCW rule whatever order the threads run in.
+    pub fn write_by(&mut self, proc: usize, p: u64, data: &[u8]) -> Result<(), AccessError> {
+        let (segment, r) = self.resolve(p, data.len() as u64)?;
+        let shared = matches!(segment as u64, SHARED_GLOBALS | SHARED_FRAMES | SHARED_HEAP);
+        if let (true, Some(step)) = (shared, &mut self.step) {
+            let cell = phys(segment as u64, r.start as u64);
+            if let Some((other, old)) = step.writes.get(&cell) {
+                let (other, differs) = (*other, old.as_slice() != data);
+                if other != proc {
+                    match step.crcw {
+                        Crcw::Common if differs => return Err(AccessError::Conflict { other }),
+                        Crcw::Priority if other > proc => return Ok(()),
+                        Crcw::Arbitrary if other < proc => return Ok(()),
+                        _ => {}
+                    }
+                }
+            }
+            step.writes.insert(cell, (proc, data.to_vec()));
+        }
         if segment == SCRATCH as usize {
             self.scratch_defined[r.clone()].fill(true);
         }
@@ -159,11 +221,11 @@ impl Memory {
         Ok(())
     }
 
-    /// The NUL-terminated string at `a` (without the NUL).
-    pub fn c_string(&self, a: u64) -> Result<Vec<u8>, AccessError> {
+    /// The NUL-terminated string at `p` (without the NUL).
+    pub fn c_string(&self, p: u64) -> Result<Vec<u8>, AccessError> {
         let mut out = Vec::new();
         loop {
-            let b = self.read(a + out.len() as u64, 1)?[0];
+            let b = self.read(p + out.len() as u64, 1)?[0];
             if b == 0 {
                 return Ok(out);
             }

@@ -61,14 +61,6 @@ pub struct Fault {
 }
 
 impl Fault {
-    fn internal(message: &str) -> Fault {
-        Fault {
-            span: Span::default(),
-            proc: None,
-            message: format!("plan error: {message}"),
-        }
-    }
-
     pub fn to_diagnostic(&self) -> Diagnostic {
         let code = if self.message.starts_with("plan error") {
             &R0502

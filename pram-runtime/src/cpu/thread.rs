@@ -104,16 +104,24 @@ impl<'a> Thread<'a> {
                 Ok(Flow::Normal)
             }
             StmtKind::Decl { var, init } => {
+                // The whole initial value (zeros, then the initialiser's scalars) in one
+                // store: every member of a group writes the same value of a shared local.
                 let ty = self.plan.program.var(*var).ty.clone();
-                let a = self.var_addr(*var, s.span)?;
-                let zeros = vec![0; self.size(&ty) as usize];
-                self.mem
-                    .write(a, &zeros)
-                    .map_err(|e| self.access(e, s.span))?;
+                let mut bytes = vec![0; self.size(&ty) as usize];
                 for elem in init.iter().flatten() {
                     let v = self.eval(&elem.value)?;
-                    self.store(a + elem.offset, &elem.value.ty, v, s.span)?;
+                    let size = self.size(&elem.value.ty);
+                    let at = elem.offset as usize;
+                    bytes[at..at + size as usize].copy_from_slice(&encode(
+                        &v,
+                        &elem.value.ty,
+                        size,
+                    ));
                 }
+                let a = self.var_addr(*var, s.span)?;
+                self.mem
+                    .write_by(self.env.proc, a, &bytes)
+                    .map_err(|e| self.access(e, s.span))?;
                 Ok(Flow::Normal)
             }
             StmtKind::Block(b) => self.exec_all(&b.stmts),
@@ -204,12 +212,12 @@ impl<'a> Thread<'a> {
         let size = self.size(ty);
         let procs = self.env.procs as u64;
         let proc = self.env.proc as u64;
-        Ok(match self.plan.storage.home(var) {
-            Some(Home::Shared { offset }) => memory::addr(memory::SHARED_GLOBALS, offset),
+        let phys = match self.plan.storage.home(var) {
+            Some(Home::Shared { offset }) => memory::phys(memory::SHARED_GLOBALS, offset),
             Some(Home::PrivateGlobal { offset }) => {
-                memory::addr(memory::SLOTS, offset * procs + proc * size)
+                memory::phys(memory::SLOTS, offset * procs + proc * size)
             }
-            Some(Home::Slot { offset }) => memory::addr(
+            Some(Home::Slot { offset }) => memory::phys(
                 memory::SLOTS,
                 self.env.slot_base + offset * procs + proc * size,
             ),
@@ -233,16 +241,17 @@ impl<'a> Thread<'a> {
                     proc: None,
                     message: "plan error: no register frame".into(),
                 })?;
-                match regs.get(&var) {
-                    Some(a) => *a,
+                return Ok(match regs.get(&var) {
+                    Some(p) => *p,
                     None => {
-                        let a = self.mem.alloc(memory::SCRATCH, size, align);
-                        regs.insert(var, a);
-                        a
+                        let p = self.mem.alloc(memory::SCRATCH, size, align);
+                        regs.insert(var, p);
+                        p
                     }
-                }
+                });
             }
-        })
+        };
+        Ok(self.mem.place(phys, size))
     }
 
     pub fn load(&self, a: u64, ty: &Type, span: Span) -> Result<V, Fault> {
@@ -434,12 +443,12 @@ impl<'a> Thread<'a> {
         })
     }
 
-    fn string_addr(&self, id: fork_frontend::hir::StrId) -> u64 {
-        let offset: usize = self.plan.program.strings[..id.0 as usize]
-            .iter()
-            .map(|s| s.len())
-            .sum();
-        memory::addr(memory::STRINGS, offset as u64)
+    fn string_addr(&mut self, id: fork_frontend::hir::StrId) -> u64 {
+        let strings = &self.plan.program.strings;
+        let offset: usize = strings[..id.0 as usize].iter().map(|s| s.len()).sum();
+        let len = strings[id.0 as usize].len() as u64;
+        self.mem
+            .place(memory::phys(memory::STRINGS, offset as u64), len)
     }
 
     /// `op` on two values of type `ty` (pointers for comparisons), result of type `res`.

@@ -1,0 +1,49 @@
+//! Runtime faults of the CPU Plan executor: located, naming the processor, never a silent
+//! wrong answer — also where the faulty access would land inside a neighbouring object.
+
+use fork_frontend::{check_source, Options};
+use pram_runtime::cpu::{self, Config, Crcw, Fault, Order};
+
+fn run(source: &str, procs: usize) -> Result<String, Fault> {
+    let checked = check_source("fault.fork", source, &Options::default()).expect("checks");
+    let plan = transform::transform(&checked.program).expect("transforms");
+    let config = Config {
+        procs,
+        order: Order::Reverse,
+        crcw: Crcw::Common,
+    };
+    cpu::run(&plan, config).map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+const NEIGHBOURS: &str = "
+sh int a[4], b[4];
+sync void main(void)
+{
+    a[$$] = $$;
+    seq printf(\"%d\\n\", b[0]);
+}
+";
+
+#[test]
+fn an_index_past_the_end_faults_even_inside_the_next_variable() {
+    assert_eq!(run(NEIGHBOURS, 4).expect("in bounds"), "0\n");
+    let fault = run(NEIGHBOURS, 5).expect_err("a[4] is out of bounds");
+    assert_eq!(fault.message, "memory access out of bounds");
+    assert_eq!(fault.proc, Some(4));
+}
+
+#[test]
+fn division_by_zero_and_assert_fault_with_their_processor() {
+    let div = "sync void main(void) { pr int x = 12 / ($$ - 2); printf(\"%d\\n\", x); }";
+    let fault = run(div, 4).expect_err("processor 2 divides by zero");
+    assert_eq!(
+        (fault.message.as_str(), fault.proc),
+        ("division by zero", Some(2))
+    );
+    let assert = "sync void main(void) { assert($$ != 1); }";
+    let fault = run(assert, 3).expect_err("processor 1 fails the assertion");
+    assert_eq!(
+        (fault.message.as_str(), fault.proc),
+        ("assertion failed", Some(1))
+    );
+}
