@@ -39,6 +39,7 @@ pub fn run(args: &SimArgs, order: Order) -> ExitCode {
         cpu::Config {
             procs: args.machine.procs as usize,
             order,
+            max_steps: args.machine.max_steps,
             crcw: match args.machine.crcw {
                 CrcwArg::Common => Crcw::Common,
                 CrcwArg::Arbitrary => Crcw::Arbitrary,

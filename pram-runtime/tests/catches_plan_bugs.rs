@@ -30,6 +30,7 @@ fn run(plan: &Plan, order: Order) -> Result<Vec<u8>, cpu::Fault> {
         procs: 8,
         order,
         crcw: Crcw::Common,
+        max_steps: 100_000,
     };
     cpu::run(plan, config).map(|out| out.stdout)
 }

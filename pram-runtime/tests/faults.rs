@@ -11,6 +11,7 @@ fn run(source: &str, procs: usize) -> Result<String, Fault> {
         procs,
         order: Order::Reverse,
         crcw: Crcw::Common,
+        max_steps: 100_000,
     };
     cpu::run(&plan, config).map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -45,5 +46,16 @@ fn division_by_zero_and_assert_fault_with_their_processor() {
     assert_eq!(
         (fault.message.as_str(), fault.proc),
         ("assertion failed", Some(1))
+    );
+}
+
+#[test]
+fn a_program_that_does_not_terminate_hits_the_step_limit() {
+    let endless = "sync void main(void) { pr int i = 0; while (i >= 0) i = (i + 1) % 10; }";
+    let fault = run(endless, 2).expect_err("never ends");
+    assert!(
+        fault.message.starts_with("step limit reached"),
+        "{}",
+        fault.message
     );
 }

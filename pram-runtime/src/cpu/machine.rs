@@ -54,6 +54,7 @@ pub struct Machine<'p> {
     state: Vec<Proc>,
     groups: Vec<Group>,
     config: Config,
+    steps_left: u64,
     rng: fastrand::Rng,
     out: Output,
 }
@@ -77,6 +78,7 @@ impl<'p> Machine<'p> {
                 .collect(),
             groups: Vec::new(),
             config,
+            steps_left: config.max_steps,
             rng: fastrand::Rng::with_seed(seed),
             out: Output::default(),
         }
@@ -189,7 +191,7 @@ impl<'p> Machine<'p> {
             slot_base: ctx.slot_base,
             frames: &group.frames,
         };
-        let mut t = Thread::new(self.plan, &mut self.mem, env);
+        let mut t = Thread::new(self.plan, &mut self.mem, env, &mut self.steps_left);
         f(&mut t)
     }
 

@@ -109,6 +109,8 @@ pub struct Config {
     pub procs: usize,
     pub order: Order,
     pub crcw: Crcw,
+    /// The most kernel statements the run may execute (over all threads).
+    pub max_steps: u64,
 }
 
 /// Runs the Plan.

@@ -50,6 +50,9 @@ pub struct Thread<'a> {
     pub plan: &'a Plan,
     pub mem: &'a mut Memory,
     pub env: Env<'a>,
+    /// Statements this run may still execute (all threads together): a program that does
+    /// not terminate stops with a fault instead of hanging.
+    steps_left: &'a mut u64,
     /// The text this thread printed in this launch.
     pub out: Vec<u8>,
     /// Register homes per device-call depth (depth 0: the kernel's function).
@@ -57,10 +60,16 @@ pub struct Thread<'a> {
 }
 
 impl<'a> Thread<'a> {
-    pub fn new(plan: &'a Plan, mem: &'a mut Memory, env: Env<'a>) -> Thread<'a> {
+    pub fn new(
+        plan: &'a Plan,
+        mem: &'a mut Memory,
+        env: Env<'a>,
+        steps_left: &'a mut u64,
+    ) -> Thread<'a> {
         mem.clear_scratch();
         Thread {
             plan,
+            steps_left,
             mem,
             env,
             out: Vec::new(),
@@ -98,6 +107,13 @@ impl<'a> Thread<'a> {
     // ---- statements ----
 
     pub fn exec(&mut self, s: &Stmt) -> Result<Flow, Fault> {
+        if *self.steps_left == 0 {
+            return Err(self.fault(
+                s.span,
+                "step limit reached: the program may not terminate; raise `--max-steps`",
+            ));
+        }
+        *self.steps_left -= 1;
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(e)?;
