@@ -6,6 +6,7 @@
 //! applies the splitting rules, `storage` lays out memory, `print` renders the Plan as text.
 
 pub mod effects;
+pub mod lifetimes;
 pub mod plan;
 pub mod print;
 pub mod rules;
