@@ -185,9 +185,11 @@ pub enum HostOp {
         result: Option<VarId>,
         span: Span,
     },
-    /// Every active member returns (an unconditional `return` at host level; the value, if
-    /// any, was stored in `HostFunction::ret` by the preceding kernel). The host leaves the
-    /// function's graph.
+    /// Every active member has returned (an unconditional `return` at host level; the
+    /// preceding kernel stored the values in `HostFunction::ret` and set the statuses). The
+    /// host skips the rest of the enclosing block and of enclosing `Branch` blocks; an
+    /// enclosing split arm, loop, `seq` or `start` ends normally for the group's other
+    /// members.
     Return,
     /// `seq S`: only the member with `$$ == 0` runs the nested ops (asynchronous kernels of
     /// one thread); the others wait at its end.
