@@ -17,8 +17,8 @@ use crate::plan::{
 };
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::{
-    Builtin, Expr, ExprKind, FnKind, FuncId, InitElem, Mode, Program, Sharity, Stmt, StmtKind,
-    Type, UnOp, Var, VarId, VarKind,
+    BinOp, Builtin, Expr, ExprKind, FnKind, FuncId, InitElem, Mode, Program, Sharity, Stmt,
+    StmtKind, SwitchCase, Type, UnOp, Var, VarId, VarKind,
 };
 use fork_frontend::source::Span;
 use std::collections::HashMap;
@@ -236,11 +236,7 @@ impl<'s> Builder<'s> {
                 }
             }
             StmtKind::Loop { .. } => self.host_loop(s, mode, ops),
-            StmtKind::Switch { .. } => self.error(
-                s.span,
-                "a `switch` whose cases need a barrier (a shared write, output or a group construct)",
-                "write it as an `if` / `else if` chain",
-            ),
+            StmtKind::Switch { cond, cases } => self.host_switch(cond, cases, s.span, mode, ops),
             StmtKind::Fork {
                 count,
                 at,
@@ -601,6 +597,116 @@ impl<'s> Builder<'s> {
         });
     }
 
+    /// Rule 3 for a `switch` whose cases need a cut: the kernel evaluates, per case, whether
+    /// a member enters there; then a chain of `Split{if}` (private condition: one subgroup per
+    /// entry case, in case order) or of host branches (shared condition). Each arm runs the
+    /// case bodies from its entry case, falling through to the first `break`.
+    fn host_switch(
+        &mut self,
+        cond: &Expr,
+        cases: &[SwitchCase],
+        span: Span,
+        mode: Mode,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let splits = cond.sharity == Sharity::Private;
+        if splits && mode == Mode::Async {
+            return self.error(
+                span,
+                "a `barrier` or host call under a private `switch` in asynchronous code",
+                "asynchronous processors must all reach the same barriers",
+            );
+        }
+        let value = self.temp(cond.ty.clone(), "switch", span);
+        let s = assign_stmt(self, value, cond.clone(), span);
+        self.simple(s, mode, ops);
+        let is = |b: &Self, v: i64, op: BinOp| {
+            let lhs = b.var_expr(value, span);
+            let rhs = mk(ExprKind::IntConst(v), cond.ty.clone(), span);
+            mk(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                Type::INT,
+                span,
+            )
+        };
+        let mut enters = Vec::new();
+        for case in cases {
+            let test = match case.value {
+                Some(v) => is(self, v, BinOp::Eq),
+                // `default`: no value matches.
+                None => cases
+                    .iter()
+                    .filter_map(|c| c.value)
+                    .map(|v| is(self, v, BinOp::Ne))
+                    .reduce(|a, b| mk(ExprKind::LogAnd(Box::new(a), Box::new(b)), Type::INT, span))
+                    .unwrap_or_else(|| mk(ExprKind::IntConst(1), Type::INT, span)),
+            };
+            let slot = self.temp(Type::INT, "case", case.span);
+            let s = assign_stmt(self, slot, test, case.span);
+            self.simple(s, mode, ops);
+            enters.push(slot);
+        }
+        self.close(ops, CutReason::HostConstruct);
+        let mut arms = Vec::new();
+        for i in 0..cases.len() {
+            let Some(body) = self.fall_through(cases, i) else {
+                return self.error(
+                    cases[i].span,
+                    "a `break` under a condition in a `switch` whose cases need a barrier",
+                    "end each case with an unconditional `break`, or use an `if` chain",
+                );
+            };
+            let name = format!("{}: case", self.program.func(self.func).name);
+            let frame = self.new_frame(name);
+            self.scopes.push(frame);
+            let mut arm = Vec::new();
+            self.block(&body, mode, &mut arm);
+            self.close(&mut arm, CutReason::BlockEnd);
+            self.scopes.pop();
+            arms.push((arm, frame));
+        }
+        // Members that enter no case skip the switch: the innermost else is empty.
+        let mut chain = Vec::new();
+        for ((arm, frame), cond) in arms.into_iter().zip(enters).rev() {
+            let op = if splits {
+                let rest_frame = self.new_frame("(rest of switch)".into());
+                HostOp::Split(Split {
+                    kind: SplitKind::If { cond },
+                    arms: vec![arm, chain],
+                    shared_frames: vec![frame, rest_frame],
+                    span,
+                })
+            } else {
+                HostOp::Branch {
+                    cond,
+                    then: arm,
+                    els: chain,
+                }
+            };
+            chain = vec![op];
+        }
+        ops.extend(chain);
+    }
+
+    /// The statements a member entering at case `i` runs: the case bodies from `i` up to the
+    /// first unconditional `break`. None when a `break` under a condition would leave the
+    /// switch from the middle.
+    fn fall_through(&self, cases: &[SwitchCase], i: usize) -> Option<Vec<Stmt>> {
+        let mut body = Vec::new();
+        for case in &cases[i..] {
+            for s in &case.body {
+                if matches!(s.kind, StmtKind::Break) {
+                    return Some(body);
+                }
+                if breaks_switch(s) {
+                    return None;
+                }
+                body.push(s.clone());
+            }
+        }
+        Some(body)
+    }
+
     /// Rule 3 for `fork (k; @ = e1; $ = e2) S`: the kernel evaluates k, e1, e2 into slots;
     /// `Split{fork}`; the body per subgroup; restore.
     fn split_fork(
@@ -811,6 +917,23 @@ fn calls_async(program: &Program, s: &Stmt) -> bool {
         StmtKind::Decl {
             init: Some(init), ..
         } => init.iter().any(|i| walk(program, &i.value)),
+        _ => false,
+    }
+}
+
+/// Whether `s` contains a `break` that leaves the enclosing `switch` (not one of a nested
+/// loop or switch).
+fn breaks_switch(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(b) => b.stmts.iter().any(breaks_switch),
+        StmtKind::If { then, els, .. } => {
+            breaks_switch(then) || els.as_deref().is_some_and(breaks_switch)
+        }
+        StmtKind::Fork { body, .. }
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body)
+        | StmtKind::Start(body) => breaks_switch(body),
         _ => false,
     }
 }

@@ -47,5 +47,6 @@ rule!(
     rule6_async_function_with_barrier,
     multiprefix_sync,
     switch_in_kernel,
-    unsupported_switch,
+    rule3_switch_with_cuts,
+    unsupported_conditional_break_in_switch,
 );
