@@ -9,7 +9,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 /// Runs the transform; prints its diagnostics. None on errors.
-fn plan(checked: &Checked) -> Option<transform::plan::Plan> {
+pub fn plan(checked: &Checked) -> Option<transform::plan::Plan> {
     match transform::transform(&checked.program) {
         Ok(plan) => Some(plan),
         Err(diagnostics) => {

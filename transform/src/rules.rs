@@ -27,11 +27,12 @@ pub const E0501: Code = Code {
     id: "E0501",
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
-this construct in this position, for example a write to shared memory nested inside a larger \
-expression that also reads shared memory in a synchronous region, a `switch` on a private \
-condition whose cases need a barrier, or a `barrier` under a private condition.\n\nRewrite the \
-statement into simpler statements (one assignment each, an `if` chain instead of the \
-`switch`). `forkcc sim` runs every checked program.",
+this construct in this position: a write to shared memory nested inside a larger expression \
+that also reads shared memory in a synchronous region, a `break` under a condition inside a \
+`switch` whose cases need a barrier, a call of a `sync` function (or a synchronous `mpadd`) \
+on the right of `&&`/`||` or in a branch of `?:`, or a `barrier` or host call under a private \
+condition in asynchronous code.\n\nRewrite the statement into simpler ones (one assignment each; an \
+`if` chain instead of the `switch`). `forkcc sim` runs every checked program.",
 };
 
 /// The kernel being filled.
@@ -310,6 +311,18 @@ impl<'s> Builder<'s> {
                 self.place_shared(*var);
             }
         }
+        let mut conditional = None;
+        for_each_expr_mut(&mut s, |e| {
+            conditional = conditional.or(self.conditional_hoist(e, mode, false))
+        });
+        if let Some(span) = conditional {
+            return self.error(
+                span,
+                "a call of a synchronous function (or a synchronous multiprefix) that runs only \
+                 under a condition inside an expression",
+                "compute the condition into a variable and call it in an `if` statement",
+            );
+        }
         for_each_expr_mut(&mut s, |e| self.hoist_host_calls(e, mode, ops));
         if mode == Mode::Sync {
             for_each_expr_mut(&mut s, |e| self.hoist_multiprefix(e, ops));
@@ -449,6 +462,40 @@ impl<'s> Builder<'s> {
             value: Box::new(value),
         };
         self.append(expr_stmt(mk(store, ty, span), span), Mode::Sync, ops);
+    }
+
+    /// A host call or synchronous multiprefix that only some evaluations reach (right of
+    /// `&&`/`||`, a branch of `?:`): hoisting it would run it unconditionally.
+    fn conditional_hoist(&self, e: &Expr, mode: Mode, conditional: bool) -> Option<Span> {
+        let hoisted = match &e.kind {
+            ExprKind::Call { func, .. } => self.host_fns.contains_key(func),
+            ExprKind::Builtin {
+                op: Builtin::Multiprefix(_) | Builtin::SyncUpdate(_),
+                ..
+            } => mode == Mode::Sync,
+            _ => false,
+        };
+        if hoisted && conditional {
+            return Some(e.span);
+        }
+        let mut found = None;
+        match &e.kind {
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+                found = self
+                    .conditional_hoist(a, mode, conditional)
+                    .or_else(|| self.conditional_hoist(b, mode, true));
+            }
+            ExprKind::Cond(c, a, b) => {
+                found = self
+                    .conditional_hoist(c, mode, conditional)
+                    .or_else(|| self.conditional_hoist(a, mode, true))
+                    .or_else(|| self.conditional_hoist(b, mode, true));
+            }
+            _ => crate::effects::children(e, |c| {
+                found = found.or_else(|| self.conditional_hoist(c, mode, conditional))
+            }),
+        }
+        found
     }
 
     /// Rule 2: each call of a host function (a `sync` function, or an `async` one that

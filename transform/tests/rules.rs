@@ -49,4 +49,5 @@ rule!(
     switch_in_kernel,
     rule3_switch_with_cuts,
     unsupported_conditional_break_in_switch,
+    unsupported_conditional_sync_call,
 );
