@@ -1,5 +1,6 @@
-//! The CPU Plan executor must expose a wrong Plan: a missing cut shows as output that depends
-//! on the thread order, a missing spill as a plan-error fault.
+//! The CPU Plan executor must expose a wrong Plan: a missing cut (two processors touching one
+//! shared cell in one kernel, one writing) and a missing spill are plan-error faults, in
+//! every thread order.
 
 use fork_frontend::{check_source, Options};
 use pram_runtime::cpu::{self, Config, Crcw, Order};
@@ -46,7 +47,7 @@ fn the_transformed_plan_is_order_independent() {
 }
 
 #[test]
-fn a_missing_cut_shows_in_reverse_order() {
+fn a_missing_cut_is_a_plan_error_in_every_order() {
     let mut plan = plan();
     // Merge the kernel that writes a neighbour's cell into the kernel that reads the own
     // cell, as if the write-after-read cut had been forgotten.
@@ -66,9 +67,17 @@ fn a_missing_cut_shows_in_reverse_order() {
     plan.functions[main]
         .body
         .retain(|op| !matches!(op, HostOp::Launch(k) if k.0 as usize == writer));
-    let forward = run(&plan, Order::Forward).expect("runs");
-    let reverse = run(&plan, Order::Reverse).expect("runs");
-    assert_ne!(forward, reverse, "the race must show");
+    for order in [Order::Forward, Order::Reverse, Order::Shuffle(3)] {
+        let fault = run(&plan, order).expect_err("the race is reported");
+        assert!(
+            fault
+                .message
+                .starts_with("plan error: this access and one of processor"),
+            "{}",
+            fault.message
+        );
+        assert_eq!(fault.to_diagnostic().code.id, "R0502");
+    }
 }
 
 #[test]

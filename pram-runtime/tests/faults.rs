@@ -59,3 +59,31 @@ fn a_program_that_does_not_terminate_hits_the_step_limit() {
         fault.message
     );
 }
+
+#[test]
+fn a_device_function_that_needs_lockstep_is_reported_not_run_wrong() {
+    // Lockstep: every member loads *p before any member stores; per thread, processor 2
+    // would load a[2] after processor 0 stored it.
+    let rotate = "
+sh int a[8];
+straight void rot(int *p, int *q) { int t = *p; *p = *q; *q = t; }
+sync void main(void)
+{
+    a[$$] = $$;
+    a[$$ + 4] = 10 + $$;
+    rot(&a[$$], &a[$$ + 2]);
+    seq printf(\"%d %d\\n\", a[0], a[1]);
+}
+";
+    let fault = run(rotate, 4).expect_err("the device call needs lockstep");
+    assert!(
+        fault.message.starts_with("plan error: this access"),
+        "{}",
+        fault.message
+    );
+    let disjoint = rotate.replace("&a[$$ + 2]", "&a[$$ + 4]");
+    assert_eq!(
+        run(&disjoint, 4).expect("disjoint cells run per thread"),
+        "10 11\n"
+    );
+}

@@ -21,6 +21,10 @@ const OFFSET_MASK: u64 = (1 << SHIFT) - 1;
 /// Object ids with this bit are scratch objects of the running thread.
 const SCRATCH_ID: u64 = 1 << 22;
 
+fn is_shared(segment: usize) -> bool {
+    matches!(segment as u64, SHARED_GLOBALS | SHARED_FRAMES | SHARED_HEAP)
+}
+
 /// A physical address: `segment << 40 | offset`.
 pub fn phys(segment: u64, offset: u64) -> u64 {
     segment << SHIFT | offset
@@ -36,6 +40,10 @@ pub enum AccessError {
     /// CRCW common: this processor and `other` wrote different values into one cell in one
     /// synchronous step.
     Conflict { other: usize },
+    /// In one synchronous launch, this processor and `other` touched one shared byte, at
+    /// least one of them writing, in different statements (or a read and a write): lockstep
+    /// would order them, a kernel does not.
+    Hazard { other: usize },
 }
 
 /// How concurrent writes of one cell in one synchronous kernel are resolved
@@ -51,10 +59,66 @@ pub enum Crcw {
     Priority,
 }
 
-/// The shared writes of one synchronous launch: physical cell address → (writer, bytes).
-struct StepWrites {
+/// The shared accesses of one synchronous launch.
+struct Step {
     crcw: Crcw,
-    writes: HashMap<u64, (usize, Vec<u8>)>,
+    /// Physical cell address → (writer, bytes), for the CRCW rule.
+    cells: HashMap<u64, (usize, Vec<u8>)>,
+    /// Physical byte → (writer, statement).
+    written: HashMap<u64, (usize, u32)>,
+    /// Physical byte → its reader, or None when several processors read it.
+    read: HashMap<u64, Option<usize>>,
+}
+
+impl Step {
+    /// Records `proc` reading bytes `r` of a shared segment.
+    fn read(
+        &mut self,
+        proc: usize,
+        segment: u64,
+        r: &std::ops::Range<usize>,
+    ) -> Result<(), AccessError> {
+        for b in r.clone() {
+            let byte = phys(segment, b as u64);
+            if let Some(&(other, _)) = self.written.get(&byte) {
+                if other != proc {
+                    return Err(AccessError::Hazard { other });
+                }
+            }
+            let reader = self.read.entry(byte).or_insert(Some(proc));
+            if *reader != Some(proc) {
+                *reader = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records `proc` writing bytes `r` in statement `site`.
+    fn write(
+        &mut self,
+        proc: usize,
+        site: u32,
+        segment: u64,
+        r: &std::ops::Range<usize>,
+    ) -> Result<(), AccessError> {
+        for b in r.clone() {
+            let byte = phys(segment, b as u64);
+            match self.read.get(&byte) {
+                Some(Some(reader)) if *reader == proc => {}
+                // Read by several processors, one of them another one.
+                Some(None) => return Err(AccessError::Hazard { other: usize::MAX }),
+                Some(Some(other)) => return Err(AccessError::Hazard { other: *other }),
+                None => {}
+            }
+            if let Some(&(other, other_site)) = self.written.get(&byte) {
+                if other != proc && other_site != site {
+                    return Err(AccessError::Hazard { other });
+                }
+            }
+            self.written.insert(byte, (proc, site));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -67,8 +131,8 @@ pub struct Memory {
     segments: Vec<Vec<u8>>,
     /// Per scratch byte: written in the current kernel.
     scratch_defined: Vec<bool>,
-    /// Set during a synchronous launch: its writes to shared memory.
-    step: Option<StepWrites>,
+    /// Set during a synchronous launch: its accesses to shared memory.
+    step: Option<Step>,
     /// Object ids from 1 (0 is the null pointer's).
     objects: Vec<Object>,
     /// Objects with a fixed place (variables), by (physical address, size).
@@ -167,6 +231,15 @@ impl Memory {
         Ok((segment, start as usize..(start + size) as usize))
     }
 
+    /// Processor `proc` loads `size` bytes at pointer `p` (recorded in a synchronous launch).
+    pub fn read_by(&mut self, proc: usize, p: u64, size: u64) -> Result<&[u8], AccessError> {
+        let (segment, r) = self.resolve(p, size)?;
+        if let (true, Some(step)) = (is_shared(segment), &mut self.step) {
+            step.read(proc, segment as u64, &r)?;
+        }
+        self.read(p, size)
+    }
+
     pub fn read(&self, p: u64, size: u64) -> Result<&[u8], AccessError> {
         let (segment, r) = self.resolve(p, size)?;
         if segment == SCRATCH as usize && !self.scratch_defined[r.clone()].iter().all(|d| *d) {
@@ -182,11 +255,14 @@ impl Memory {
         self.segments[segment][start..start + data.len()].copy_from_slice(data);
     }
 
-    /// A synchronous launch begins: concurrent shared writes are resolved by `crcw`.
+    /// A synchronous launch begins: concurrent shared writes are resolved by `crcw`, and
+    /// accesses that lockstep would order are reported.
     pub fn begin_step(&mut self, crcw: Crcw) {
-        self.step = Some(StepWrites {
+        self.step = Some(Step {
             crcw,
-            writes: HashMap::new(),
+            cells: HashMap::new(),
+            written: HashMap::new(),
+            read: HashMap::new(),
         });
     }
 
@@ -194,14 +270,21 @@ impl Memory {
         self.step = None;
     }
 
-    /// Processor `proc` stores `data` at pointer `p`. In a synchronous launch a shared cell
-    /// written by two processors follows the CRCW rule whatever order the threads run in.
-    pub fn write_by(&mut self, proc: usize, p: u64, data: &[u8]) -> Result<(), AccessError> {
+    /// Processor `proc` stores `data` at pointer `p` in statement `site`. In a synchronous
+    /// launch a shared cell written by two processors in one statement follows the CRCW rule
+    /// whatever order the threads run in.
+    pub fn write_by(
+        &mut self,
+        proc: usize,
+        site: u32,
+        p: u64,
+        data: &[u8],
+    ) -> Result<(), AccessError> {
         let (segment, r) = self.resolve(p, data.len() as u64)?;
-        let shared = matches!(segment as u64, SHARED_GLOBALS | SHARED_FRAMES | SHARED_HEAP);
-        if let (true, Some(step)) = (shared, &mut self.step) {
+        if let (true, Some(step)) = (is_shared(segment), &mut self.step) {
+            step.write(proc, site, segment as u64, &r)?;
             let cell = phys(segment as u64, r.start as u64);
-            if let Some((other, old)) = step.writes.get(&cell) {
+            if let Some((other, old)) = step.cells.get(&cell) {
                 let (other, differs) = (*other, old.as_slice() != data);
                 if other != proc {
                     match step.crcw {
@@ -212,7 +295,7 @@ impl Memory {
                     }
                 }
             }
-            step.writes.insert(cell, (proc, data.to_vec()));
+            step.cells.insert(cell, (proc, data.to_vec()));
         }
         if segment == SCRATCH as usize {
             self.scratch_defined[r.clone()].fill(true);

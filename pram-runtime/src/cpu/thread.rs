@@ -55,6 +55,9 @@ pub struct Thread<'a> {
     steps_left: &'a mut u64,
     /// The text this thread printed in this launch.
     pub out: Vec<u8>,
+    /// The simple statement running (its source offset): writes of one statement by several
+    /// processors are concurrent writes, writes of different statements are ordered.
+    site: u32,
     /// Register homes per device-call depth (depth 0: the kernel's function).
     regs: Vec<HashMap<VarId, u64>>,
 }
@@ -73,6 +76,7 @@ impl<'a> Thread<'a> {
             mem,
             env,
             out: Vec::new(),
+            site: 0,
             regs: vec![HashMap::new()],
         }
     }
@@ -96,6 +100,21 @@ impl<'a> Thread<'a> {
                     self.env.proc
                 ),
             ),
+            AccessError::Hazard { other } => {
+                let other = match other {
+                    usize::MAX => "other processors".to_string(),
+                    p => format!("processor {p}"),
+                };
+                self.fault(
+                    span,
+                    format!(
+                        "plan error: this access and one of {other} touch the same shared \
+                         memory in one kernel, one of them writing; lockstep orders them, the \
+                         kernel does not (a missing cut, or a device function whose steps \
+                         need lockstep)"
+                    ),
+                )
+            }
             AccessError::Undefined => self.fault(
                 span,
                 "plan error: a private value is read in a kernel after a cut but was not \
@@ -114,6 +133,12 @@ impl<'a> Thread<'a> {
             ));
         }
         *self.steps_left -= 1;
+        if matches!(
+            s.kind,
+            StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
+        ) {
+            self.site = s.span.lo;
+        }
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(e)?;
@@ -136,7 +161,7 @@ impl<'a> Thread<'a> {
                 }
                 let a = self.var_addr(*var, s.span)?;
                 self.mem
-                    .write_by(self.env.proc, a, &bytes)
+                    .write_by(self.env.proc, self.site, a, &bytes)
                     .map_err(|e| self.access(e, s.span))?;
                 Ok(Flow::Normal)
             }
@@ -270,18 +295,18 @@ impl<'a> Thread<'a> {
         Ok(self.mem.place(phys, size))
     }
 
-    pub fn load(&self, a: u64, ty: &Type, span: Span) -> Result<V, Fault> {
-        let bytes = self
-            .mem
-            .read(a, self.size(ty))
-            .map_err(|e| self.access(e, span))?;
-        Ok(decode(bytes, ty))
+    pub fn load(&mut self, a: u64, ty: &Type, span: Span) -> Result<V, Fault> {
+        let size = self.size(ty);
+        match self.mem.read_by(self.env.proc, a, size) {
+            Ok(bytes) => Ok(decode(bytes, ty)),
+            Err(e) => Err(self.access(e, span)),
+        }
     }
 
     pub fn store(&mut self, a: u64, ty: &Type, v: V, span: Span) -> Result<(), Fault> {
         let bytes = encode(&v, ty, self.size(ty));
         self.mem
-            .write_by(self.env.proc, a, &bytes)
+            .write_by(self.env.proc, self.site, a, &bytes)
             .map_err(|e| self.access(e, span))
     }
 
