@@ -2,13 +2,13 @@
 //! host ops. Statements accumulate in the *open kernel*; a rule closes it where a barrier
 //! across processors is needed and emits the host construct.
 //!
-//! Each rule is one method: `append` (rule 1: cut where a write may meet a read or write
-//! of the open kernel), `read_before_write` (rule 1,
-//! right-hand sides into temporaries), `hoist_host_calls` (rule 2), `split_private_branch`
-//! (rule 3), `split_fork` (rule 3), `host_loop` (rule 4), leaving under a private condition
-//! (rule 5: `break`/`continue`/`return` stay kernel statements, see `plan` "Leaving"),
-//! `seq_region`, `farm_region`, `start_region` and asynchronous code (rule 6), plus
-//! `hoist_multiprefix` (a synchronous `mpadd` is a host-ordered scan).
+//! Each rule is one method: `append` (rule 1: cut where a write may meet a read or write of
+//! the open kernel), `read_before_write` (rule 1: right-hand sides into temporaries),
+//! `hoist_host_calls` (rule 2), `split_private_branch`, `host_switch` and `split_fork`
+//! (rule 3), `host_loop` (rule 4), leaving under a private condition (rule 5: `break`,
+//! `continue`, `return` stay kernel statements, see `plan`, "Leaving"), `seq_region`,
+//! `farm_region`, `start_region` and asynchronous code (rule 6), plus `hoist_multiprefix`
+//! (a synchronous `mpadd` is a host-ordered scan).
 
 use crate::effects::{children_mut, Effects, Objects, Summaries};
 use crate::plan::{
@@ -127,11 +127,10 @@ impl<'s> Builder<'s> {
         let ty = &self.program.var(var).ty;
         let (size, align) = (
             ty.size(&self.program.structs),
-            ty.align(&self.program.structs).max(1),
+            ty.align(&self.program.structs),
         );
-        let f = &mut self.shared_frames[frame.0 as usize];
-        let offset = f.bytes.div_ceil(align) * align;
-        f.bytes = offset + size;
+        let offset =
+            crate::storage::bump(&mut self.shared_frames[frame.0 as usize].bytes, size, align);
         self.shared_homes.insert(var, (frame, offset));
     }
 

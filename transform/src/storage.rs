@@ -119,7 +119,7 @@ pub fn layout(
 }
 
 /// Allocates `size` bytes aligned to `align` at the end of a region of `*end` bytes.
-fn bump(end: &mut u64, size: u64, align: u64) -> u64 {
+pub(crate) fn bump(end: &mut u64, size: u64, align: u64) -> u64 {
     let align = align.max(1);
     let offset = end.div_ceil(align) * align;
     *end = offset + size;
