@@ -35,12 +35,22 @@ impl Flow {
 
     /// Adds the lanes of `other` (both went through alternative paths of one statement).
     fn join(mut self, other: Flow) -> Flow {
-        self.normal.extend(other.normal);
+        append(&mut self.normal, other.normal);
         self.normal.sort_unstable();
-        self.brk.extend(other.brk);
-        self.cont.extend(other.cont);
-        self.ret.extend(other.ret);
+        append(&mut self.brk, other.brk);
+        append(&mut self.cont, other.cont);
+        append(&mut self.ret, other.ret);
         self
+    }
+}
+
+/// Moves `from` to the end of `into` (most flows are empty: skip them cheaply).
+#[inline]
+fn append(into: &mut Lanes, from: Lanes) {
+    if into.is_empty() {
+        *into = from;
+    } else if !from.is_empty() {
+        into.extend_from_slice(&from);
     }
 }
 
@@ -60,9 +70,9 @@ impl Machine<'_> {
             }
             let f = self.exec(fr, cx, s, cur)?;
             cur = f.normal;
-            out.brk.extend(f.brk);
-            out.cont.extend(f.cont);
-            out.ret.extend(f.ret);
+            append(&mut out.brk, f.brk);
+            append(&mut out.cont, f.cont);
+            append(&mut out.ret, f.ret);
         }
         out.normal = cur;
         Ok(out)
@@ -329,10 +339,10 @@ impl Machine<'_> {
         let mut active = lanes;
         loop {
             let f = self.exec(fr, cx, body, active)?;
-            out.normal.extend(f.brk);
-            out.ret.extend(f.ret);
+            append(&mut out.normal, f.brk);
+            append(&mut out.ret, f.ret);
             let mut next = f.normal;
-            next.extend(f.cont);
+            append(&mut next, f.cont);
             next.sort_unstable();
             if next.is_empty() {
                 break;
@@ -419,9 +429,9 @@ impl Machine<'_> {
                 continue;
             }
             let f = self.exec_block(fr, cx, &case.body, std::mem::take(&mut cur))?;
-            out.normal.extend(f.brk);
-            out.cont.extend(f.cont);
-            out.ret.extend(f.ret);
+            append(&mut out.normal, f.brk);
+            append(&mut out.cont, f.cont);
+            append(&mut out.ret, f.ret);
             cur = f.normal;
         }
         out.normal.extend(cur);
