@@ -601,7 +601,7 @@ impl Machine<'_> {
     ) -> R<Vals> {
         let prog = self.prog;
         let f = prog.func(func);
-        let mut argv = Vec::with_capacity(args.len());
+        let mut argv: smallvec::SmallVec<[Vals; 4]> = smallvec::SmallVec::new();
         for a in args {
             argv.push(self.eval(fr, cx, a, lanes)?);
         }

@@ -34,9 +34,9 @@ pub enum Storage {
 /// The locals of one call of a function by a group (or a single processor): lane `l` is
 /// processor `procs[l]`.
 pub struct Frame {
-    pub procs: Vec<u32>,
+    pub procs: Lanes,
     /// `slot * lanes + lane` for the slots of `Storage::Column`/`PrivObj`.
-    pub cols: Vec<u64>,
+    pub cols: smallvec::SmallVec<[u64; 8]>,
     /// Return values by lane.
     pub ret: Vals,
     /// Private objects created by this call, ended when it returns.
@@ -258,10 +258,10 @@ impl<'p> Machine<'p> {
         self.end_step(&cx)
     }
 
-    pub fn frame(&self, func: FuncId, procs: Vec<u32>) -> Frame {
+    pub fn frame(&self, func: FuncId, procs: Lanes) -> Frame {
         let n = procs.len();
         Frame {
-            cols: vec![0; n * self.slots[func.0 as usize] as usize],
+            cols: smallvec::smallvec![0; n * self.slots[func.0 as usize] as usize],
             ret: smallvec::smallvec![0; n],
             procs,
             owned: Vec::new(),
