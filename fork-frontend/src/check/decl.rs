@@ -7,7 +7,9 @@ use super::scope::Symbol;
 use super::{Checker, FuncSig, ParamSig};
 use crate::ast::{self, SharityKw, StorageKw};
 use crate::diag::Diagnostic;
-use crate::hir::{self, FnKind, FuncId, Function, GlobalVar, Mode, Sharity, Type, Var, VarKind};
+use crate::hir::{
+    self, FnKind, FuncId, Function, GlobalVar, InitElem, Mode, Sharity, Type, Var, VarId, VarKind,
+};
 use crate::source::Span;
 
 /// A declarator resolved to a type, with what applies to the declared object itself.
@@ -115,31 +117,54 @@ impl Checker {
             let Some(name) = &d.declarator.name else {
                 continue;
             };
-            let Some(mut declared) = self.declared(&decl.specs, &base, &d.declarator) else {
+            let Some(declared) = self.declared(&decl.specs, &base, &d.declarator) else {
                 continue;
             };
-            let init = match &d.init {
-                Some(init) => self.initializer(&mut declared.ty, init, true),
-                None => None,
-            };
-            if !self.object_type_ok(&declared.ty, name) {
-                continue;
-            }
-            let var = self.new_var(
-                Var {
-                    name: name.name.clone(),
-                    ty: declared.ty,
-                    sharity: declared.sharity,
-                    kind: VarKind::Global,
-                    addr_taken: false,
-                    span: name.span,
-                },
-                declared.is_const,
-            );
-            if self.declare_name(name, Symbol::Var(var)) {
+            if let Some((var, init)) =
+                self.variable(name, declared, VarKind::Global, d.init.as_ref())
+            {
                 self.globals.push(GlobalVar { var, init });
             }
         }
+    }
+
+    /// Creates and declares a variable, then checks its initialiser: the name is in scope in
+    /// its own initialiser (as in C), and an array without size takes it from there.
+    fn variable(
+        &mut self,
+        name: &ast::Ident,
+        declared: Declared,
+        kind: VarKind,
+        init: Option<&ast::Initializer>,
+    ) -> Option<(VarId, Option<Vec<InitElem>>)> {
+        let Declared {
+            mut ty,
+            sharity,
+            is_const,
+        } = declared;
+        let var = self.new_var(
+            Var {
+                name: name.name.clone(),
+                ty: ty.clone(),
+                sharity,
+                kind,
+                addr_taken: false,
+                span: name.span,
+            },
+            is_const,
+        );
+        if !self.declare_name(name, Symbol::Var(var)) {
+            return None;
+        }
+        let init = match init {
+            Some(init) => Some(self.initializer(&mut ty, init, kind == VarKind::Global)?),
+            None => None,
+        };
+        if !self.object_type_ok(&ty, name) {
+            return None;
+        }
+        self.vars[var.0 as usize].ty = ty;
+        Some((var, init))
     }
 
     /// A variable's type must be a sized object type.
@@ -464,7 +489,7 @@ impl Checker {
             let Some(name) = &d.declarator.name else {
                 continue;
             };
-            let Some(mut declared) = self.declared(&decl.specs, &base, &d.declarator) else {
+            let Some(declared) = self.declared(&decl.specs, &base, &d.declarator) else {
                 continue;
             };
             if declared.sharity == Sharity::Shared
@@ -477,31 +502,26 @@ impl Checker {
                 (Type::Struct(_), Some(ast::Initializer::Expr(e))) => Some(e),
                 _ => None,
             };
-            let init = match (&d.init, copy_from) {
-                (Some(init), None) => self.initializer(&mut declared.ty, init, false),
-                _ => None,
+            let Some(func) = self.func.as_ref().map(|f| f.id) else {
+                continue;
             };
-            if !self.object_type_ok(&declared.ty, name) {
+            let init = if copy_from.is_some() {
+                None
+            } else {
+                d.init.as_ref()
+            };
+            let Some((var, init)) = self.variable(name, declared, VarKind::Local { func }, init)
+            else {
                 continue;
-            }
-            let Some(ctx) = &self.func else { continue };
-            let func = ctx.id;
-            let var = self.new_var(
-                Var {
-                    name: name.name.clone(),
-                    ty: declared.ty.clone(),
-                    sharity: declared.sharity,
-                    kind: VarKind::Local { func },
-                    addr_taken: false,
-                    span: name.span,
-                },
-                declared.is_const,
-            );
-            if !self.declare_name(name, Symbol::Var(var)) {
-                continue;
-            }
+            };
             if let Some(ctx) = &mut self.func {
                 ctx.locals.push(var);
+            }
+            let ty = self.vars[var.0 as usize].ty.clone();
+            let sharity = self.vars[var.0 as usize].sharity;
+            let place = super::expr::mk(hir::ExprKind::Var(var), ty.clone(), sharity, name.span);
+            for elem in init.iter().flatten() {
+                self.check_shared_write(&place, &elem.value, elem.value.span);
             }
             let mode = self.mode();
             out.push(hir::Stmt {
@@ -510,24 +530,19 @@ impl Checker {
                 span: d.declarator.span,
             });
             if let Some(e) = copy_from {
-                let place = super::expr::mk(
-                    hir::ExprKind::Var(var),
-                    declared.ty.clone(),
-                    declared.sharity,
-                    name.span,
-                );
                 if let Some(value) = self
                     .rvalue(e)
-                    .and_then(|v| self.assign_convert(v, &declared.ty, "this initialiser"))
+                    .and_then(|v| self.assign_convert(v, &ty, "this initialiser"))
                 {
                     let span = name.span.to(e.span);
+                    self.check_shared_write(&place, &value, span);
                     let sharity = place.sharity.join(value.sharity);
                     let assign = super::expr::mk(
                         hir::ExprKind::Assign {
                             place: Box::new(place),
                             value: Box::new(value),
                         },
-                        declared.ty.clone(),
+                        ty.clone(),
                         sharity,
                         span,
                     );

@@ -36,6 +36,23 @@ pub const CODES: &[&Code] = codes::CODES;
 /// Resolves, types and checks a translation unit. Returns the program when there are no
 /// errors; the diagnostics hold errors and warnings.
 pub fn check(unit: &TranslationUnit) -> (Option<Program>, Vec<Diagnostic>) {
+    // The checker recurses once per nesting level of the input; a thread of its own with a
+    // large stack makes the nesting limits, not the caller's stack, decide what fits.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("forkcc-check".into())
+            .stack_size(CHECK_STACK_BYTES)
+            .spawn_scoped(scope, || check_here(unit))
+            .ok()
+            .and_then(|thread| thread.join().ok())
+    })
+    .unwrap_or_else(|| check_here(unit))
+}
+
+/// Stack for the checking thread (reserved address space; only used pages are committed).
+const CHECK_STACK_BYTES: usize = 256 << 20;
+
+fn check_here(unit: &TranslationUnit) -> (Option<Program>, Vec<Diagnostic>) {
     let mut checker = Checker::new(unit);
     for item in &unit.items {
         match item {
@@ -84,6 +101,10 @@ struct Checker {
     global_names: HashMap<String, Span>,
     /// The function being checked.
     func: Option<modes::FnCtx>,
+    /// How deeply the expression being checked is nested.
+    expr_depth: u32,
+    /// Whether the current outermost expression was already reported as too deep.
+    too_deep_reported: bool,
 }
 
 impl Checker {
@@ -101,6 +122,8 @@ impl Checker {
             scopes: scope::Scopes::new(),
             global_names: scope::global_names(unit),
             func: None,
+            expr_depth: 0,
+            too_deep_reported: false,
         }
     }
 

@@ -9,6 +9,8 @@ const CASES: &[(&str, &str)] = &[
     ),
     ("missing operand", "void f(void) {\n    x = * ;\n}\n"),
     ("unclosed paren", "void f(void) {\n    g(1, 2;\n}\n"),
+    ("conditional without colon", "int x = a ? b;\n"),
+    ("missing comma", "void f(void) {\n    g(1 2);\n}\n"),
     (
         "unclosed block",
         "void f(void) {\n    if (x) {\n        y = 1;\n}\n",
@@ -56,12 +58,20 @@ const CASES: &[(&str, &str)] = &[
         "void f(void) {\n    s.if = p->;\n    q->;\n}\n",
     ),
     ("stray closing brace", "int x; }\nint y;\n"),
+    (
+        "bad parameter list, next function still parsed",
+        "int f(int a b) { return a; }\nmain() { x = ; }\n",
+    ),
     ("non-ASCII text", "int größe = 1;\nint a = 1 → 2;\n"),
     (
         "recovery keeps if/else together",
         "void f(void) {\n    if (x > ) { y = 1; } else { y = 2; }\n    if (x) y = ; else z = 1;\n    w = ;\n}\n",
     ),
-    ("bad escape", "char *s = \"a\\qb\";\n"),
+    (
+        "unclosed paren stays inside its block",
+        "void f(void) {\n    x = = (a;\n    y = ;\n}\nint g(void) { return ; }\nint h(void) { return (1; }\n",
+    ),
+    ("bad escapes", "char *s = \"a\\qb\";\nchar *t = \"\\x41B\\777\";\n"),
 ];
 
 #[test]
@@ -81,5 +91,11 @@ fn errors_are_capped() {
     let (_, diags) = parse(&text);
     assert_eq!(diags.len(), 51);
     assert!(diags[..50].iter().all(|d| d.code.id == "E0110"));
+    assert_eq!(diags[50].code.id, "E0106");
+    // Lexer errors count too, in source order.
+    let text = "int a = 1;\n".to_string() + &"`".repeat(70) + "\nint b = ;";
+    let (_, diags) = parse(&text);
+    assert_eq!(diags.len(), 51);
+    assert!(diags[..50].iter().all(|d| d.code.id == "E0101"));
     assert_eq!(diags[50].code.id, "E0106");
 }

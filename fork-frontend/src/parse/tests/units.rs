@@ -47,6 +47,15 @@ fn unary_postfix_and_casts() {
         "(* (sizeof-type [char] (_ *)) n)"
     );
     assert_eq!(expr_sexpr("sizeof -x"), "(sizeof (neg x))");
+    assert_eq!(
+        expr_sexpr("(void (*)(void))f"),
+        "(cast [void] (_ * (fn)) f)"
+    );
+    assert_eq!(expr_sexpr("sizeof(int[3])"), "(sizeof-type [int] (_ [3]))");
+    assert_eq!(
+        expr_sexpr("(sh const int *)p"),
+        "(cast [sh const int] (_ *) p)"
+    );
 }
 
 #[test]
@@ -281,4 +290,20 @@ fn keywords_are_not_identifiers() {
     }
     // Fork's special identifiers are ordinary names to the parser.
     parse_ok("int __PROC_NR__; int groupsize; int ilog2; int mpadd;");
+}
+
+#[test]
+fn stray_whitespace_is_tolerated() {
+    let unit = parse_ok("\r\n\tint\x0b x\x0c=\r\n1 ;\r\n  \t");
+    assert_eq!(sexpr::unit(&unit), "(decl [int] (x) = 1)\n");
+    assert!(parse_ok("").items.is_empty());
+    assert!(parse_ok(" \n\t ").items.is_empty());
+}
+
+#[test]
+fn parameters_arrays_and_abstract_names() {
+    assert_eq!(
+        declarators_of("int f(int a[], int n, char **, sh int k[4][4]);"),
+        ["(f (fn [int] (a []), [int] (n), [char] (_ * *), [sh int] (k [4] [4])))"]
+    );
 }
