@@ -88,7 +88,7 @@ impl Machine<'_> {
             }
             StmtKind::Decl { var, init } => {
                 self.count_step(fr, cx, s.span, &lanes)?;
-                self.declare(fr, cx, *var, init.as_deref(), &lanes)?;
+                self.declare(fr, cx, *var, init.as_deref(), &lanes, s.span)?;
                 self.end_step(cx)?;
                 Ok(Flow::normal(lanes))
             }
@@ -536,6 +536,7 @@ impl Machine<'_> {
         var: VarId,
         init: Option<&[InitElem]>,
         lanes: &[u32],
+        span: Span,
     ) -> R<()> {
         let prog = self.prog;
         let size = prog.var(var).ty.size(&prog.structs);
@@ -553,7 +554,10 @@ impl Machine<'_> {
                         self.mem.clear(p);
                         p
                     } else {
-                        let p = self.mem.alloc(size, false, Origin::Var(var));
+                        let p = self
+                            .mem
+                            .alloc(size, false, Origin::Var(var))
+                            .map_err(|e| self.mem_fault(e, span, fr, cx, l, true))?;
                         fr.owned.push(p);
                         fr.col_mut(slot)[l as usize] = p;
                         p
@@ -568,7 +572,11 @@ impl Machine<'_> {
                     self.mem.clear(b.ptr);
                     b.ptr
                 } else {
-                    let p = self.mem.alloc(size, true, Origin::Var(var));
+                    let lane = lanes.first().copied().unwrap_or(0);
+                    let p = self
+                        .mem
+                        .alloc(size, true, Origin::Var(var))
+                        .map_err(|e| self.mem_fault(e, span, fr, cx, lane, true))?;
                     self.undo.push((var, b));
                     self.bound[var.0 as usize] = Binding {
                         ptr: p,
@@ -636,7 +644,7 @@ impl Machine<'_> {
         let all: Lanes = (0..lanes.len() as u32).collect();
         for (&param, vals) in f.params.iter().zip(&argv) {
             let s = self.scalar(&prog.var(param).ty);
-            self.declare(&mut callee, &inner, param, None, &all)?;
+            self.declare(&mut callee, &inner, param, None, &all, span)?;
             let place = match self.storage[param.0 as usize] {
                 Storage::Column(slot) => Place::Col(slot),
                 _ => self.var_place(&mut callee, &inner, param, &all, span)?,

@@ -85,6 +85,18 @@ pub struct Write {
     pub span: Span,
 }
 
+/// Why an allocation was refused.
+pub fn too_large_text(e: &MemError) -> String {
+    match e {
+        MemError::TooLarge { size } => format!(
+            "{size} bytes would exceed the simulator's memory ({} bytes per object, {} in all)",
+            crate::memory::MAX_OBJECT,
+            crate::memory::MAX_TOTAL
+        ),
+        other => format!("{other:?}"),
+    }
+}
+
 pub struct Machine<'p> {
     pub prog: &'p Program,
     pub cfg: &'p Config,
@@ -193,7 +205,10 @@ impl<'p> Machine<'p> {
     fn setup(&mut self) -> R<()> {
         let prog = self.prog;
         for s in &prog.strings {
-            let p = self.mem.alloc(s.len() as u64, true, Origin::Str);
+            let p = self
+                .mem
+                .alloc(s.len() as u64, true, Origin::Str)
+                .map_err(|e| self.internal(format!("{e:?}")))?;
             for (i, &b) in s.iter().enumerate() {
                 self.mem
                     .store(ptr_add(p, i as i64), 1, b as u64)
@@ -206,12 +221,27 @@ impl<'p> Machine<'p> {
             let var = self.prog.var(g.var);
             let size = var.ty.size(&self.prog.structs);
             let origin = Origin::Var(g.var);
+            let too_large = |e: MemError| {
+                Box::new(
+                    Fault::new(
+                        &fault::R0012,
+                        var.span,
+                        format!("cannot allocate `{}`: {}", var.name, too_large_text(&e)),
+                    )
+                    .with_help(
+                        "make the array smaller, or use fewer processors for a private array",
+                    ),
+                )
+            };
             self.storage[g.var.0 as usize] = match var.sharity {
-                Sharity::Shared => Storage::SharedGlobal(self.mem.alloc(size, true, origin)),
+                Sharity::Shared => {
+                    Storage::SharedGlobal(self.mem.alloc(size, true, origin).map_err(too_large)?)
+                }
                 Sharity::Private => {
                     let objs = (0..procs)
                         .map(|_| self.mem.alloc(size, false, origin))
-                        .collect();
+                        .collect::<Result<_, _>>()
+                        .map_err(too_large)?;
                     self.private_globals.push(objs);
                     Storage::PrivGlobal(self.private_globals.len() as u32 - 1)
                 }
@@ -335,6 +365,11 @@ impl<'p> Machine<'p> {
                 ),
             )
             .with_help("check the index against the object's size"),
+            MemError::TooLarge { .. } => Fault::new(
+                &fault::R0012,
+                span,
+                format!("cannot allocate: {}", too_large_text(&e)),
+            ),
             MemError::Dead { obj } => {
                 let why = match self.mem.object(obj).map(|o| o.state) {
                     Some(State::Freed) => "it was freed",
