@@ -54,12 +54,12 @@ fn append(into: &mut Lanes, from: Lanes) {
     }
 }
 
-impl Machine<'_> {
+impl<'p> Machine<'p> {
     pub fn exec_block(
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
-        stmts: &[Stmt],
+        stmts: &'p [Stmt],
         lanes: Lanes,
     ) -> R<Flow> {
         let mut out = Flow::default();
@@ -78,7 +78,7 @@ impl Machine<'_> {
         Ok(out)
     }
 
-    pub fn exec(&mut self, fr: &mut Frame, cx: &Ctx, s: &Stmt, lanes: Lanes) -> R<Flow> {
+    pub fn exec(&mut self, fr: &mut Frame, cx: &Ctx, s: &'p Stmt, lanes: Lanes) -> R<Flow> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.count_step(fr, cx, s.span, &lanes)?;
@@ -148,9 +148,10 @@ impl Machine<'_> {
                     mode: Mode::Async,
                     ..*cx
                 };
-                let flow = self.exec(fr, &farm, body, lanes)?;
-                self.flush_async_output();
-                Ok(flow)
+                match cx.mode {
+                    Mode::Sync => self.run_async(fr, &farm, std::slice::from_ref(&**body), lanes),
+                    Mode::Async => self.exec(fr, &farm, body, lanes),
+                }
             }
             StmtKind::Seq(body) => {
                 self.count_step(fr, cx, s.span, &lanes)?;
@@ -209,12 +210,12 @@ impl Machine<'_> {
         cx: &Ctx,
         span: Span,
         cond: &Expr,
-        then: &Stmt,
-        els: Option<&Stmt>,
+        then: &'p Stmt,
+        els: Option<&'p Stmt>,
         lanes: Lanes,
     ) -> R<Flow> {
         let (t, f) = self.test(fr, cx, span, Some(cond), lanes)?;
-        let run = |m: &mut Self, fr: &mut Frame, cx: &Ctx, body: Option<&Stmt>, lanes: Lanes| {
+        let run = |m: &mut Self, fr: &mut Frame, cx: &Ctx, body: Option<&'p Stmt>, lanes: Lanes| {
             match body {
                 Some(body) if !lanes.is_empty() => m.exec(fr, cx, body, lanes),
                 _ => Ok(Flow::normal(lanes)),
@@ -297,7 +298,7 @@ impl Machine<'_> {
         span: Span,
         cond: Option<&Expr>,
         step: Option<&Expr>,
-        body: &Stmt,
+        body: &'p Stmt,
         test_first: bool,
         lanes: Lanes,
     ) -> R<Flow> {
@@ -332,7 +333,7 @@ impl Machine<'_> {
         span: Span,
         cond: Option<&Expr>,
         step: Option<&Expr>,
-        body: &Stmt,
+        body: &'p Stmt,
         lanes: Lanes,
     ) -> R<Flow> {
         let mut out = Flow::default();
@@ -369,7 +370,7 @@ impl Machine<'_> {
         cx: &Ctx,
         span: Span,
         cond: &Expr,
-        cases: &[SwitchCase],
+        cases: &'p [SwitchCase],
         lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
@@ -414,7 +415,7 @@ impl Machine<'_> {
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
-        cases: &[SwitchCase],
+        cases: &'p [SwitchCase],
         entries: &[(usize, u32)],
     ) -> R<Flow> {
         let mut out = Flow::default();
@@ -448,7 +449,7 @@ impl Machine<'_> {
         count: &Expr,
         at: &Expr,
         dollar: Option<&Expr>,
-        body: &Stmt,
+        body: &'p Stmt,
         lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
@@ -498,12 +499,12 @@ impl Machine<'_> {
 
     /// `start S`: a barrier of all processors, which then form the root group and run S
     /// synchronously (`@` = 0, `$` = `$$` = `__PROC_NR__`).
-    fn exec_start(
+    pub fn exec_start(
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
         span: Span,
-        body: &Stmt,
+        body: &'p Stmt,
         lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
@@ -529,7 +530,7 @@ impl Machine<'_> {
 
     /// A declaration: a fresh zero-filled instance (per lane, or per group for a shared local),
     /// then the initialiser.
-    fn declare(
+    pub fn declare(
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
@@ -607,6 +608,30 @@ impl Machine<'_> {
         lanes: &[u32],
         span: Span,
     ) -> R<Vals> {
+        let body = &self.prog.func(func).body.stmts;
+        let (mut callee, inner, mark) = self.enter_call(fr, cx, func, args, lanes, span)?;
+        let all: Lanes = (0..lanes.len() as u32).collect();
+        if inner.mode == Mode::Async && cx.mode == Mode::Sync {
+            // Like `farm`: the members run the function asynchronously, then meet again.
+            self.run_async(&mut callee, &inner, body, all)?;
+        } else {
+            self.exec_block(&mut callee, &inner, body, all)?;
+        }
+        self.leave_call(&inner, &callee, mark)?;
+        Ok(callee.ret)
+    }
+
+    /// Evaluates the arguments, checks the depth, makes the callee's frame and binds the
+    /// parameters. Returns the frame, the callee's context and the shared-scope mark.
+    pub fn enter_call(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        func: FuncId,
+        args: &[Expr],
+        lanes: &[u32],
+        span: Span,
+    ) -> R<(Frame, Ctx, usize)> {
         let prog = self.prog;
         let f = prog.func(func);
         let mut argv: smallvec::SmallVec<[Vals; 4]> = smallvec::SmallVec::new();
@@ -653,16 +678,17 @@ impl Machine<'_> {
         }
         self.end_step(&inner)?;
         self.stats.functions[func.0 as usize].calls += 1;
-        self.exec_block(&mut callee, &inner, &f.body.stmts, all)?;
-        self.end_step(&inner)?;
+        Ok((callee, inner, mark))
+    }
+
+    /// Ends a call: its shared locals and private objects end.
+    pub fn leave_call(&mut self, inner: &Ctx, callee: &Frame, mark: usize) -> R<()> {
+        self.end_step(inner)?;
         self.end_scope(mark);
         for &p in &callee.owned {
             self.mem.release(p, State::Ended);
         }
-        if inner.mode == Mode::Async && cx.mode == Mode::Sync {
-            self.flush_async_output();
-        }
         self.depth -= 1;
-        Ok(callee.ret)
+        Ok(())
     }
 }

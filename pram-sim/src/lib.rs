@@ -23,14 +23,13 @@
 //!   allocates its own block.
 //! - A private `switch` splits the group into one subgroup per entry case, run in case order.
 //! - `seq S` runs S on the member with the smallest `$$` among those present.
-//! - Asynchronous code runs SIMT-style: all processors of the asynchronous region execute the
-//!   same statement together, diverging under private conditions with masks (the then-lanes of
-//!   an `if` run before the else-lanes). Processors spinning on a flag make progress when the
-//!   processor that sets it runs in the same loop or in an earlier branch; a processor that
-//!   waits on one in a later branch never sees it, and the step limit reports the hang.
+//! - Asynchronous regions are scheduled round-robin, one statement per processor per turn in
+//!   `__PROC_NR__` order (`async_exec`), so a processor spinning on a flag makes progress while
+//!   another sets it. A call inside a larger expression runs to completion within its statement.
 //! - "PRAM step N" in a fault is the number of group steps executed so far, the faulting one
 //!   included (the unit of `--max-steps`); `Stats::time` is the critical path.
 
+mod async_exec;
 mod builtins;
 mod eval;
 mod exec;

@@ -284,7 +284,11 @@ impl<'p> Machine<'p> {
         };
         let mut frame = self.frame(main, (0..procs).collect());
         self.stats.functions[main.0 as usize].calls += 1;
-        self.exec_block(&mut frame, &cx, &f.body.stmts, (0..procs).collect())?;
+        let all = (0..procs).collect();
+        match cx.mode {
+            Mode::Sync => self.exec_block(&mut frame, &cx, &f.body.stmts, all)?,
+            Mode::Async => self.run_async(&mut frame, &cx, &f.body.stmts, all)?,
+        };
         self.end_step(&cx)
     }
 

@@ -86,3 +86,31 @@ fn deep_recursion_within_the_limit_runs() {
     let src = "straight int depth(int n)\n{\n    if (n == 0)\n        return 0;\n    return 1 + depth(n - 1);\n}\nsync void main(void)\n{\n    seq printf(\"%d\\n\", depth(5000));\n}\n";
     assert_eq!(output(src, 2), "5000\n");
 }
+
+#[test]
+fn async_processor_waits_on_a_flag_set_in_another_branch() {
+    // Round-robin scheduling: processor 1 spins in the then-branch until processor 0, in the
+    // else-branch, sets the flag. Lines between barriers appear by __PROC_NR__.
+    let src = "sh int flag = 0;\nvoid main(void)\n{\n    if (__PROC_NR__ == 1) {\n        while (flag == 0)\n            ;\n        printf(\"1 saw the flag\\n\");\n    } else {\n        flag = 1;\n        printf(\"%d set the flag\\n\", __PROC_NR__);\n    }\n}\n";
+    assert_eq!(output(src, 2), "0 set the flag\n1 saw the flag\n");
+}
+
+#[test]
+fn farm_member_waits_inside_an_async_function_for_a_later_member() {
+    let src = "sh int ready = 0;\nasync void wait_for(int v)\n{\n    while (ready < v)\n        ;\n}\nsync void main(void)\n{\n    pr int r = 0;\n    farm {\n        if (__PROC_NR__ == 0) {\n            wait_for(2);\n            r = ready;\n        } else\n            mpadd(&ready, 1);\n    }\n    if (__PROC_NR__ == 0)\n        printf(\"%d\\n\", r);\n}\n";
+    assert_eq!(output(src, 3), "2\n");
+}
+
+#[test]
+fn async_spin_that_nobody_ends_hits_the_step_limit() {
+    let src = "sh int flag = 0;\nvoid main(void)\n{\n    while (flag == 0)\n        ;\n}\n";
+    let outcome = run(
+        src,
+        Config {
+            procs: 2,
+            max_steps: 500,
+            ..Config::default()
+        },
+    );
+    assert_eq!(outcome.fault.map(|f| f.code.id), Some("R0006"));
+}
