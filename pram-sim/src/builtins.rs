@@ -262,8 +262,20 @@ impl Machine<'_> {
                     let proc = fr.procs[lane as usize];
                     self.emit(cx.mode, proc, &text);
                 }
-                Err((index, err)) => {
-                    return Err(self.mem_fault(err, args[index + 1].span, fr, cx, lane, false));
+                Err(format::FormatError::String(index, err)) => {
+                    let span = args.get(index + 1).map_or(args[0].span, |a| a.span);
+                    return Err(self.mem_fault(err, span, fr, cx, lane, false));
+                }
+                Err(format::FormatError::FieldTooWide(width)) => {
+                    let fault = Fault::new(
+                        &fault::R0012,
+                        args[0].span,
+                        format!(
+                            "`printf` field of width {width}, wider than the simulator prints ({})",
+                            format::MAX_FIELD
+                        ),
+                    );
+                    return Err(self.fault(fault, fr, cx, lane));
                 }
             }
         }
