@@ -260,7 +260,15 @@ impl Machine<'_> {
                 Ok(text) => {
                     counts.push(text.len() as u64);
                     let proc = fr.procs[lane as usize];
-                    self.emit(cx.mode, proc, &text);
+                    if let Err(limit) = self.emit(cx.mode, proc, &text) {
+                        let fault = Fault::new(
+                            &fault::R0012,
+                            args[0].span,
+                            format!("the program printed more than {limit} bytes"),
+                        )
+                        .with_help("print less; the simulator holds the output in memory");
+                        return Err(self.fault(fault, fr, cx, lane));
+                    }
                 }
                 Err(format::FormatError::String(index, err)) => {
                     let span = args.get(index + 1).map_or(args[0].span, |a| a.span);

@@ -85,6 +85,9 @@ pub struct Write {
     pub span: Span,
 }
 
+/// The most output a run may print.
+pub const MAX_OUTPUT: u64 = 1 << 30;
+
 /// Why an allocation was refused.
 pub fn too_large_text(e: &MemError) -> String {
     match e {
@@ -118,6 +121,8 @@ pub struct Machine<'p> {
     pub out: Vec<u8>,
     /// Output of asynchronous code by processor, emitted in `__PROC_NR__` order at barriers.
     pub async_out: Vec<Vec<u8>>,
+    /// Bytes printed so far.
+    pub output_bytes: u64,
     pub next_group: u64,
     pub depth: u32,
     pub group_depth: u32,
@@ -164,6 +169,7 @@ impl<'p> Machine<'p> {
             reads: Vec::new(),
             out: Vec::new(),
             async_out: vec![Vec::new(); p],
+            output_bytes: 0,
             next_group: 1,
             depth: 0,
             group_depth: 0,
@@ -414,11 +420,17 @@ impl<'p> Machine<'p> {
     }
 
     /// Appends the output of processor `proc`.
-    pub fn emit(&mut self, mode: Mode, proc: u32, text: &[u8]) {
+    /// Fails when the program's output would pass `MAX_OUTPUT` (it is held in memory).
+    pub fn emit(&mut self, mode: Mode, proc: u32, text: &[u8]) -> Result<(), u64> {
+        self.output_bytes += text.len() as u64;
+        if self.output_bytes > MAX_OUTPUT {
+            return Err(MAX_OUTPUT);
+        }
         match mode {
             Mode::Sync => self.out.extend_from_slice(text),
             Mode::Async => self.async_out[proc as usize].extend_from_slice(text),
         }
+        Ok(())
     }
 
     /// A barrier of asynchronous code: buffered lines appear in `__PROC_NR__` order.
