@@ -96,6 +96,10 @@ pub fn too_large_text(e: &MemError) -> String {
             crate::memory::MAX_OBJECT,
             crate::memory::MAX_TOTAL
         ),
+        MemError::TooMany => format!(
+            "the run created more than {} objects (variables, heap blocks)",
+            crate::memory::MAX_OBJECTS
+        ),
         other => format!("{other:?}"),
     }
 }
@@ -375,7 +379,7 @@ impl<'p> Machine<'p> {
                 ),
             )
             .with_help("check the index against the object's size"),
-            MemError::TooLarge { .. } => Fault::new(
+            MemError::TooLarge { .. } | MemError::TooMany => Fault::new(
                 &fault::R0012,
                 span,
                 format!("cannot allocate: {}", too_large_text(&e)),

@@ -53,12 +53,16 @@ pub enum MemError {
     TooLarge {
         size: u64,
     },
+    /// More than `MAX_OBJECTS` allocations in one run.
+    TooMany,
 }
 
 /// The largest object: byte offsets in a pointer are 32-bit.
 pub const MAX_OBJECT: u64 = i32::MAX as u64;
 /// The most memory a simulated program may hold at once.
 pub const MAX_TOTAL: u64 = 8 << 30;
+/// The most objects one run may create (ended ones are remembered, to report their use).
+pub const MAX_OBJECTS: usize = 50_000_000;
 
 #[inline]
 pub fn make_ptr(obj: u32, offset: i64) -> u64 {
@@ -98,6 +102,9 @@ impl Memory {
     pub fn alloc(&mut self, size: u64, shared: bool, origin: Origin) -> Result<u64, MemError> {
         if size > MAX_OBJECT || self.live_bytes + size > MAX_TOTAL {
             return Err(MemError::TooLarge { size });
+        }
+        if self.objects.len() >= MAX_OBJECTS {
+            return Err(MemError::TooMany);
         }
         self.live_bytes += size;
         self.objects.push(Object {
