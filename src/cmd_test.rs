@@ -62,7 +62,7 @@ fn cases(file: &Path) -> Result<Vec<Case>, String> {
 
 fn run_case(file: &Path, case: &Case) -> Result<(), String> {
     let args = CaseArgs::try_parse_from(&case.args)
-        .map_err(|e| format!("  bad `//! run:` arguments: {}", e.to_string().trim_end()))?;
+        .map_err(|e| format!("  bad `//! run:` arguments:\n{}", indent(&e.to_string())))?;
     let run = simulate(file, &args.define, &args.machine, false);
     let stdout = String::from_utf8_lossy(&run.output);
     match &case.expect {

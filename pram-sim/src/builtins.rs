@@ -19,6 +19,14 @@ impl Machine<'_> {
         lanes: &[u32],
         e: &Expr,
     ) -> R<Vals> {
+        let arity_ok = match op {
+            Builtin::Printf => !args.is_empty(),
+            Builtin::Multiprefix(_) | Builtin::SyncUpdate(_) | Builtin::Pow => args.len() == 2,
+            _ => args.len() == 1,
+        };
+        if !arity_ok {
+            return Err(self.internal(format!("{op:?} with {} arguments", args.len())));
+        }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(self.eval(fr, cx, a, lanes)?);
@@ -103,27 +111,23 @@ impl Machine<'_> {
                     return Err(self.fault(fault, fr, cx, lanes[i]));
                 }
                 let origin = Origin::Heap { span };
-                if shared && cx.mode == Mode::Sync {
-                    // A group allocates together: members asking for the same size in one step
-                    // share one block (so `sh int *a = shmalloc(n);` is one write).
-                    let mut blocks: Vec<(u64, u64)> = Vec::new();
-                    sizes
-                        .iter()
-                        .map(|&size| match blocks.iter().find(|b| b.0 == size) {
-                            Some(b) => b.1,
-                            None => {
-                                let p = self.mem.alloc(size, true, origin);
-                                blocks.push((size, p));
-                                p
-                            }
-                        })
-                        .collect()
-                } else {
-                    sizes
-                        .iter()
-                        .map(|&size| self.mem.alloc(size, shared, origin))
-                        .collect()
+                // A group allocates together: members asking for the same size in one step
+                // share one block (so `sh int *a = shmalloc(n);` is one write).
+                let collective = shared && cx.mode == Mode::Sync;
+                let mut blocks: Vec<(u64, u64)> = Vec::new();
+                let mut out = Vals::with_capacity(n);
+                for (i, &size) in sizes.iter().enumerate() {
+                    let p = match blocks.iter().find(|b| collective && b.0 == size) {
+                        Some(b) => b.1,
+                        None => match self.mem.alloc(size, shared, origin) {
+                            Ok(p) => p,
+                            Err(e) => return Err(self.mem_fault(e, span, fr, cx, lanes[i], true)),
+                        },
+                    };
+                    blocks.push((size, p));
+                    out.push(p);
                 }
+                out
             }
             Builtin::Shfree | Builtin::Free => {
                 let shared = op == Builtin::Shfree;
@@ -256,10 +260,30 @@ impl Machine<'_> {
                 Ok(text) => {
                     counts.push(text.len() as u64);
                     let proc = fr.procs[lane as usize];
-                    self.emit(cx.mode, proc, &text);
+                    if let Err(limit) = self.emit(cx.mode, proc, &text) {
+                        let fault = Fault::new(
+                            &fault::R0012,
+                            args[0].span,
+                            format!("the program printed more than {limit} bytes"),
+                        )
+                        .with_help("print less; the simulator holds the output in memory");
+                        return Err(self.fault(fault, fr, cx, lane));
+                    }
                 }
-                Err((index, err)) => {
-                    return Err(self.mem_fault(err, args[index + 1].span, fr, cx, lane, false));
+                Err(format::FormatError::String(index, err)) => {
+                    let span = args.get(index + 1).map_or(args[0].span, |a| a.span);
+                    return Err(self.mem_fault(err, span, fr, cx, lane, false));
+                }
+                Err(format::FormatError::FieldTooWide(width)) => {
+                    let fault = Fault::new(
+                        &fault::R0012,
+                        args[0].span,
+                        format!(
+                            "`printf` field of width {width}, wider than the simulator prints ({})",
+                            format::MAX_FIELD
+                        ),
+                    );
+                    return Err(self.fault(fault, fr, cx, lane));
                 }
             }
         }

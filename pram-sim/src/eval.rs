@@ -43,11 +43,14 @@ impl Machine<'_> {
                 smallvec![fw(x); n]
             }
             ExprKind::Str(id) => smallvec![self.strings[id.0 as usize]; n],
-            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member { .. } => {
-                let place = self.place(fr, cx, e, lanes)?;
-                let s = self.scalar(&e.ty);
-                self.load(fr, cx, &place, s, lanes, e.span)?
-            }
+            ExprKind::Var(v) => match self.storage[v.0 as usize] {
+                Storage::Column(slot) => {
+                    let col = fr.col(slot);
+                    gather(lanes, |l| col[l as usize])
+                }
+                _ => self.load_lvalue(fr, cx, e, lanes)?,
+            },
+            ExprKind::Deref(_) | ExprKind::Member { .. } => self.load_lvalue(fr, cx, e, lanes)?,
             ExprKind::AddrOf(inner) | ExprKind::Decay(inner) => {
                 match self.place(fr, cx, inner, lanes)? {
                     Place::Mem(ptrs) => ptrs,
@@ -249,6 +252,13 @@ impl Machine<'_> {
             }
             _ => return Err(self.internal("eval_rare on a common node")),
         })
+    }
+
+    /// The value of an lvalue in memory.
+    fn load_lvalue(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Vals> {
+        let place = self.place(fr, cx, e, lanes)?;
+        let s = self.scalar(&e.ty);
+        self.load(fr, cx, &place, s, lanes, e.span)
     }
 
     pub fn place(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Place> {

@@ -35,21 +35,31 @@ impl Flow {
 
     /// Adds the lanes of `other` (both went through alternative paths of one statement).
     fn join(mut self, other: Flow) -> Flow {
-        self.normal.extend(other.normal);
+        append(&mut self.normal, other.normal);
         self.normal.sort_unstable();
-        self.brk.extend(other.brk);
-        self.cont.extend(other.cont);
-        self.ret.extend(other.ret);
+        append(&mut self.brk, other.brk);
+        append(&mut self.cont, other.cont);
+        append(&mut self.ret, other.ret);
         self
     }
 }
 
-impl Machine<'_> {
+/// Moves `from` to the end of `into` (most flows are empty: skip them cheaply).
+#[inline]
+fn append(into: &mut Lanes, from: Lanes) {
+    if into.is_empty() {
+        *into = from;
+    } else if !from.is_empty() {
+        into.extend_from_slice(&from);
+    }
+}
+
+impl<'p> Machine<'p> {
     pub fn exec_block(
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
-        stmts: &[Stmt],
+        stmts: &'p [Stmt],
         lanes: Lanes,
     ) -> R<Flow> {
         let mut out = Flow::default();
@@ -60,15 +70,15 @@ impl Machine<'_> {
             }
             let f = self.exec(fr, cx, s, cur)?;
             cur = f.normal;
-            out.brk.extend(f.brk);
-            out.cont.extend(f.cont);
-            out.ret.extend(f.ret);
+            append(&mut out.brk, f.brk);
+            append(&mut out.cont, f.cont);
+            append(&mut out.ret, f.ret);
         }
         out.normal = cur;
         Ok(out)
     }
 
-    pub fn exec(&mut self, fr: &mut Frame, cx: &Ctx, s: &Stmt, lanes: Lanes) -> R<Flow> {
+    pub fn exec(&mut self, fr: &mut Frame, cx: &Ctx, s: &'p Stmt, lanes: Lanes) -> R<Flow> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.count_step(fr, cx, s.span, &lanes)?;
@@ -78,7 +88,7 @@ impl Machine<'_> {
             }
             StmtKind::Decl { var, init } => {
                 self.count_step(fr, cx, s.span, &lanes)?;
-                self.declare(fr, cx, *var, init.as_deref(), &lanes)?;
+                self.declare(fr, cx, *var, init.as_deref(), &lanes, s.span)?;
                 self.end_step(cx)?;
                 Ok(Flow::normal(lanes))
             }
@@ -138,9 +148,10 @@ impl Machine<'_> {
                     mode: Mode::Async,
                     ..*cx
                 };
-                let flow = self.exec(fr, &farm, body, lanes)?;
-                self.flush_async_output();
-                Ok(flow)
+                match cx.mode {
+                    Mode::Sync => self.run_async(fr, &farm, std::slice::from_ref(&**body), lanes),
+                    Mode::Async => self.exec(fr, &farm, body, lanes),
+                }
             }
             StmtKind::Seq(body) => {
                 self.count_step(fr, cx, s.span, &lanes)?;
@@ -199,12 +210,12 @@ impl Machine<'_> {
         cx: &Ctx,
         span: Span,
         cond: &Expr,
-        then: &Stmt,
-        els: Option<&Stmt>,
+        then: &'p Stmt,
+        els: Option<&'p Stmt>,
         lanes: Lanes,
     ) -> R<Flow> {
         let (t, f) = self.test(fr, cx, span, Some(cond), lanes)?;
-        let run = |m: &mut Self, fr: &mut Frame, cx: &Ctx, body: Option<&Stmt>, lanes: Lanes| {
+        let run = |m: &mut Self, fr: &mut Frame, cx: &Ctx, body: Option<&'p Stmt>, lanes: Lanes| {
             match body {
                 Some(body) if !lanes.is_empty() => m.exec(fr, cx, body, lanes),
                 _ => Ok(Flow::normal(lanes)),
@@ -287,7 +298,7 @@ impl Machine<'_> {
         span: Span,
         cond: Option<&Expr>,
         step: Option<&Expr>,
-        body: &Stmt,
+        body: &'p Stmt,
         test_first: bool,
         lanes: Lanes,
     ) -> R<Flow> {
@@ -322,17 +333,17 @@ impl Machine<'_> {
         span: Span,
         cond: Option<&Expr>,
         step: Option<&Expr>,
-        body: &Stmt,
+        body: &'p Stmt,
         lanes: Lanes,
     ) -> R<Flow> {
         let mut out = Flow::default();
         let mut active = lanes;
         loop {
             let f = self.exec(fr, cx, body, active)?;
-            out.normal.extend(f.brk);
-            out.ret.extend(f.ret);
+            append(&mut out.normal, f.brk);
+            append(&mut out.ret, f.ret);
             let mut next = f.normal;
-            next.extend(f.cont);
+            append(&mut next, f.cont);
             next.sort_unstable();
             if next.is_empty() {
                 break;
@@ -359,7 +370,7 @@ impl Machine<'_> {
         cx: &Ctx,
         span: Span,
         cond: &Expr,
-        cases: &[SwitchCase],
+        cases: &'p [SwitchCase],
         lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
@@ -404,7 +415,7 @@ impl Machine<'_> {
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
-        cases: &[SwitchCase],
+        cases: &'p [SwitchCase],
         entries: &[(usize, u32)],
     ) -> R<Flow> {
         let mut out = Flow::default();
@@ -419,9 +430,9 @@ impl Machine<'_> {
                 continue;
             }
             let f = self.exec_block(fr, cx, &case.body, std::mem::take(&mut cur))?;
-            out.normal.extend(f.brk);
-            out.cont.extend(f.cont);
-            out.ret.extend(f.ret);
+            append(&mut out.normal, f.brk);
+            append(&mut out.cont, f.cont);
+            append(&mut out.ret, f.ret);
             cur = f.normal;
         }
         out.normal.extend(cur);
@@ -438,7 +449,7 @@ impl Machine<'_> {
         count: &Expr,
         at: &Expr,
         dollar: Option<&Expr>,
-        body: &Stmt,
+        body: &'p Stmt,
         lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
@@ -488,12 +499,12 @@ impl Machine<'_> {
 
     /// `start S`: a barrier of all processors, which then form the root group and run S
     /// synchronously (`@` = 0, `$` = `$$` = `__PROC_NR__`).
-    fn exec_start(
+    pub fn exec_start(
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
         span: Span,
-        body: &Stmt,
+        body: &'p Stmt,
         lanes: Lanes,
     ) -> R<Flow> {
         self.count_step(fr, cx, span, &lanes)?;
@@ -519,13 +530,14 @@ impl Machine<'_> {
 
     /// A declaration: a fresh zero-filled instance (per lane, or per group for a shared local),
     /// then the initialiser.
-    fn declare(
+    pub fn declare(
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
         var: VarId,
         init: Option<&[InitElem]>,
         lanes: &[u32],
+        span: Span,
     ) -> R<()> {
         let prog = self.prog;
         let size = prog.var(var).ty.size(&prog.structs);
@@ -543,7 +555,10 @@ impl Machine<'_> {
                         self.mem.clear(p);
                         p
                     } else {
-                        let p = self.mem.alloc(size, false, Origin::Var(var));
+                        let p = self
+                            .mem
+                            .alloc(size, false, Origin::Var(var))
+                            .map_err(|e| self.mem_fault(e, span, fr, cx, l, true))?;
                         fr.owned.push(p);
                         fr.col_mut(slot)[l as usize] = p;
                         p
@@ -558,7 +573,11 @@ impl Machine<'_> {
                     self.mem.clear(b.ptr);
                     b.ptr
                 } else {
-                    let p = self.mem.alloc(size, true, Origin::Var(var));
+                    let lane = lanes.first().copied().unwrap_or(0);
+                    let p = self
+                        .mem
+                        .alloc(size, true, Origin::Var(var))
+                        .map_err(|e| self.mem_fault(e, span, fr, cx, lane, true))?;
                     self.undo.push((var, b));
                     self.bound[var.0 as usize] = Binding {
                         ptr: p,
@@ -589,9 +608,33 @@ impl Machine<'_> {
         lanes: &[u32],
         span: Span,
     ) -> R<Vals> {
+        let body = &self.prog.func(func).body.stmts;
+        let (mut callee, inner, mark) = self.enter_call(fr, cx, func, args, lanes, span)?;
+        let all: Lanes = (0..lanes.len() as u32).collect();
+        if inner.mode == Mode::Async && cx.mode == Mode::Sync {
+            // Like `farm`: the members run the function asynchronously, then meet again.
+            self.run_async(&mut callee, &inner, body, all)?;
+        } else {
+            self.exec_block(&mut callee, &inner, body, all)?;
+        }
+        self.leave_call(&inner, &callee, mark)?;
+        Ok(callee.ret)
+    }
+
+    /// Evaluates the arguments, checks the depth, makes the callee's frame and binds the
+    /// parameters. Returns the frame, the callee's context and the shared-scope mark.
+    pub fn enter_call(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        func: FuncId,
+        args: &[Expr],
+        lanes: &[u32],
+        span: Span,
+    ) -> R<(Frame, Ctx, usize)> {
         let prog = self.prog;
         let f = prog.func(func);
-        let mut argv = Vec::with_capacity(args.len());
+        let mut argv: smallvec::SmallVec<[Vals; 4]> = smallvec::SmallVec::new();
         for a in args {
             argv.push(self.eval(fr, cx, a, lanes)?);
         }
@@ -626,7 +669,7 @@ impl Machine<'_> {
         let all: Lanes = (0..lanes.len() as u32).collect();
         for (&param, vals) in f.params.iter().zip(&argv) {
             let s = self.scalar(&prog.var(param).ty);
-            self.declare(&mut callee, &inner, param, None, &all)?;
+            self.declare(&mut callee, &inner, param, None, &all, span)?;
             let place = match self.storage[param.0 as usize] {
                 Storage::Column(slot) => Place::Col(slot),
                 _ => self.var_place(&mut callee, &inner, param, &all, span)?,
@@ -635,16 +678,17 @@ impl Machine<'_> {
         }
         self.end_step(&inner)?;
         self.stats.functions[func.0 as usize].calls += 1;
-        self.exec_block(&mut callee, &inner, &f.body.stmts, all)?;
-        self.end_step(&inner)?;
+        Ok((callee, inner, mark))
+    }
+
+    /// Ends a call: its shared locals and private objects end.
+    pub fn leave_call(&mut self, inner: &Ctx, callee: &Frame, mark: usize) -> R<()> {
+        self.end_step(inner)?;
         self.end_scope(mark);
         for &p in &callee.owned {
             self.mem.release(p, State::Ended);
         }
-        if inner.mode == Mode::Async && cx.mode == Mode::Sync {
-            self.flush_async_output();
-        }
         self.depth -= 1;
-        Ok(callee.ret)
+        Ok(())
     }
 }

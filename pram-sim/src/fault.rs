@@ -53,9 +53,11 @@ right kind (`free` for `malloc`, `shfree` for `shmalloc`).";
         "With `--check races`: two sibling subgroups (the branches of a private `if`, the \
 subgroups of a `fork`) touched the same shared cell and at least one wrote it. Their order is \
 not defined by the PRAM; the result depends on the backend.";
-    R0012 "R0012" "invalid argument to a built-in function"
+    R0012 "R0012" "invalid argument to a built-in, or a simulator limit exceeded"
         "A built-in got an argument outside its domain: `ilog2(x)` needs x > 0, `shmalloc(n)`/\
-`malloc(n)` need n >= 0.";
+`malloc(n)` need n >= 0. Or the program asked for more than the simulator holds: an object \
+over 2 GiB, more than 8 GiB of memory in all, a `printf` field wider than 1 MiB, more than \
+1 GiB of output.";
     R0013 "R0013" "internal simulator error"
         "The simulator met a program it cannot execute, which the front end should have \
 rejected. Please report it with the program.";

@@ -4,6 +4,16 @@
 use crate::memory::MemError;
 use crate::value::{f, Scalar};
 
+/// The widest field (width or precision) printed; a wider one is an error, not a huge string.
+pub const MAX_FIELD: usize = 1 << 20;
+
+#[derive(Debug)]
+pub enum FormatError {
+    /// The `%s` argument with this index could not be read.
+    String(usize, MemError),
+    FieldTooWide(usize),
+}
+
 /// One argument: its word and how it is held.
 pub type Arg = (u64, Scalar);
 
@@ -20,13 +30,12 @@ struct Spec {
     int_bytes: u32,
 }
 
-/// Formats `fmt` with `args`; `string_at` reads a `%s` argument. A memory error names the
-/// index of the argument that caused it.
+/// Formats `fmt` with `args`; `string_at` reads a `%s` argument.
 pub fn printf(
     fmt: &[u8],
     args: &[Arg],
     string_at: &dyn Fn(u64) -> Result<Vec<u8>, MemError>,
-) -> Result<Vec<u8>, (usize, MemError)> {
+) -> Result<Vec<u8>, FormatError> {
     let mut out = Vec::new();
     let mut next = 0usize;
     let mut take = || {
@@ -85,6 +94,10 @@ pub fn printf(
             }
             i += 1;
         }
+        let widest = spec.width.max(spec.precision.unwrap_or(0));
+        if widest > MAX_FIELD {
+            return Err(FormatError::FieldTooWide(widest));
+        }
         let Some(&conv) = fmt.get(i) else {
             out.push(b'%');
             break;
@@ -127,7 +140,7 @@ pub fn printf(
             b'c' => pad(&spec, vec![take().1 .0 as u8]),
             b's' => {
                 let (index, (p, _)) = take();
-                let mut s = string_at(p).map_err(|e| (index, e))?;
+                let mut s = string_at(p).map_err(|e| FormatError::String(index, e))?;
                 if let Some(prec) = spec.precision {
                     s.truncate(prec);
                 }

@@ -9,7 +9,27 @@
 //! buffered and applied at its end with the CRCW check (`step`).
 //!
 //! Entry point: `run`.
+//!
+//! Where fork-dialect.md leaves a choice, the simulator decides (and every other backend
+//! should agree or be compared modulo the choice):
+//! - `--crcw arbitrary`: the writer with the lowest `__PROC_NR__` wins (priority: the highest).
+//! - Within one synchronous statement every read sees memory as it was when the statement
+//!   began, also a processor's own earlier write in that statement (`x = 1, y = x`); a call of a
+//!   user function ends the caller's step first (its writes are applied before the callee runs).
+//!   Multiprefix operations update their cell at once, ordered by `__PROC_NR__`.
+//! - `shmalloc(n)` executed by several members of a group in one synchronous step with the same
+//!   n returns one block to all of them (so `a = shmalloc(n)` on a shared `a` is one write);
+//!   `shfree` of that block by the same members frees it once. In asynchronous code every call
+//!   allocates its own block.
+//! - A private `switch` splits the group into one subgroup per entry case, run in case order.
+//! - `seq S` runs S on the member with the smallest `$$` among those present.
+//! - Asynchronous regions are scheduled round-robin, one statement per processor per turn in
+//!   `__PROC_NR__` order (`async_exec`), so a processor spinning on a flag makes progress while
+//!   another sets it. A call inside a larger expression runs to completion within its statement.
+//! - "PRAM step N" in a fault is the number of group steps executed so far, the faulting one
+//!   included (the unit of `--max-steps`); `Stats::time` is the critical path.
 
+mod async_exec;
 mod builtins;
 mod eval;
 mod exec;

@@ -34,9 +34,9 @@ pub enum Storage {
 /// The locals of one call of a function by a group (or a single processor): lane `l` is
 /// processor `procs[l]`.
 pub struct Frame {
-    pub procs: Vec<u32>,
+    pub procs: Lanes,
     /// `slot * lanes + lane` for the slots of `Storage::Column`/`PrivObj`.
-    pub cols: Vec<u64>,
+    pub cols: smallvec::SmallVec<[u64; 8]>,
     /// Return values by lane.
     pub ret: Vals,
     /// Private objects created by this call, ended when it returns.
@@ -85,6 +85,25 @@ pub struct Write {
     pub span: Span,
 }
 
+/// The most output a run may print.
+pub const MAX_OUTPUT: u64 = 1 << 30;
+
+/// Why an allocation was refused.
+pub fn too_large_text(e: &MemError) -> String {
+    match e {
+        MemError::TooLarge { size } => format!(
+            "{size} bytes would exceed the simulator's memory ({} bytes per object, {} in all)",
+            crate::memory::MAX_OBJECT,
+            crate::memory::MAX_TOTAL
+        ),
+        MemError::TooMany => format!(
+            "the run created more than {} objects (variables, heap blocks)",
+            crate::memory::MAX_OBJECTS
+        ),
+        other => format!("{other:?}"),
+    }
+}
+
 pub struct Machine<'p> {
     pub prog: &'p Program,
     pub cfg: &'p Config,
@@ -106,6 +125,8 @@ pub struct Machine<'p> {
     pub out: Vec<u8>,
     /// Output of asynchronous code by processor, emitted in `__PROC_NR__` order at barriers.
     pub async_out: Vec<Vec<u8>>,
+    /// Bytes printed so far.
+    pub output_bytes: u64,
     pub next_group: u64,
     pub depth: u32,
     pub group_depth: u32,
@@ -152,6 +173,7 @@ impl<'p> Machine<'p> {
             reads: Vec::new(),
             out: Vec::new(),
             async_out: vec![Vec::new(); p],
+            output_bytes: 0,
             next_group: 1,
             depth: 0,
             group_depth: 0,
@@ -193,7 +215,10 @@ impl<'p> Machine<'p> {
     fn setup(&mut self) -> R<()> {
         let prog = self.prog;
         for s in &prog.strings {
-            let p = self.mem.alloc(s.len() as u64, true, Origin::Str);
+            let p = self
+                .mem
+                .alloc(s.len() as u64, true, Origin::Str)
+                .map_err(|e| self.internal(format!("{e:?}")))?;
             for (i, &b) in s.iter().enumerate() {
                 self.mem
                     .store(ptr_add(p, i as i64), 1, b as u64)
@@ -206,12 +231,27 @@ impl<'p> Machine<'p> {
             let var = self.prog.var(g.var);
             let size = var.ty.size(&self.prog.structs);
             let origin = Origin::Var(g.var);
+            let too_large = |e: MemError| {
+                Box::new(
+                    Fault::new(
+                        &fault::R0012,
+                        var.span,
+                        format!("cannot allocate `{}`: {}", var.name, too_large_text(&e)),
+                    )
+                    .with_help(
+                        "make the array smaller, or use fewer processors for a private array",
+                    ),
+                )
+            };
             self.storage[g.var.0 as usize] = match var.sharity {
-                Sharity::Shared => Storage::SharedGlobal(self.mem.alloc(size, true, origin)),
+                Sharity::Shared => {
+                    Storage::SharedGlobal(self.mem.alloc(size, true, origin).map_err(too_large)?)
+                }
                 Sharity::Private => {
                     let objs = (0..procs)
                         .map(|_| self.mem.alloc(size, false, origin))
-                        .collect();
+                        .collect::<Result<_, _>>()
+                        .map_err(too_large)?;
                     self.private_globals.push(objs);
                     Storage::PrivGlobal(self.private_globals.len() as u32 - 1)
                 }
@@ -254,14 +294,18 @@ impl<'p> Machine<'p> {
         };
         let mut frame = self.frame(main, (0..procs).collect());
         self.stats.functions[main.0 as usize].calls += 1;
-        self.exec_block(&mut frame, &cx, &f.body.stmts, (0..procs).collect())?;
+        let all = (0..procs).collect();
+        match cx.mode {
+            Mode::Sync => self.exec_block(&mut frame, &cx, &f.body.stmts, all)?,
+            Mode::Async => self.run_async(&mut frame, &cx, &f.body.stmts, all)?,
+        };
         self.end_step(&cx)
     }
 
-    pub fn frame(&self, func: FuncId, procs: Vec<u32>) -> Frame {
+    pub fn frame(&self, func: FuncId, procs: Lanes) -> Frame {
         let n = procs.len();
         Frame {
-            cols: vec![0; n * self.slots[func.0 as usize] as usize],
+            cols: smallvec::smallvec![0; n * self.slots[func.0 as usize] as usize],
             ret: smallvec::smallvec![0; n],
             procs,
             owned: Vec::new(),
@@ -335,6 +379,11 @@ impl<'p> Machine<'p> {
                 ),
             )
             .with_help("check the index against the object's size"),
+            MemError::TooLarge { .. } | MemError::TooMany => Fault::new(
+                &fault::R0012,
+                span,
+                format!("cannot allocate: {}", too_large_text(&e)),
+            ),
             MemError::Dead { obj } => {
                 let why = match self.mem.object(obj).map(|o| o.state) {
                     Some(State::Freed) => "it was freed",
@@ -375,11 +424,17 @@ impl<'p> Machine<'p> {
     }
 
     /// Appends the output of processor `proc`.
-    pub fn emit(&mut self, mode: Mode, proc: u32, text: &[u8]) {
+    /// Fails when the program's output would pass `MAX_OUTPUT` (it is held in memory).
+    pub fn emit(&mut self, mode: Mode, proc: u32, text: &[u8]) -> Result<(), u64> {
+        self.output_bytes += text.len() as u64;
+        if self.output_bytes > MAX_OUTPUT {
+            return Err(MAX_OUTPUT);
+        }
         match mode {
             Mode::Sync => self.out.extend_from_slice(text),
             Mode::Async => self.async_out[proc as usize].extend_from_slice(text),
         }
+        Ok(())
     }
 
     /// A barrier of asynchronous code: buffered lines appear in `__PROC_NR__` order.

@@ -49,7 +49,20 @@ pub enum MemError {
     Dead {
         obj: u32,
     },
+    /// An allocation beyond `MAX_OBJECT` or `MAX_TOTAL`.
+    TooLarge {
+        size: u64,
+    },
+    /// More than `MAX_OBJECTS` allocations in one run.
+    TooMany,
 }
+
+/// The largest object: byte offsets in a pointer are 32-bit.
+pub const MAX_OBJECT: u64 = i32::MAX as u64;
+/// The most memory a simulated program may hold at once.
+pub const MAX_TOTAL: u64 = 8 << 30;
+/// The most objects one run may create (ended ones are remembered, to report their use).
+pub const MAX_OBJECTS: usize = 50_000_000;
 
 #[inline]
 pub fn make_ptr(obj: u32, offset: i64) -> u64 {
@@ -81,11 +94,19 @@ pub struct Memory {
     objects: Vec<Object>,
     pub live_shared_bytes: u64,
     pub peak_shared_bytes: u64,
+    live_bytes: u64,
 }
 
 impl Memory {
     /// A zero-filled object of `size` bytes; returns a pointer to its first byte.
-    pub fn alloc(&mut self, size: u64, shared: bool, origin: Origin) -> u64 {
+    pub fn alloc(&mut self, size: u64, shared: bool, origin: Origin) -> Result<u64, MemError> {
+        if size > MAX_OBJECT || self.live_bytes + size > MAX_TOTAL {
+            return Err(MemError::TooLarge { size });
+        }
+        if self.objects.len() >= MAX_OBJECTS {
+            return Err(MemError::TooMany);
+        }
+        self.live_bytes += size;
         self.objects.push(Object {
             data: vec![0; size as usize],
             state: State::Live,
@@ -97,7 +118,7 @@ impl Memory {
             self.live_shared_bytes += size;
             self.peak_shared_bytes = self.peak_shared_bytes.max(self.live_shared_bytes);
         }
-        make_ptr(self.objects.len() as u32, 0)
+        Ok(make_ptr(self.objects.len() as u32, 0))
     }
 
     pub fn object(&self, obj: u32) -> Option<&Object> {
@@ -111,6 +132,7 @@ impl Memory {
             .get_mut((object_of(p) as usize).wrapping_sub(1))
         {
             if o.state == State::Live {
+                self.live_bytes -= o.size;
                 if o.shared {
                     self.live_shared_bytes -= o.size;
                 }
@@ -226,7 +248,8 @@ mod tests {
     #[test]
     fn accesses_are_checked_against_their_object() {
         let mut m = Memory::default();
-        let a = m.alloc(8, true, Origin::Str);
+        let a = m.alloc(8, true, Origin::Str).unwrap();
+        assert!(m.alloc(MAX_OBJECT + 1, true, Origin::Str).is_err());
         m.store(ptr_add(a, 4), 4, 0xdead_beef).unwrap();
         assert_eq!(m.load(ptr_add(a, 4), 4), Ok(0xdead_beef));
         assert!(matches!(

@@ -259,3 +259,13 @@ fn ilog2_of_zero() {
         ("R0012", "fault.fork:4:15", (0, 0, 0))
     );
 }
+
+#[test]
+fn allocation_beyond_the_simulators_memory() {
+    let (f, at, _) = fault(
+        "sync void main(void)\n{\n    pr char *p;\n    p = malloc(3000000000u);\n}\n",
+        procs(1),
+    );
+    assert_eq!((f.code.id, at.as_str()), ("R0012", "fault.fork:4:9"));
+    assert!(f.what.contains("3000000000 bytes"), "{}", f.what);
+}

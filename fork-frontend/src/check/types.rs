@@ -49,6 +49,19 @@ impl Checker {
         derived: &[ast::Derived],
         span: Span,
     ) -> Option<Type> {
+        // Checked first: every later step walks the type, so its depth must stay small.
+        if type_depth(&base) + derived.len() > MAX_TYPE_DEPTH {
+            self.report(
+                Diagnostic::error(
+                    &E0318,
+                    span,
+                    format!("a type with more than {MAX_TYPE_DEPTH} pointer or array levels"),
+                )
+                .with_label("too deep")
+                .with_help("use fewer levels of pointers and arrays"),
+            );
+            return None;
+        }
         let mut ty = base;
         for (i, d) in derived.iter().enumerate().rev() {
             ty = match d {
@@ -209,6 +222,14 @@ impl Checker {
             None => self.new_struct("<anonymous>", span),
         };
         let members = self.struct_fields(fields);
+        if fields.is_empty() {
+            // C has no empty structs; a zero size would make pointer steps zero.
+            self.report(
+                Diagnostic::error(&E0317, span, "a struct without members")
+                    .with_label("empty struct")
+                    .with_help("give the struct at least one member"),
+            );
+        }
         let mut offset = 0u64;
         let mut align = 1u64;
         let mut laid_out = Vec::new();
@@ -403,6 +424,19 @@ impl Checker {
     pub(super) fn type_str(&self, ty: &Type) -> String {
         crate::pretty::type_to_string(ty, &self.structs)
     }
+}
+
+/// The most pointer and array levels a type may have.
+const MAX_TYPE_DEPTH: usize = 64;
+
+/// How many pointer and array levels wrap the type's base.
+fn type_depth(mut ty: &Type) -> usize {
+    let mut depth = 0;
+    while let Type::Ptr(inner) | Type::Array(inner, _) = ty {
+        depth += 1;
+        ty = inner;
+    }
+    depth
 }
 
 /// The largest object forkcc lays out (1 TiB): sizes stay far from `u64` overflow.
