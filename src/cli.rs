@@ -43,7 +43,7 @@ enum Command {
     },
     /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
     Sim(SimArgs),
-    /// Run a program on a backend (today: the simulator).
+    /// Run a program on a backend: the simulator, or the Plan on the CPU (`--backend cpu-plan`).
     Run {
         #[command(flatten)]
         sim: SimArgs,
