@@ -1,3 +1,5 @@
+use crate::cmd_sim::{self, Backend, SimArgs};
+use crate::cmd_test;
 use clap::{Parser, Subcommand, ValueEnum};
 use fork_frontend::{diag, Options};
 use std::io::IsTerminal;
@@ -15,13 +17,13 @@ struct Cli {
     command: Command,
 }
 
-#[derive(clap::Args, Clone)]
-struct SourceArgs {
+#[derive(clap::Args, Clone, Debug)]
+pub struct SourceArgs {
     /// The Fork source file.
-    file: PathBuf,
+    pub file: PathBuf,
     /// Define a macro, as `-D NAME=VALUE` (VALUE defaults to 1); overrides a `#define`.
     #[arg(short = 'D', value_name = "NAME=VALUE")]
-    define: Vec<String>,
+    pub define: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -39,6 +41,28 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
+    Sim(SimArgs),
+    /// Run a program on a backend: the simulator, or the Plan on the CPU (`--backend cpu-plan`).
+    Run {
+        #[command(flatten)]
+        sim: SimArgs,
+        /// Where to run it.
+        #[arg(long, value_enum, default_value_t = Backend::Auto)]
+        backend: Backend,
+        /// `cpu-plan`: the thread order of every kernel: forward, reverse or shuffle:SEED.
+        #[arg(long, default_value = "forward")]
+        order: pram_runtime::cpu::Order,
+    },
+    /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.
+    Test {
+        /// The Fork source files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Where to run them.
+        #[arg(long, value_enum, default_value_t = Backend::Sim)]
+        backend: Backend,
+    },
     /// Explain a diagnostic code, e.g. `forkcc explain E0101`.
     Explain { code: String },
 }
@@ -47,6 +71,8 @@ enum Command {
 enum Emit {
     /// The checked program with types and sharity.
     Ast,
+    /// The Plan: kernels, host control graph, storage layout.
+    Plan,
 }
 
 pub fn main() -> ExitCode {
@@ -66,10 +92,29 @@ pub fn main() -> ExitCode {
             };
             let text = match emit {
                 Emit::Ast => fork_frontend::pretty::print_program(&checked.program),
+                Emit::Plan => match crate::cmd_plan::plan_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
             };
             write_output(output.as_ref(), &text)
         }
-        Command::Explain { code } => match fork_frontend::codes::find(&code) {
+        Command::Sim(args) => cmd_sim::sim(&args),
+        Command::Run {
+            sim,
+            backend: Backend::CpuPlan,
+            order,
+        } => crate::cmd_plan::run(&sim, order),
+        Command::Run { sim, backend, .. } => cmd_sim::run(&sim, backend),
+        Command::Test { files, backend } => cmd_test::test(&files, backend),
+        Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
+            pram_sim::CODES
+                .iter()
+                .chain(transform::CODES)
+                .chain(pram_runtime::cpu::CODES)
+                .copied()
+                .find(|c| c.id.eq_ignore_ascii_case(&code))
+        }) {
             Some(code) => {
                 println!("{}: {}\n\n{}", code.id, code.title, code.explain);
                 ExitCode::SUCCESS
@@ -83,8 +128,12 @@ pub fn main() -> ExitCode {
 }
 
 fn options(source: &SourceArgs) -> Options {
-    let defines = source
-        .define
+    defines_options(&source.define)
+}
+
+/// `-D NAME=VALUE` arguments as front-end options.
+pub fn defines_options(define: &[String]) -> Options {
+    let defines = define
         .iter()
         .map(|d| match d.split_once('=') {
             Some((name, value)) => (name.to_string(), value.to_string()),
@@ -95,7 +144,7 @@ fn options(source: &SourceArgs) -> Options {
 }
 
 /// Runs the front end; prints diagnostics (warnings too) to stderr. None when there were errors.
-fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
+pub fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
     let color = std::io::stderr().is_terminal();
     match fork_frontend::check_file(&source.file, &options(source)) {
         Ok(checked) => {

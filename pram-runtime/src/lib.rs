@@ -1,1 +1,3 @@
-//! (empty until its issue lands)
+//! The runtimes that execute a `transform::plan::Plan`: `cpu`, the CPU Plan executor.
+
+pub mod cpu;

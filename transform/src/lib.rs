@@ -1,1 +1,80 @@
-//! (empty until its issue lands)
+//! The transform: a checked program (`fork_frontend::hir`) becomes a `plan::Plan` — kernels,
+//! the host control graph of each host function, and the storage layout
+//! (transformation-rules.md, architecture.md).
+//!
+//! `effects` says what code does (shared reads/writes, output, group dependence), `rules`
+//! applies the splitting rules, `storage` lays out memory, `print` renders the Plan as text.
+
+pub mod effects;
+pub mod lifetimes;
+pub mod plan;
+pub mod print;
+pub mod rules;
+pub mod storage;
+
+use effects::Summaries;
+use fork_frontend::diag::{Code, Diagnostic};
+use fork_frontend::hir::{FnKind, Mode, Program, Type};
+use plan::{HostFnId, HostFunction, Plan};
+use std::collections::HashMap;
+
+/// The transform's diagnostic codes (E05xx).
+pub const CODES: &[&Code] = &[&rules::E0501];
+
+/// Splits a checked program into a Plan. Errors name the construct the transform cannot
+/// handle, with its location.
+pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
+    let summaries = Summaries::new(program);
+    // `main` first, then every other function that runs on the host.
+    let mut host_funcs = vec![program.main];
+    host_funcs.extend(
+        (0..program.funcs.len())
+            .map(|i| fork_frontend::hir::FuncId(i as u32))
+            .filter(|f| *f != program.main && summaries.is_host_fn(*f)),
+    );
+    let ids: HashMap<_, _> = host_funcs
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (*f, HostFnId(i as u32)))
+        .collect();
+    let mut builder = rules::Builder::new(program.clone(), &summaries, ids);
+    let mut functions = Vec::new();
+    for func in host_funcs {
+        let f = program.func(func);
+        let mode = if f.kind == FnKind::Sync {
+            Mode::Sync
+        } else {
+            Mode::Async
+        };
+        let (body, shared_frame) = builder.function(func, mode);
+        let ret = (f.ret != Type::Void).then(|| builder.temp(f.ret.clone(), "ret", f.span));
+        functions.push(HostFunction {
+            func,
+            name: f.name.clone(),
+            mode,
+            body,
+            ret,
+            shared_frame,
+            frame_bytes: 0,
+        });
+    }
+    if !builder.diagnostics.is_empty() {
+        return Err(builder.diagnostics);
+    }
+    let storage = storage::layout(
+        &builder.program,
+        &builder.kernels,
+        &mut functions,
+        &builder.shared_homes,
+    );
+    Ok(Plan {
+        program: builder.program,
+        kernels: builder.kernels,
+        functions,
+        main: HostFnId(0),
+        storage: plan::Storage {
+            shared_frames: builder.shared_frames,
+            ..storage
+        },
+    })
+}

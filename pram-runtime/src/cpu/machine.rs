@@ -1,0 +1,552 @@
+//! The host side of the CPU Plan executor: walks each host function's control graph, keeps
+//! the group tree (members in `$$` order, `@`, shared frames) and every processor's `$` and
+//! leave status, and launches kernels as loops over their threads in the chosen order.
+
+use super::memory::{self, Memory};
+use super::thread::{combine, Env, Flow as ThreadFlow, Thread, V};
+use super::{Config, Fault, Order, Output};
+use fork_frontend::hir::{Mode, Sharity, Type, VarId};
+use transform::plan::{
+    HostFnId, HostLoop, HostOp, KernelId, Plan, SharedFrameId, Split, SplitKind,
+};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Active,
+    Break,
+    Continue,
+    Return,
+}
+
+struct Proc {
+    dollar: i64,
+    status: Status,
+}
+
+struct Group {
+    /// Members in `$$` order.
+    members: Vec<usize>,
+    at: i64,
+    /// Shared frames visible to the group (its ancestors' and its own), innermost last.
+    frames: Vec<(SharedFrameId, u64)>,
+}
+
+/// Where the host is: the group, the activation's slot frame, the function.
+#[derive(Clone, Copy)]
+struct Ctx {
+    group: usize,
+    slot_base: u64,
+    func: HostFnId,
+    /// Inside `seq`: only the member with `$$ == 0` runs.
+    seq: bool,
+}
+
+enum HostFlow {
+    Normal,
+    /// Every active member returned (`HostOp::Return`): the rest of the block is skipped.
+    Returned,
+}
+
+pub struct Machine<'p> {
+    plan: &'p Plan,
+    procs: usize,
+    mem: Memory,
+    state: Vec<Proc>,
+    groups: Vec<Group>,
+    config: Config,
+    steps_left: u64,
+    rng: fastrand::Rng,
+    out: Output,
+}
+
+impl<'p> Machine<'p> {
+    pub fn new(plan: &'p Plan, config: Config) -> Machine<'p> {
+        let procs = config.procs;
+        let seed = match config.order {
+            Order::Shuffle(seed) => seed,
+            _ => 0,
+        };
+        Machine {
+            plan,
+            procs,
+            mem: Memory::new(),
+            state: (0..procs)
+                .map(|p| Proc {
+                    dollar: p as i64,
+                    status: Status::Active,
+                })
+                .collect(),
+            groups: Vec::new(),
+            config,
+            steps_left: config.max_steps,
+            rng: fastrand::Rng::with_seed(seed),
+            out: Output::default(),
+        }
+    }
+
+    pub fn run(mut self) -> Result<Output, Fault> {
+        let plan = self.plan;
+        let strings: Vec<u8> = plan.program.strings.concat();
+        self.mem.resize(memory::STRINGS, strings.len() as u64);
+        self.mem
+            .write_phys(memory::phys(memory::STRINGS, 0), &strings);
+        self.mem
+            .resize(memory::SHARED_GLOBALS, plan.storage.shared_globals_bytes);
+        let p = self.procs as u64;
+        let main = plan.function(plan.main);
+        let globals_end = plan.storage.private_globals_bytes * p;
+        self.mem
+            .resize(memory::SLOTS, globals_end + main.frame_bytes * p);
+        let root = self.push_group(None, (0..self.procs).collect(), 0, main.shared_frame);
+        let ctx = Ctx {
+            group: root,
+            slot_base: globals_end,
+            func: plan.main,
+            seq: false,
+        };
+        self.init_globals(ctx)?;
+        self.ops(&main.body, ctx)?;
+        Ok(self.out)
+    }
+
+    fn init_globals(&mut self, ctx: Ctx) -> Result<(), Fault> {
+        let plan = self.plan;
+        for g in &plan.program.globals {
+            let Some(init) = &g.init else { continue };
+            let procs = match plan.program.var(g.var).sharity {
+                Sharity::Shared => 0..1,
+                Sharity::Private => 0..self.procs,
+            };
+            for proc in procs {
+                self.with_thread(proc, proc, ctx, |t| {
+                    let a = t.var_addr(g.var, init[0].value.span)?;
+                    for elem in init {
+                        let v = t.eval(&elem.value)?;
+                        t.store(a + elem.offset, &elem.value.ty, v, elem.value.span)?;
+                    }
+                    Ok(())
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    // ---- groups ----
+
+    fn push_group(
+        &mut self,
+        parent: Option<usize>,
+        members: Vec<usize>,
+        at: i64,
+        frame: SharedFrameId,
+    ) -> usize {
+        let mut frames = parent
+            .map(|g| self.groups[g].frames.clone())
+            .unwrap_or_default();
+        let bytes = self.plan.storage.shared_frames[frame.0 as usize].bytes;
+        frames.push((frame, self.mem.reserve(memory::SHARED_FRAMES, bytes, 8)));
+        self.groups.push(Group {
+            members,
+            at,
+            frames,
+        });
+        self.groups.len() - 1
+    }
+
+    /// Restore: drops the group (and every group opened after it) and frees their frames.
+    fn pop_group(&mut self, g: usize) {
+        if let Some(&(_, base)) = self.groups[g].frames.last() {
+            let offset = base & ((1 << 40) - 1);
+            self.mem.resize(memory::SHARED_FRAMES, offset);
+        }
+        self.groups.truncate(g);
+    }
+
+    /// The members that run a launch: active, and in `seq` only `$$ == 0`; as (rank, proc).
+    fn active(&self, ctx: Ctx) -> Vec<(usize, usize)> {
+        self.groups[ctx.group]
+            .members
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(rank, p)| self.state[*p].status == Status::Active && (!ctx.seq || *rank == 0))
+            .collect()
+    }
+
+    fn with_thread<R>(
+        &mut self,
+        proc: usize,
+        rank: usize,
+        ctx: Ctx,
+        f: impl FnOnce(&mut Thread) -> Result<R, Fault>,
+    ) -> Result<R, Fault> {
+        let group = &self.groups[ctx.group];
+        let env = Env {
+            proc,
+            procs: self.procs,
+            dollar: self.state[proc].dollar,
+            rank,
+            group_size: group.members.len(),
+            at: group.at,
+            slot_base: ctx.slot_base,
+            frames: &group.frames,
+        };
+        let mut t = Thread::new(self.plan, &mut self.mem, env, &mut self.steps_left);
+        f(&mut t)
+    }
+
+    /// The value of a slot the host reads, for one member.
+    fn read_slot(&mut self, var: VarId, proc: usize, rank: usize, ctx: Ctx) -> Result<V, Fault> {
+        let ty = self.plan.program.var(var).ty.clone();
+        self.with_thread(proc, rank, ctx, |t| {
+            let span = t.plan.program.var(var).span;
+            let a = t.var_addr(var, span)?;
+            t.load(a, &ty, span)
+        })
+    }
+
+    fn write_slot(
+        &mut self,
+        var: VarId,
+        proc: usize,
+        rank: usize,
+        ctx: Ctx,
+        v: V,
+    ) -> Result<(), Fault> {
+        let ty = self.plan.program.var(var).ty.clone();
+        self.with_thread(proc, rank, ctx, |t| {
+            let span = t.plan.program.var(var).span;
+            let a = t.var_addr(var, span)?;
+            t.store(a, &ty, v, span)
+        })
+    }
+
+    fn read_int(&mut self, var: VarId, proc: usize, rank: usize, ctx: Ctx) -> Result<i64, Fault> {
+        Ok(match self.read_slot(var, proc, rank, ctx)? {
+            V::I(v) => v,
+            V::F(f) => f as i64,
+            V::Agg(_) => 0,
+        })
+    }
+
+    // ---- the control graph ----
+
+    fn ops(&mut self, ops: &[HostOp], ctx: Ctx) -> Result<HostFlow, Fault> {
+        for op in ops {
+            if let HostFlow::Returned = self.op(op, ctx)? {
+                return Ok(HostFlow::Returned);
+            }
+        }
+        Ok(HostFlow::Normal)
+    }
+
+    fn op(&mut self, op: &HostOp, ctx: Ctx) -> Result<HostFlow, Fault> {
+        match op {
+            HostOp::Launch(k) => self.launch(*k, ctx)?,
+            HostOp::Split(split) => self.split(split, ctx)?,
+            HostOp::Branch { cond, then, els } => {
+                self.out.read_backs += 1;
+                let Some(&(rank, proc)) = self.active(ctx).first() else {
+                    return Ok(HostFlow::Normal);
+                };
+                let taken = if self.read_int(*cond, proc, rank, ctx)? != 0 {
+                    then
+                } else {
+                    els
+                };
+                return self.ops(taken, ctx);
+            }
+            HostOp::Loop(l) => self.host_loop(l, ctx)?,
+            HostOp::Call {
+                callee,
+                args,
+                result,
+                ..
+            } => self.call(*callee, args, *result, ctx)?,
+            HostOp::Return => return Ok(HostFlow::Returned),
+            HostOp::Seq(body) => {
+                self.ops(body, Ctx { seq: true, ..ctx })?;
+            }
+            HostOp::Start { body, shared_frame } => {
+                for (p, s) in self.state.iter_mut().enumerate() {
+                    s.dollar = p as i64;
+                }
+                let root =
+                    self.push_group(Some(ctx.group), (0..self.procs).collect(), 0, *shared_frame);
+                self.ops(body, Ctx { group: root, ..ctx })?;
+                self.pop_group(root);
+            }
+            HostOp::Multiprefix {
+                op,
+                ptr,
+                value,
+                result,
+                span,
+            } => {
+                let mut members = self.active(ctx);
+                members.sort_by_key(|(_, p)| *p);
+                for (rank, proc) in members {
+                    let cell = self.read_int(*ptr, proc, rank, ctx)? as u64;
+                    let v = self.read_int(*value, proc, rank, ctx)?;
+                    let old = self.with_thread(proc, rank, ctx, |t| {
+                        let V::I(old) = t.load(cell, &Type::INT, *span)? else {
+                            return Ok(0);
+                        };
+                        t.store(cell, &Type::INT, V::I(combine(*op, old, v)), *span)?;
+                        Ok(old)
+                    })?;
+                    if let Some(r) = result {
+                        self.write_slot(*r, proc, rank, ctx, V::I(old))?;
+                    }
+                }
+            }
+        }
+        Ok(HostFlow::Normal)
+    }
+
+    fn launch(&mut self, k: KernelId, ctx: Ctx) -> Result<(), Fault> {
+        let kernel = self.plan.kernel(k);
+        self.out.launches += 1;
+        let mut threads = self.active(ctx);
+        match self.config.order {
+            Order::Forward => {}
+            Order::Reverse => threads.reverse(),
+            Order::Shuffle(_) => self.rng.shuffle(&mut threads),
+        }
+        let ret = self.plan.function(ctx.func).ret;
+        let mut printed = Vec::new();
+        if kernel.mode == Mode::Sync {
+            self.mem.begin_step(self.config.crcw);
+        }
+        for (rank, proc) in threads {
+            let (flow, text) = self.with_thread(proc, rank, ctx, |t| {
+                let flow = t.exec_all(&kernel.body)?;
+                if let (ThreadFlow::Return(Some(v)), Some(ret)) = (&flow, ret) {
+                    let span = kernel.span;
+                    let a = t.var_addr(ret, span)?;
+                    let ty = t.plan.program.var(ret).ty.clone();
+                    t.store(a, &ty, v.clone(), span)?;
+                }
+                Ok((flow, std::mem::take(&mut t.out)))
+            })?;
+            self.state[proc].status = match flow {
+                ThreadFlow::Normal => Status::Active,
+                ThreadFlow::Break => Status::Break,
+                ThreadFlow::Continue => Status::Continue,
+                ThreadFlow::Return(_) => Status::Return,
+            };
+            if !text.is_empty() {
+                let key = match kernel.mode {
+                    Mode::Sync => rank,
+                    Mode::Async => proc,
+                };
+                printed.push((key, text));
+            }
+        }
+        self.mem.end_step();
+        // fork-dialect.md §7: a statement's lines in `$$` order; asynchronous code's lines
+        // by `__PROC_NR__`, each processor's in program order.
+        printed.sort_by_key(|(key, _)| *key);
+        for (_, text) in printed {
+            self.out.stdout.extend(text);
+        }
+        Ok(())
+    }
+
+    /// `Split{if|fork}`, the arms per subgroup in canonical order, `Restore`.
+    fn split(&mut self, split: &Split, ctx: Ctx) -> Result<(), Fault> {
+        self.out.read_backs += 1;
+        let active = self.active(ctx);
+        let at = self.groups[ctx.group].at;
+        // (subgroup members in the parent's `$$` order, its `@`, its arm)
+        let mut subgroups: Vec<(Vec<usize>, i64, usize)> = Vec::new();
+        let mut saved_dollars = Vec::new();
+        match &split.kind {
+            SplitKind::If { cond } => {
+                let (mut then, mut els) = (Vec::new(), Vec::new());
+                for &(rank, proc) in &active {
+                    if self.read_int(*cond, proc, rank, ctx)? != 0 {
+                        then.push(proc);
+                    } else {
+                        els.push(proc);
+                    }
+                }
+                subgroups.push((then, at, 0));
+                subgroups.push((els, at, 1));
+            }
+            SplitKind::Fork { count, at, dollar } => {
+                let Some(&(rank0, proc0)) = active.first() else {
+                    return Ok(());
+                };
+                let k = self.read_int(*count, proc0, rank0, ctx)?.max(0);
+                let mut chosen = Vec::new();
+                for &(rank, proc) in &active {
+                    let index = self.read_int(*at, proc, rank, ctx)?;
+                    let new_dollar = match dollar {
+                        Some(d) => Some(self.read_int(*d, proc, rank, ctx)?),
+                        None => None,
+                    };
+                    chosen.push((proc, index, new_dollar));
+                }
+                for &(proc, index, new_dollar) in &chosen {
+                    if let (Some(d), true) = (new_dollar, (0..k).contains(&index)) {
+                        saved_dollars.push((proc, self.state[proc].dollar));
+                        self.state[proc].dollar = d;
+                    }
+                }
+                for i in 0..k {
+                    let members = chosen
+                        .iter()
+                        .filter(|(_, index, _)| *index == i)
+                        .map(|(p, _, _)| *p)
+                        .collect();
+                    subgroups.push((members, i, 0));
+                }
+            }
+        }
+        for (members, group_at, arm) in subgroups {
+            if members.is_empty() {
+                continue;
+            }
+            let frame = split.shared_frames[arm];
+            let g = self.push_group(Some(ctx.group), members, group_at, frame);
+            self.ops(&split.arms[arm], Ctx { group: g, ..ctx })?;
+            self.pop_group(g);
+        }
+        for (proc, d) in saved_dollars {
+            self.state[proc].dollar = d;
+        }
+        Ok(())
+    }
+
+    /// `Split{loop-entry}`, iterations with `LoopExitUpdate` and the all-exited test, `Restore`.
+    fn host_loop(&mut self, l: &HostLoop, ctx: Ctx) -> Result<(), Fault> {
+        let participants = self.active(ctx);
+        if l.test_first {
+            self.ops(&l.entry_cond, ctx)?;
+            self.exit_update(l.cond, &participants, ctx)?;
+        }
+        let members = if l.forms_group {
+            participants
+                .iter()
+                .filter(|(_, p)| self.state[*p].status == Status::Active)
+                .map(|(_, p)| *p)
+                .collect()
+        } else {
+            self.groups[ctx.group].members.clone()
+        };
+        let at = self.groups[ctx.group].at;
+        let g = self.push_group(Some(ctx.group), members, at, l.shared_frame);
+        let inner = Ctx { group: g, ..ctx };
+        // Ranks in the loop group, for reading the condition slots.
+        let ranked = |m: &Self| -> Vec<(usize, usize)> {
+            m.groups[g]
+                .members
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|(_, p)| participants.iter().any(|(_, q)| q == p))
+                .collect()
+        };
+        let in_loop = ranked(self);
+        while in_loop
+            .iter()
+            .any(|(_, p)| self.state[*p].status == Status::Active)
+        {
+            self.ops(&l.body, inner)?;
+            for (_, p) in &in_loop {
+                if self.state[*p].status == Status::Continue {
+                    self.state[*p].status = Status::Active;
+                }
+            }
+            self.ops(&l.latch, inner)?;
+            self.exit_update(l.cond, &in_loop, inner)?;
+        }
+        for (_, p) in &participants {
+            if self.state[*p].status == Status::Break {
+                self.state[*p].status = Status::Active;
+            }
+        }
+        self.pop_group(g);
+        Ok(())
+    }
+
+    /// `LoopExitUpdate`: active members whose condition slot is 0 leave the loop; the host
+    /// reads back whether any is left.
+    fn exit_update(
+        &mut self,
+        cond: Option<VarId>,
+        members: &[(usize, usize)],
+        ctx: Ctx,
+    ) -> Result<(), Fault> {
+        self.out.read_backs += 1;
+        let Some(cond) = cond else {
+            return Ok(());
+        };
+        for &(rank, proc) in members {
+            if self.state[proc].status == Status::Active
+                && self.read_int(cond, proc, rank, ctx)? == 0
+            {
+                self.state[proc].status = Status::Break;
+            }
+        }
+        Ok(())
+    }
+
+    /// A host-level call: new activation frame and shared frame, arguments into parameters,
+    /// the callee's graph, the return values into `result`.
+    fn call(
+        &mut self,
+        callee: HostFnId,
+        args: &[VarId],
+        result: Option<VarId>,
+        ctx: Ctx,
+    ) -> Result<(), Fault> {
+        let plan = self.plan;
+        let f = plan.function(callee);
+        let p = self.procs as u64;
+        let slot_base = ctx.slot_base + plan.function(ctx.func).frame_bytes * p;
+        let needed = slot_base + f.frame_bytes * p;
+        if self.mem.len(memory::SLOTS) < needed {
+            self.mem.resize(memory::SLOTS, needed);
+        }
+        let active = self.active(ctx);
+        if active.is_empty() {
+            // Every member has left (e.g. returned): nothing to run, and recursion ends.
+            return Ok(());
+        }
+        let members = self.groups[ctx.group].members.clone();
+        let at = self.groups[ctx.group].at;
+        let g = self.push_group(Some(ctx.group), members, at, f.shared_frame);
+        let inner = Ctx {
+            group: g,
+            slot_base,
+            func: callee,
+            seq: ctx.seq,
+        };
+        let params = &plan.program.func(f.func).params;
+        for (param, arg) in params.iter().zip(args) {
+            let shared = plan.program.var(*param).sharity == Sharity::Shared;
+            for &(rank, proc) in &active {
+                let v = self.read_slot(*arg, proc, rank, ctx)?;
+                self.write_slot(*param, proc, rank, inner, v)?;
+                if shared {
+                    // The group writes a shared argument once: the first member's value.
+                    break;
+                }
+            }
+        }
+        self.ops(&f.body, inner)?;
+        for &(rank, proc) in &active {
+            if self.state[proc].status == Status::Return {
+                self.state[proc].status = Status::Active;
+            }
+            if let (Some(r), Some(ret)) = (result, f.ret) {
+                let v = self.read_slot(ret, proc, rank, inner)?;
+                self.write_slot(r, proc, rank, ctx, v)?;
+            }
+        }
+        self.pop_group(g);
+        Ok(())
+    }
+}

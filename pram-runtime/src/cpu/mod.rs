@@ -1,0 +1,125 @@
+//! The CPU Plan executor (`forkcc run --backend cpu-plan`): runs a `transform::plan::Plan`
+//! exactly as the GPU would — the host walks the control graph, each kernel is a loop over
+//! its threads (one per active PRAM processor of the launched group) in a chosen order, and
+//! private values cross kernels only through the spilled slots. A missing cut shows as a
+//! different output under `--order reverse` or `shuffle:SEED`; a missing spill as a fault.
+
+mod machine;
+mod memory;
+pub use memory::Crcw;
+mod printf;
+mod thread;
+
+use fork_frontend::diag::{Code, Diagnostic};
+use fork_frontend::source::Span;
+use transform::plan::Plan;
+
+/// The order in which a kernel's threads run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    Forward,
+    Reverse,
+    /// A fresh permutation per launch, from this seed.
+    Shuffle(u64),
+}
+
+impl std::str::FromStr for Order {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Order, String> {
+        match s {
+            "forward" => Ok(Order::Forward),
+            "reverse" => Ok(Order::Reverse),
+            _ => s
+                .strip_prefix("shuffle:")
+                .and_then(|seed| seed.parse().ok())
+                .map(Order::Shuffle)
+                .ok_or_else(|| {
+                    format!("`{s}` is not an order; use forward, reverse or shuffle:SEED (SEED a number)")
+                }),
+        }
+    }
+}
+
+/// What a run produced.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: Vec<u8>,
+    /// Kernel launches.
+    pub launches: u64,
+    /// Values the host had to read back to decide the next launch (split sizes, shared
+    /// branch conditions, loop-exit flags).
+    pub read_backs: u64,
+}
+
+/// A runtime fault: where, which processor, what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub span: Span,
+    pub proc: Option<usize>,
+    pub message: String,
+}
+
+impl Fault {
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let code = if self.message.starts_with("plan error") {
+            &R0502
+        } else {
+            &R0501
+        };
+        let who = self
+            .proc
+            .map(|p| format!(" on processor {p}"))
+            .unwrap_or_default();
+        let d =
+            Diagnostic::error(code, self.span, format!("{}{who}", self.message)).with_label("here");
+        if code == &R0502 {
+            d.with_help(
+                "the Plan does not keep lockstep here: a transform bug, or a `straight` function \
+                 whose statements touch other processors' shared cells; `forkcc sim` runs the \
+                 program in lockstep",
+            )
+        } else {
+            d.with_help("fix the program; `forkcc sim` reports the same fault with the step")
+        }
+    }
+}
+
+pub const R0501: Code = Code {
+    id: "R0501",
+    title: "a runtime fault in the CPU Plan executor",
+    explain: "The program divided by zero, accessed memory outside every object, failed an \
+`assert`, or called a builtin with a bad argument while `forkcc run --backend cpu-plan` \
+executed it. The message names the processor and the source location.\n\nFix the program; \
+`forkcc sim` reports the same fault with the PRAM step.",
+};
+
+pub const R0502: Code = Code {
+    id: "R0502",
+    title: "the Plan is inconsistent (a transform bug)",
+    explain: "The CPU Plan executor found that the Plan does not keep the program's meaning: \
+a private value read in a kernel after a cut although no spilled slot kept it, or two \
+processors touching one shared cell in one kernel, one of them writing, where lockstep \
+execution would order the accesses. The second also happens when a `straight` function called \
+in a synchronous region reads and writes other processors' shared cells (the Plan runs a \
+device function per thread, without lockstep inside it). `forkcc sim` runs the program in \
+lockstep.",
+};
+
+pub const CODES: &[&Code] = &[&R0501, &R0502];
+
+/// How a run executes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// P, the number of processors.
+    pub procs: usize,
+    pub order: Order,
+    pub crcw: Crcw,
+    /// The most kernel statements the run may execute (over all threads).
+    pub max_steps: u64,
+}
+
+/// Runs the Plan.
+pub fn run(plan: &Plan, config: Config) -> Result<Output, Fault> {
+    machine::Machine::new(plan, config).run()
+}

@@ -1,0 +1,383 @@
+//! What a statement or expression does that decides where kernels are cut: shared reads and
+//! writes, output, multiprefix, group identity, host-level calls. Calls of device functions
+//! (`straight`, barrier-free `async`) count with their callee's summary, computed to a fixpoint
+//! over the call graph (recursion allowed).
+
+use fork_frontend::hir::{
+    Builtin, Expr, ExprKind, FnKind, FuncId, Program, Sharity, Stmt, StmtKind, VarId,
+};
+use std::collections::BTreeSet;
+
+/// Shared memory a piece of code touches: named shared variables (an access through a
+/// decayed array or `&v` plus any offset stays inside `v`), and whether it touches shared
+/// memory it cannot name (through a pointer value, the shared heap, a callee).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Objects {
+    pub vars: BTreeSet<VarId>,
+    pub unknown: bool,
+}
+
+impl Objects {
+    pub fn any(&self) -> bool {
+        self.unknown || !self.vars.is_empty()
+    }
+
+    /// Whether an access to `self` and one to `other` may touch the same memory.
+    pub fn may_overlap(&self, other: &Objects) -> bool {
+        (self.unknown && other.any())
+            || (other.unknown && self.any())
+            || self.vars.intersection(&other.vars).next().is_some()
+    }
+
+    pub fn union(&mut self, other: &Objects) {
+        self.vars.extend(other.vars.iter().copied());
+        self.unknown |= other.unknown;
+    }
+}
+
+/// What a piece of code may do.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Effects {
+    /// Memory another processor may read that this code writes.
+    pub writes: Objects,
+    /// Memory another processor may write that this code reads.
+    pub reads: Objects,
+    /// Calls `printf`.
+    pub prints: bool,
+    /// `mpadd`/`syncadd` and friends.
+    pub multiprefix: bool,
+    /// Uses `$$`, `groupsize()` or declares a shared local: its meaning depends on the group
+    /// that runs it.
+    pub group_dependent: bool,
+    /// Calls a function that runs on the host (a `sync` function, or an `async` one that
+    /// synchronises), or contains a group construct or `barrier`.
+    pub host: bool,
+}
+
+impl Effects {
+    fn union(mut self, o: &Effects) -> Effects {
+        self.writes.union(&o.writes);
+        self.reads.union(&o.reads);
+        self.prints |= o.prints;
+        self.multiprefix |= o.multiprefix;
+        self.group_dependent |= o.group_dependent;
+        self.host |= o.host;
+        self
+    }
+
+    pub fn writes_shared(&self) -> bool {
+        self.writes.any()
+    }
+
+    pub fn reads_shared(&self) -> bool {
+        self.reads.any()
+    }
+
+    /// In a synchronous region: whether a kernel must end after this code (shared write or
+    /// output), or the code cannot run inside one kernel at all.
+    pub fn needs_cut(&self) -> bool {
+        self.writes_shared() || self.prints || self.multiprefix || self.host
+    }
+}
+
+/// Per-function summaries: what a call of the function does.
+pub struct Summaries {
+    pub per_func: Vec<Effects>,
+}
+
+impl Summaries {
+    pub fn new(program: &Program) -> Summaries {
+        let mut s = Summaries {
+            per_func: vec![Effects::default(); program.funcs.len()],
+        };
+        loop {
+            let mut changed = false;
+            for (i, f) in program.funcs.iter().enumerate() {
+                let mut e = s.block(program, &f.body.stmts);
+                if f.kind == FnKind::Sync {
+                    e.host = true;
+                }
+                // A caller cannot name what the callee touches.
+                e.reads.unknown |= !e.reads.vars.is_empty();
+                e.writes.unknown |= !e.writes.vars.is_empty();
+                // Group identity inside a callee refers to the caller's group: a property
+                // of the call, and `host` already covers group constructs.
+                if e != s.per_func[i] {
+                    s.per_func[i] = e;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return s;
+            }
+        }
+    }
+
+    /// Whether calls of `func` run on the host.
+    pub fn is_host_fn(&self, func: FuncId) -> bool {
+        self.per_func[func.0 as usize].host
+    }
+
+    pub fn block(&self, program: &Program, stmts: &[Stmt]) -> Effects {
+        stmts.iter().fold(Effects::default(), |acc, s| {
+            acc.union(&self.stmt(program, s))
+        })
+    }
+
+    pub fn stmt(&self, program: &Program, stmt: &Stmt) -> Effects {
+        let host = Effects {
+            host: true,
+            ..Effects::default()
+        };
+        match &stmt.kind {
+            StmtKind::Expr(e) => self.expr(program, e),
+            StmtKind::Decl { var, init } => {
+                let v = program.var(*var);
+                let mut e = init.iter().flatten().fold(Effects::default(), |acc, i| {
+                    acc.union(&self.expr(program, &i.value))
+                });
+                if v.sharity == Sharity::Shared {
+                    e.group_dependent = true;
+                    e.writes.vars.insert(*var);
+                }
+                e
+            }
+            StmtKind::Block(b) => self.block(program, &b.stmts),
+            StmtKind::If { cond, then, els } => {
+                let mut e = self.expr(program, cond).union(&self.stmt(program, then));
+                if let Some(els) = els {
+                    e = e.union(&self.stmt(program, els));
+                }
+                e
+            }
+            StmtKind::Loop {
+                cond, step, body, ..
+            } => {
+                let mut e = self.stmt(program, body);
+                for x in cond.iter().chain(step.iter()) {
+                    e = e.union(&self.expr(program, x));
+                }
+                e
+            }
+            StmtKind::Switch { cond, cases } => {
+                cases.iter().fold(self.expr(program, cond), |acc, c| {
+                    acc.union(&self.block(program, &c.body))
+                })
+            }
+            StmtKind::Break | StmtKind::Continue => Effects::default(),
+            StmtKind::Return(e) => e
+                .as_ref()
+                .map(|e| self.expr(program, e))
+                .unwrap_or_default(),
+            StmtKind::Fork { .. }
+            | StmtKind::Start(_)
+            | StmtKind::Farm(_)
+            | StmtKind::Seq(_)
+            | StmtKind::Barrier => host,
+        }
+    }
+
+    pub fn expr(&self, program: &Program, expr: &Expr) -> Effects {
+        let mut acc = Effects::default();
+        self.walk(program, expr, true, &mut acc);
+        acc
+    }
+
+    /// `read`: whether the value of this lvalue is read (false under `&`, decay, and for the
+    /// place of an assignment).
+    fn walk(&self, program: &Program, e: &Expr, read: bool, acc: &mut Effects) {
+        match &e.kind {
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member { .. } if read => {
+                acc.reads.union(&object_of(program, e));
+                self.walk(program, e, false, acc);
+            }
+            ExprKind::Var(_) => {}
+            ExprKind::Deref(p) => self.walk(program, p, true, acc),
+            ExprKind::Member { base, .. } => self.walk(program, base, read, acc),
+            ExprKind::AddrOf(x) | ExprKind::Decay(x) => self.walk(program, x, false, acc),
+            ExprKind::Assign { place, value } => {
+                self.write(program, place, acc);
+                self.walk(program, value, true, acc);
+            }
+            ExprKind::CompoundAssign { place, rhs, .. } => {
+                self.write(program, place, acc);
+                self.walk(program, place, true, acc);
+                self.walk(program, rhs, true, acc);
+            }
+            ExprKind::IncDec { place, .. } => {
+                self.write(program, place, acc);
+                self.walk(program, place, true, acc);
+            }
+            ExprKind::Call { func, args } => {
+                *acc = std::mem::take(acc).union(&self.per_func[func.0 as usize]);
+                for a in args {
+                    self.walk(program, a, true, acc);
+                }
+            }
+            ExprKind::Builtin { op, args } => {
+                match op {
+                    Builtin::Printf => acc.prints = true,
+                    Builtin::Multiprefix(_) | Builtin::SyncUpdate(_) => {
+                        acc.multiprefix = true;
+                        acc.writes.unknown = true;
+                        acc.reads.unknown = true;
+                    }
+                    Builtin::Shmalloc | Builtin::Shfree => acc.writes.unknown = true,
+                    _ => {}
+                }
+                for a in args {
+                    self.walk(program, a, true, acc);
+                }
+            }
+            ExprKind::DollarDollar | ExprKind::GroupSize => acc.group_dependent = true,
+            _ => children(e, |c| self.walk(program, c, true, acc)),
+        }
+    }
+
+    /// The write of an assignment's place, and the reads its address needs.
+    fn write(&self, program: &Program, place: &Expr, acc: &mut Effects) {
+        acc.writes.union(&object_of(program, place));
+        self.walk(program, place, false, acc);
+    }
+}
+
+/// The shared object an lvalue denotes: its root variable when it is named (through members,
+/// `*(&v + i)`, `*(array + i)`), nothing when that is private, unknown when reached through a
+/// pointer value.
+fn object_of(program: &Program, place: &Expr) -> Objects {
+    match root_var(place) {
+        Some(v) => Objects {
+            vars: match program.var(v).sharity {
+                Sharity::Shared => BTreeSet::from([v]),
+                Sharity::Private => BTreeSet::new(),
+            },
+            unknown: false,
+        },
+        None => Objects {
+            vars: BTreeSet::new(),
+            unknown: true,
+        },
+    }
+}
+
+fn root_var(place: &Expr) -> Option<VarId> {
+    match &place.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Member { base, .. } => root_var(base),
+        ExprKind::Deref(p) => pointer_root(p),
+        _ => None,
+    }
+}
+
+/// The variable a pointer value points into, when the pointer is built from its address.
+fn pointer_root(p: &Expr) -> Option<VarId> {
+    match &p.kind {
+        ExprKind::Decay(x) | ExprKind::AddrOf(x) => root_var(x),
+        ExprKind::PtrOffset { ptr, .. } => pointer_root(ptr),
+        _ => None,
+    }
+}
+
+/// Calls `f` on each direct subexpression.
+pub fn children(e: &Expr, mut f: impl FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_)
+        | ExprKind::ProcNr
+        | ExprKind::StartedProcs
+        | ExprKind::Dollar
+        | ExprKind::DollarDollar
+        | ExprKind::At
+        | ExprKind::GroupSize => {}
+        ExprKind::Deref(x)
+        | ExprKind::AddrOf(x)
+        | ExprKind::Decay(x)
+        | ExprKind::Convert(x)
+        | ExprKind::Unary(_, x) => f(x),
+        ExprKind::Member { base, .. } => f(base),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::LogAnd(a, b)
+        | ExprKind::LogOr(a, b)
+        | ExprKind::Comma(a, b) => {
+            f(a);
+            f(b);
+        }
+        ExprKind::PtrOffset { ptr, index, .. } => {
+            f(ptr);
+            f(index);
+        }
+        ExprKind::PtrDiff { a, b, .. } => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Cond(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        ExprKind::Assign { place, value } => {
+            f(place);
+            f(value);
+        }
+        ExprKind::CompoundAssign { place, rhs, .. } => {
+            f(place);
+            f(rhs);
+        }
+        ExprKind::IncDec { place, .. } => f(place),
+        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().for_each(f),
+    }
+}
+
+/// Calls `f` on each direct subexpression, mutably.
+pub fn children_mut(e: &mut Expr, mut f: impl FnMut(&mut Expr)) {
+    match &mut e.kind {
+        ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_)
+        | ExprKind::ProcNr
+        | ExprKind::StartedProcs
+        | ExprKind::Dollar
+        | ExprKind::DollarDollar
+        | ExprKind::At
+        | ExprKind::GroupSize => {}
+        ExprKind::Deref(x)
+        | ExprKind::AddrOf(x)
+        | ExprKind::Decay(x)
+        | ExprKind::Convert(x)
+        | ExprKind::Unary(_, x) => f(x),
+        ExprKind::Member { base, .. } => f(base),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::LogAnd(a, b)
+        | ExprKind::LogOr(a, b)
+        | ExprKind::Comma(a, b) => {
+            f(a);
+            f(b);
+        }
+        ExprKind::PtrOffset { ptr, index, .. } => {
+            f(ptr);
+            f(index);
+        }
+        ExprKind::PtrDiff { a, b, .. } => {
+            f(a);
+            f(b);
+        }
+        ExprKind::Cond(a, b, c) => {
+            f(a);
+            f(b);
+            f(c);
+        }
+        ExprKind::Assign { place, value } => {
+            f(place);
+            f(value);
+        }
+        ExprKind::CompoundAssign { place, rhs, .. } => {
+            f(place);
+            f(rhs);
+        }
+        ExprKind::IncDec { place, .. } => f(place),
+        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter_mut().for_each(f),
+    }
+}

@@ -1,0 +1,327 @@
+//! The Plan: what the transform makes of a checked program, and what every Plan executor (the
+//! CUDA emission, the GPU driver, the CPU Plan executor) consumes.
+//!
+//! A Plan has three parts:
+//! - **kernels**: straight pieces of a function that need no barrier across processors inside
+//!   them. A kernel body is ordinary HIR (`hir::Stmt`), run by every *active* member of the
+//!   launched group, one thread per PRAM processor;
+//! - the **host control graph** of each host function (`HostFunction::body`): a structured
+//!   tree of `HostOp`s (launch, split/restore, loop with exit update, call, return, seq, start)
+//!   that the host walks;
+//! - the **storage layout** (`Storage`): where shared variables, shared frames of group
+//!   instances and spilled private slots live in global memory.
+//!
+//! # Processor state every executor keeps
+//! Per processor: its current group, `$` (group-relative id), `$$` (rank in the current
+//! group), `__PROC_NR__`, and a *leave status*: `Active`, or it has left by `Break`,
+//! `Continue` or `Return` (see "Leaving" below). Only active members run a launched kernel.
+//! Per group instance: its parent, its members in `$$` order, `@`, and one shared frame
+//! (`Storage::shared_frames`) per scope it opened.
+//!
+//! # Kernel bodies
+//! A kernel body is HIR with these conventions:
+//! - variables are addressed through `Storage::home` (a spilled slot, a shared global, a
+//!   shared frame of the current group or one of its ancestors) or, for private locals that
+//!   `Storage::home` does not list, a register: a variable that lives only inside one kernel
+//!   and dies at its end (its value is undefined in any other kernel);
+//! - calls of `straight` and barrier-free `async` functions run inside the kernel as device
+//!   functions (their locals are registers / thread-local memory);
+//! - **Leaving**: a `break`/`continue` not enclosed by a loop or `switch` of the same kernel,
+//!   and any `return` of the host function's own body, end the processor's part of the
+//!   kernel and set its leave status (`Break`, `Continue`, or `Return` after storing the value
+//!   in `HostFunction::ret`). A left processor stays inactive until the construct it left
+//!   ends: `Continue` is cleared at the end of the loop iteration, `Break` when its loop is
+//!   restored, `Return` when the call returns;
+//! - a condition slot written by a kernel (`Split`, `HostLoop::cond`, ...) holds `0` or `1`
+//!   (an `int`), written by every active member.
+//!
+//! # Output
+//! `printf` in a `Sync` kernel is a cut (like a shared write), so a thread prints at most one
+//! statement's text per launch: executors emit each thread's text in `$$` order after the
+//! launch. In an `Async` kernel each thread's text is emitted in `__PROC_NR__` order, each
+//! thread's text in program order (fork-dialect.md §7).
+
+use fork_frontend::hir::{self, FuncId, Mode, MpOp, VarId};
+use fork_frontend::source::Span;
+
+/// Index into `Plan::kernels`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KernelId(pub u32);
+
+/// Index into `Plan::functions`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HostFnId(pub u32);
+
+/// Index into `Storage::shared_frames`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SharedFrameId(pub u32);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// The checked program the Plan refers to. The transform appends its own private
+    /// temporaries to `program.vars` (names start with `%`): condition slots, evaluated
+    /// right-hand sides, call arguments and results, return slots.
+    pub program: hir::Program,
+    pub kernels: Vec<Kernel>,
+    /// One per `sync` function reachable from `main` (recursion allowed), per `async`
+    /// function that must synchronise (contains `barrier`) and is called at host level, and
+    /// one for `main`.
+    pub functions: Vec<HostFunction>,
+    /// The host function of `main`; it starts on all P processors in `HostFunction::mode`.
+    pub main: HostFnId,
+    pub storage: Storage,
+}
+
+impl Plan {
+    pub fn kernel(&self, id: KernelId) -> &Kernel {
+        &self.kernels[id.0 as usize]
+    }
+
+    pub fn function(&self, id: HostFnId) -> &HostFunction {
+        &self.functions[id.0 as usize]
+    }
+
+    /// The host function that implements the HIR function `func`, if it runs on the host.
+    pub fn host_function_of(&self, func: FuncId) -> Option<HostFnId> {
+        self.functions
+            .iter()
+            .position(|f| f.func == func)
+            .map(|i| HostFnId(i as u32))
+    }
+}
+
+/// A piece of one function that runs without a barrier across processors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    /// `k<index>_<function>` (unique, a valid C identifier).
+    pub name: String,
+    /// The function whose code this is (its locals are the kernel's locals).
+    pub func: FuncId,
+    /// `Sync`: launched for the active members of a group in lockstep semantics (ends at a
+    /// cut). `Async`: the members run independently (ends only at a `barrier`, the end of a
+    /// `farm`/`async` region, or a host construct).
+    pub mode: Mode,
+    pub body: Vec<hir::Stmt>,
+    /// The source the kernel covers (first to last statement).
+    pub span: Span,
+    /// Why the kernel ends where it does (shown in the Plan text and the CUDA comments).
+    pub ends: CutReason,
+}
+
+/// Why the transform cut after a kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CutReason {
+    /// Rule 1: a shared write that a later read (or write) of another processor may see.
+    SharedWrite,
+    /// Rule 1: the right-hand sides of a statement that writes shared memory were evaluated
+    /// into private temporaries; the next kernel writes them.
+    ReadBeforeWrite,
+    /// Rule 1: the next statement writes shared memory that reads of this kernel (by other
+    /// processors) may still need; every member reads before any member writes.
+    WriteAfterRead,
+    /// `printf` in a synchronous region: the output of a statement is ordered by `$$`.
+    Output,
+    /// A host construct follows (call, split, host loop, seq, start, multiprefix).
+    HostConstruct,
+    /// `barrier` in asynchronous code, or the end of a `farm`.
+    Barrier,
+    /// The end of the enclosing host block (branch, loop body, function).
+    BlockEnd,
+    /// Leaving: the kernel ends with an unconditional `return`.
+    Return,
+}
+
+/// The host side of one function: the control graph the host walks for a calling group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostFunction {
+    pub func: FuncId,
+    pub name: String,
+    /// The mode the body starts in: `Sync` for `sync` functions (and `sync main`), `Async`
+    /// for an asynchronous `main` (its `start` opens the synchronous region) and for
+    /// `async` functions called at host level.
+    pub mode: Mode,
+    pub body: Vec<HostOp>,
+    /// The slot that receives each processor's return value (non-void functions).
+    pub ret: Option<VarId>,
+    /// The shared frame a calling group allocates on entry (the function's outermost `sh`
+    /// locals and `sh` parameters); freed on return.
+    pub shared_frame: SharedFrameId,
+    /// Spilled private bytes per processor of one activation (the frame the call pushes on
+    /// every member's slot stack, laid out as `Storage` describes).
+    pub frame_bytes: u64,
+}
+
+/// One node of the host control graph. Nodes run in order for the current group; a node's
+/// nested blocks run for the group the node says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostOp {
+    /// Run the kernel: one thread per member of the current group, only active members work.
+    Launch(KernelId),
+    /// `Split{if|fork}` (the study's ComputeSubgroups) + the arms + `Restore` (RestoreGroup):
+    /// the host reads what decides the split, forms the subgroups (sizes, new `$$` by a scan
+    /// in the parent's `$$` order), runs each arm for its subgroup in canonical order (then
+    /// before else, fork subgroups by `@`), then restores the parent group (a barrier of all
+    /// its members; subgroup shared frames are freed).
+    Split(Split),
+    /// A host branch on a *shared* condition: no new group. The host reads the condition
+    /// slot of the first active member. Used where an `if`/`switch` on a shared condition
+    /// contains a cut.
+    Branch {
+        cond: VarId,
+        then: Vec<HostOp>,
+        els: Vec<HostOp>,
+    },
+    /// A loop whose body needs a cut.
+    Loop(HostLoop),
+    /// Rule 2: a host-level call. Pushes a frame of `frame_bytes` on every member's slot
+    /// stack and a shared frame for the group, copies the argument slots into the callee's
+    /// parameters (a shared parameter takes the value of the first active member), runs the
+    /// callee's graph for the same group, clears `Return` statuses, copies the callee's `ret`
+    /// slot into `result`, pops the frames.
+    Call {
+        callee: HostFnId,
+        /// Caller slots holding the evaluated arguments, in parameter order.
+        args: Vec<VarId>,
+        result: Option<VarId>,
+        span: Span,
+    },
+    /// Every active member has returned (an unconditional `return` at host level; the
+    /// preceding kernel stored the values in `HostFunction::ret` and set the statuses). The
+    /// host skips the rest of the enclosing block and of enclosing `Branch` blocks; an
+    /// enclosing split arm, loop, `seq` or `start` ends normally for the group's other
+    /// members.
+    Return,
+    /// `seq S`: only the member with `$$ == 0` runs the nested ops (asynchronous kernels of
+    /// one thread); the others wait at its end.
+    Seq(Vec<HostOp>),
+    /// `start S`: a barrier of all P processors, which then form the root group (`@` = 0,
+    /// `$` = `$$` = `__PROC_NR__`) and run the nested ops synchronously; afterwards they
+    /// continue asynchronously.
+    Start {
+        body: Vec<HostOp>,
+        shared_frame: SharedFrameId,
+    },
+    /// A synchronous multiprefix (`mpadd`, `syncadd`, ...): the members that executed the
+    /// preceding kernel's evaluation of `ptr` and `value` are combined per cell in
+    /// `__PROC_NR__` order; each gets the exclusive prefix in `result` (None for `sync*`).
+    /// On the device this is a segmented scan over (cell, `__PROC_NR__`).
+    Multiprefix {
+        op: MpOp,
+        ptr: VarId,
+        value: VarId,
+        result: Option<VarId>,
+        span: Span,
+    },
+}
+
+/// `Split{if|fork}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    pub kind: SplitKind,
+    /// One block per arm: `[then, else]` for `If`, `[body]` for `Fork` (run once per
+    /// non-empty subgroup, in `@` order).
+    pub arms: Vec<Vec<HostOp>>,
+    /// The shared frame each new subgroup allocates (its `sh` locals).
+    pub shared_frames: Vec<SharedFrameId>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SplitKind {
+    /// Members with `cond != 0` form the then-group, the other active members the else-group.
+    /// `@` and `$` are inherited.
+    If { cond: VarId },
+    /// `fork (k; @ = e1; $ = e2)`: `count` (shared: taken from the first active member) gives
+    /// k; member goes to subgroup `at` (members with `at` outside `0..k` skip the body and
+    /// wait); `$` becomes `dollar` when given, else it is kept.
+    Fork {
+        count: VarId,
+        at: VarId,
+        dollar: Option<VarId>,
+    },
+}
+
+/// A host loop: `Split{loop-entry}`, the body, `LoopExitUpdate` with its all-exited test, and
+/// the `Restore` at the end.
+///
+/// Executors run it as:
+/// 1. entry: the participants are the active members; if `test_first`, run `entry_cond` and
+///    keep only the members whose `cond` holds (for a shared condition: all or none). When
+///    `forms_group`, the participants form the loop group (fresh `$$`, `groupsize()`, kept
+///    for the whole loop, `@` and `$` inherited);
+/// 2. iterate: run `body`; clear `Continue` among the participants; run `latch` (the step
+///    and the condition);
+/// 3. `LoopExitUpdate` (the study's Updategroup): participants still active whose `cond` is 0
+///    leave (`Break`); all-exited test (lastexit): no active participant → go to 4, else 2;
+/// 4. `Restore`: clear `Break` among the participants, back to the enclosing group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostLoop {
+    /// None: a loop without condition; it ends when every participant has left.
+    pub cond: Option<VarId>,
+    pub test_first: bool,
+    /// Whether the participants form a new group (a private condition in a synchronous
+    /// region); a shared condition keeps the group.
+    pub forms_group: bool,
+    /// Computes `cond` before the first iteration (`test_first` only). Empty when the
+    /// preceding kernel already computed it.
+    pub entry_cond: Vec<HostOp>,
+    pub body: Vec<HostOp>,
+    /// The `for` step and the condition evaluation, after the body. Empty when the body's
+    /// last kernel computes them (no `continue` leaves that kernel).
+    pub latch: Vec<HostOp>,
+    /// The shared frame the loop group allocates (its `sh` locals).
+    pub shared_frame: SharedFrameId,
+    pub span: Span,
+}
+
+/// Where variables live. Every executor uses exactly this layout.
+///
+/// - **Shared globals**: one region, `shared_globals_bytes` bytes, each at `Home::Shared`'s
+///   offset.
+/// - **Private globals**: one slot per processor, in the *global private frame*
+///   (`private_globals_bytes` per processor).
+/// - **Spilled private slots** (`Home::Slot`): a private local that crosses a kernel boundary,
+///   whose address is taken, or that is not a scalar. A frame of `F` bytes per processor for
+///   `P` processors occupies `F * P` bytes; the slot at frame offset `o` with size `s` of
+///   processor `p` lives at `frame_base + o * P + p * s`, so consecutive processors touch
+///   consecutive addresses (coalescing). The global private frame sits at the bottom of the
+///   slot stack; every host `Call` pushes the callee's frame above the caller's (all members
+///   of a group share one call chain, so a group has one frame base).
+/// - **Shared locals** (`Home::SharedFrame`): in the shared frame of the group instance that
+///   opened their scope (a function call, a split arm, a loop group, `start`), found by
+///   walking from the current group to its ancestors.
+/// - Private locals absent from `home` are registers of one kernel.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Storage {
+    /// Indexed by `VarId`: where the variable lives; None for kernel registers.
+    pub home: Vec<Option<Home>>,
+    pub shared_globals_bytes: u64,
+    pub private_globals_bytes: u64,
+    pub shared_frames: Vec<SharedFrame>,
+}
+
+impl Storage {
+    pub fn home(&self, var: VarId) -> Option<Home> {
+        self.home.get(var.0 as usize).copied().flatten()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Home {
+    /// Offset in the shared-globals region.
+    Shared { offset: u64 },
+    /// Frame offset in the global private frame (`frame_base` = the slot stack's base).
+    PrivateGlobal { offset: u64 },
+    /// Frame offset in the current activation's private frame of its host function.
+    Slot { offset: u64 },
+    /// Offset in a group instance's shared frame.
+    SharedFrame { frame: SharedFrameId, offset: u64 },
+}
+
+/// The layout of one shared scope's frame.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SharedFrame {
+    /// The scope, for the Plan text (`main`, `qsort: then-arm at 12:5`, ...).
+    pub name: String,
+    pub bytes: u64,
+}

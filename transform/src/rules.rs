@@ -1,0 +1,1062 @@
+//! The splitting rules (transformation-rules.md): a host function's body becomes kernels and
+//! host ops. Statements accumulate in the *open kernel*; a rule closes it where a barrier
+//! across processors is needed and emits the host construct.
+//!
+//! Each rule is one method: `append` (rule 1: cut where a write may meet a read or write of
+//! the open kernel), `read_before_write` (rule 1: right-hand sides into temporaries),
+//! `hoist_host_calls` (rule 2), `split_private_branch`, `host_switch` and `split_fork`
+//! (rule 3), `host_loop` (rule 4), leaving under a private condition (rule 5: `break`,
+//! `continue`, `return` stay kernel statements, see `plan`, "Leaving"), `seq_region`,
+//! `farm_region`, `start_region` and asynchronous code (rule 6), plus `hoist_multiprefix`
+//! (a synchronous `mpadd` is a host-ordered scan).
+
+use crate::effects::{children_mut, Effects, Objects, Summaries};
+use crate::plan::{
+    CutReason, HostFnId, HostLoop, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId, Split,
+    SplitKind,
+};
+use fork_frontend::diag::{Code, Diagnostic};
+use fork_frontend::hir::{
+    BinOp, Builtin, Expr, ExprKind, FnKind, FuncId, InitElem, Mode, Program, Sharity, Stmt,
+    StmtKind, SwitchCase, Type, UnOp, Var, VarId, VarKind,
+};
+use fork_frontend::source::Span;
+use std::collections::HashMap;
+
+pub const E0501: Code = Code {
+    id: "E0501",
+    title: "a construct the transform cannot split into kernels",
+    explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
+this construct in this position: a write to shared memory nested inside a larger expression \
+that also reads shared memory in a synchronous region, a `break` under a condition inside a \
+`switch` whose cases need a barrier, a call of a `sync` function (or a synchronous `mpadd`) \
+on the right of `&&`/`||` or in a branch of `?:`, or a `barrier` or host call under a private \
+condition in asynchronous code.\n\nRewrite the statement into simpler ones (one assignment each; an \
+`if` chain instead of the `switch`). `forkcc sim` runs every checked program.",
+};
+
+/// The kernel being filled.
+struct OpenKernel {
+    mode: Mode,
+    /// The shared memory its statements read and write.
+    reads: Objects,
+    writes: Objects,
+    body: Vec<Stmt>,
+    span: Span,
+}
+
+/// Builds the kernels and host graphs of a whole program.
+pub struct Builder<'s> {
+    pub program: Program,
+    pub kernels: Vec<Kernel>,
+    pub shared_frames: Vec<SharedFrame>,
+    /// Shared locals and parameters of host functions: their frame and offset.
+    pub shared_homes: HashMap<VarId, (SharedFrameId, u64)>,
+    pub diagnostics: Vec<Diagnostic>,
+    summaries: &'s Summaries,
+    host_fns: HashMap<FuncId, HostFnId>,
+    func: FuncId,
+    open: Option<OpenKernel>,
+    scopes: Vec<SharedFrameId>,
+    temps: u32,
+}
+
+impl<'s> Builder<'s> {
+    pub fn new(
+        program: Program,
+        summaries: &'s Summaries,
+        host_fns: HashMap<FuncId, HostFnId>,
+    ) -> Builder<'s> {
+        Builder {
+            func: program.main,
+            program,
+            kernels: Vec::new(),
+            shared_frames: Vec::new(),
+            shared_homes: HashMap::new(),
+            diagnostics: Vec::new(),
+            summaries,
+            host_fns,
+            open: None,
+            scopes: Vec::new(),
+            temps: 0,
+        }
+    }
+
+    /// Compiles one host function's body; returns its graph and its outermost shared frame.
+    pub fn function(&mut self, func: FuncId, mode: Mode) -> (Vec<HostOp>, SharedFrameId) {
+        self.func = func;
+        let f = self.program.func(func).clone();
+        let frame = self.new_frame(f.name.clone());
+        self.scopes.push(frame);
+        for p in &f.params {
+            if self.program.var(*p).sharity == Sharity::Shared {
+                self.place_shared(*p);
+            }
+        }
+        let mut ops = Vec::new();
+        self.block(&f.body.stmts, mode, &mut ops);
+        self.close(&mut ops, CutReason::BlockEnd);
+        self.scopes.pop();
+        (ops, frame)
+    }
+
+    /// A private temporary of the current function.
+    pub fn temp(&mut self, ty: Type, what: &str, span: Span) -> VarId {
+        let id = VarId(self.program.vars.len() as u32);
+        self.temps += 1;
+        self.program.vars.push(Var {
+            name: format!("%{what}{}", self.temps),
+            ty,
+            sharity: Sharity::Private,
+            kind: VarKind::Local { func: self.func },
+            addr_taken: false,
+            span,
+        });
+        id
+    }
+
+    fn new_frame(&mut self, name: String) -> SharedFrameId {
+        self.shared_frames.push(SharedFrame { name, bytes: 0 });
+        SharedFrameId(self.shared_frames.len() as u32 - 1)
+    }
+
+    fn place_shared(&mut self, var: VarId) {
+        let Some(&frame) = self.scopes.last() else {
+            return;
+        };
+        let ty = &self.program.var(var).ty;
+        let (size, align) = (
+            ty.size(&self.program.structs),
+            ty.align(&self.program.structs),
+        );
+        let offset =
+            crate::storage::bump(&mut self.shared_frames[frame.0 as usize].bytes, size, align);
+        self.shared_homes.insert(var, (frame, offset));
+    }
+
+    fn effects(&self, s: &Stmt) -> Effects {
+        self.summaries.stmt(&self.program, s)
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>, help: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(&E0501, span, message)
+                .with_label("the transform cannot split this")
+                .with_help(help),
+        );
+    }
+
+    // ---- the open kernel ----
+
+    /// Appends a statement to the open kernel. Rule 1: in a synchronous region every member
+    /// finishes a statement before any member starts the next, so a statement starts a new
+    /// kernel when it may read what the open kernel writes, or write what it reads or
+    /// writes (another processor may run it earlier in the same kernel).
+    fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        if self.open.as_ref().is_some_and(|k| k.mode != mode) {
+            self.close(ops, CutReason::HostConstruct);
+        }
+        let eff = self.effects(&stmt);
+        if let (Mode::Sync, Some(k)) = (mode, &self.open) {
+            if k.writes.may_overlap(&eff.reads) || k.writes.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::SharedWrite);
+            } else if k.reads.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::WriteAfterRead);
+            }
+        }
+        match &mut self.open {
+            Some(k) => {
+                k.span = k.span.to(stmt.span);
+                k.reads.union(&eff.reads);
+                k.writes.union(&eff.writes);
+                k.body.push(stmt);
+            }
+            None => {
+                self.open = Some(OpenKernel {
+                    mode,
+                    reads: eff.reads,
+                    writes: eff.writes,
+                    span: stmt.span,
+                    body: vec![stmt],
+                })
+            }
+        }
+    }
+
+    /// Ends the open kernel (if any) and launches it.
+    fn close(&mut self, ops: &mut Vec<HostOp>, ends: CutReason) {
+        if let Some(k) = self.open.take() {
+            let id = KernelId(self.kernels.len() as u32);
+            let name = format!("k{}_{}", id.0, self.program.func(self.func).name);
+            self.kernels.push(Kernel {
+                name,
+                func: self.func,
+                mode: k.mode,
+                body: k.body,
+                span: k.span,
+                ends,
+            });
+            ops.push(HostOp::Launch(id));
+        }
+    }
+
+    // ---- statements ----
+
+    fn block(&mut self, stmts: &[Stmt], mode: Mode, ops: &mut Vec<HostOp>) {
+        for s in stmts {
+            self.stmt(s, mode, ops);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        match &s.kind {
+            StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => {
+                return self.simple(s.clone(), mode, ops)
+            }
+            // Rule 5: leaving stays a kernel statement (see `plan`, "Leaving").
+            StmtKind::Break | StmtKind::Continue => return self.append(s.clone(), mode, ops),
+            _ => {}
+        }
+        if self.fits_kernel(s, &self.effects(s), mode) {
+            return self.kernel_statement(s.clone(), mode, ops);
+        }
+        match &s.kind {
+            StmtKind::Block(b) => self.block(&b.stmts, mode, ops),
+            StmtKind::If { cond, then, els } => {
+                if cond.sharity == Sharity::Private && mode == Mode::Sync {
+                    self.split_private_branch(cond, then, els.as_deref(), s.span, ops)
+                } else if cond.sharity == Sharity::Shared {
+                    self.host_branch(cond, then, els.as_deref(), mode, ops)
+                } else {
+                    self.error(
+                        s.span,
+                        "a `barrier` or host call under a private condition in asynchronous code",
+                        "asynchronous processors must all reach the same barriers",
+                    )
+                }
+            }
+            StmtKind::Loop { .. } if self.only_needs_loop_group(s, mode) => {
+                self.loop_group_kernel(s, ops)
+            }
+            StmtKind::Loop { .. } => self.host_loop(s, mode, ops),
+            StmtKind::Switch { cond, cases } => self.host_switch(cond, cases, s.span, mode, ops),
+            StmtKind::Fork {
+                count,
+                at,
+                dollar,
+                body,
+            } => self.split_fork(count, at, dollar.as_ref(), body, s.span, ops),
+            StmtKind::Start(body) => self.start_region(body, ops),
+            StmtKind::Farm(body) => self.farm_region(body, ops),
+            StmtKind::Seq(body) => self.seq_region(body, ops),
+            StmtKind::Barrier => self.close(ops, CutReason::Barrier),
+            // Simple statements and leaving were handled above.
+            _ => {}
+        }
+    }
+
+    /// Whether a compound statement can run inside one kernel: no host construct, and in a
+    /// synchronous region no cut inside and, for a private condition, nothing that depends
+    /// on the subgroup the split would form.
+    fn fits_kernel(&self, s: &Stmt, eff: &Effects, mode: Mode) -> bool {
+        if eff.host {
+            return false;
+        }
+        if mode == Mode::Async {
+            return true;
+        }
+        !(eff.needs_cut() || self.needs_subgroup(s))
+    }
+
+    /// Whether `s` or a statement nested in it splits the group and depends on the subgroup.
+    fn needs_subgroup(&self, s: &Stmt) -> bool {
+        if s.splits_group() && self.subgroup_dependent(s) {
+            return true;
+        }
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().any(|s| self.needs_subgroup(s)),
+            StmtKind::If { then, els, .. } => {
+                self.needs_subgroup(then) || els.as_ref().is_some_and(|e| self.needs_subgroup(e))
+            }
+            StmtKind::Loop { body, .. } => self.needs_subgroup(body),
+            StmtKind::Switch { cases, .. } => cases
+                .iter()
+                .any(|c| c.body.iter().any(|s| self.needs_subgroup(s))),
+            _ => false,
+        }
+    }
+
+    /// Whether the part of a splitting statement that runs in the subgroup (the branches;
+    /// for a loop also its condition and step) depends on the group running it.
+    fn subgroup_dependent(&self, s: &Stmt) -> bool {
+        let p = &self.program;
+        let sums = self.summaries;
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                sums.stmt(p, then).group_dependent
+                    || els
+                        .as_ref()
+                        .is_some_and(|e| sums.stmt(p, e).group_dependent)
+            }
+            StmtKind::Switch { cases, .. } => {
+                cases.iter().any(|c| sums.block(p, &c.body).group_dependent)
+            }
+            _ => sums.stmt(p, s).group_dependent,
+        }
+    }
+
+    /// Expression statements, declarations, `return`: host calls and synchronous multiprefix
+    /// are hoisted, then rule 1 decides whether the kernel ends here.
+    fn simple(&mut self, mut s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        if let StmtKind::Decl { var, .. } = &s.kind {
+            if self.program.var(*var).sharity == Sharity::Shared {
+                self.place_shared(*var);
+            }
+        }
+        let mut conditional = None;
+        for_each_expr_mut(&mut s, |e| {
+            conditional = conditional.or(self.conditional_hoist(e, mode, false))
+        });
+        if let Some(span) = conditional {
+            return self.error(
+                span,
+                "a call of a synchronous function (or a synchronous multiprefix) that runs only \
+                 under a condition inside an expression",
+                "compute the condition into a variable and call it in an `if` statement",
+            );
+        }
+        for_each_expr_mut(&mut s, |e| self.hoist_host_calls(e, mode, ops));
+        if mode == Mode::Sync {
+            for_each_expr_mut(&mut s, |e| self.hoist_multiprefix(e, ops));
+        }
+        if is_void_noop(&s) {
+            return;
+        }
+        let unconditional_return = matches!(s.kind, StmtKind::Return(_));
+        if mode == Mode::Sync && calls_async(&self.program, &s) {
+            // An `async` function called from a synchronous region runs like a `farm`.
+            self.close(ops, CutReason::HostConstruct);
+            self.append(s, Mode::Async, ops);
+            self.close(ops, CutReason::Barrier);
+            return;
+        }
+        let eff = self.effects(&s);
+        if mode == Mode::Sync && eff.reads.may_overlap(&eff.writes) {
+            if let StmtKind::Expr(e) = &s.kind {
+                let e = e.clone();
+                return self.read_before_write(&e, s.span, ops);
+            }
+        }
+        self.kernel_statement(s, mode, ops);
+        if unconditional_return {
+            self.close(ops, CutReason::Return);
+            ops.push(HostOp::Return);
+        }
+    }
+
+    /// A statement that runs inside a kernel (`append` applies rule 1). In a synchronous
+    /// region output ends the kernel: each statement's lines appear in `$$` order.
+    fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        let prints = self.effects(&s).prints;
+        self.append(s, mode, ops);
+        if mode == Mode::Sync && prints {
+            self.close(ops, CutReason::Output);
+        }
+    }
+
+    /// Rule 1, read before write: a synchronous statement that reads and writes shared
+    /// memory. Every member evaluates the target address and the value into private
+    /// temporaries in one kernel; the next kernel stores them. (All reads of all members
+    /// happen before any write.)
+    fn read_before_write(&mut self, e: &Expr, span: Span, ops: &mut Vec<HostOp>) {
+        let e = strip_void(e);
+        match &e.kind {
+            ExprKind::Comma(a, b) => {
+                for part in [a, b] {
+                    let s = expr_stmt((**part).clone(), span);
+                    self.simple(s, Mode::Sync, ops);
+                }
+            }
+            ExprKind::Assign { place, value } => {
+                if self.summaries.expr(&self.program, value).writes_shared() {
+                    return self.nested_write_error(span);
+                }
+                let (addr, val) = self.address_temps(place, span, ops);
+                let s = assign_stmt(self, val, (**value).clone(), span);
+                self.append(s, Mode::Sync, ops);
+                self.store_temps(addr, val, span, ops);
+            }
+            ExprKind::CompoundAssign {
+                place,
+                op,
+                rhs,
+                op_ty,
+            } => {
+                if self.summaries.expr(&self.program, rhs).writes_shared() {
+                    return self.nested_write_error(span);
+                }
+                let (addr, val) = self.address_temps(place, span, ops);
+                let load = self.load(addr, span);
+                let s = assign_stmt(self, val, load, span);
+                self.append(s, Mode::Sync, ops);
+                let combine = ExprKind::CompoundAssign {
+                    place: Box::new(self.var_expr(val, span)),
+                    op: *op,
+                    rhs: rhs.clone(),
+                    op_ty: op_ty.clone(),
+                };
+                let s = expr_stmt(mk(combine, place.ty.clone(), span), span);
+                self.append(s, Mode::Sync, ops);
+                self.store_temps(addr, val, span, ops);
+            }
+            ExprKind::IncDec { place, inc, prefix } => {
+                let (addr, val) = self.address_temps(place, span, ops);
+                let load = self.load(addr, span);
+                let s = assign_stmt(self, val, load, span);
+                self.append(s, Mode::Sync, ops);
+                let step = ExprKind::IncDec {
+                    place: Box::new(self.var_expr(val, span)),
+                    inc: *inc,
+                    prefix: *prefix,
+                };
+                let s = expr_stmt(mk(step, place.ty.clone(), span), span);
+                self.append(s, Mode::Sync, ops);
+                self.store_temps(addr, val, span, ops);
+            }
+            // A device function that reads and writes shared memory runs per thread without
+            // barriers inside: exact when the members' accesses are disjoint (or the group
+            // has one member, as in a sequential base case); the kernel ends after it.
+            ExprKind::Call { .. } => self.append(expr_stmt(e.clone(), span), Mode::Sync, ops),
+            _ => self.nested_write_error(span),
+        }
+    }
+
+    /// The first half of `read_before_write`: `%addr = &place`, and a slot for the value.
+    fn address_temps(&mut self, place: &Expr, span: Span, ops: &mut Vec<HostOp>) -> (VarId, VarId) {
+        let addr = self.temp(Type::Ptr(Box::new(place.ty.clone())), "addr", span);
+        let val = self.temp(place.ty.clone(), "val", span);
+        let addr_of = mk(
+            ExprKind::AddrOf(Box::new(place.clone())),
+            self.var_ty(addr),
+            span,
+        );
+        let s = assign_stmt(self, addr, addr_of, span);
+        self.append(s, Mode::Sync, ops);
+        (addr, val)
+    }
+
+    fn nested_write_error(&mut self, span: Span) {
+        self.error(
+            span,
+            "a write to shared memory inside an expression that also reads shared memory",
+            "split the statement: compute the value into a private variable first, then store it",
+        )
+    }
+
+    /// The second half of `read_before_write`: a new kernel stores `*addr = val`.
+    fn store_temps(&mut self, addr: VarId, val: VarId, span: Span, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::ReadBeforeWrite);
+        let place = self.load(addr, span);
+        let value = self.var_expr(val, span);
+        let ty = place.ty.clone();
+        let store = ExprKind::Assign {
+            place: Box::new(place),
+            value: Box::new(value),
+        };
+        self.append(expr_stmt(mk(store, ty, span), span), Mode::Sync, ops);
+    }
+
+    /// A host call or synchronous multiprefix that only some evaluations reach (right of
+    /// `&&`/`||`, a branch of `?:`): hoisting it would run it unconditionally.
+    fn conditional_hoist(&self, e: &Expr, mode: Mode, conditional: bool) -> Option<Span> {
+        let hoisted = match &e.kind {
+            ExprKind::Call { func, .. } => self.host_fns.contains_key(func),
+            ExprKind::Builtin {
+                op: Builtin::Multiprefix(_) | Builtin::SyncUpdate(_),
+                ..
+            } => mode == Mode::Sync,
+            _ => false,
+        };
+        if hoisted && conditional {
+            return Some(e.span);
+        }
+        let mut found = None;
+        match &e.kind {
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+                found = self
+                    .conditional_hoist(a, mode, conditional)
+                    .or_else(|| self.conditional_hoist(b, mode, true));
+            }
+            ExprKind::Cond(c, a, b) => {
+                found = self
+                    .conditional_hoist(c, mode, conditional)
+                    .or_else(|| self.conditional_hoist(a, mode, true))
+                    .or_else(|| self.conditional_hoist(b, mode, true));
+            }
+            _ => crate::effects::children(e, |c| {
+                found = found.or_else(|| self.conditional_hoist(c, mode, conditional))
+            }),
+        }
+        found
+    }
+
+    /// Rule 2: each call of a host function (a `sync` function, or an `async` one that
+    /// synchronises) becomes a host `Call`: the open kernel evaluates the arguments into
+    /// temporaries and ends; the call's value is the result temporary afterwards.
+    fn hoist_host_calls(&mut self, e: &mut Expr, mode: Mode, ops: &mut Vec<HostOp>) {
+        children_mut(e, |c| self.hoist_host_calls(c, mode, ops));
+        let ExprKind::Call { func, args } = &e.kind else {
+            return;
+        };
+        let Some(&callee) = self.host_fns.get(func) else {
+            return;
+        };
+        let span = e.span;
+        let mut arg_slots = Vec::new();
+        for a in args.clone() {
+            let t = self.temp(a.ty.clone(), "arg", span);
+            let s = assign_stmt(self, t, a, span);
+            self.append(s, mode, ops);
+            arg_slots.push(t);
+        }
+        self.close(ops, CutReason::HostConstruct);
+        let result = (e.ty != Type::Void).then(|| self.temp(e.ty.clone(), "res", span));
+        ops.push(HostOp::Call {
+            callee,
+            args: arg_slots,
+            result,
+            span,
+        });
+        *e = match result {
+            Some(r) => self.var_expr(r, span),
+            None => void_noop(span),
+        };
+    }
+
+    /// A synchronous `mpadd`/`syncadd`: the open kernel evaluates the cell address and the
+    /// value into temporaries and ends; the host's `Multiprefix` combines them in
+    /// `__PROC_NR__` order; the result temporary replaces the call.
+    fn hoist_multiprefix(&mut self, e: &mut Expr, ops: &mut Vec<HostOp>) {
+        children_mut(e, |c| self.hoist_multiprefix(c, ops));
+        let ExprKind::Builtin { op, args } = &e.kind else {
+            return;
+        };
+        let (mp, returns) = match op {
+            Builtin::Multiprefix(mp) => (*mp, true),
+            Builtin::SyncUpdate(mp) => (*mp, false),
+            _ => return,
+        };
+        let [p, v] = args.as_slice() else {
+            return;
+        };
+        let span = e.span;
+        let ptr = self.temp(p.ty.clone(), "mp_cell", span);
+        let value = self.temp(v.ty.clone(), "mp_val", span);
+        let (p, v) = (p.clone(), v.clone());
+        let s = assign_stmt(self, ptr, p, span);
+        self.append(s, Mode::Sync, ops);
+        let s = assign_stmt(self, value, v, span);
+        self.append(s, Mode::Sync, ops);
+        self.close(ops, CutReason::HostConstruct);
+        let result = returns.then(|| self.temp(e.ty.clone(), "mp_res", span));
+        ops.push(HostOp::Multiprefix {
+            op: mp,
+            ptr,
+            value,
+            result,
+            span,
+        });
+        *e = match result {
+            Some(r) => self.var_expr(r, span),
+            None => void_noop(span),
+        };
+    }
+
+    /// Evaluates a condition into a new `int` slot (0 or 1) and ends the kernel.
+    fn condition_slot(&mut self, cond: &Expr, mode: Mode, ops: &mut Vec<HostOp>) -> VarId {
+        let span = cond.span;
+        let slot = self.temp(Type::INT, "cond", span);
+        let value = truth(cond);
+        let s = assign_stmt(self, slot, value, span);
+        self.simple(s, mode, ops);
+        self.close(ops, CutReason::HostConstruct);
+        slot
+    }
+
+    /// Compiles `s` as a block of its own for a new group scope; the open kernel ends at the
+    /// block's end.
+    fn scoped_block(&mut self, s: &Stmt, mode: Mode, scope: &str) -> (Vec<HostOp>, SharedFrameId) {
+        let name = format!("{}: {scope}", self.program.func(self.func).name);
+        let frame = self.new_frame(name);
+        self.scopes.push(frame);
+        let mut ops = Vec::new();
+        self.stmt(s, mode, &mut ops);
+        self.close(&mut ops, CutReason::BlockEnd);
+        self.scopes.pop();
+        (ops, frame)
+    }
+
+    /// Rule 3: an `if` on a private condition whose branches need a cut (or depend on the
+    /// subgroup): condition kernel, `Split{if}`, the branch kernels per subgroup, restore.
+    fn split_private_branch(
+        &mut self,
+        cond: &Expr,
+        then: &Stmt,
+        els: Option<&Stmt>,
+        span: Span,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let cond = self.condition_slot(cond, Mode::Sync, ops);
+        let (then_ops, then_frame) = self.scoped_block(then, Mode::Sync, "then");
+        let (else_ops, else_frame) = match els {
+            Some(e) => self.scoped_block(e, Mode::Sync, "else"),
+            None => (Vec::new(), self.new_frame("(empty else)".into())),
+        };
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::If { cond },
+            arms: vec![then_ops, else_ops],
+            shared_frames: vec![then_frame, else_frame],
+            span,
+        }));
+    }
+
+    /// An `if` on a shared condition that contains a cut: the whole group takes one branch,
+    /// the host reads the condition.
+    fn host_branch(
+        &mut self,
+        cond: &Expr,
+        then: &Stmt,
+        els: Option<&Stmt>,
+        mode: Mode,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let cond = self.condition_slot(cond, mode, ops);
+        let mut then_ops = Vec::new();
+        self.stmt(then, mode, &mut then_ops);
+        self.close(&mut then_ops, CutReason::BlockEnd);
+        let mut else_ops = Vec::new();
+        if let Some(e) = els {
+            self.stmt(e, mode, &mut else_ops);
+            self.close(&mut else_ops, CutReason::BlockEnd);
+        }
+        ops.push(HostOp::Branch {
+            cond,
+            then: then_ops,
+            els: else_ops,
+        });
+    }
+
+    /// Rule 3 for a `switch` whose cases need a cut: the kernel evaluates, per case, whether
+    /// a member enters there; then a chain of `Split{if}` (private condition: one subgroup per
+    /// entry case, in case order) or of host branches (shared condition). Each arm runs the
+    /// case bodies from its entry case, falling through to the first `break`.
+    fn host_switch(
+        &mut self,
+        cond: &Expr,
+        cases: &[SwitchCase],
+        span: Span,
+        mode: Mode,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let splits = cond.sharity == Sharity::Private;
+        if splits && mode == Mode::Async {
+            return self.error(
+                span,
+                "a `barrier` or host call under a private `switch` in asynchronous code",
+                "asynchronous processors must all reach the same barriers",
+            );
+        }
+        let value = self.temp(cond.ty.clone(), "switch", span);
+        let s = assign_stmt(self, value, cond.clone(), span);
+        self.simple(s, mode, ops);
+        let is = |b: &Self, v: i64, op: BinOp| {
+            let lhs = b.var_expr(value, span);
+            let rhs = mk(ExprKind::IntConst(v), cond.ty.clone(), span);
+            mk(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                Type::INT,
+                span,
+            )
+        };
+        let mut enters = Vec::new();
+        for case in cases {
+            let test = match case.value {
+                Some(v) => is(self, v, BinOp::Eq),
+                // `default`: no value matches.
+                None => cases
+                    .iter()
+                    .filter_map(|c| c.value)
+                    .map(|v| is(self, v, BinOp::Ne))
+                    .reduce(|a, b| mk(ExprKind::LogAnd(Box::new(a), Box::new(b)), Type::INT, span))
+                    .unwrap_or_else(|| mk(ExprKind::IntConst(1), Type::INT, span)),
+            };
+            let slot = self.temp(Type::INT, "case", case.span);
+            let s = assign_stmt(self, slot, test, case.span);
+            self.simple(s, mode, ops);
+            enters.push(slot);
+        }
+        self.close(ops, CutReason::HostConstruct);
+        let mut arms = Vec::new();
+        for i in 0..cases.len() {
+            let Some(body) = self.fall_through(cases, i) else {
+                return self.error(
+                    cases[i].span,
+                    "a `break` under a condition in a `switch` whose cases need a barrier",
+                    "end each case with an unconditional `break`, or use an `if` chain",
+                );
+            };
+            let name = format!("{}: case", self.program.func(self.func).name);
+            let frame = self.new_frame(name);
+            self.scopes.push(frame);
+            let mut arm = Vec::new();
+            self.block(&body, mode, &mut arm);
+            self.close(&mut arm, CutReason::BlockEnd);
+            self.scopes.pop();
+            arms.push((arm, frame));
+        }
+        // Members that enter no case skip the switch: the innermost else is empty.
+        let mut chain = Vec::new();
+        for ((arm, frame), cond) in arms.into_iter().zip(enters).rev() {
+            let op = if splits {
+                let rest_frame = self.new_frame("(rest of switch)".into());
+                HostOp::Split(Split {
+                    kind: SplitKind::If { cond },
+                    arms: vec![arm, chain],
+                    shared_frames: vec![frame, rest_frame],
+                    span,
+                })
+            } else {
+                HostOp::Branch {
+                    cond,
+                    then: arm,
+                    els: chain,
+                }
+            };
+            chain = vec![op];
+        }
+        ops.extend(chain);
+    }
+
+    /// The statements a member entering at case `i` runs: the case bodies from `i` up to the
+    /// first unconditional `break`. None when a `break` under a condition would leave the
+    /// switch from the middle.
+    fn fall_through(&self, cases: &[SwitchCase], i: usize) -> Option<Vec<Stmt>> {
+        let mut body = Vec::new();
+        for case in &cases[i..] {
+            for s in &case.body {
+                if matches!(s.kind, StmtKind::Break) {
+                    return Some(body);
+                }
+                if breaks_switch(s) {
+                    return None;
+                }
+                body.push(s.clone());
+            }
+        }
+        Some(body)
+    }
+
+    /// Rule 3 for `fork (k; @ = e1; $ = e2) S`: the kernel evaluates k, e1, e2 into slots;
+    /// `Split{fork}`; the body per subgroup; restore.
+    fn split_fork(
+        &mut self,
+        count: &Expr,
+        at: &Expr,
+        dollar: Option<&Expr>,
+        body: &Stmt,
+        span: Span,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let mut slot = |b: &mut Self, e: &Expr, what: &str| {
+            let t = b.temp(e.ty.clone(), what, e.span);
+            let s = assign_stmt(b, t, e.clone(), e.span);
+            b.simple(s, Mode::Sync, ops);
+            t
+        };
+        let count = slot(self, count, "fork_k");
+        let at = slot(self, at, "fork_at");
+        let dollar = dollar.map(|d| slot(self, d, "fork_dollar"));
+        self.close(ops, CutReason::HostConstruct);
+        let (body_ops, frame) = self.scoped_block(body, Mode::Sync, "fork body");
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::Fork { count, at, dollar },
+            arms: vec![body_ops],
+            shared_frames: vec![frame],
+            span,
+        }));
+    }
+
+    /// Whether a loop stays out of a kernel only because it uses the loop group's `$$` or
+    /// `groupsize()`: a private condition in a synchronous region, nothing else that needs
+    /// a cut or a subgroup.
+    fn only_needs_loop_group(&self, s: &Stmt, mode: Mode) -> bool {
+        let StmtKind::Loop { cond, body, .. } = &s.kind else {
+            return false;
+        };
+        let eff = self.effects(s);
+        mode == Mode::Sync
+            && cond.as_ref().is_some_and(|c| c.sharity == Sharity::Private)
+            && !eff.host
+            && !eff.needs_cut()
+            && !self.needs_subgroup(body)
+    }
+
+    /// Rule 4 for a loop with no cut inside that uses its loop group: `Split{if}` on the
+    /// entry condition forms the loop group (the then-group: fresh `$$`, `groupsize()` of the
+    /// members that enter), and one kernel runs the whole loop in it, as `do ... while`
+    /// (the entry test is the split's).
+    fn loop_group_kernel(&mut self, s: &Stmt, ops: &mut Vec<HostOp>) {
+        let StmtKind::Loop {
+            cond: Some(cond),
+            step,
+            body,
+            test_first,
+        } = &s.kind
+        else {
+            return;
+        };
+        let enters = if *test_first {
+            cond.clone()
+        } else {
+            mk(ExprKind::IntConst(1), Type::INT, s.span)
+        };
+        let slot = self.condition_slot(&enters, Mode::Sync, ops);
+        let name = format!("{}: loop group", self.program.func(self.func).name);
+        let frame = self.new_frame(name);
+        let in_kernel = Stmt {
+            kind: StmtKind::Loop {
+                cond: Some(cond.clone()),
+                step: step.clone(),
+                body: body.clone(),
+                test_first: false,
+            },
+            ..s.clone()
+        };
+        let mut arm = Vec::new();
+        self.append(in_kernel, Mode::Sync, &mut arm);
+        self.close(&mut arm, CutReason::BlockEnd);
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::If { cond: slot },
+            arms: vec![arm, Vec::new()],
+            shared_frames: vec![frame, self.new_frame("(not entering)".into())],
+            span: s.span,
+        }));
+    }
+
+    /// Rule 4: a loop whose body needs a cut runs on the host: entry condition, body,
+    /// latch (step and condition, fused into the body's last kernel when no `continue`
+    /// leaves it), loop-exit update and all-exited test, restore.
+    fn host_loop(&mut self, s: &Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        let StmtKind::Loop {
+            cond,
+            step,
+            body,
+            test_first,
+        } = &s.kind
+        else {
+            return;
+        };
+        let span = s.span;
+        let forms_group =
+            mode == Mode::Sync && cond.as_ref().is_some_and(|c| c.sharity == Sharity::Private);
+        let slot = cond.as_ref().map(|c| self.temp(Type::INT, "cond", c.span));
+        let mut entry_cond = Vec::new();
+        match (cond, slot) {
+            (Some(c), Some(slot)) if *test_first => {
+                let s = assign_stmt(self, slot, truth(c), c.span);
+                self.simple(s, mode, &mut entry_cond);
+                self.close(&mut entry_cond, CutReason::HostConstruct);
+            }
+            _ => self.close(ops, CutReason::HostConstruct),
+        }
+        let name = format!("{}: loop body", self.program.func(self.func).name);
+        let frame = self.new_frame(name);
+        self.scopes.push(frame);
+        let mut body_ops = Vec::new();
+        self.stmt(body, mode, &mut body_ops);
+        let fuse = !has_continue(body);
+        let mut latch = Vec::new();
+        let latch_ops = if fuse {
+            &mut body_ops
+        } else {
+            self.close(&mut body_ops, CutReason::BlockEnd);
+            &mut latch
+        };
+        if let Some(st) = step {
+            self.simple(expr_stmt(st.clone(), st.span), mode, latch_ops);
+        }
+        if let (Some(c), Some(slot)) = (cond, slot) {
+            let s = assign_stmt(self, slot, truth(c), c.span);
+            self.simple(s, mode, latch_ops);
+        }
+        self.close(latch_ops, CutReason::BlockEnd);
+        self.scopes.pop();
+        ops.push(HostOp::Loop(HostLoop {
+            cond: slot,
+            test_first: *test_first,
+            forms_group,
+            entry_cond,
+            body: body_ops,
+            latch,
+            shared_frame: frame,
+            span,
+        }));
+    }
+
+    /// `start S`: a barrier of all processors, the root group runs S synchronously.
+    fn start_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
+        ops.push(HostOp::Start { body, shared_frame });
+    }
+
+    /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
+    fn farm_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        self.stmt(body, Mode::Async, ops);
+        self.close(ops, CutReason::Barrier);
+    }
+
+    /// `seq S`: one processor (`$$ == 0`) runs S; one processor needs no cut, so S is
+    /// compiled as asynchronous code.
+    fn seq_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        let mut seq_ops = Vec::new();
+        self.stmt(body, Mode::Async, &mut seq_ops);
+        self.close(&mut seq_ops, CutReason::BlockEnd);
+        ops.push(HostOp::Seq(seq_ops));
+    }
+
+    // ---- HIR construction ----
+
+    fn var_ty(&self, v: VarId) -> Type {
+        self.program.var(v).ty.clone()
+    }
+
+    fn var_expr(&self, v: VarId, span: Span) -> Expr {
+        mk(ExprKind::Var(v), self.var_ty(v), span)
+    }
+
+    /// `*p` for a pointer temporary.
+    fn load(&self, p: VarId, span: Span) -> Expr {
+        let ty = self.var_ty(p).pointee().cloned().unwrap_or(Type::Void);
+        let mut e = mk(ExprKind::Deref(Box::new(self.var_expr(p, span))), ty, span);
+        e.sharity = Sharity::Private;
+        e
+    }
+}
+
+fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
+    Expr {
+        kind,
+        ty,
+        sharity: Sharity::Private,
+        span,
+    }
+}
+
+fn expr_stmt(e: Expr, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Expr(e),
+        mode: Mode::Sync,
+        span,
+    }
+}
+
+fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
+    let ty = b.var_ty(var);
+    let assign = ExprKind::Assign {
+        place: Box::new(b.var_expr(var, span)),
+        value: Box::new(value),
+    };
+    expr_stmt(mk(assign, ty, span), span)
+}
+
+/// `!!c`: a scalar condition as `int` 0 or 1.
+fn truth(c: &Expr) -> Expr {
+    let not = |e: Expr| {
+        mk(
+            ExprKind::Unary(UnOp::LogNot, Box::new(e)),
+            Type::INT,
+            c.span,
+        )
+    };
+    not(not(c.clone()))
+}
+
+/// What a hoisted void call leaves behind: no value, no effect.
+fn void_noop(span: Span) -> Expr {
+    mk(ExprKind::IntConst(0), Type::Void, span)
+}
+
+fn is_void_noop(s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Expr(e) if e.ty == Type::Void && matches!(strip_void(e).kind, ExprKind::IntConst(_)))
+}
+
+fn strip_void(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Convert(x) if e.ty == Type::Void => x,
+        _ => e,
+    }
+}
+
+/// Applies `f` to every top-level expression of a simple statement.
+fn for_each_expr_mut(s: &mut Stmt, mut f: impl FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
+        StmtKind::Decl {
+            init: Some(init), ..
+        } => init.iter_mut().for_each(|InitElem { value, .. }| f(value)),
+        _ => {}
+    }
+}
+
+/// Whether a simple statement calls an `async` function (device code that runs like `farm`).
+fn calls_async(program: &Program, s: &Stmt) -> bool {
+    fn walk(program: &Program, e: &Expr) -> bool {
+        let mut found = matches!(&e.kind, ExprKind::Call { func, .. } if program.func(*func).kind == FnKind::Async);
+        crate::effects::children(e, |c| found |= walk(program, c));
+        found
+    }
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => walk(program, e),
+        StmtKind::Decl {
+            init: Some(init), ..
+        } => init.iter().any(|i| walk(program, &i.value)),
+        _ => false,
+    }
+}
+
+/// Whether `s` contains a `break` that leaves the enclosing `switch` (not one of a nested
+/// loop or switch).
+fn breaks_switch(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(b) => b.stmts.iter().any(breaks_switch),
+        StmtKind::If { then, els, .. } => {
+            breaks_switch(then) || els.as_deref().is_some_and(breaks_switch)
+        }
+        StmtKind::Fork { body, .. }
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body)
+        | StmtKind::Start(body) => breaks_switch(body),
+        _ => false,
+    }
+}
+
+/// Whether a `continue` in `s` continues the loop whose body `s` is.
+fn has_continue(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_continue),
+        StmtKind::If { then, els, .. } => {
+            has_continue(then) || els.as_deref().is_some_and(has_continue)
+        }
+        StmtKind::Switch { cases, .. } => cases.iter().any(|c| c.body.iter().any(has_continue)),
+        StmtKind::Fork { body, .. }
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body)
+        | StmtKind::Start(body) => has_continue(body),
+        _ => false,
+    }
+}
