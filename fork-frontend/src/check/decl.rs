@@ -8,7 +8,7 @@ use super::{Checker, FuncSig, ParamSig};
 use crate::ast::{self, SharityKw, StorageKw};
 use crate::diag::Diagnostic;
 use crate::hir::{
-    self, FnKind, FuncId, Function, GlobalVar, InitElem, Mode, Sharity, Type, Var, VarId, VarKind,
+    self, FnKind, FuncId, GlobalVar, InitElem, Mode, Sharity, Type, Var, VarId, VarKind,
 };
 use crate::source::Span;
 
@@ -284,23 +284,24 @@ impl Checker {
                 Some((id, params))
             }
             Some(_) | None => {
-                let id = FuncId(self.sigs.len() as u32);
+                let id = self
+                    .reserved
+                    .remove(&name.name)
+                    .unwrap_or(FuncId(self.sigs.len() as u32));
                 if !self.declare_name(name, Symbol::Func(id)) {
                     return None;
                 }
-                self.sigs.push(sig);
-                self.funcs.push(Function {
-                    name: name.name.clone(),
-                    kind,
-                    ret,
-                    params: Vec::new(),
-                    locals: Vec::new(),
-                    body: hir::Block {
-                        stmts: Vec::new(),
-                        span: name.span,
-                    },
-                    span: name.span,
-                });
+                let function = super::empty_function(&name.name, kind, ret, name.span);
+                match self.sigs.get_mut(id.0 as usize) {
+                    Some(slot) => {
+                        *slot = sig;
+                        self.funcs[id.0 as usize] = function;
+                    }
+                    None => {
+                        self.sigs.push(sig);
+                        self.funcs.push(function);
+                    }
+                }
                 Some((id, params))
             }
         }

@@ -79,8 +79,9 @@ fn root_var(e: &Expr) -> Option<crate::hir::VarId> {
     }
 }
 
-fn binop(op: BinaryOp) -> BinOp {
-    match op {
+/// The HIR operator of a C binary operator; `&&`/`||` are `LogAnd`/`LogOr` nodes instead.
+fn binop(op: BinaryOp) -> Option<BinOp> {
+    Some(match op {
         BinaryOp::Mul => BinOp::Mul,
         BinaryOp::Div => BinOp::Div,
         BinaryOp::Rem => BinOp::Rem,
@@ -96,9 +97,9 @@ fn binop(op: BinaryOp) -> BinOp {
         BinaryOp::Ne => BinOp::Ne,
         BinaryOp::BitAnd => BinOp::BitAnd,
         BinaryOp::BitXor => BinOp::BitXor,
-        // `&&`/`||` become `LogAnd`/`LogOr` before this is called.
-        BinaryOp::BitOr | BinaryOp::LogAnd | BinaryOp::LogOr => BinOp::BitOr,
-    }
+        BinaryOp::BitOr => BinOp::BitOr,
+        BinaryOp::LogAnd | BinaryOp::LogOr => return None,
+    })
 }
 
 impl Checker {
@@ -688,7 +689,7 @@ impl Checker {
                     _ => return self.mismatch(sym, &a, &b),
                 };
                 Some(self.make_binary(
-                    binop(op),
+                    binop(op)?,
                     convert(a, &common),
                     convert(b, &common),
                     Type::INT,
@@ -720,7 +721,7 @@ impl Checker {
                 } else {
                     usual_arith(&a.ty, &b.ty)
                 };
-                let op = binop(op);
+                let op = binop(op)?;
                 let result = if op.is_comparison() {
                     Type::INT
                 } else {
@@ -806,17 +807,17 @@ impl Checker {
                 if is_arith(&place.ty) && is_arith(&rhs.ty) =>
             {
                 let op_ty = usual_arith(&place.ty, &rhs.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             BinaryOp::Shl | BinaryOp::Shr if is_integer(&place.ty) && is_integer(&rhs.ty) => {
                 let op_ty = promote(&place.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             BinaryOp::Rem | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
                 if is_integer(&place.ty) && is_integer(&rhs.ty) =>
             {
                 let op_ty = usual_arith(&place.ty, &rhs.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             _ => return self.mismatch(&format!("{sym}="), &place, &rhs),
         };

@@ -304,3 +304,18 @@ fn deep_expressions_fit_on_a_small_stack_up_to_the_limit() {
     let found: Vec<&str> = too_deep.diagnostics.iter().map(|d| d.code.id).collect();
     assert_eq!(found, vec!["E0318"]);
 }
+
+#[test]
+fn only_defined_functions_reach_the_program() {
+    let text = "int unused(int x);\nint later(void);\nvoid main(void) { later(); }\nint later(void) { return 1; }\n";
+    let checked =
+        crate::check_source("protos.fork", text, &crate::Options::default()).expect("checks");
+    let names: Vec<&str> = checked
+        .program
+        .funcs
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(names, vec!["main", "later"]);
+    assert_eq!(checked.program.func(checked.program.main).name, "main");
+}

@@ -222,6 +222,14 @@ impl Checker {
             None => self.new_struct("<anonymous>", span),
         };
         let members = self.struct_fields(fields);
+        if fields.is_empty() {
+            // C has no empty structs; a zero size would make pointer steps zero.
+            self.report(
+                Diagnostic::error(&E0317, span, "a struct without members")
+                    .with_label("empty struct")
+                    .with_help("give the struct at least one member"),
+            );
+        }
         let mut offset = 0u64;
         let mut align = 1u64;
         let mut laid_out = Vec::new();
