@@ -280,10 +280,16 @@ impl<'p> Machine<'p> {
             return Ok(Flow::default());
         }
         self.sibling_enter(sib);
-        let procs: smallvec::SmallVec<[usize; 4]> = lanes
-            .iter()
-            .map(|&l| fr.procs[l as usize] as usize)
-            .collect();
+        // The whole group in one subgroup (all members present, so in `$$` order): `$$` and
+        // `$` stay what they are; only the shared-local scope is new.
+        let renumber = lanes.len() != cx.size as usize || dollar.is_some();
+        let procs: smallvec::SmallVec<[usize; 4]> = match renumber {
+            true => lanes
+                .iter()
+                .map(|&l| fr.procs[l as usize] as usize)
+                .collect(),
+            false => smallvec::SmallVec::new(),
+        };
         let saved_rank: Lanes = procs.iter().map(|&p| self.rank[p]).collect();
         let saved_dollar: smallvec::SmallVec<[i64; 4]> =
             procs.iter().map(|&p| self.dollar[p]).collect();
