@@ -7,7 +7,7 @@
 use crate::eval::{int_const, Place};
 use crate::machine::{Ctx, Frame, Machine, Storage, R};
 use crate::memory::ptr_add;
-use crate::value::{binop_slice, convert_slice, Scalar};
+use crate::value::{binop_slice, convert_slice, norm_int, Scalar};
 use fork_frontend::hir::{Expr, ExprKind};
 use smallvec::smallvec;
 
@@ -55,6 +55,25 @@ impl Machine<'_> {
                 let s = self.scalar(&place.ty);
                 self.store(fr, cx, &p, s, &[lane], &[v], e.span)?;
                 v
+            }
+            // `i++` on a register integer: the loop counter of most sequential loops.
+            ExprKind::IncDec { place, inc, prefix } => {
+                match (&place.kind, self.scalar(&place.ty)) {
+                    (ExprKind::Var(v), Scalar::Int(k)) => match self.storage[v.0 as usize] {
+                        Storage::Column(slot) => {
+                            let cell = &mut fr.col_mut(slot)[lane as usize];
+                            let old = *cell;
+                            *cell = norm_int(k, old.wrapping_add(if *inc { 1 } else { u64::MAX }));
+                            if *prefix {
+                                *cell
+                            } else {
+                                old
+                            }
+                        }
+                        _ => return self.eval_by_lanes(fr, cx, e, lane),
+                    },
+                    _ => return self.eval_by_lanes(fr, cx, e, lane),
+                }
             }
             ExprKind::ProcNr => fr.procs[lane as usize] as u64,
             ExprKind::DollarDollar => self.rank[fr.procs[lane as usize] as usize] as u64,
