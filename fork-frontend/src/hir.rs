@@ -324,6 +324,67 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// The direct subexpressions of an expression kind, in evaluation order; written once for
+/// `&` and `&mut` (`Expr::for_each_child`, `Expr::for_each_child_mut`).
+macro_rules! for_each_child {
+    ($kind:expr, $f:ident, $iter:ident) => {
+        match $kind {
+            ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Var(_)
+            | ExprKind::ProcNr
+            | ExprKind::StartedProcs
+            | ExprKind::Dollar
+            | ExprKind::DollarDollar
+            | ExprKind::At
+            | ExprKind::GroupSize => {}
+            ExprKind::Deref(x)
+            | ExprKind::AddrOf(x)
+            | ExprKind::Decay(x)
+            | ExprKind::Convert(x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::IncDec { place: x, .. } => $f(x),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::LogAnd(a, b)
+            | ExprKind::LogOr(a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::PtrOffset {
+                ptr: a, index: b, ..
+            }
+            | ExprKind::PtrDiff { a, b, .. }
+            | ExprKind::Assign { place: a, value: b }
+            | ExprKind::CompoundAssign {
+                place: a, rhs: b, ..
+            } => {
+                $f(a);
+                $f(b);
+            }
+            ExprKind::Cond(a, b, c) => {
+                $f(a);
+                $f(b);
+                $f(c);
+            }
+            ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => {
+                args.$iter().for_each($f)
+            }
+        }
+    };
+}
+
+impl Expr {
+    /// Calls `f` on each direct subexpression, in evaluation order.
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        for_each_child!(&self.kind, f, iter)
+    }
+
+    /// Calls `f` on each direct subexpression, mutably, in evaluation order.
+    pub fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        for_each_child!(&mut self.kind, f, iter_mut)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExprKind {
     /// Integer constant of `ty`; unsigned values are stored as their bit pattern.

@@ -230,7 +230,7 @@ impl Summaries {
                 }
             }
             ExprKind::DollarDollar | ExprKind::GroupSize => acc.group_dependent = true,
-            _ => children(e, |c| self.walk(program, c, true, acc)),
+            _ => e.for_each_child(|c| self.walk(program, c, true, acc)),
         }
     }
 
@@ -275,109 +275,5 @@ fn pointer_root(p: &Expr) -> Option<VarId> {
         ExprKind::Decay(x) | ExprKind::AddrOf(x) => root_var(x),
         ExprKind::PtrOffset { ptr, .. } => pointer_root(ptr),
         _ => None,
-    }
-}
-
-/// Calls `f` on each direct subexpression.
-pub fn children(e: &Expr, mut f: impl FnMut(&Expr)) {
-    match &e.kind {
-        ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Str(_)
-        | ExprKind::Var(_)
-        | ExprKind::ProcNr
-        | ExprKind::StartedProcs
-        | ExprKind::Dollar
-        | ExprKind::DollarDollar
-        | ExprKind::At
-        | ExprKind::GroupSize => {}
-        ExprKind::Deref(x)
-        | ExprKind::AddrOf(x)
-        | ExprKind::Decay(x)
-        | ExprKind::Convert(x)
-        | ExprKind::Unary(_, x) => f(x),
-        ExprKind::Member { base, .. } => f(base),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::LogAnd(a, b)
-        | ExprKind::LogOr(a, b)
-        | ExprKind::Comma(a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::PtrOffset { ptr, index, .. } => {
-            f(ptr);
-            f(index);
-        }
-        ExprKind::PtrDiff { a, b, .. } => {
-            f(a);
-            f(b);
-        }
-        ExprKind::Cond(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        ExprKind::Assign { place, value } => {
-            f(place);
-            f(value);
-        }
-        ExprKind::CompoundAssign { place, rhs, .. } => {
-            f(place);
-            f(rhs);
-        }
-        ExprKind::IncDec { place, .. } => f(place),
-        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().for_each(f),
-    }
-}
-
-/// Calls `f` on each direct subexpression, mutably.
-pub fn children_mut(e: &mut Expr, mut f: impl FnMut(&mut Expr)) {
-    match &mut e.kind {
-        ExprKind::IntConst(_)
-        | ExprKind::FloatConst(_)
-        | ExprKind::Str(_)
-        | ExprKind::Var(_)
-        | ExprKind::ProcNr
-        | ExprKind::StartedProcs
-        | ExprKind::Dollar
-        | ExprKind::DollarDollar
-        | ExprKind::At
-        | ExprKind::GroupSize => {}
-        ExprKind::Deref(x)
-        | ExprKind::AddrOf(x)
-        | ExprKind::Decay(x)
-        | ExprKind::Convert(x)
-        | ExprKind::Unary(_, x) => f(x),
-        ExprKind::Member { base, .. } => f(base),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::LogAnd(a, b)
-        | ExprKind::LogOr(a, b)
-        | ExprKind::Comma(a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::PtrOffset { ptr, index, .. } => {
-            f(ptr);
-            f(index);
-        }
-        ExprKind::PtrDiff { a, b, .. } => {
-            f(a);
-            f(b);
-        }
-        ExprKind::Cond(a, b, c) => {
-            f(a);
-            f(b);
-            f(c);
-        }
-        ExprKind::Assign { place, value } => {
-            f(place);
-            f(value);
-        }
-        ExprKind::CompoundAssign { place, rhs, .. } => {
-            f(place);
-            f(rhs);
-        }
-        ExprKind::IncDec { place, .. } => f(place),
-        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter_mut().for_each(f),
     }
 }

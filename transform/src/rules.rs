@@ -10,7 +10,7 @@
 //! `farm_region`, `start_region` and asynchronous code (rule 6), plus `hoist_multiprefix`
 //! (a synchronous `mpadd` is a host-ordered scan).
 
-use crate::effects::{children_mut, Effects, Objects, Summaries};
+use crate::effects::{Effects, Objects, Summaries};
 use crate::plan::{
     CutReason, HostFnId, HostLoop, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId, Split,
     SplitKind,
@@ -493,7 +493,7 @@ impl<'s> Builder<'s> {
                     .or_else(|| self.conditional_hoist(a, mode, true))
                     .or_else(|| self.conditional_hoist(b, mode, true));
             }
-            _ => crate::effects::children(e, |c| {
+            _ => e.for_each_child(|c| {
                 found = found.or_else(|| self.conditional_hoist(c, mode, conditional))
             }),
         }
@@ -504,7 +504,7 @@ impl<'s> Builder<'s> {
     /// synchronises) becomes a host `Call`: the open kernel evaluates the arguments into
     /// temporaries and ends; the call's value is the result temporary afterwards.
     fn hoist_host_calls(&mut self, e: &mut Expr, mode: Mode, ops: &mut Vec<HostOp>) {
-        children_mut(e, |c| self.hoist_host_calls(c, mode, ops));
+        e.for_each_child_mut(|c| self.hoist_host_calls(c, mode, ops));
         let ExprKind::Call { func, args } = &e.kind else {
             return;
         };
@@ -537,7 +537,7 @@ impl<'s> Builder<'s> {
     /// value into temporaries and ends; the host's `Multiprefix` combines them in
     /// `__PROC_NR__` order; the result temporary replaces the call.
     fn hoist_multiprefix(&mut self, e: &mut Expr, ops: &mut Vec<HostOp>) {
-        children_mut(e, |c| self.hoist_multiprefix(c, ops));
+        e.for_each_child_mut(|c| self.hoist_multiprefix(c, ops));
         let ExprKind::Builtin { op, args } = &e.kind else {
             return;
         };
@@ -1015,7 +1015,7 @@ fn for_each_expr_mut(s: &mut Stmt, mut f: impl FnMut(&mut Expr)) {
 fn calls_async(program: &Program, s: &Stmt) -> bool {
     fn walk(program: &Program, e: &Expr) -> bool {
         let mut found = matches!(&e.kind, ExprKind::Call { func, .. } if program.func(*func).kind == FnKind::Async);
-        crate::effects::children(e, |c| found |= walk(program, c));
+        e.for_each_child(|c| found |= walk(program, c));
         found
     }
     match &s.kind {

@@ -3,7 +3,6 @@
 //! only the private variables a later kernel or the host reads (BSGP's lesson), the ones whose
 //! address is taken, and non-scalars. Everything else stays in a kernel's registers.
 
-use crate::effects::children;
 use crate::lifetimes;
 use crate::plan::{Home, HostFunction, HostOp, Kernel, SharedFrameId, SplitKind, Storage};
 use fork_frontend::hir::{Expr, ExprKind, Program, Sharity, Stmt, StmtKind, Type, VarId, VarKind};
@@ -178,7 +177,7 @@ fn expr_vars(e: &Expr, out: &mut HashSet<VarId>) {
     if let ExprKind::Var(v) = e.kind {
         out.insert(v);
     }
-    children(e, |c| expr_vars(c, out));
+    e.for_each_child(|c| expr_vars(c, out));
 }
 
 /// Variables the host reads or writes (condition slots, call arguments and results, fork
