@@ -6,8 +6,8 @@
 //! array decay as `decay(..)`. Variables print as `name#id`.
 
 use crate::hir::{
-    BinOp, Builtin, CompoundOp, Expr, ExprKind, FloatKind, FnKind, InitElem, IntKind, Mode, MpOp,
-    Program, Sharity, Stmt, StmtKind, StructDef, Type, UnOp, VarId,
+    Builtin, CompoundOp, Expr, ExprKind, FloatKind, FnKind, InitElem, IntKind, Mode, MpOp, Program,
+    Sharity, Stmt, StmtKind, StructDef, Type, UnOp, VarId,
 };
 use std::fmt::Write;
 
@@ -66,27 +66,6 @@ fn fn_kind(k: FnKind) -> &'static str {
         FnKind::Sync => "sync",
         FnKind::Async => "async",
         FnKind::Straight => "straight",
-    }
-}
-
-fn binop(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
     }
 }
 
@@ -372,7 +351,7 @@ impl Printer<'_> {
                 format!("({op}{}):{sh}", self.expr(inner))
             }
             ExprKind::Binary(op, a, b) => {
-                format!("({} {} {}):{sh}", self.expr(a), binop(*op), self.expr(b))
+                format!("({} {} {}):{sh}", self.expr(a), op.symbol(), self.expr(b))
             }
             ExprKind::PtrOffset {
                 ptr,
@@ -406,7 +385,7 @@ impl Printer<'_> {
                 op_ty,
             } => {
                 let op = match op {
-                    CompoundOp::Arith(op) => format!("{}=[{}]", binop(*op), self.ty(op_ty)),
+                    CompoundOp::Arith(op) => format!("{}=[{}]", op.symbol(), self.ty(op_ty)),
                     CompoundOp::PtrAdd { elem_size } => format!("+={elem_size}*"),
                     CompoundOp::PtrSub { elem_size } => format!("-={elem_size}*"),
                 };

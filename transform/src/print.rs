@@ -4,8 +4,8 @@
 
 use crate::plan::{CutReason, Home, HostOp, Kernel, Plan, SplitKind};
 use fork_frontend::hir::{
-    BinOp, Builtin, CompoundOp, Expr, ExprKind, FloatKind, IntKind, Mode, MpOp, Program, Stmt,
-    StmtKind, Type, UnOp, VarId, VarKind,
+    Builtin, CompoundOp, Expr, ExprKind, FloatKind, IntKind, Mode, MpOp, Program, Stmt, StmtKind,
+    Type, UnOp, VarId, VarKind,
 };
 use std::fmt::Write;
 
@@ -347,27 +347,6 @@ pub fn ty(p: &Program, t: &Type) -> String {
     }
 }
 
-fn bin(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-    }
-}
-
 fn mp_name(op: MpOp) -> &'static str {
     match op {
         MpOp::Add => "add",
@@ -437,7 +416,7 @@ pub fn expr(p: &Program, e: &Expr) -> String {
             };
             format!("{op}{}", o(x))
         }
-        ExprKind::Binary(op, a, b) => format!("{} {} {}", o(a), bin(*op), o(b)),
+        ExprKind::Binary(op, a, b) => format!("{} {} {}", o(a), op.symbol(), o(b)),
         ExprKind::PtrOffset { ptr, index, .. } => format!("{} + {}", o(ptr), o(index)),
         ExprKind::PtrDiff { a, b, .. } => format!("{} - {}", o(a), o(b)),
         ExprKind::LogAnd(a, b) => format!("{} && {}", o(a), o(b)),
@@ -446,7 +425,7 @@ pub fn expr(p: &Program, e: &Expr) -> String {
         ExprKind::Assign { place, value } => format!("{} = {}", expr(p, place), expr(p, value)),
         ExprKind::CompoundAssign { place, op, rhs, .. } => {
             let op = match op {
-                CompoundOp::Arith(b) => bin(*b),
+                CompoundOp::Arith(b) => b.symbol(),
                 CompoundOp::PtrAdd { .. } => "+",
                 CompoundOp::PtrSub { .. } => "-",
             };
