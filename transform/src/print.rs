@@ -4,8 +4,8 @@
 
 use crate::plan::{CutReason, Home, HostOp, Kernel, Plan, SplitKind};
 use fork_frontend::hir::{
-    Builtin, CompoundOp, Expr, ExprKind, FloatKind, IntKind, Mode, MpOp, Program, Stmt, StmtKind,
-    Type, UnOp, VarId, VarKind,
+    Builtin, CompoundOp, Expr, ExprKind, Mode, MpOp, Program, Stmt, StmtKind, Type, UnOp, VarId,
+    VarKind,
 };
 use std::fmt::Write;
 
@@ -325,26 +325,9 @@ fn stmt(p: &Program, s: &Stmt, depth: usize, out: &mut String) {
     }
 }
 
-pub fn ty(p: &Program, t: &Type) -> String {
-    match t {
-        Type::Void => "void".into(),
-        Type::Int(k) => match k {
-            IntKind::I8 => "char",
-            IntKind::U8 => "unsigned char",
-            IntKind::I16 => "short",
-            IntKind::U16 => "unsigned short",
-            IntKind::I32 => "int",
-            IntKind::U32 => "unsigned",
-            IntKind::I64 => "long",
-            IntKind::U64 => "unsigned long",
-        }
-        .into(),
-        Type::Float(FloatKind::F32) => "float".into(),
-        Type::Float(FloatKind::F64) => "double".into(),
-        Type::Ptr(t) => format!("{}*", ty(p, t)),
-        Type::Array(t, n) => format!("{}[{n}]", ty(p, t)),
-        Type::Struct(id) => format!("struct {}", p.structs[id.0 as usize].name),
-    }
+/// C spelling of a type (the front end's, so the Plan text and `--emit ast` agree).
+fn ty(p: &Program, t: &Type) -> String {
+    fork_frontend::pretty::type_to_string(t, &p.structs)
 }
 
 fn mp_name(op: MpOp) -> &'static str {
