@@ -151,7 +151,7 @@ impl Printer<'_> {
         }
         for g in &p.globals {
             let decl = self.var_decl(g.var);
-            let init = self.init(g.init.as_deref());
+            let init = self.init(g.var, g.init.as_deref());
             let _ = writeln!(self.out, "global {decl}{init}");
         }
         for (i, f) in p.funcs.iter().enumerate() {
@@ -179,10 +179,13 @@ impl Printer<'_> {
         }
     }
 
-    fn init(&self, init: Option<&[InitElem]>) -> String {
+    /// A scalar's initial value, or an aggregate's elements with their byte offsets.
+    fn init(&self, var: VarId, init: Option<&[InitElem]>) -> String {
         match init {
             None => String::new(),
-            Some([single]) if single.offset == 0 => format!(" = {}", self.expr(&single.value)),
+            Some([single]) if self.program.var(var).ty.is_scalar() => {
+                format!(" = {}", self.expr(&single.value))
+            }
             Some(elems) => {
                 let parts: Vec<String> = elems
                     .iter()
@@ -204,8 +207,24 @@ impl Printer<'_> {
     /// A statement's head line followed by its body one level deeper.
     fn nested(&mut self, s: &Stmt, depth: usize, head: String, body: &Stmt) {
         let split = if s.splits_group() { " /*split*/" } else { "" };
-        self.line(s.mode, depth, &format!("{head}{split}"));
-        self.stmt(body, depth + 1);
+        self.body(s.mode, depth, &format!("{head}{split}"), body);
+    }
+
+    /// `head {` with a block's statements one level deeper, or `head` and a single statement.
+    fn body(&mut self, mode: Mode, depth: usize, head: &str, body: &Stmt) {
+        match &body.kind {
+            StmtKind::Block(b) => {
+                self.line(mode, depth, &format!("{head} {{"));
+                for inner in &b.stmts {
+                    self.stmt(inner, depth + 1);
+                }
+                self.line(mode, depth, "}");
+            }
+            _ => {
+                self.line(mode, depth, head);
+                self.stmt(body, depth + 1);
+            }
+        }
     }
 
     fn stmt(&mut self, s: &Stmt, depth: usize) {
@@ -219,7 +238,7 @@ impl Printer<'_> {
                 let text = format!(
                     "decl {}{};",
                     self.var_decl(*var),
-                    self.init(init.as_deref())
+                    self.init(*var, init.as_deref())
                 );
                 self.line(s.mode, depth, &text);
             }
@@ -234,8 +253,7 @@ impl Printer<'_> {
                 let head = format!("if ({})", self.expr(cond));
                 self.nested(s, depth, head, then);
                 if let Some(els) = els {
-                    self.line(s.mode, depth, "else");
-                    self.stmt(els, depth + 1);
+                    self.body(s.mode, depth, "else", els);
                 }
             }
             StmtKind::Loop {
@@ -249,8 +267,7 @@ impl Printer<'_> {
                     let step = step.as_ref().map(|e| self.expr(e)).unwrap_or_default();
                     self.nested(s, depth, format!("for (; {cond}; {step})"), body);
                 } else {
-                    self.line(s.mode, depth, "do");
-                    self.stmt(body, depth + 1);
+                    self.body(s.mode, depth, "do", body);
                     self.line(s.mode, depth, &format!("while ({cond});{split}"));
                 }
             }

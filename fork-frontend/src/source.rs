@@ -202,7 +202,12 @@ impl SourceMap {
         let seg = &self.segments[first];
         let (lo_virt, macro_name) = match &seg.macro_name {
             Some(name) => (seg.virt.0, Some(name.to_string())),
-            None => (seg.virt.0 + (span.lo.min(self.out_len) - seg.out_lo), None),
+            None => (
+                seg.virt
+                    .0
+                    .saturating_add(span.lo.min(self.out_len) - seg.out_lo),
+                None,
+            ),
         };
         let hi_virt = if span.hi <= span.lo {
             lo_virt
@@ -211,7 +216,7 @@ impl SourceMap {
             let end = &self.segments[last];
             match end.macro_name {
                 Some(_) => end.virt.1,
-                None => end.virt.0 + (span.hi - end.out_lo),
+                None => end.virt.0.saturating_add(span.hi - end.out_lo),
             }
         };
         let (file, lo) = self.virtual_to_file(lo_virt)?;

@@ -225,6 +225,23 @@ impl Checker {
             .get_or_insert(ident.span);
         let params: Vec<Type> = sig.params.iter().map(|p| p.ty.clone()).collect();
         let args = self.arguments(&sig.name, &params, args, span)?;
+        for (arg, param) in args.iter().zip(&sig.params) {
+            if param.sharity == Sharity::Shared && arg.sharity == Sharity::Private {
+                self.report(
+                    Diagnostic::warning(
+                        &W0202,
+                        arg.span,
+                        format!(
+                            "a private value is passed to a `sh` parameter of `{}`",
+                            sig.name
+                        ),
+                    )
+                    .with_label("may differ between the members of the group")
+                    .with_note(sig.span, "declared here")
+                    .with_help("pass a shared value, or make the parameter private"),
+                );
+            }
+        }
         Some(mk(
             ExprKind::Call { func: id, args },
             sig.ret,

@@ -151,4 +151,9 @@ operations (`mpadd`).";
 (private) value: a concurrent write of possibly different values.\n\n\
     sh int x;  x = $$;   // warning\n\nGuard the write with `if ($$ == 0)`, run it in `seq`, \
 or combine the values with `mpadd`.";
+    W0202 = "W0202", "a private value is passed to an `sh` parameter",
+        "The calling group writes a shared argument once for all its members; if members pass \
+different values, one of them is stored (or the write is a CRCW violation).\n\n\
+    sync void f(sh int n);  ...  f($$);   // warning\n\nPass a shared value (a constant, a `sh` \
+variable, `groupsize()`), or make the parameter private.";
 }

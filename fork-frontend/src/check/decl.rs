@@ -503,6 +503,15 @@ impl Checker {
             if let Some(ctx) = &mut self.func {
                 ctx.locals.push(var);
             }
+            let place = super::expr::mk(
+                hir::ExprKind::Var(var),
+                declared.ty.clone(),
+                declared.sharity,
+                name.span,
+            );
+            for elem in init.iter().flatten() {
+                self.check_shared_write(&place, &elem.value, elem.value.span);
+            }
             let mode = self.mode();
             out.push(hir::Stmt {
                 kind: hir::StmtKind::Decl { var, init },
@@ -510,17 +519,12 @@ impl Checker {
                 span: d.declarator.span,
             });
             if let Some(e) = copy_from {
-                let place = super::expr::mk(
-                    hir::ExprKind::Var(var),
-                    declared.ty.clone(),
-                    declared.sharity,
-                    name.span,
-                );
                 if let Some(value) = self
                     .rvalue(e)
                     .and_then(|v| self.assign_convert(v, &declared.ty, "this initialiser"))
                 {
                     let span = name.span.to(e.span);
+                    self.check_shared_write(&place, &value, span);
                     let sharity = place.sharity.join(value.sharity);
                     let assign = super::expr::mk(
                         hir::ExprKind::Assign {

@@ -481,6 +481,7 @@ impl Checker {
         for item in items {
             let mut s = item;
             loop {
+                let label_span = s.span;
                 let value = match &s.kind {
                     ast::StmtKind::Case(e, inner) => {
                         let v = self.const_int(e, "a `case` label");
@@ -497,7 +498,6 @@ impl Checker {
                     _ => break,
                 };
                 let Some(value) = value else { continue };
-                let label_span = item.span;
                 if let Some((_, first)) = seen.iter().find(|(v, _)| *v == value) {
                     let what = match value {
                         Some(v) => format!("`case {v}` appears twice in this `switch`"),

@@ -242,3 +242,37 @@ fn missing_main_is_an_error() {
     };
     assert_eq!(codes(&unit), vec!["E0208"]);
 }
+
+#[test]
+fn checker_codes_are_in_range_unique_and_explained() {
+    for code in super::CODES {
+        let number: u32 = code.id[1..].parse().expect("numeric code");
+        match &code.id[..1] {
+            "E" => assert!(
+                (200..500).contains(&number),
+                "{} outside E0200-E0499",
+                code.id
+            ),
+            "W" => assert!(
+                (200..300).contains(&number),
+                "{} outside W0200-W0299",
+                code.id
+            ),
+            other => panic!("unexpected code prefix {other}"),
+        }
+        assert!(
+            !code.title.is_empty() && code.explain.len() > 40,
+            "{} needs an explanation",
+            code.id
+        );
+    }
+    let all = crate::codes::all();
+    for (i, a) in all.iter().enumerate() {
+        assert!(
+            all[i + 1..].iter().all(|b| b.id != a.id),
+            "{} is registered twice",
+            a.id
+        );
+    }
+    assert_eq!(crate::codes::find("w0201").map(|c| c.id), Some("W0201"));
+}

@@ -2,11 +2,11 @@
 //! are reported and lexing goes on, so the grammar sees a usable token stream.
 
 use super::codes::{E0101, E0102, E0103, E0104, E0112};
-use super::token::{Kw, Tok, Token, PUNCTS};
+use super::token::{Kw, Punct, Tok, Token};
 use crate::diag::{Code, Diagnostic};
 use crate::source::Span;
 use nom::branch::alt;
-use nom::bytes::complete::{take_while, take_while_m_n};
+use nom::bytes::complete::{take_while, take_while1, take_while_m_n};
 use nom::character::complete::{char, digit1, one_of, satisfy};
 use nom::combinator::{opt, recognize};
 use nom::multi::many0_count;
@@ -50,15 +50,15 @@ impl<'a> Lexer<'a> {
                         "names are written with ASCII letters, digits and `_`",
                     );
                 }
-                let tok = Kw::lookup(word).map_or_else(|| Tok::Ident(word.to_string()), Tok::Kw);
+                let tok = Kw::from_text(word).map_or_else(|| Tok::Ident(word.to_string()), Tok::Kw);
                 (after, Some(tok))
             } else if let Ok((after, number)) = pp_number(rest) {
                 (after, Some(self.number(number, lo)))
             } else if first == '"' || first == '\'' {
                 let (after, tok) = self.quoted(rest, first, lo);
                 (after, tok)
-            } else if let Some(&(text, punct)) = PUNCTS.iter().find(|(t, _)| rest.starts_with(t)) {
-                (&rest[text.len()..], Some(Tok::Punct(punct)))
+            } else if let Some((len, punct)) = longest_punct(rest) {
+                (&rest[len..], Some(Tok::Punct(punct)))
             } else {
                 (self.invalid_text(rest, lo), None)
             };
@@ -177,8 +177,18 @@ impl<'a> Lexer<'a> {
                     return (body, Some(tok));
                 }
                 Some('\\') => match escape(body) {
-                    Ok((after, byte)) => {
-                        bytes.push(byte);
+                    Ok((after, value)) => {
+                        let len = body.len() - after.len();
+                        if value > 0xFF {
+                            self.error(
+                                &E0104,
+                                item_lo,
+                                item_lo + len,
+                                format!("escape `{}` is out of range for a byte", &body[..len]),
+                                "use at most `\\xff` or `\\377`",
+                            );
+                        }
+                        bytes.push(value as u8);
                         body = after;
                     }
                     Err(_) => {
@@ -223,6 +233,13 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The longest punctuator (at most 3 characters) at the start of `input`, with its length.
+fn longest_punct(input: &str) -> Option<(usize, Punct)> {
+    (1..=3)
+        .rev()
+        .find_map(|len| Some((len, Punct::from_text(input.get(..len)?)?)))
+}
+
 /// An identifier or keyword. Non-ASCII letters are taken in too (and reported by the caller),
 /// so a name like `größe` is one bad name, not a cascade of errors.
 fn identifier(input: &str) -> IResult<&str, &str> {
@@ -246,24 +263,23 @@ fn pp_number(input: &str) -> IResult<&str, &str> {
     ))(input)
 }
 
-/// One backslash escape (the input starts at `\`) → its byte.
-fn escape(input: &str) -> IResult<&str, u8> {
+/// One backslash escape (the input starts at `\`) → its value, which the caller checks
+/// fits in a byte (C takes every hex digit: `\x41B` is one, out-of-range, escape).
+fn escape(input: &str) -> IResult<&str, u32> {
     let (rest, _) = char('\\')(input)?;
     alt((
         |i| {
             let (i, digits) = take_while_m_n(1, 3, |c: char| ('0'..='7').contains(&c))(i)?;
-            // Up to three octal digits: at most 0o777, truncated to a byte as C compilers do.
-            let value = u32::from_str_radix(digits, 8).unwrap_or(0);
-            Ok((i, value as u8))
+            Ok((i, u32::from_str_radix(digits, 8).unwrap_or(u32::MAX)))
         },
         |i| {
             let (i, _) = char('x')(i)?;
-            let (i, digits) = take_while_m_n(1, 2, |c: char| c.is_ascii_hexdigit())(i)?;
-            Ok((i, u8::from_str_radix(digits, 16).unwrap_or(0)))
+            let (i, digits) = take_while1(|c: char| c.is_ascii_hexdigit())(i)?;
+            Ok((i, u32::from_str_radix(digits, 16).unwrap_or(u32::MAX)))
         },
         |i| {
-            let (i, c) = one_of("ntr\\'\"?abfve")(i)?;
-            let byte = match c {
+            let (i, c) = one_of("ntr\\'\"?abfv")(i)?;
+            let value = match c {
                 'n' => b'\n',
                 't' => b'\t',
                 'r' => b'\r',
@@ -271,10 +287,9 @@ fn escape(input: &str) -> IResult<&str, u8> {
                 'b' => 0x08,
                 'f' => 0x0c,
                 'v' => 0x0b,
-                'e' => 0x1b,
                 other => other as u8,
             };
-            Ok((i, byte))
+            Ok((i, u32::from(value)))
         },
     ))(rest)
 }

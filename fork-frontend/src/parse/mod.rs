@@ -28,19 +28,45 @@ use token::{Kw, Punct, Tok, Token};
 /// Parses a whole translation unit, recovering after syntax errors so one run reports several.
 pub fn parse(text: &str) -> (TranslationUnit, Vec<Diagnostic>) {
     let (tokens, lex_diags) = lexer::lex(text);
+    // The lexer's and the parser's errors are capped together, in source order, at the end.
     let mut parser = Parser {
         text,
         tokens,
         pos: 0,
-        diags: lex_diags,
+        diags: Vec::new(),
         scopes: vec![HashMap::new()],
         depth: 0,
         abandoned: false,
+        stopped_at: None,
     };
     let unit = parser.translation_unit();
-    let mut diags = parser.diags;
+    let mut diags = lex_diags;
+    diags.extend(parser.diags);
+    (unit, cap_errors(diags, parser.stopped_at))
+}
+
+/// Sorts by position and keeps the first `MAX_ERRORS`, then says where reporting stopped
+/// (the first dropped diagnostic, or where the parser gave up).
+fn cap_errors(mut diags: Vec<Diagnostic>, stopped_at: Option<Span>) -> Vec<Diagnostic> {
     diags.sort_by_key(|d| d.span.lo);
-    (unit, diags)
+    let dropped_at = diags.get(MAX_ERRORS).map(|d| d.span);
+    let cut = match (dropped_at, stopped_at) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    if let Some(span) = cut {
+        diags.truncate(MAX_ERRORS);
+        diags.push(
+            Diagnostic::error(
+                &codes::E0106,
+                span,
+                format!("too many syntax errors ({MAX_ERRORS}); stopped reporting here"),
+            )
+            .with_label("reporting stopped here")
+            .with_help("fix the first errors and run again"),
+        );
+    }
+    diags
 }
 
 /// More errors than this are mostly consequences of the first ones.
@@ -65,6 +91,8 @@ pub(crate) struct Parser<'a> {
     depth: usize,
     /// Set when parsing gave up (too many errors, too deep): nothing more is reported.
     abandoned: bool,
+    /// Where the parser stopped because it had reported `MAX_ERRORS` errors.
+    stopped_at: Option<Span>,
 }
 
 impl Parser<'_> {
@@ -184,25 +212,15 @@ impl Parser<'_> {
             .with_label(format!("unexpected {found}"))
     }
 
-    /// Records a diagnostic; past `MAX_ERRORS`, says so and skips to the end of the input.
+    /// Records a diagnostic; at `MAX_ERRORS` of its own, the parser stops (see `cap_errors`).
     fn report(&mut self, diag: Diagnostic) -> Reported {
-        let errors = self.diags.len();
         if self.abandoned {
             return Reported;
-        } else if errors < MAX_ERRORS {
-            self.diags.push(diag);
-        } else if errors == MAX_ERRORS {
-            self.diags.push(
-                Diagnostic::error(
-                    &codes::E0106,
-                    diag.span,
-                    format!("too many syntax errors ({MAX_ERRORS}); stopped parsing here"),
-                )
-                .with_label("parsing stopped here")
-                .with_help("fix the first errors and run again"),
-            );
         }
-        if errors >= MAX_ERRORS {
+        if self.diags.len() < MAX_ERRORS {
+            self.diags.push(diag);
+        } else {
+            self.stopped_at = Some(diag.span);
             self.abandon();
         }
         Reported

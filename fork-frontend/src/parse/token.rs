@@ -34,11 +34,17 @@ macro_rules! spelled_enum {
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub(crate) enum $name { $($variant),* }
 
+        /// Every spelling, for tests that go over all of them.
+        #[cfg(test)]
         pub(crate) const $table: &[(&str, $name)] = &[$(($text, $name::$variant)),*];
 
         impl $name {
             pub fn text(self) -> &'static str {
                 match self { $($name::$variant => $text),* }
+            }
+
+            pub fn from_text(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)* _ => None }
             }
         }
     };
@@ -60,7 +66,7 @@ spelled_enum!(
 );
 
 spelled_enum!(
-    /// Punctuators, longest spelling first so the lexer can take the first that matches.
+    /// Punctuators; the lexer takes the longest spelling that matches (`<<=` before `<<`).
     Punct, PUNCTS {
         Ellipsis = "...", ShlAssign = "<<=", ShrAssign = ">>=",
         DollarDollar = "$$", Arrow = "->", Inc = "++", Dec = "--", Shl = "<<", Shr = ">>",
@@ -74,12 +80,3 @@ spelled_enum!(
         Dollar = "$", At = "@",
     }
 );
-
-impl Kw {
-    pub fn lookup(word: &str) -> Option<Kw> {
-        KEYWORDS
-            .iter()
-            .find(|(text, _)| *text == word)
-            .map(|&(_, kw)| kw)
-    }
-}

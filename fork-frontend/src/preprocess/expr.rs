@@ -15,6 +15,7 @@ pub(super) fn evaluate(tokens: &[Token], directive: Span) -> Result<i64, Diagnos
         tokens,
         pos: 0,
         directive,
+        depth: 0,
     };
     if tokens.is_empty() {
         return Err(parser.bad(
@@ -38,7 +39,12 @@ struct Parser<'a> {
     tokens: &'a [Token],
     pos: usize,
     directive: Span,
+    /// Open parentheses and unary operators, bounded so that the recursion is.
+    depth: usize,
 }
+
+/// How deeply an `#if` expression may nest.
+const MAX_DEPTH: usize = 64;
 
 /// Binary operators by precedence level, loosest first.
 const LEVELS: &[&[&str]] = &[
@@ -104,10 +110,10 @@ impl Parser<'_> {
         while let Some(op) = self
             .tokens
             .get(self.pos)
-            .filter(|t| t.kind == Kind::Punct && ops.contains(&t.text.as_str()))
+            .filter(|t| t.kind == Kind::Punct && ops.contains(&&*t.text))
         {
             self.pos += 1;
-            let rhs_live = match op.text.as_str() {
+            let rhs_live = match &*op.text {
                 "&&" => live && lhs != 0,
                 "||" => live && lhs == 0,
                 _ => live,
@@ -120,7 +126,7 @@ impl Parser<'_> {
 
     fn apply(&self, op: &Token, a: i64, b: i64, live: bool) -> Result<i64, Diagnostic> {
         let bool_value = |c: bool| i64::from(c);
-        Ok(match op.text.as_str() {
+        Ok(match &*op.text {
             "||" => bool_value(a != 0 || b != 0),
             "&&" => bool_value(a != 0 && b != 0),
             "|" => a | b,
@@ -169,8 +175,23 @@ impl Parser<'_> {
             ));
         };
         self.pos += 1;
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.bad(
+                tok.at,
+                format!("`#if` expression nested more than {MAX_DEPTH} deep"),
+                "too deep here",
+            ));
+        }
+        let value = self.operand(tok, live);
+        self.depth -= 1;
+        value
+    }
+
+    /// A unary operator with its operand, a parenthesized expression or a constant.
+    fn operand(&mut self, tok: &Token, live: bool) -> Result<i64, Diagnostic> {
         match tok.kind {
-            Kind::Punct => match tok.text.as_str() {
+            Kind::Punct => match &*tok.text {
                 "+" => self.unary(live),
                 "-" => Ok(self.unary(live)?.wrapping_neg()),
                 "~" => Ok(!self.unary(live)?),

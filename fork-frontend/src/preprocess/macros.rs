@@ -4,7 +4,7 @@
 
 use super::codes;
 use super::lexer::{self, Kind};
-use super::token::{From, Token};
+use super::token::{From, HideSet, Token};
 use crate::diag::Diagnostic;
 use crate::source::Span;
 use std::collections::{HashMap, VecDeque};
@@ -220,7 +220,7 @@ impl Expander<'_> {
         let mut out = Vec::new();
         while let Some(tok) = input.queue.pop_front() {
             let name = match tok.ident() {
-                Some(name) if !tok.hide.iter().any(|h| &**h == name) => name,
+                Some(name) if !tok.hide.contains(name) => name,
                 _ => {
                     out.push(tok);
                     continue;
@@ -233,7 +233,7 @@ impl Expander<'_> {
             let name: Rc<str> = Rc::from(name);
             let Some(params) = &m.params else {
                 let (use_at, use_name) = use_site(&tok, None, &name);
-                let hide = hide_set(&tok.hide, None, &name);
+                let hide = HideSet::for_expansion(&tok.hide, None, &name);
                 let expansion = self.substitute(m, &[], use_at, &use_name, &tok, &hide);
                 input.push_front(expansion);
                 continue;
@@ -285,7 +285,7 @@ impl Expander<'_> {
                         );
                         continue;
                     }
-                    let hide = hide_set(&tok.hide, Some(&call.rparen.hide), &name);
+                    let hide = HideSet::for_expansion(&tok.hide, Some(&call.rparen.hide), &name);
                     let expansion = self.substitute(m, &call.args, use_at, &use_name, &tok, &hide);
                     input.push_front(expansion);
                 }
@@ -303,7 +303,7 @@ impl Expander<'_> {
         use_at: Span,
         use_name: &Rc<str>,
         name_tok: &Token,
-        hide: &[Rc<str>],
+        hide: &HideSet,
     ) -> Vec<Token> {
         let params: &[String] = m.params.as_deref().unwrap_or(&[]);
         let param = |t: &Token| t.ident().and_then(|n| params.iter().position(|p| p == n));
@@ -358,11 +358,7 @@ impl Expander<'_> {
                 tok.from = From::Macro(use_name.clone());
                 tok.at = use_at;
             }
-            for h in hide {
-                if !tok.hide.contains(h) {
-                    tok.hide.push(h.clone());
-                }
-            }
+            tok.hide = tok.hide.union(hide);
         }
         if let Some(first) = out.first_mut() {
             first.space_before = name_tok.space_before;
@@ -382,27 +378,9 @@ impl Expander<'_> {
             );
         }
         lhs.kind = kind;
-        lhs.text = joined;
+        lhs.text = Rc::from(joined);
         lhs.from = From::Body;
     }
-}
-
-/// Prosser's rule: a call's expansion hides what both its name and its `)` hid, plus the
-/// macro itself (an object-like macro: what its name hid).
-fn hide_set(
-    name_hide: &[Rc<str>],
-    rparen_hide: Option<&[Rc<str>]>,
-    name: &Rc<str>,
-) -> Vec<Rc<str>> {
-    let mut hide: Vec<Rc<str>> = name_hide
-        .iter()
-        .filter(|h| rparen_hide.is_none_or(|r| r.contains(h)))
-        .cloned()
-        .collect();
-    if !hide.contains(name) {
-        hide.push(name.clone());
-    }
-    hide
 }
 
 /// Where an expansion's tokens point: the outermost macro use in the file.
@@ -466,11 +444,11 @@ fn stringize(arg: &[Token], hash: &Token) -> Token {
     text.push('"');
     Token {
         kind: Kind::Str,
-        text,
+        text: Rc::from(text),
         space_before: hash.space_before,
         at: hash.at,
         from: From::Body,
-        hide: Vec::new(),
+        hide: HideSet::default(),
     }
 }
 

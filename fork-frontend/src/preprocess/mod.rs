@@ -25,6 +25,7 @@ use crate::source::{FileId, SourceMap, Span};
 use lines::LogicalLine;
 use macros::{Expander, Macro, MacroTable, TokenStream};
 use std::path::{Component, Path, PathBuf};
+use std::rc::Rc;
 use token::{From, Token};
 
 pub struct Preprocessed {
@@ -406,7 +407,7 @@ impl Preprocessor<'_> {
         if kind == "ifdef" || kind == "ifndef" {
             return match rest {
                 [name] if name.ident().is_some() => {
-                    self.macros.contains_key(&name.text) == (kind == "ifdef")
+                    self.macros.contains_key(&*name.text) == (kind == "ifdef")
                 }
                 _ => {
                     self.diagnostics.push(
@@ -467,12 +468,11 @@ impl Preprocessor<'_> {
             }
             let mut value = rest[i].clone();
             value.kind = lexer::Kind::Number;
-            value.text = if self.macros.contains_key(&name.text) {
+            value.text = Rc::from(if self.macros.contains_key(&*name.text) {
                 "1"
             } else {
                 "0"
-            }
-            .to_string();
+            });
             out.push(value);
             i = end;
         }

@@ -412,3 +412,79 @@ fn codes_are_in_range_unique_and_explained() {
         assert_eq!(crate::codes::find(&code.id.to_lowercase()), Some(*code));
     }
 }
+
+#[test]
+fn error_in_a_command_line_define_points_at_it() {
+    let pre = run("int x;\n", &[], &[("N", "1"), ("3", "4")]);
+    insta::assert_snapshot!(render(&pre.map, &pre.diagnostics, false));
+}
+
+#[test]
+fn deeply_nested_if_expressions_are_refused_not_overflowed() {
+    let deep = format!(
+        "#if {}1{}\n#endif\n",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let pre = run(&deep, &[], &[]);
+    let codes: Vec<&str> = pre.diagnostics.iter().map(|d| d.code.id).collect();
+    assert_eq!(codes, vec!["E0008"]);
+}
+
+#[test]
+fn check_source_reports_preprocessor_errors() {
+    let failed = crate::check_source(
+        "p.fork",
+        "#if\n#endif\n#bogus\n",
+        &crate::Options::default(),
+    )
+    .expect_err("preprocessor errors fail the check");
+    let codes: Vec<&str> = failed.diagnostics.iter().map(|d| d.code.id).collect();
+    assert_eq!(codes, vec!["E0008", "E0003"]);
+    let text = render(&failed.sources, &failed.diagnostics, false);
+    assert!(
+        text.contains("p.fork:1:1") && text.contains("p.fork:3:1"),
+        "{text}"
+    );
+}
+
+/// A 10,000-line program with macros, an include and conditionals, and a span lookup per
+/// line: the front end's budget for such a program is 0.2 s in all.
+#[test]
+fn ten_thousand_lines_preprocess_fast() {
+    let mut main = String::from("#include \"defs.h\"\n");
+    for i in 0..10_000 {
+        match i % 4 {
+            0 => main.push_str(&format!("sh int a{i}[N] = MAX(SQ({i}), N); /* c */\n")),
+            1 => main.push_str("#if N > 8\n"),
+            2 => main.push_str(&format!("  int b{i} = SQ($$ + {i}) // trailing\n")),
+            _ => main.push_str("#endif\n"),
+        }
+    }
+    let defs =
+        "#define N 16\n#define SQ(x) ((x) * (x))\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n";
+    let start = std::time::Instant::now();
+    let pre = run(&main, &[("dir/defs.h", defs)], &[]);
+    let preprocessed = start.elapsed();
+    assert!(pre.diagnostics.is_empty());
+    let mut mapped = 0;
+    for (offset, _) in pre.text.match_indices('\n') {
+        mapped += usize::from(
+            pre.map
+                .origin(crate::source::Span::new(offset, offset + 1))
+                .is_some(),
+        );
+    }
+    let total = start.elapsed();
+    assert_eq!(mapped, pre.text.matches('\n').count());
+    // The include's lines come in at its directive.
+    assert_eq!(
+        pre.text.lines().count(),
+        main.lines().count() + defs.lines().count()
+    );
+    eprintln!(
+        "10,000 lines: preprocessed in {preprocessed:?}, plus one lookup per line: {total:?}"
+    );
+    // Generous for unoptimized builds; a quadratic step would blow it.
+    assert!(total.as_secs_f64() < 2.0, "{total:?}");
+}

@@ -9,13 +9,60 @@ use std::rc::Rc;
 #[derive(Debug, Clone)]
 pub(super) struct Token {
     pub kind: Kind,
-    pub text: String,
+    pub text: Rc<str>,
     pub space_before: bool,
     /// Virtual span in the original file: the token itself, or the use site of the outermost
     /// macro whose expansion produced it.
     pub at: Span,
     pub from: From,
-    pub hide: Vec<Rc<str>>,
+    pub hide: HideSet,
+}
+
+/// The macros a token must not re-invoke. Shared between the tokens of one expansion, so
+/// that expanding allocates per expansion, not per token.
+#[derive(Debug, Clone, Default)]
+pub(super) struct HideSet(Option<Rc<[Rc<str>]>>);
+
+impl HideSet {
+    pub fn names(&self) -> &[Rc<str>] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.names().iter().any(|h| &**h == name)
+    }
+
+    /// Prosser's rule for a call: what both the macro's name and its `)` hid (for an
+    /// object-like macro: what its name hid), plus the macro itself.
+    pub fn for_expansion(
+        name_hide: &HideSet,
+        rparen_hide: Option<&HideSet>,
+        name: &Rc<str>,
+    ) -> HideSet {
+        let mut names: Vec<Rc<str>> = name_hide
+            .names()
+            .iter()
+            .filter(|h| rparen_hide.is_none_or(|r| r.contains(h)))
+            .cloned()
+            .collect();
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+        HideSet(Some(names.into()))
+    }
+
+    /// This set with `other` added.
+    pub fn union(&self, other: &HideSet) -> HideSet {
+        if self.names().is_empty() {
+            return other.clone();
+        }
+        if other.names().iter().all(|h| self.contains(h)) {
+            return self.clone();
+        }
+        let mut names = self.names().to_vec();
+        names.extend(other.names().iter().filter(|h| !self.contains(h)).cloned());
+        HideSet(Some(names.into()))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,11 +82,11 @@ pub(super) enum From {
 
 impl Token {
     pub fn is(&self, punct: &str) -> bool {
-        self.kind == Kind::Punct && self.text == punct
+        self.kind == Kind::Punct && &*self.text == punct
     }
 
     pub fn ident(&self) -> Option<&str> {
-        (self.kind == Kind::Ident).then_some(self.text.as_str())
+        (self.kind == Kind::Ident).then_some(&*self.text)
     }
 }
 
@@ -50,7 +97,7 @@ pub(super) fn line_tokens(line: &LogicalLine, index: usize, base: u32) -> Vec<To
         .enumerate()
         .map(|(position, l)| Token {
             kind: l.kind,
-            text: line.text[l.lo..l.hi].to_string(),
+            text: Rc::from(&line.text[l.lo..l.hi]),
             space_before: l.space_before,
             at: Span {
                 lo: base + line.offsets[l.lo],
@@ -62,7 +109,7 @@ pub(super) fn line_tokens(line: &LogicalLine, index: usize, base: u32) -> Vec<To
                 lo: l.lo,
                 hi: l.hi,
             },
-            hide: Vec::new(),
+            hide: HideSet::default(),
         })
         .collect()
 }

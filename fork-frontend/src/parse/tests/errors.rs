@@ -61,7 +61,7 @@ const CASES: &[(&str, &str)] = &[
         "recovery keeps if/else together",
         "void f(void) {\n    if (x > ) { y = 1; } else { y = 2; }\n    if (x) y = ; else z = 1;\n    w = ;\n}\n",
     ),
-    ("bad escape", "char *s = \"a\\qb\";\n"),
+    ("bad escapes", "char *s = \"a\\qb\";\nchar *t = \"\\x41B\\777\";\n"),
 ];
 
 #[test]
@@ -81,5 +81,11 @@ fn errors_are_capped() {
     let (_, diags) = parse(&text);
     assert_eq!(diags.len(), 51);
     assert!(diags[..50].iter().all(|d| d.code.id == "E0110"));
+    assert_eq!(diags[50].code.id, "E0106");
+    // Lexer errors count too, in source order.
+    let text = "int a = 1;\n".to_string() + &"`".repeat(70) + "\nint b = ;";
+    let (_, diags) = parse(&text);
+    assert_eq!(diags.len(), 51);
+    assert!(diags[..50].iter().all(|d| d.code.id == "E0101"));
     assert_eq!(diags[50].code.id, "E0106");
 }

@@ -80,9 +80,11 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
     let text = format!("int x = {};", "{".repeat(10_000));
     let (_, diags) = parse(&text);
     assert!(diags.iter().any(|d| d.code.id == "E0105"));
-    let text = format!("int {}x;", "(".repeat(10_000));
-    let (_, diags) = parse(&text);
-    assert!(diags.iter().any(|d| d.code.id == "E0105"));
+    for open in ["(", "*(", "f(int ", "(*p[1])(int ", "f(struct { int "] {
+        let text = format!("int {}x;", open.repeat(10_000));
+        let (_, diags) = parse(&text);
+        assert!(diags.iter().any(|d| d.code.id == "E0105"), "{open}");
+    }
 }
 
 #[test]
@@ -107,6 +109,12 @@ fn ten_thousand_lines_parse_fast() {
     let elapsed = start.elapsed();
     assert!(diags.is_empty());
     assert!(unit.items.len() > 1000);
-    // Debug builds are several times slower than release; the budget holds in both.
-    assert!(elapsed.as_secs_f64() < 0.5, "10,000 lines took {elapsed:?}");
+    // The target is 0.1 s in a release build (`cargo test --release`). Unoptimised builds
+    // are ~5x slower and share the machine with other jobs, so they only guard against
+    // super-linear blow-ups.
+    let budget = if cfg!(debug_assertions) { 2.0 } else { 0.1 };
+    assert!(
+        elapsed.as_secs_f64() < budget,
+        "10,000 lines took {elapsed:?}"
+    );
 }

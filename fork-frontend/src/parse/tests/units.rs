@@ -47,6 +47,15 @@ fn unary_postfix_and_casts() {
         "(* (sizeof-type [char] (_ *)) n)"
     );
     assert_eq!(expr_sexpr("sizeof -x"), "(sizeof (neg x))");
+    assert_eq!(
+        expr_sexpr("(void (*)(void))f"),
+        "(cast [void] (_ * (fn)) f)"
+    );
+    assert_eq!(expr_sexpr("sizeof(int[3])"), "(sizeof-type [int] (_ [3]))");
+    assert_eq!(
+        expr_sexpr("(sh const int *)p"),
+        "(cast [sh const int] (_ *) p)"
+    );
 }
 
 #[test]
@@ -255,4 +264,46 @@ fn spans_cover_the_construct() {
     };
     assert_eq!(&text[e.span.lo as usize..e.span.hi as usize], "a + b * c");
     assert_eq!(&text[f.span.lo as usize..f.span.hi as usize], text);
+}
+
+#[test]
+fn every_punctuator_lexes_as_itself() {
+    use crate::parse::token::{Tok, PUNCTS};
+    for &(text, punct) in PUNCTS {
+        let (tokens, diags) = crate::parse::lexer::lex(&format!(" {text} "));
+        assert!(diags.is_empty(), "{text}");
+        assert_eq!(tokens[0].tok, Tok::Punct(punct), "{text}");
+        assert_eq!(tokens[1].tok, Tok::Eof, "{text}");
+    }
+    // Longest match: `a+++b` is `a ++ + b`; `x<<=$$-$` is `x <<= $$ - $`.
+    assert_eq!(expr_sexpr("a+++b"), "(+ (post++ a) b)");
+    assert_eq!(expr_sexpr("x<<=$$-$"), "(<<= x (- $$ $))");
+}
+
+#[test]
+fn keywords_are_not_identifiers() {
+    use crate::parse::token::KEYWORDS;
+    for &(kw, _) in KEYWORDS {
+        let text = format!("int x, {kw};");
+        let (_, diags) = crate::parse::parse(&text);
+        assert!(!diags.is_empty(), "`{kw}` was accepted as a name");
+    }
+    // Fork's special identifiers are ordinary names to the parser.
+    parse_ok("int __PROC_NR__; int groupsize; int ilog2; int mpadd;");
+}
+
+#[test]
+fn stray_whitespace_is_tolerated() {
+    let unit = parse_ok("\r\n\tint\x0b x\x0c=\r\n1 ;\r\n  \t");
+    assert_eq!(sexpr::unit(&unit), "(decl [int] (x) = 1)\n");
+    assert!(parse_ok("").items.is_empty());
+    assert!(parse_ok(" \n\t ").items.is_empty());
+}
+
+#[test]
+fn parameters_arrays_and_abstract_names() {
+    assert_eq!(
+        declarators_of("int f(int a[], int n, char **, sh int k[4][4]);"),
+        ["(f (fn [int] (a []), [int] (n), [char] (_ * *), [sh int] (k [4] [4])))"]
+    );
 }
