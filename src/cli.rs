@@ -51,6 +51,10 @@ enum Emit {
     Ast,
     /// The Plan: kernels, host control graph, storage layout.
     Plan,
+    /// One self-contained CUDA source (kernels, runtime library, host `main`) for nvcc.
+    Cuda,
+    /// The kernels compiled to PTX by NVRTC (sm_90).
+    Ptx,
 }
 
 pub fn main() -> ExitCode {
@@ -71,6 +75,14 @@ pub fn main() -> ExitCode {
             let text = match emit {
                 Emit::Ast => fork_frontend::pretty::print_program(&checked.program),
                 Emit::Plan => match crate::cmd_plan::plan_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
+                Emit::Cuda => match crate::cmd_cuda::cuda_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
+                Emit::Ptx => match crate::cmd_cuda::ptx_text(&checked) {
                     Some(text) => text,
                     None => return ExitCode::FAILURE,
                 },

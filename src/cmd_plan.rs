@@ -32,7 +32,7 @@ pub enum Backend {
 }
 
 /// Runs the transform; prints its diagnostics. None on errors.
-fn plan(checked: &Checked) -> Option<transform::plan::Plan> {
+pub fn plan(checked: &Checked) -> Option<transform::plan::Plan> {
     match transform::transform(&checked.program) {
         Ok(plan) => Some(plan),
         Err(diagnostics) => {

@@ -1,0 +1,44 @@
+//! `forkcc build --emit cuda|ptx`: the Plan as one self-contained CUDA source, or its kernels
+//! compiled to PTX by NVRTC.
+
+use crate::cmd_plan::plan;
+use fork_frontend::{diag, Checked};
+use pram_runtime::cuda::{self, nvrtc};
+use std::io::IsTerminal;
+use transform::emit_cuda::{self, EmitError};
+
+fn report(checked: &Checked, err: &EmitError) {
+    let color = std::io::stderr().is_terminal();
+    eprint!(
+        "{}",
+        diag::render(&checked.sources, &[err.to_diagnostic()], color)
+    );
+}
+
+/// The standalone `.cu`; None (diagnostics printed) when the program cannot be emitted.
+pub fn cuda_text(checked: &Checked) -> Option<String> {
+    let plan = plan(checked)?;
+    cuda::standalone_source(&plan, &checked.sources)
+        .map_err(|e| report(checked, &e))
+        .ok()
+}
+
+/// The PTX of the kernels; None (message printed) without NVRTC or when it fails.
+pub fn ptx_text(checked: &Checked) -> Option<String> {
+    let plan = plan(checked)?;
+    let emitted = emit_cuda::emit(&plan, &checked.sources)
+        .map_err(|e| report(checked, &e))
+        .ok()?;
+    match nvrtc::compile_ptx(&cuda::device_source(&emitted)) {
+        Ok((ptx, log)) => {
+            if !log.is_empty() {
+                eprintln!("{log}");
+            }
+            Some(ptx)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
