@@ -31,12 +31,12 @@ pub fn nvrtc_present() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
-/// The NVRTC options: the target, C++17 (fold expressions in `fk_printf`), and all warnings.
+/// The NVRTC options: the target and C++17 (fold expressions in `fk_printf`); NVRTC's
+/// warnings are on by default and come back in the log.
 pub fn options() -> Vec<String> {
     vec![
         format!("--gpu-architecture={}", super::ARCH),
         "--std=c++17".into(),
-        "--Wall".into(),
     ]
 }
 
