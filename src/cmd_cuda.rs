@@ -42,3 +42,44 @@ pub fn ptx_text(checked: &Checked) -> Option<String> {
         }
     }
 }
+
+/// `forkcc run --backend gpu`: the output on stdout, `--stats` and errors on stderr.
+pub fn run_gpu(
+    checked: &Checked,
+    plan: &transform::plan::Plan,
+    procs: usize,
+    stats: bool,
+) -> std::process::ExitCode {
+    use std::io::Write;
+    use std::process::ExitCode;
+    let emitted = match emit_cuda::emit(plan, &checked.sources) {
+        Ok(e) => e,
+        Err(e) => {
+            report(checked, &e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let run = match pram_runtime::gpu::run(plan, &emitted, procs as u64, stats) {
+        Ok(run) => run,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut stdout = std::io::stdout();
+    let written = stdout.write_all(&run.stdout).and_then(|_| stdout.flush());
+    if stats {
+        eprintln!("{}", run.stats);
+    }
+    if let Some(e) = run.error {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: cannot write the output: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -29,6 +29,10 @@ pub struct RunArgs {
 pub enum Backend {
     /// The Plan executed on the CPU, kernel threads in `--order`.
     CpuPlan,
+    /// The Plan on GPU 0: kernels compiled by NVRTC, run through the CUDA driver.
+    Gpu,
+    /// The GPU when a GPU and NVRTC are found, else the CPU Plan executor.
+    Auto,
 }
 
 /// Runs the transform; prints its diagnostics. None on errors.
@@ -59,7 +63,14 @@ pub fn run(args: &RunArgs) -> ExitCode {
     let Some(plan) = plan(&checked) else {
         return ExitCode::FAILURE;
     };
-    let Backend::CpuPlan = args.backend;
+    let gpu = match args.backend {
+        Backend::Gpu => true,
+        Backend::Auto => pram_runtime::gpu::available(),
+        Backend::CpuPlan => false,
+    };
+    if gpu {
+        return crate::cmd_cuda::run_gpu(&checked, &plan, args.procs, args.stats);
+    }
     match cpu::run(&plan, args.procs, args.order) {
         Ok(out) => {
             let mut stdout = std::io::stdout();

@@ -60,6 +60,7 @@ struct FkMachine {
 
 __device__ FkMachine fk_m;
 
+
 // One PRAM processor as a kernel thread sees it.
 struct FkThread {
     int proc;
@@ -81,6 +82,11 @@ struct FkVar {
     fk_u64 offset;
     fk_u64 size;
 };
+
+// The GPU driver (pram_runtime::gpu::abi) writes these structures with the same layout.
+static_assert(sizeof(FkGroup) == 40, "FkGroup layout");
+static_assert(sizeof(FkVar) == 24, "FkVar layout");
+static_assert(sizeof(FkMachine) == 160, "FkMachine layout");
 
 // ---- faults ----
 

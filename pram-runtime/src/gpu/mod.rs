@@ -1,0 +1,268 @@
+//! The GPU driver (`forkcc run --backend gpu`): compiles the Plan's kernels and the runtime
+//! library's device part with NVRTC once (PTX cached on disk, `cache`), loads them with
+//! cudarc, walks the host control graph (`machine`), then formats the printf records in the
+//! order of fork-dialect.md §7 with the same C printf formatting as the other backends.
+//!
+//! Nothing here panics on a missing GPU or NVRTC: `available` says whether both load, and
+//! every driver failure is a `GpuError` with a message.
+
+mod abi;
+mod cache;
+mod machine;
+
+use crate::cpu::printf::{self, Arg};
+use crate::cuda::{self, nvrtc::CompileError};
+use std::fmt;
+use std::time::{Duration, Instant};
+use transform::emit_cuda::Emitted;
+use transform::plan::Plan;
+
+/// What `--stats` prints.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    pub launches: u64,
+    pub read_backs: u64,
+    pub bytes_copied: u64,
+    /// GPU time of the Plan's kernels and the runtime kernels (CUDA events; only with stats).
+    pub kernels: Duration,
+    /// Host time blocked in read-backs and the final synchronisation.
+    pub sync: Duration,
+    /// Host time in the control-graph walk outside synchronisation.
+    pub host: Duration,
+    pub compile: Duration,
+    pub cached: bool,
+    pub total: Duration,
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        write!(
+            f,
+            "kernels launched {}, host read-backs {}, bytes copied {}\n\
+             time: kernels {:.3} ms, synchronisation {:.3} ms, host-side group management {:.3} ms, \
+             NVRTC {:.3} ms{}, total {:.3} ms",
+            self.launches,
+            self.read_backs,
+            self.bytes_copied,
+            ms(self.kernels),
+            ms(self.sync),
+            ms(self.host),
+            ms(self.compile),
+            if self.cached { " (cached PTX)" } else { "" },
+            ms(self.total)
+        )
+    }
+}
+
+#[derive(Debug)]
+pub enum GpuError {
+    NoDriver,
+    Compile(CompileError),
+    Driver(String),
+    /// The run needs more GPU memory than is free.
+    Memory {
+        needed: u64,
+        free: u64,
+    },
+    /// A runtime stack of the library is full.
+    Capacity(&'static str),
+    /// A device fault: the site's message (`division by zero at f.fork:3:5`) and the processor.
+    Fault {
+        message: String,
+        proc: usize,
+    },
+    OutputOverflow,
+    Internal(String),
+}
+
+impl GpuError {
+    fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuError {
+        move |e| GpuError::Driver(format!("{what}: {e:?}"))
+    }
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpuError::NoDriver => write!(
+                f,
+                "no CUDA driver (libcuda.so) or no GPU; use `--backend sim` or `--backend cpu-plan`"
+            ),
+            GpuError::Compile(e) => write!(f, "{e}"),
+            GpuError::Driver(m) => write!(f, "CUDA: {m}"),
+            GpuError::Memory { needed, free } => write!(
+                f,
+                "the run needs {needed} bytes of GPU memory ({:.1} MiB) but only {free} bytes are \
+                 free; use fewer processors",
+                *needed as f64 / (1 << 20) as f64
+            ),
+            GpuError::Capacity(what) => write!(f, "the runtime's {what} is full"),
+            GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
+            GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
+            GpuError::Internal(m) => write!(f, "internal error of the GPU driver: {m}"),
+        }
+    }
+}
+
+/// Whether a CUDA driver with at least one GPU and NVRTC can be loaded.
+pub fn available() -> bool {
+    // SAFETY: only tries to load the shared libraries.
+    let driver = unsafe { cudarc::driver::sys::is_culib_present() };
+    driver
+        && crate::cuda::nvrtc::nvrtc_present()
+        && cudarc::driver::CudaContext::device_count().is_ok_and(|n| n > 0)
+}
+
+/// A finished run: the program's output (what it printed before a fault, too) and the stats.
+pub struct GpuRun {
+    pub stdout: Vec<u8>,
+    pub stats: Stats,
+    pub error: Option<GpuError>,
+}
+
+/// Runs the Plan on `procs` processors on GPU 0.
+pub fn run(plan: &Plan, emitted: &Emitted, procs: u64, timing: bool) -> Result<GpuRun, GpuError> {
+    let start = Instant::now();
+    if !available() {
+        return Err(GpuError::NoDriver);
+    }
+    let source = cuda::device_source(emitted);
+    let t = Instant::now();
+    let (ptx, origin) = cache::ptx(&source).map_err(GpuError::Compile)?;
+    let compile = t.elapsed();
+    let ctx = cudarc::driver::CudaContext::new(0).map_err(GpuError::driver("opening GPU 0"))?;
+    let module = ctx
+        .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+        .map_err(GpuError::driver("loading the PTX"))?;
+    let mut m = machine::Machine::new(plan, &ctx, &module, procs, timing)?;
+    let walk = Instant::now();
+    let walked = m.run();
+    let walk_time = walk.elapsed();
+    let machine::Finished {
+        records,
+        fault,
+        overflow,
+    } = m.finish()?;
+    walked?;
+    let mut stats = m.stats.clone();
+    stats.host = walk_time.saturating_sub(stats.sync);
+    stats.compile = compile;
+    stats.cached = matches!(origin, cache::Origin::Cached);
+    let stdout = format_records(plan, &records)?;
+    stats.total = start.elapsed();
+    let error = match fault {
+        Some((site, proc)) => Some(GpuError::Fault {
+            message: emitted
+                .sites
+                .get(site)
+                .cloned()
+                .unwrap_or_else(|| format!("runtime fault at site {site}")),
+            proc,
+        }),
+        None if overflow => Some(GpuError::OutputOverflow),
+        None => None,
+    };
+    Ok(GpuRun {
+        stdout,
+        stats,
+        error,
+    })
+}
+
+/// One printf record of the device buffer (layout in `cuda/fk_device.cuh`).
+struct Record<'a> {
+    launch: u32,
+    key: u32,
+    seq: u32,
+    format: u32,
+    args: &'a [u8],
+}
+
+fn word(b: &[u8], i: usize) -> u32 {
+    b.get(i * 4..i * 4 + 4)
+        .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+/// The records sorted by (launch, key, seq) and formatted (fork-dialect.md §7).
+fn format_records(plan: &Plan, buf: &[u8]) -> Result<Vec<u8>, GpuError> {
+    let mut records = Vec::new();
+    let mut at = 0;
+    while at + 24 <= buf.len() {
+        let h = &buf[at..at + 24];
+        let bytes = word(h, 0) as usize;
+        if bytes < 24 || at + bytes > buf.len() {
+            break;
+        }
+        records.push(Record {
+            launch: word(h, 1),
+            key: word(h, 2),
+            seq: word(h, 3),
+            format: word(h, 4),
+            args: &buf[at + 24..at + bytes],
+        });
+        at += bytes;
+    }
+    records.sort_by_key(|r| (r.launch, r.key, r.seq));
+    let mut out = Vec::new();
+    for r in records {
+        let fmt = plan
+            .program
+            .strings
+            .get(r.format as usize)
+            .ok_or_else(|| GpuError::Internal(format!("printf format {} unknown", r.format)))?;
+        let fmt = fmt.strip_suffix(&[0]).unwrap_or(fmt);
+        let (args, strings) = decode_args(fmt, r.args);
+        let string_at = |i: u64| {
+            strings
+                .get(i as usize)
+                .cloned()
+                .ok_or_else(|| "`%s` argument missing".to_string())
+        };
+        let text = printf::format(fmt, &args, &string_at).map_err(GpuError::Internal)?;
+        out.extend(text);
+    }
+    Ok(out)
+}
+
+/// The arguments of a record, typed by the conversions of its format: floats for
+/// `%f %e %g`, inline strings for `%s` (an `Arg::Int` indexing the returned strings).
+fn decode_args(fmt: &[u8], mut bytes: &[u8]) -> (Vec<Arg>, Vec<Vec<u8>>) {
+    let mut args = Vec::new();
+    let mut strings = Vec::new();
+    let next = |b: &mut &[u8]| -> [u8; 8] {
+        let mut w = [0u8; 8];
+        let n = b.len().min(8);
+        w[..n].copy_from_slice(&b[..n]);
+        *b = &b[n..];
+        w
+    };
+    let mut i = 0;
+    while i < fmt.len() {
+        if fmt[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        while i < fmt.len() && b"-+ 0#.123456789l".contains(&fmt[i]) {
+            i += 1;
+        }
+        match fmt.get(i) {
+            Some(b'%') | None => {}
+            Some(b'f' | b'F' | b'e' | b'E' | b'g' | b'G') => {
+                args.push(Arg::Float(f64::from_le_bytes(next(&mut bytes))));
+            }
+            Some(b's') => {
+                let len = u64::from_le_bytes(next(&mut bytes)) as usize;
+                let len = len.min(bytes.len());
+                strings.push(bytes[..len].to_vec());
+                let skip = (len.div_ceil(8) * 8).min(bytes.len());
+                bytes = &bytes[skip..];
+                args.push(Arg::Int(strings.len() as i64 - 1));
+            }
+            Some(_) => args.push(Arg::Int(i64::from_le_bytes(next(&mut bytes)))),
+        }
+        i += 1;
+    }
+    (args, strings)
+}
