@@ -266,3 +266,56 @@ fn decode_args(fmt: &[u8], mut bytes: &[u8]) -> (Vec<Arg>, Vec<Vec<u8>>) {
     }
     (args, strings)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(launch: u32, key: u32, seq: u32, format: u32, args: &[u8]) -> Vec<u8> {
+        let mut r = Vec::new();
+        for w in [24 + args.len() as u32, launch, key, seq, format, 0] {
+            r.extend(w.to_le_bytes());
+        }
+        r.extend(args);
+        r
+    }
+
+    fn plan_with_strings(strings: &[&str]) -> Plan {
+        let src = "sync void main(void) { }";
+        let checked = fork_frontend::check_source("t.fork", src, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let mut plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        plan.program.strings = strings
+            .iter()
+            .map(|s| [s.as_bytes(), &[0]].concat())
+            .collect();
+        plan
+    }
+
+    /// Records come back in launch, then key ($$ or __PROC_NR__), then program order, and
+    /// are formatted with C's rules (`%5.1f`, `%s` from the inline copy, `%x`).
+    #[test]
+    fn records_are_ordered_and_formatted_like_c() {
+        let plan = plan_with_strings(&["%d|", "[%5.1f %s %x]"]);
+        let mut args = 2.25f64.to_le_bytes().to_vec();
+        args.extend(3u64.to_le_bytes());
+        args.extend(b"abc\0\0\0\0\0");
+        args.extend(255i64.to_le_bytes());
+        let mut buf = Vec::new();
+        buf.extend(record(1, 0, 0, 1, &args));
+        buf.extend(record(0, 2, 1, 0, &7i64.to_le_bytes()));
+        buf.extend(record(0, 2, 0, 0, &6i64.to_le_bytes()));
+        buf.extend(record(0, 1, 0, 0, &(-5i64).to_le_bytes()));
+        let out = format_records(&plan, &buf).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(String::from_utf8_lossy(&out), "-5|6|7|[  2.2 abc ff]");
+    }
+
+    #[test]
+    fn a_truncated_buffer_ends_the_records() {
+        let plan = plan_with_strings(&["%d\n"]);
+        let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
+        buf.extend(&record(0, 1, 0, 0, &2i64.to_le_bytes())[..20]);
+        let out = format_records(&plan, &buf).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out, b"1\n");
+    }
+}
