@@ -3,67 +3,33 @@
 //! Without the tool the test says "skipped: no nvcc" / "skipped: no NVRTC", except under
 //! `CI=true`, where a missing tool fails it.
 
+mod common;
+
 use pram_runtime::cuda::{self, nvrtc};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The programs, with the `-D` defines of their first `//! run:` line.
-fn programs() -> Vec<(PathBuf, Vec<(String, String)>)> {
-    let mut files = Vec::new();
-    for dir in [
-        "classroom-examples",
-        "tests/semantics",
-        "transform/tests/rules",
-        "transform/tests/emit_cuda",
-    ] {
-        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            if e.path().extension().is_some_and(|x| x == "fork") {
-                files.push(e.path());
-            }
-        }
-    }
-    files.sort();
-    files
-        .into_iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(&f).unwrap_or_default();
-            let run = text
-                .lines()
-                .find_map(|l| l.strip_prefix("//! run:"))
-                .unwrap_or("");
-            let words: Vec<&str> = run.split_whitespace().collect();
-            let mut defines = Vec::new();
-            for (i, w) in words.iter().enumerate() {
-                let d = match w.strip_prefix("-D") {
-                    Some("") => words.get(i + 1).copied().unwrap_or(""),
-                    Some(d) => d,
-                    None => continue,
-                };
-                let (name, value) = d.split_once('=').unwrap_or((d, "1"));
-                defines.push((name.to_string(), value.to_string()));
-            }
-            (f, defines)
-        })
-        .collect()
-}
 
 /// The emitted sources of every program the transform accepts; the others are listed.
 fn sources(standalone: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for (file, defines) in programs() {
+    let mut cases = common::cases(&[
+        "classroom-examples",
+        "tests/semantics",
+        "transform/tests/rules",
+        "transform/tests/emit_cuda",
+    ]);
+    // One compilation per program: the defines of its first run line.
+    cases.dedup_by(|a, b| a.file == b.file);
+    for case in cases {
+        let file = case.file;
         let name = file
-            .strip_prefix(root())
+            .strip_prefix(common::root())
             .unwrap_or(&file)
             .display()
             .to_string();
-        let options = fork_frontend::Options { defines };
+        let options = fork_frontend::Options {
+            defines: case.defines,
+        };
         let Ok(checked) = fork_frontend::check_file(&file, &options) else {
             panic!("{name} does not check");
         };

@@ -2,48 +2,9 @@
 //! on the GPU driver and prints the same bytes as the CPU Plan executor. Without a GPU (or
 //! without NVRTC) it says "skipped: no GPU".
 
+mod common;
+
 use pram_runtime::{cpu, gpu};
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// (file, P, defines) per `//! run:` line.
-fn cases() -> Vec<(PathBuf, usize, Vec<(String, String)>)> {
-    let mut out = Vec::new();
-    for dir in ["classroom-examples", "tests/semantics"] {
-        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
-            continue;
-        };
-        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for f in files
-            .into_iter()
-            .filter(|f| f.extension().is_some_and(|x| x == "fork"))
-        {
-            let text = std::fs::read_to_string(&f).unwrap_or_default();
-            for line in text.lines().filter_map(|l| l.strip_prefix("//! run:")) {
-                let words: Vec<&str> = line.split_whitespace().collect();
-                let mut procs = 1;
-                let mut defines = Vec::new();
-                for (i, w) in words.iter().enumerate() {
-                    let next = words.get(i + 1).copied().unwrap_or("");
-                    match *w {
-                        "-p" => procs = next.parse().unwrap_or(1),
-                        "-D" => {
-                            let (n, v) = next.split_once('=').unwrap_or((next, "1"));
-                            defines.push((n.to_string(), v.to_string()));
-                        }
-                        _ => {}
-                    }
-                }
-                out.push((f.clone(), procs, defines));
-            }
-        }
-    }
-    out
-}
 
 #[test]
 fn gpu_prints_what_the_cpu_plan_executor_prints() {
@@ -53,8 +14,11 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
     }
     let mut differing = Vec::new();
     let mut compared = 0;
-    for (file, procs, defines) in cases() {
-        let options = fork_frontend::Options { defines };
+    for case in common::cases(&["classroom-examples", "tests/semantics"]) {
+        let (file, procs) = (case.file, case.procs);
+        let options = fork_frontend::Options {
+            defines: case.defines,
+        };
         let Ok(checked) = fork_frontend::check_file(&file, &options) else {
             continue;
         };
