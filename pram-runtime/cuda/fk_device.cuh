@@ -431,17 +431,19 @@ extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks) {
     if (in) atomicAdd(&fk_m.counts[0], 1);
 }
 
-// A call's argument: every marked (active) caller copies `bytes` from `src` (caller's frame)
-// to `dst` (callee's frame); a shared destination is written once, by the first caller.
+// A call's argument or result: every marked (active) caller copies `src` (in the source
+// group's frames) to `dst`. A shared destination is written once, by the first marked member
+// (thread 0 finds it), as the group writes a shared argument once.
 extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, int src_group,
                                        fk_u64 src_base, FkVar dst, int dst_group,
                                        fk_u64 dst_base) {
-    FK_FOR_MEMBER(g, n)
-    if (!fk_m.words[marks + t]) return;
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (dst.kind >= 2) {
-        for (int u = 0; u < t; u++)
-            if (fk_m.words[marks + u]) return;
+        if (t != 0) return;
+        while (t < n && !fk_m.words[marks + t]) t++;
     }
+    if (t >= n || !fk_m.words[marks + t]) return;
+    int proc = fk_m.members[fk_m.groups[g].members + t];
     const char *s = fk_var_addr(src, src_group, src_base, proc);
     char *d = fk_var_addr(dst, dst_group, dst_base, proc);
     for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
