@@ -47,12 +47,12 @@ total=0
 passed=0
 failed_cases=()
 
-# The `-p` and `-D` words of a run line (what the GPU backends take).
+# The `-p`, `-D` and `--crcw` words of a run line (what the GPU backends take).
 machine_args() {
     local out=() words=($1) i=0
     while [ $i -lt ${#words[@]} ]; do
         case ${words[$i]} in
-            -p | -D) out+=("${words[$i]}" "${words[$((i + 1))]}"); i=$((i + 2)) ;;
+            -p | -D | --crcw) out+=("${words[$i]}" "${words[$((i + 1))]}"); i=$((i + 2)) ;;
             -p* | -D*) out+=("${words[$i]}"); i=$((i + 1)) ;;
             *) i=$((i + 1)) ;;
         esac
@@ -72,6 +72,15 @@ define_args() {
         esac
     done
     echo "${out[@]}"
+}
+
+# `--crcw MODE` of a run line, if any (the standalone binary takes it too).
+crcw_of() {
+    local words=($1) i=0
+    while [ $i -lt ${#words[@]} ]; do
+        [ "${words[$i]}" = --crcw ] && echo "--crcw ${words[$((i + 1))]}"
+        i=$((i + 1))
+    done
 }
 
 procs_of() {
@@ -120,7 +129,9 @@ for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*
         if "$FORKCC" build "$file" $(define_args "$args") --emit cuda -o "$BIN/$name.cu" \
             2>"$LOGS/$name.build.err" &&
             "$NVCC" -O2 -arch=sm_90 "$BIN/$name.cu" -o "$BIN/$name" >"$LOGS/$name.nvcc.log" 2>&1; then
-            timeout 300 "$BIN/$name" -p "$(procs_of "$args")" >"$LOGS/$name.cu.out" 2>"$LOGS/$name.cu.err"
+            # shellcheck disable=SC2046
+            timeout 300 "$BIN/$name" -p "$(procs_of "$args")" $(crcw_of "$args") \
+                >"$LOGS/$name.cu.out" 2>"$LOGS/$name.cu.err"
             rc=$?
             cu=$(compare "$name" cu $rc $sim)
         else

@@ -47,8 +47,7 @@ pub fn ptx_text(checked: &Checked) -> Option<String> {
 pub fn run_gpu(
     checked: &Checked,
     plan: &transform::plan::Plan,
-    procs: usize,
-    stats: bool,
+    config: pram_runtime::gpu::Config,
 ) -> std::process::ExitCode {
     use std::io::Write;
     use std::process::ExitCode;
@@ -59,7 +58,7 @@ pub fn run_gpu(
             return ExitCode::FAILURE;
         }
     };
-    let run = match pram_runtime::gpu::run(plan, &emitted, procs as u64, stats) {
+    let run = match pram_runtime::gpu::run(plan, &emitted, config) {
         Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");
@@ -68,7 +67,7 @@ pub fn run_gpu(
     };
     let mut stdout = std::io::stdout();
     let written = stdout.write_all(&run.stdout).and_then(|_| stdout.flush());
-    if stats {
+    if config.timing {
         eprintln!("{}", run.stats);
     }
     if let Some(e) = run.error {

@@ -23,6 +23,17 @@ pub struct RunArgs {
     /// Print kernel launches and host read-backs to stderr after the run.
     #[arg(long)]
     pub stats: bool,
+    /// Concurrent writes of one cell (gpu): `priority` makes the highest __PROC_NR__ win;
+    /// cpu-plan ignores it (its `--order` decides which writer comes last).
+    #[arg(long, value_enum, default_value_t = Crcw::Common)]
+    pub crcw: Crcw,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Crcw {
+    Common,
+    Arbitrary,
+    Priority,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -69,7 +80,12 @@ pub fn run(args: &RunArgs) -> ExitCode {
         Backend::CpuPlan => false,
     };
     if gpu {
-        return crate::cmd_cuda::run_gpu(&checked, &plan, args.procs, args.stats);
+        let config = pram_runtime::gpu::Config {
+            procs: args.procs as u64,
+            priority: args.crcw == Crcw::Priority,
+            timing: args.stats,
+        };
+        return crate::cmd_cuda::run_gpu(&checked, &plan, config);
     }
     match cpu::run(&plan, args.procs, args.order) {
         Ok(out) => {

@@ -232,11 +232,8 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
 
 // ---- kernels ----
 
-// The thread of launch `t` for group `g`; false when it has no work (past the group, or its
-// processor is not active).
-__device__ bool fk_thread(FkThread *th, int g, int n, fk_u64 slot_base, unsigned launch, bool sync) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= n) return false;
+// Member `t` of group `g` as a kernel thread; false when its processor is not active.
+__device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned launch, bool sync) {
     FkGroup grp = fk_m.groups[g];
     int proc = fk_m.members[grp.members + t];
     if (fk_m.status[proc] != FK_ACTIVE) return false;
@@ -252,6 +249,24 @@ __device__ bool fk_thread(FkThread *th, int g, int n, fk_u64 slot_base, unsigned
     th->seq = 0;
     return true;
 }
+
+// The entry point of kernel K, whose code for one member is K_body: one thread per member of
+// group g (n members run; n is 1 in `seq`). With `serial` (--crcw priority), one thread runs
+// the members one after another in $$ order, which is __PROC_NR__ order, so that of
+// concurrent writes of a cell the highest __PROC_NR__'s comes last and wins. (The transform
+// cuts wherever a member could read another's write, so any order of members is valid.)
+#define FK_KERNEL(K, SYNC)                                                                   \
+    extern "C" __global__ void K(int g, int n, fk_u64 slot_base, unsigned launch, int serial) { \
+        FkThread th;                                                                         \
+        if (serial) {                                                                        \
+            if (blockIdx.x != 0 || threadIdx.x != 0) return;                                 \
+            for (int t = 0; t < n; t++)                                                      \
+                if (fk_thread(&th, g, t, slot_base, launch, SYNC)) K##_body(&th);            \
+            return;                                                                          \
+        }                                                                                    \
+        int t = blockIdx.x * blockDim.x + threadIdx.x;                                       \
+        if (t < n && fk_thread(&th, g, t, slot_base, launch, SYNC)) K##_body(&th);           \
+    }
 
 __device__ void fk_leave(FkThread *th, int status) { fk_m.status[th->proc] = status; }
 

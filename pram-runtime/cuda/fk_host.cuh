@@ -48,6 +48,7 @@ struct FkTops {
 
 struct FkHost {
     int procs;
+    int priority;  // --crcw priority
     FkMachine m;  // the device pointers, as copied to fk_m
     std::vector<FkHostGroup> groups;
     FkTops top;
@@ -117,14 +118,19 @@ inline void fk_after_launch(const char *name) {
 
 #define FK_BLOCKS(n) (((n) + 255) / 256), 256
 
-// Run kernel K (one thread per member of the context's group).
-#define FK_LAUNCH(K, c)                                                         \
-    do {                                                                        \
-        unsigned n_ = fk_threads(c);                                            \
-        if (n_ > 0) {                                                           \
-            K<<<FK_BLOCKS(n_)>>>((c).g, (int)n_, (c).slot_base, fk_next_launch()); \
-            fk_after_launch(#K);                                                \
-        }                                                                       \
+// Run kernel K (one thread per member of the context's group). Under --crcw priority a
+// synchronous kernel runs its members serially in __PROC_NR__ order (FK_KERNEL).
+#define FK_LAUNCH(K, c, SYNC)                                                           \
+    do {                                                                                \
+        unsigned n_ = fk_threads(c);                                                    \
+        if (n_ > 0) {                                                                   \
+            int serial_ = fk_h.priority && (SYNC);                                      \
+            if (serial_)                                                                \
+                K<<<1, 1>>>((c).g, (int)n_, (c).slot_base, fk_next_launch(), 1);         \
+            else                                                                        \
+                K<<<FK_BLOCKS(n_)>>>((c).g, (int)n_, (c).slot_base, fk_next_launch(), 0); \
+            fk_after_launch(#K);                                                        \
+        }                                                                               \
     } while (0)
 
 inline fk_u64 fk_alloc_words(fk_u64 n) {
@@ -578,12 +584,23 @@ inline int fk_finish() {
 
 inline int fk_main(int argc, char **argv, const FkProgram *program) {
     long procs = 1;
+    fk_h.priority = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = 0;
+        if (strcmp(argv[i], "--crcw") == 0 && i + 1 < argc) {
+            const char *m = argv[++i];
+            if (strcmp(m, "priority") == 0) fk_h.priority = 1;
+            else if (strcmp(m, "common") != 0 && strcmp(m, "arbitrary") != 0) {
+                fprintf(stderr, "error: `--crcw %s`: use common, arbitrary or priority\n", m);
+                return 2;
+            }
+            continue;
+        }
         if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "-p", 2) == 0) v = argv[i] + 2;
         else {
-            fprintf(stderr, "error: unknown argument `%s`; usage: %s -p P\n", argv[i], argv[0]);
+            fprintf(stderr, "error: unknown argument `%s`; usage: %s -p P [--crcw common|arbitrary|priority]\n",
+                    argv[i], argv[0]);
             return 2;
         }
         char *end;

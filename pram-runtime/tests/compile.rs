@@ -7,7 +7,7 @@ mod common;
 
 use pram_runtime::cuda::{self, nvrtc};
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// The emitted sources of every program the transform accepts; the others are listed.
 fn sources(standalone: bool) -> Vec<(String, String)> {
@@ -118,11 +118,16 @@ fn every_program_compiles_with_nvcc_without_warnings() {
                 if let Some(inc) = include.as_ref().filter(|d| d.is_dir()) {
                     cmd.arg(format!("-I{}", inc.display()));
                 }
-                (name, cmd.output())
+                (
+                    name,
+                    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn(),
+                )
             })
             .collect();
         for (name, out) in children {
-            let out = out.expect("nvcc runs");
+            let out = out
+                .and_then(|child| child.wait_with_output())
+                .expect("nvcc runs");
             let log = String::from_utf8_lossy(&out.stderr).to_string()
                 + &String::from_utf8_lossy(&out.stdout);
             assert!(out.status.success(), "{name}: nvcc failed:\n{log}");

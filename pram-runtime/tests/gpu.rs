@@ -29,8 +29,15 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
             continue; // a faulting program: compared by scripts/gpu-verify.sh
         };
         let emitted = transform::emit_cuda::emit(&plan, &checked.sources).expect("emits");
-        let run = gpu::run(&plan, &emitted, procs as u64, false)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let run = gpu::run(
+            &plan,
+            &emitted,
+            gpu::Config {
+                procs: procs as u64,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         compared += 1;
         if run.stdout != reference.stdout || run.error.is_some() {
             differing.push(format!("{} -p {procs}", file.display()));

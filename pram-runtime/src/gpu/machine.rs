@@ -100,6 +100,8 @@ pub struct Machine<'p> {
     launches: u32,
     pub stats: Stats,
     timing: bool,
+    /// `--crcw priority`: synchronous kernels run their members serially.
+    priority: bool,
     kernel_events: Vec<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>,
 }
 
@@ -114,6 +116,7 @@ impl<'p> Machine<'p> {
         module: &Arc<CudaModule>,
         procs: u64,
         timing: bool,
+        priority: bool,
     ) -> Result<Machine<'p>, GpuError> {
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
@@ -205,6 +208,7 @@ impl<'p> Machine<'p> {
             launches: 0,
             stats: Stats::default(),
             timing,
+            priority,
             kernel_events: Vec::new(),
         };
         if !strings.is_empty() {
@@ -351,11 +355,22 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn kernel(&mut self, name: &str, c: Ctx) -> Result<(), GpuError> {
+    /// A Plan kernel (or `k_globals`) for the members of `c`'s group; under
+    /// `--crcw priority` a synchronous one runs its members serially (`FK_KERNEL`).
+    fn kernel(&mut self, name: &str, sync: bool, c: Ctx) -> Result<(), GpuError> {
         let n = self.threads(c);
+        if n == 0 {
+            return Ok(());
+        }
         let launch = self.launches;
         self.launches += 1;
-        self.launch_members(name, n, &[&c.g, &(n as i32), &c.slot_base, &launch])
+        let serial = (self.priority && sync) as i32;
+        let args: [&dyn KernelArg; 5] = [&c.g, &(n as i32), &c.slot_base, &launch, &serial];
+        if serial == 1 {
+            self.launch(name, 1, 1, &args)
+        } else {
+            self.launch_members(name, n, &args)
+        }
     }
 
     // ---- stacks ----
@@ -483,7 +498,7 @@ impl<'p> Machine<'p> {
             seq: false,
             func: plan.main,
         };
-        self.kernel(transform::emit_cuda::GLOBALS_KERNEL, root)?;
+        self.kernel(transform::emit_cuda::GLOBALS_KERNEL, true, root)?;
         self.ops(&main.body, root)?;
         Ok(())
     }
@@ -500,7 +515,10 @@ impl<'p> Machine<'p> {
     fn op(&mut self, op: &HostOp, c: Ctx) -> Result<Flow, GpuError> {
         let plan = self.plan;
         match op {
-            HostOp::Launch(k) => self.kernel(&plan.kernel(*k).name, c)?,
+            HostOp::Launch(k) => {
+                let k = plan.kernel(*k);
+                self.kernel(&k.name, k.mode == fork_frontend::hir::Mode::Sync, c)?
+            }
             HostOp::Split(s) => self.split(s, c)?,
             HostOp::Branch { cond, then, els } => {
                 return match self.read_first(c, *cond)? {

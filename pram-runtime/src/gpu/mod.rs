@@ -121,8 +121,20 @@ pub struct GpuRun {
     pub error: Option<GpuError>,
 }
 
-/// Runs the Plan on `procs` processors on GPU 0.
-pub fn run(plan: &Plan, emitted: &Emitted, procs: u64, timing: bool) -> Result<GpuRun, GpuError> {
+/// How a run is set up.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Config {
+    pub procs: u64,
+    /// `--crcw priority`: of concurrent writes, the highest `__PROC_NR__`'s wins (synchronous
+    /// kernels run their members serially in that order). `common` and `arbitrary` need
+    /// nothing: some writer wins.
+    pub priority: bool,
+    /// Measure kernel time with CUDA events (`--stats`).
+    pub timing: bool,
+}
+
+/// Runs the Plan on GPU 0.
+pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, GpuError> {
     let start = Instant::now();
     if !available() {
         return Err(GpuError::NoDriver);
@@ -135,7 +147,14 @@ pub fn run(plan: &Plan, emitted: &Emitted, procs: u64, timing: bool) -> Result<G
     let module = ctx
         .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
         .map_err(GpuError::driver("loading the PTX"))?;
-    let mut m = machine::Machine::new(plan, &ctx, &module, procs, timing)?;
+    let mut m = machine::Machine::new(
+        plan,
+        &ctx,
+        &module,
+        config.procs,
+        config.timing,
+        config.priority,
+    )?;
     let walk = Instant::now();
     let walked = m.run();
     let walk_time = walk.elapsed();

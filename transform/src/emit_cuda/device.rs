@@ -89,8 +89,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }
     }
 
-    /// `extern "C" __global__ void k0_main(int g, int n, fk_u64 slot_base, unsigned launch)`:
-    /// thread `t < n` is member `t` (`$$`) of group `g`; inactive members return at once.
+    /// `__device__ void k0_main_body(FkThread *th)`, the code one member runs, and its
+    /// `FK_KERNEL` entry point `k0_main(int g, int n, fk_u64 slot_base, unsigned launch,
+    /// int serial)` (runtime library): thread `t < n` runs member `t` (`$$`) of group `g`
+    /// unless it is inactive; with `serial`, one thread runs the members in `$$` order.
     pub fn kernel(&mut self, k: &Kernel, out: &mut String) -> Result<(), EmitError> {
         self.frames.clear();
         self.locals.clear();
@@ -115,20 +117,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             },
             k.ends
         );
-        let _ = writeln!(
-            out,
-            "extern \"C\" __global__ void {}(int g, int n, fk_u64 slot_base, unsigned launch) {{",
-            k.name
-        );
-        let _ = writeln!(out, "    FkThread th_, *th = &th_;");
-        let _ = writeln!(
-            out,
-            "    if (!fk_thread(th, g, n, slot_base, launch, {})) return;",
-            k.mode == Mode::Sync
-        );
+        let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
         self.prologue(out);
         out.push_str(&body);
-        out.push_str("}\n\n");
+        let _ = writeln!(
+            out,
+            "}}\nFK_KERNEL({}, {})\n",
+            k.name,
+            (k.mode == Mode::Sync) as u8
+        );
         Ok(())
     }
 
@@ -164,17 +161,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let _ = writeln!(out, "// The initialisers of global variables.");
         let _ = writeln!(
             out,
-            "extern \"C\" __global__ void {}(int g, int n, fk_u64 slot_base, unsigned launch) {{",
+            "__device__ void {}_body(FkThread *th) {{",
             super::GLOBALS_KERNEL
-        );
-        let _ = writeln!(out, "    FkThread th_, *th = &th_;");
-        let _ = writeln!(
-            out,
-            "    if (!fk_thread(th, g, n, slot_base, launch, true)) return;"
         );
         self.prologue(out);
         out.push_str(&body);
-        out.push_str("}\n\n");
+        let _ = writeln!(out, "}}\nFK_KERNEL({}, 1)\n", super::GLOBALS_KERNEL);
         Ok(())
     }
 

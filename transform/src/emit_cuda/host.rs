@@ -114,7 +114,9 @@ impl<'a> HostEmitter<'a> {
         let c = self.ctx().to_string();
         match op {
             HostOp::Launch(k) => {
-                let _ = writeln!(out, "{pad}FK_LAUNCH({}, {c});", plan.kernel(*k).name);
+                let k = plan.kernel(*k);
+                let sync = (k.mode == fork_frontend::hir::Mode::Sync) as u8;
+                let _ = writeln!(out, "{pad}FK_LAUNCH({}, {c}, {sync});", k.name);
             }
             HostOp::Split(split) => self.split(split, depth, out)?,
             HostOp::Branch { cond, then, els } => {

@@ -155,7 +155,7 @@ fn tables(plan: &Plan, sites: &[String], out: &mut String) {
     let frame = &plan.storage.shared_frames[main.shared_frame.0 as usize];
     let _ = writeln!(
         out,
-        "static void fk_run(FkCtx c) {{\n    FK_LAUNCH({GLOBALS_KERNEL}, c);\n    {}(c);\n}}\n",
+        "static void fk_run(FkCtx c) {{\n    FK_LAUNCH({GLOBALS_KERNEL}, c, 1);\n    {}(c);\n}}\n",
         host::host_fn_name(plan, plan.main)
     );
     let _ = writeln!(out, "int main(int argc, char **argv) {{");
