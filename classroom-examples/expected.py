@@ -7,12 +7,16 @@ program's own `#define`s, overridden by the case's `-D` flags, as the compiler d
 
   python3 expected.py --check   exit 1 if any recorded `//! expect:` block differs
   python3 expected.py --write   rewrite the `//! expect:` blocks
+  python3 expected.py --sweep "target/debug/forkcc sim"
+                                run a backend on the recorded sizes with many processor
+                                counts and compare its output with the model's
 Files may be named after the flag; the default is every program that has a model here.
 """
 
 import argparse
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -231,6 +235,8 @@ MODELS = {
 
 DEFINE = re.compile(r"^#define\s+([A-Za-z_]\w*)\s+(\S+)\s*$")
 DIRECTIVE = "//!"
+RUN = DIRECTIVE + " run:"
+EXPECT_ERROR = DIRECTIVE + " expect-error:"
 
 
 def file_defines(lines):
@@ -239,14 +245,19 @@ def file_defines(lines):
 
 
 def expected_block(lines, model):
-    """The `//!` block as it should read: each run line followed by its computed output."""
+    """The `//!` block as it should read: each run line followed by its computed output.
+    A case that expects an error (`//! expect-error: TEXT`) is kept as written: it records
+    that the run must fail, which is a property of the model flags, not an output to compute."""
     defines = file_defines(lines)
     block = []
-    for line in lines:
-        if line.startswith(DIRECTIVE + " run:"):
-            case = Case(line[len(DIRECTIVE + " run:") :], defines)
+    for line, following in zip(lines, lines[1:] + [""]):
+        if line.startswith(RUN):
             block.append(line)
+            if following.startswith(EXPECT_ERROR):
+                block.append(following)
+                continue
             block.append(DIRECTIVE + " expect:")
+            case = Case(line[len(RUN) :], defines)
             block += [f"{DIRECTIVE} {out}" if out else DIRECTIVE for out in model(case)]
     return block
 
@@ -260,11 +271,42 @@ def directive_span(lines):
     return start, end
 
 
+SWEEP_PROCS = (1, 2, 3, 5, 8, 13, 32, 100)
+
+
+def sweep(path, lines, model, command):
+    """Runs `command FILE -p P -D ...` for each recorded size and every P in SWEEP_PROCS;
+    returns the number of runs whose output differs from the model's."""
+    defines = file_defines(lines)
+    sizes = {
+        tuple(re.findall(r"-D\s*(\S+)", line))
+        for line, following in zip(lines, lines[1:] + [""])
+        if line.startswith(RUN) and not following.startswith(EXPECT_ERROR)
+    }
+    failures = 0
+    for size in sorted(sizes):
+        for p in SWEEP_PROCS:
+            flags = f"-p {p} " + " ".join(f"-D {d}" for d in size)
+            want = "".join(line + "\n" for line in model(Case(flags, defines)))
+            run = subprocess.run(
+                shlex.split(command) + [str(path)] + shlex.split(flags),
+                capture_output=True,
+                text=True,
+            )
+            if run.returncode != 0 or run.stdout != want:
+                failures += 1
+                print(f"DIFFERS  {path.name} {flags} (exit {run.returncode})", file=sys.stderr)
+    verdict = "ok" if failures == 0 else "FAILED"
+    print(f"{verdict:8} {path.name}: {len(sizes) * len(SWEEP_PROCS)} runs")
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="verify the expect blocks")
     mode.add_argument("--write", action="store_true", help="rewrite the expect blocks")
+    mode.add_argument("--sweep", metavar="COMMAND", help="compare a backend with the model")
     parser.add_argument("files", nargs="*", type=Path)
     args = parser.parse_args()
     files = args.files or [HERE / name for name in MODELS]
@@ -276,6 +318,9 @@ def main():
             failed = True
             continue
         lines = path.read_text().splitlines()
+        if args.sweep:
+            failed |= sweep(path, lines, model, args.sweep) > 0
+            continue
         start, end = directive_span(lines)
         block = expected_block(lines, model)
         if lines[start:end] == block:

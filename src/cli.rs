@@ -1,3 +1,5 @@
+use crate::cmd_sim::{self, Backend, SimArgs};
+use crate::cmd_test;
 use clap::{Parser, Subcommand, ValueEnum};
 use fork_frontend::{diag, Options};
 use std::io::IsTerminal;
@@ -15,7 +17,7 @@ struct Cli {
     command: Command,
 }
 
-#[derive(clap::Args, Clone)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct SourceArgs {
     /// The Fork source file.
     pub file: PathBuf,
@@ -39,8 +41,28 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Run a program: `--backend cpu-plan` executes the transform's Plan on the CPU.
-    Run(crate::cmd_plan::RunArgs),
+    /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
+    Sim(SimArgs),
+    /// Run a program on a backend: the simulator, the CPU Plan executor or the GPU.
+    Run {
+        #[command(flatten)]
+        sim: SimArgs,
+        /// Where to run it.
+        #[arg(long, value_enum, default_value_t = Backend::Auto)]
+        backend: Backend,
+        /// `cpu-plan`: the thread order of every kernel: forward, reverse or shuffle:SEED.
+        #[arg(long, default_value = "forward")]
+        order: pram_runtime::cpu::Order,
+    },
+    /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.
+    Test {
+        /// The Fork source files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Where to run them.
+        #[arg(long, value_enum, default_value_t = Backend::Sim)]
+        backend: Backend,
+    },
     /// Explain a diagnostic code, e.g. `forkcc explain E0101`.
     Explain { code: String },
 }
@@ -89,8 +111,27 @@ pub fn main() -> ExitCode {
             };
             write_output(output.as_ref(), &text)
         }
-        Command::Run(args) => crate::cmd_plan::run(&args),
-        Command::Explain { code } => match fork_frontend::codes::find(&code) {
+        Command::Sim(args) => cmd_sim::sim(&args),
+        Command::Run {
+            sim,
+            backend: Backend::CpuPlan,
+            order,
+        } => crate::cmd_plan::run(&sim, order),
+        Command::Run {
+            sim,
+            backend: Backend::Gpu,
+            ..
+        } => crate::cmd_cuda::run(&sim),
+        Command::Run { sim, backend, .. } => cmd_sim::run(&sim, backend),
+        Command::Test { files, backend } => cmd_test::test(&files, backend),
+        Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
+            pram_sim::CODES
+                .iter()
+                .chain(transform::CODES)
+                .chain(pram_runtime::cpu::CODES)
+                .copied()
+                .find(|c| c.id.eq_ignore_ascii_case(&code))
+        }) {
             Some(code) => {
                 println!("{}: {}\n\n{}", code.id, code.title, code.explain);
                 ExitCode::SUCCESS
@@ -104,8 +145,12 @@ pub fn main() -> ExitCode {
 }
 
 fn options(source: &SourceArgs) -> Options {
-    let defines = source
-        .define
+    defines_options(&source.define)
+}
+
+/// `-D NAME=VALUE` arguments as front-end options.
+pub fn defines_options(define: &[String]) -> Options {
+    let defines = define
         .iter()
         .map(|d| match d.split_once('=') {
             Some((name, value)) => (name.to_string(), value.to_string()),

@@ -1,10 +1,14 @@
 //! `forkcc build --emit cuda|ptx`: the Plan as one self-contained CUDA source, or its kernels
-//! compiled to PTX by NVRTC.
+//! compiled to PTX by NVRTC; `forkcc run --backend gpu`: the Plan on the GPU.
 
+use crate::cli::load;
 use crate::cmd_plan::plan;
+use crate::cmd_sim::{CrcwArg, SimArgs};
 use fork_frontend::{diag, Checked};
 use pram_runtime::cuda::{self, nvrtc};
-use std::io::IsTerminal;
+use pram_runtime::gpu;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
 use transform::emit_cuda::{self, EmitError};
 
 fn report(checked: &Checked, err: &EmitError) {
@@ -43,22 +47,28 @@ pub fn ptx_text(checked: &Checked) -> Option<String> {
     }
 }
 
-/// `forkcc run --backend gpu`: the output on stdout, `--stats` and errors on stderr.
-pub fn run_gpu(
-    checked: &Checked,
-    plan: &transform::plan::Plan,
-    config: pram_runtime::gpu::Config,
-) -> std::process::ExitCode {
-    use std::io::Write;
-    use std::process::ExitCode;
-    let emitted = match emit_cuda::emit(plan, &checked.sources) {
+/// `forkcc run --backend gpu`: the output on stdout, `--stats` and errors on stderr. The GPU
+/// has no step limit; `--crcw priority` is honoured, `common`/`arbitrary` let some writer win.
+pub fn run(args: &SimArgs) -> ExitCode {
+    let Some(checked) = load(&args.source) else {
+        return ExitCode::FAILURE;
+    };
+    let Some(plan) = plan(&checked) else {
+        return ExitCode::FAILURE;
+    };
+    let emitted = match emit_cuda::emit(&plan, &checked.sources) {
         Ok(e) => e,
         Err(e) => {
-            report(checked, &e);
+            report(&checked, &e);
             return ExitCode::FAILURE;
         }
     };
-    let run = match pram_runtime::gpu::run(plan, &emitted, config) {
+    let config = gpu::Config {
+        procs: args.machine.procs as u64,
+        priority: matches!(args.machine.crcw, CrcwArg::Priority),
+        timing: args.stats,
+    };
+    let run = match gpu::run(&plan, &emitted, config) {
         Ok(run) => run,
         Err(e) => {
             eprintln!("error: {e}");
@@ -67,7 +77,7 @@ pub fn run_gpu(
     };
     let mut stdout = std::io::stdout();
     let written = stdout.write_all(&run.stdout).and_then(|_| stdout.flush());
-    if config.timing {
+    if args.stats {
         eprintln!("{}", run.stats);
     }
     if let Some(e) = run.error {

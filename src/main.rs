@@ -3,6 +3,8 @@
 mod cli;
 mod cmd_cuda;
 mod cmd_plan;
+mod cmd_sim;
+mod cmd_test;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -46,6 +46,8 @@ pub enum Mode {
 pub enum FnKind {
     Sync,
     Async,
+    /// Runs in its caller's mode: its statements are marked `Mode::Sync`, and a backend takes
+    /// the real mode from the statement that calls it.
     Straight,
 }
 
@@ -233,6 +235,7 @@ pub struct Block {
 pub struct Stmt {
     pub kind: StmtKind,
     /// The mode the statement runs in (a `farm` body is `Async` inside a `Sync` function).
+    /// In a `straight` function it is always `Sync`: the call site decides (see `FnKind`).
     pub mode: Mode,
     pub span: Span,
 }

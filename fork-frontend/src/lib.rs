@@ -12,6 +12,7 @@ pub mod parse;
 pub mod preprocess;
 pub mod pretty;
 pub mod source;
+pub mod testspec;
 
 use diag::{Diagnostic, Severity};
 use source::SourceMap;

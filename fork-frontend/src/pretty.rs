@@ -264,8 +264,12 @@ impl Printer<'_> {
             } => {
                 let cond = cond.as_ref().map(|c| self.expr(c)).unwrap_or_default();
                 if *test_first {
-                    let step = step.as_ref().map(|e| self.expr(e)).unwrap_or_default();
-                    self.nested(s, depth, format!("for (; {cond}; {step})"), body);
+                    let head = match step {
+                        Some(step) => format!("for (; {cond}; {})", self.expr(step)),
+                        None if cond.is_empty() => "for (;;)".to_string(),
+                        None => format!("while ({cond})"),
+                    };
+                    self.nested(s, depth, head, body);
                 } else {
                     self.body(s.mode, depth, "do", body);
                     self.line(s.mode, depth, &format!("while ({cond});{split}"));

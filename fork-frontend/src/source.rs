@@ -75,10 +75,36 @@ pub const VIRTUAL_BASE: u32 = 1 << 31;
 #[derive(Debug, Clone)]
 struct Segment {
     out_lo: u32,
-    /// Virtual range the run came from: the copied bytes, or the whole macro use site.
-    virt: (u32, u32),
-    /// The macro, for text produced by a macro expansion.
-    macro_name: Option<Arc<str>>,
+    provenance: Provenance,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Provenance {
+    /// Copied byte for byte from the file bytes at virtual offset `virt_lo` on.
+    Copied { virt_lo: u32 },
+    /// Produced by expanding macro `name`, used at the virtual range `use_site`.
+    Expansion {
+        use_site: (u32, u32),
+        name: Arc<str>,
+    },
+}
+
+impl Segment {
+    /// Virtual offset where output byte `offset` (in this segment) begins.
+    fn start_of(&self, offset: u32) -> u32 {
+        match &self.provenance {
+            Provenance::Copied { virt_lo } => virt_lo.saturating_add(offset - self.out_lo),
+            Provenance::Expansion { use_site, .. } => use_site.0,
+        }
+    }
+
+    /// Virtual offset where output byte `offset` (in this segment) ends.
+    fn end_of(&self, offset: u32) -> u32 {
+        match &self.provenance {
+            Provenance::Copied { virt_lo } => virt_lo.saturating_add(offset - self.out_lo + 1),
+            Provenance::Expansion { use_site, .. } => use_site.1,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -149,35 +175,39 @@ impl SourceMap {
     /// virtual offset `virt_lo` on (until the next segment).
     pub(crate) fn push_copied(&mut self, out_lo: usize, virt_lo: u32) {
         let out_lo = out_lo as u32;
-        if let Some(last) = self.segments.last_mut() {
-            let continues = last.macro_name.is_none()
-                && virt_lo >= last.virt.0
-                && virt_lo - last.virt.0 == out_lo - last.out_lo;
-            if continues {
+        // Bytes that continue the previous copied run need no segment of their own.
+        if let Some(last) = self.segments.last() {
+            if matches!(last.provenance, Provenance::Copied { .. })
+                && last.start_of(out_lo) == virt_lo
+            {
                 return;
             }
         }
         self.segments.push(Segment {
             out_lo,
-            virt: (virt_lo, u32::MAX),
-            macro_name: None,
+            provenance: Provenance::Copied { virt_lo },
         });
     }
 
     /// Records that the preprocessed text from `out_lo` on comes from expanding macro
     /// `name` used at `use_site` (a span from `file_span`).
-    pub(crate) fn push_expansion(&mut self, out_lo: usize, use_site: Span, name: &str) {
-        if let Some(last) = self.segments.last() {
-            let same =
-                last.virt == (use_site.lo, use_site.hi) && last.macro_name.as_deref() == Some(name);
-            if same {
+    pub(crate) fn push_expansion(&mut self, out_lo: usize, use_site: Span, name: &Arc<str>) {
+        let use_site = (use_site.lo, use_site.hi);
+        if let Some(Provenance::Expansion {
+            use_site: last_site,
+            name: last_name,
+        }) = self.segments.last().map(|s| &s.provenance)
+        {
+            if *last_site == use_site && last_name == name {
                 return;
             }
         }
         self.segments.push(Segment {
             out_lo: out_lo as u32,
-            virt: (use_site.lo, use_site.hi),
-            macro_name: Some(Arc::from(name)),
+            provenance: Provenance::Expansion {
+                use_site,
+                name: name.clone(),
+            },
         });
     }
 
@@ -198,35 +228,25 @@ impl SourceMap {
                 macro_name: None,
             });
         }
-        let first = self.segment_at(span.lo)?;
-        let seg = &self.segments[first];
-        let (lo_virt, macro_name) = match &seg.macro_name {
-            Some(name) => (seg.virt.0, Some(name.to_string())),
-            None => (
-                seg.virt
-                    .0
-                    .saturating_add(span.lo.min(self.out_len) - seg.out_lo),
-                None,
-            ),
+        let first = &self.segments[self.segment_at(span.lo)?];
+        let lo_virt = first.start_of(span.lo.min(self.out_len));
+        let macro_name = match &first.provenance {
+            Provenance::Expansion { name, .. } => Some(name.to_string()),
+            Provenance::Copied { .. } => None,
         };
         let hi_virt = if span.hi <= span.lo {
             lo_virt
         } else {
-            let last = self.segment_at(span.hi - 1)?;
-            let end = &self.segments[last];
-            match end.macro_name {
-                Some(_) => end.virt.1,
-                None => end.virt.0.saturating_add(span.hi - end.out_lo),
-            }
+            let last = &self.segments[self.segment_at(span.hi - 1)?];
+            last.end_of(span.hi - 1)
         };
         let (file, lo) = self.virtual_to_file(lo_virt)?;
         let hi = match self.virtual_to_file(hi_virt) {
             Some((hi_file, hi)) if hi_file == file && hi >= lo => hi,
             // The span ends in another file: keep the part in the first one.
-            _ => match seg.macro_name {
-                Some(_) => lo + (seg.virt.1 - seg.virt.0) as usize,
-                None => lo,
-            },
+            _ => self
+                .virtual_to_file(first.end_of(span.lo))
+                .map_or(lo, |(_, hi)| hi.max(lo)),
         };
         Some(Origin {
             file,
@@ -316,7 +336,7 @@ mod tests {
         let f = map.add_file("m.fork", "x = N;\n");
         // Output "x = 42;\n": "x = " copied, "42" from N at 4..5, ";\n" copied from 5.
         map.push_copied(0, map.file_span(f, 0..0).lo);
-        map.push_expansion(4, map.file_span(f, 4..5), "N");
+        map.push_expansion(4, map.file_span(f, 4..5), &Arc::from("N"));
         map.push_copied(6, map.file_span(f, 5..5).lo);
         map.set_output_len(8);
         let inside = map.origin(Span::new(5, 6)).expect("mapped");

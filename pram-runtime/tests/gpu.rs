@@ -25,7 +25,18 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
         let Ok(plan) = transform::transform(&checked.program) else {
             continue;
         };
-        let Ok(reference) = cpu::run(&plan, procs, cpu::Order::Forward) else {
+        let crcw = match case.crcw.as_str() {
+            "priority" => cpu::Crcw::Priority,
+            "arbitrary" => cpu::Crcw::Arbitrary,
+            _ => cpu::Crcw::Common,
+        };
+        let config = cpu::Config {
+            procs,
+            order: cpu::Order::Forward,
+            crcw,
+            max_steps: u64::MAX,
+        };
+        let Ok(reference) = cpu::run(&plan, config) else {
             continue; // a faulting program: compared by scripts/gpu-verify.sh
         };
         let emitted = transform::emit_cuda::emit(&plan, &checked.sources).expect("emits");
@@ -34,7 +45,8 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
             &emitted,
             gpu::Config {
                 procs: procs as u64,
-                ..Default::default()
+                priority: crcw == cpu::Crcw::Priority,
+                timing: false,
             },
         )
         .unwrap_or_else(|e| panic!("{}: {e}", file.display()));

@@ -1,1 +1,135 @@
-//! (empty until its issue lands)
+//! pram-sim: the reference PRAM machine. It interprets a checked `hir::Program` with the exact
+//! semantics of fork-dialect.md and is the oracle every other backend is compared with.
+//!
+//! Design (for speed): vectorised interpretation. A statement is executed for all active
+//! members of a group at once: every HIR node is evaluated over a vector of lanes (one lane per
+//! processor), so dispatch is paid once per node per group. Values are 64-bit words (`value`),
+//! private scalars live in per-lane columns, everything addressable lives in bounds-checked
+//! objects reached through fat pointers (`memory`). Shared writes of a synchronous statement are
+//! buffered and applied at its end with the CRCW check (`step`).
+//!
+//! Entry point: `run`.
+//!
+//! Where fork-dialect.md leaves a choice, the simulator decides (and every other backend
+//! should agree or be compared modulo the choice):
+//! - `--crcw arbitrary`: the writer with the lowest `__PROC_NR__` wins (priority: the highest).
+//! - Within one synchronous statement every read sees memory as it was when the statement
+//!   began, also a processor's own earlier write in that statement (`x = 1, y = x`); a call of a
+//!   user function ends the caller's step first (its writes are applied before the callee runs).
+//!   Multiprefix operations update their cell at once, ordered by `__PROC_NR__`.
+//! - `shmalloc(n)` executed by several members of a group in one synchronous step with the same
+//!   n returns one block to all of them (so `a = shmalloc(n)` on a shared `a` is one write);
+//!   `shfree` of that block by the same members frees it once. In asynchronous code every call
+//!   allocates its own block.
+//! - A private `switch` splits the group into one subgroup per entry case, run in case order.
+//! - `seq S` runs S on the member with the smallest `$$` among those present.
+//! - Asynchronous regions are scheduled round-robin, one statement per processor per turn in
+//!   `__PROC_NR__` order (`async_exec`), so a processor spinning on a flag makes progress while
+//!   another sets it. A call inside a larger expression runs to completion within its statement.
+//! - "PRAM step N" in a fault is the number of group steps executed so far, the faulting one
+//!   included (the unit of `--max-steps`); `Stats::time` is the critical path.
+
+mod async_exec;
+mod builtins;
+mod eval;
+mod exec;
+pub mod fault;
+mod format;
+mod machine;
+pub mod memory;
+pub mod stats;
+mod step;
+pub mod value;
+
+pub use fault::{Fault, CODES};
+pub use stats::Stats;
+
+use fork_frontend::hir::Program;
+
+/// How concurrent writes of one cell in one step are resolved (fork-dialect.md §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Crcw {
+    /// All writers must write the same value; otherwise a fault.
+    #[default]
+    Common,
+    /// One value wins: the simulator picks the writer with the lowest `__PROC_NR__`.
+    Arbitrary,
+    /// The writer with the highest `__PROC_NR__` wins.
+    Priority,
+}
+
+/// Which concurrent accesses the machine forbids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Model {
+    /// Exclusive read, exclusive write.
+    Erew,
+    /// Concurrent read, exclusive write.
+    Crew,
+    #[default]
+    Crcw,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// P, the number of processors (`-p`).
+    pub procs: u32,
+    pub crcw: Crcw,
+    pub model: Model,
+    /// `--check races`: report sibling subgroups touching one shared cell, one writing.
+    pub check_races: bool,
+    /// The limit on group steps (statements executed by a group, loop tests included).
+    pub max_steps: u64,
+    /// The limit on nested calls.
+    pub max_depth: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            procs: 1,
+            crcw: Crcw::default(),
+            model: Model::default(),
+            check_races: false,
+            max_steps: 1_000_000_000,
+            max_depth: 10_000,
+        }
+    }
+}
+
+/// What a run produced: the program's output (also when it faulted), the fault, the statistics.
+#[derive(Debug)]
+pub struct Outcome {
+    pub output: Vec<u8>,
+    pub fault: Option<Box<Fault>>,
+    pub stats: Stats,
+}
+
+/// Runs `program` on `config.procs` processors. Deep recursion of the simulated program uses
+/// the host stack, so the machine runs on a thread with a large stack.
+pub fn run(program: &Program, config: &Config) -> Outcome {
+    const STACK: usize = 1 << 30;
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("pram-sim".into())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || machine::Machine::new(program, config).run());
+        match worker {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|_| internal("the simulator panicked")),
+            Err(err) => internal(&format!("cannot start the simulator thread: {err}")),
+        }
+    })
+}
+
+fn internal(what: &str) -> Outcome {
+    Outcome {
+        output: Vec::new(),
+        fault: Some(Box::new(Fault::new(
+            &fault::R0013,
+            Default::default(),
+            format!("internal simulator error: {what}"),
+        ))),
+        stats: Stats::default(),
+    }
+}

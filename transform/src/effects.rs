@@ -4,17 +4,44 @@
 //! over the call graph (recursion allowed).
 
 use fork_frontend::hir::{
-    Builtin, Expr, ExprKind, FnKind, FuncId, Program, Sharity, Stmt, StmtKind,
+    Builtin, Expr, ExprKind, FnKind, FuncId, Program, Sharity, Stmt, StmtKind, VarId,
 };
+use std::collections::BTreeSet;
+
+/// Shared memory a piece of code touches: named shared variables (an access through a
+/// decayed array or `&v` plus any offset stays inside `v`), and whether it touches shared
+/// memory it cannot name (through a pointer value, the shared heap, a callee).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Objects {
+    pub vars: BTreeSet<VarId>,
+    pub unknown: bool,
+}
+
+impl Objects {
+    pub fn any(&self) -> bool {
+        self.unknown || !self.vars.is_empty()
+    }
+
+    /// Whether an access to `self` and one to `other` may touch the same memory.
+    pub fn may_overlap(&self, other: &Objects) -> bool {
+        (self.unknown && other.any())
+            || (other.unknown && self.any())
+            || self.vars.intersection(&other.vars).next().is_some()
+    }
+
+    pub fn union(&mut self, other: &Objects) {
+        self.vars.extend(other.vars.iter().copied());
+        self.unknown |= other.unknown;
+    }
+}
 
 /// What a piece of code may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Effects {
-    /// Writes memory another processor may read: a shared variable, a pointer target that
-    /// cannot be proved private, the shared heap.
-    pub writes_shared: bool,
-    /// Reads memory another processor may write.
-    pub reads_shared: bool,
+    /// Memory another processor may read that this code writes.
+    pub writes: Objects,
+    /// Memory another processor may write that this code reads.
+    pub reads: Objects,
     /// Calls `printf`.
     pub prints: bool,
     /// `mpadd`/`syncadd` and friends.
@@ -28,21 +55,28 @@ pub struct Effects {
 }
 
 impl Effects {
-    fn union(self, o: Effects) -> Effects {
-        Effects {
-            writes_shared: self.writes_shared || o.writes_shared,
-            reads_shared: self.reads_shared || o.reads_shared,
-            prints: self.prints || o.prints,
-            multiprefix: self.multiprefix || o.multiprefix,
-            group_dependent: self.group_dependent || o.group_dependent,
-            host: self.host || o.host,
-        }
+    fn union(mut self, o: &Effects) -> Effects {
+        self.writes.union(&o.writes);
+        self.reads.union(&o.reads);
+        self.prints |= o.prints;
+        self.multiprefix |= o.multiprefix;
+        self.group_dependent |= o.group_dependent;
+        self.host |= o.host;
+        self
+    }
+
+    pub fn writes_shared(&self) -> bool {
+        self.writes.any()
+    }
+
+    pub fn reads_shared(&self) -> bool {
+        self.reads.any()
     }
 
     /// In a synchronous region: whether a kernel must end after this code (shared write or
     /// output), or the code cannot run inside one kernel at all.
-    pub fn needs_cut(self) -> bool {
-        self.writes_shared || self.prints || self.multiprefix || self.host
+    pub fn needs_cut(&self) -> bool {
+        self.writes_shared() || self.prints || self.multiprefix || self.host
     }
 }
 
@@ -63,6 +97,9 @@ impl Summaries {
                 if f.kind == FnKind::Sync {
                     e.host = true;
                 }
+                // A caller cannot name what the callee touches.
+                e.reads.unknown |= !e.reads.vars.is_empty();
+                e.writes.unknown |= !e.writes.vars.is_empty();
                 // Group identity inside a callee refers to the caller's group: a property
                 // of the call, and `host` already covers group constructs.
                 if e != s.per_func[i] {
@@ -83,7 +120,7 @@ impl Summaries {
 
     pub fn block(&self, program: &Program, stmts: &[Stmt]) -> Effects {
         stmts.iter().fold(Effects::default(), |acc, s| {
-            acc.union(self.stmt(program, s))
+            acc.union(&self.stmt(program, s))
         })
     }
 
@@ -97,19 +134,19 @@ impl Summaries {
             StmtKind::Decl { var, init } => {
                 let v = program.var(*var);
                 let mut e = init.iter().flatten().fold(Effects::default(), |acc, i| {
-                    acc.union(self.expr(program, &i.value))
+                    acc.union(&self.expr(program, &i.value))
                 });
                 if v.sharity == Sharity::Shared {
                     e.group_dependent = true;
-                    e.writes_shared = true;
+                    e.writes.vars.insert(*var);
                 }
                 e
             }
             StmtKind::Block(b) => self.block(program, &b.stmts),
             StmtKind::If { cond, then, els } => {
-                let mut e = self.expr(program, cond).union(self.stmt(program, then));
+                let mut e = self.expr(program, cond).union(&self.stmt(program, then));
                 if let Some(els) = els {
-                    e = e.union(self.stmt(program, els));
+                    e = e.union(&self.stmt(program, els));
                 }
                 e
             }
@@ -118,13 +155,13 @@ impl Summaries {
             } => {
                 let mut e = self.stmt(program, body);
                 for x in cond.iter().chain(step.iter()) {
-                    e = e.union(self.expr(program, x));
+                    e = e.union(&self.expr(program, x));
                 }
                 e
             }
             StmtKind::Switch { cond, cases } => {
                 cases.iter().fold(self.expr(program, cond), |acc, c| {
-                    acc.union(self.block(program, &c.body))
+                    acc.union(&self.block(program, &c.body))
                 })
             }
             StmtKind::Break | StmtKind::Continue => Effects::default(),
@@ -150,17 +187,12 @@ impl Summaries {
     /// place of an assignment).
     fn walk(&self, program: &Program, e: &Expr, read: bool, acc: &mut Effects) {
         match &e.kind {
-            ExprKind::Var(v) => {
-                if read && program.var(*v).sharity == Sharity::Shared {
-                    acc.reads_shared = true;
-                }
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member { .. } if read => {
+                acc.reads.union(&object_of(program, e));
+                self.walk(program, e, false, acc);
             }
-            ExprKind::Deref(p) => {
-                if read && may_point_to_shared(program, p) {
-                    acc.reads_shared = true;
-                }
-                self.walk(program, p, true, acc);
-            }
+            ExprKind::Var(_) => {}
+            ExprKind::Deref(p) => self.walk(program, p, true, acc),
             ExprKind::Member { base, .. } => self.walk(program, base, read, acc),
             ExprKind::AddrOf(x) | ExprKind::Decay(x) => self.walk(program, x, false, acc),
             ExprKind::Assign { place, value } => {
@@ -177,7 +209,7 @@ impl Summaries {
                 self.walk(program, place, true, acc);
             }
             ExprKind::Call { func, args } => {
-                *acc = acc.union(self.per_func[func.0 as usize]);
+                *acc = std::mem::take(acc).union(&self.per_func[func.0 as usize]);
                 for a in args {
                     self.walk(program, a, true, acc);
                 }
@@ -187,10 +219,10 @@ impl Summaries {
                     Builtin::Printf => acc.prints = true,
                     Builtin::Multiprefix(_) | Builtin::SyncUpdate(_) => {
                         acc.multiprefix = true;
-                        acc.writes_shared = true;
-                        acc.reads_shared = true;
+                        acc.writes.unknown = true;
+                        acc.reads.unknown = true;
                     }
-                    Builtin::Shmalloc | Builtin::Shfree => acc.writes_shared = true,
+                    Builtin::Shmalloc | Builtin::Shfree => acc.writes.unknown = true,
                     _ => {}
                 }
                 for a in args {
@@ -204,31 +236,45 @@ impl Summaries {
 
     /// The write of an assignment's place, and the reads its address needs.
     fn write(&self, program: &Program, place: &Expr, acc: &mut Effects) {
-        if place_may_be_shared(program, place) {
-            acc.writes_shared = true;
-        }
+        acc.writes.union(&object_of(program, place));
         self.walk(program, place, false, acc);
     }
 }
 
-/// Whether the object `place` denotes may be shared memory: its root is a shared variable,
-/// or it is reached through a pointer not provably pointing into private memory.
-pub fn place_may_be_shared(program: &Program, place: &Expr) -> bool {
-    match &place.kind {
-        ExprKind::Var(v) => program.var(*v).sharity == Sharity::Shared,
-        ExprKind::Member { base, .. } => place_may_be_shared(program, base),
-        ExprKind::Deref(p) => may_point_to_shared(program, p),
-        _ => true,
+/// The shared object an lvalue denotes: its root variable when it is named (through members,
+/// `*(&v + i)`, `*(array + i)`), nothing when that is private, unknown when reached through a
+/// pointer value.
+fn object_of(program: &Program, place: &Expr) -> Objects {
+    match root_var(place) {
+        Some(v) => Objects {
+            vars: match program.var(v).sharity {
+                Sharity::Shared => BTreeSet::from([v]),
+                Sharity::Private => BTreeSet::new(),
+            },
+            unknown: false,
+        },
+        None => Objects {
+            vars: BTreeSet::new(),
+            unknown: true,
+        },
     }
 }
 
-/// Whether the pointer value `p` may point into shared memory. Only a private array that
-/// decays (or the address of a private object), offset by anything, is provably private.
-fn may_point_to_shared(program: &Program, p: &Expr) -> bool {
+fn root_var(place: &Expr) -> Option<VarId> {
+    match &place.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Member { base, .. } => root_var(base),
+        ExprKind::Deref(p) => pointer_root(p),
+        _ => None,
+    }
+}
+
+/// The variable a pointer value points into, when the pointer is built from its address.
+fn pointer_root(p: &Expr) -> Option<VarId> {
     match &p.kind {
-        ExprKind::Decay(x) | ExprKind::AddrOf(x) => place_may_be_shared(program, x),
-        ExprKind::PtrOffset { ptr, .. } => may_point_to_shared(program, ptr),
-        _ => true,
+        ExprKind::Decay(x) | ExprKind::AddrOf(x) => root_var(x),
+        ExprKind::PtrOffset { ptr, .. } => pointer_root(ptr),
+        _ => None,
     }
 }
 

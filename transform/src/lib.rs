@@ -7,6 +7,7 @@
 
 pub mod effects;
 pub mod emit_cuda;
+pub mod lifetimes;
 pub mod plan;
 pub mod print;
 pub mod rules;

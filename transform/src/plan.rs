@@ -111,7 +111,7 @@ pub struct Kernel {
 /// Why the transform cut after a kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CutReason {
-    /// Rule 1: a shared write that a later read of another processor may see.
+    /// Rule 1: a shared write that a later read (or write) of another processor may see.
     SharedWrite,
     /// Rule 1: the right-hand sides of a statement that writes shared memory were evaluated
     /// into private temporaries; the next kernel writes them.
@@ -185,9 +185,11 @@ pub enum HostOp {
         result: Option<VarId>,
         span: Span,
     },
-    /// Every active member returns (an unconditional `return` at host level; the value, if
-    /// any, was stored in `HostFunction::ret` by the preceding kernel). The host leaves the
-    /// function's graph.
+    /// Every active member has returned (an unconditional `return` at host level; the
+    /// preceding kernel stored the values in `HostFunction::ret` and set the statuses). The
+    /// host skips the rest of the enclosing block and of enclosing `Branch` blocks; an
+    /// enclosing split arm, loop, `seq` or `start` ends normally for the group's other
+    /// members.
     Return,
     /// `seq S`: only the member with `$$ == 0` runs the nested ops (asynchronous kernels of
     /// one thread); the others wait at its end.

@@ -5,7 +5,7 @@
 use crate::plan::{CutReason, Home, HostOp, Kernel, Plan, SplitKind};
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FloatKind, IntKind, Mode, MpOp, Program, Stmt,
-    StmtKind, Type, UnOp, VarId,
+    StmtKind, Type, UnOp, VarId, VarKind,
 };
 use std::fmt::Write;
 
@@ -58,7 +58,12 @@ fn storage(plan: &Plan, out: &mut String) {
         let place = match home {
             Home::Shared { offset } => format!("shared global +{offset}"),
             Home::PrivateGlobal { offset } => format!("private global +{offset}"),
-            Home::Slot { offset } => format!("spilled slot +{offset}"),
+            Home::Slot { offset } => match v.kind {
+                VarKind::Local { func } | VarKind::Param { func, .. } => {
+                    format!("spilled slot +{offset} of `{}`", p.func(func).name)
+                }
+                VarKind::Global => format!("spilled slot +{offset}"),
+            },
             Home::SharedFrame { frame, offset } => format!(
                 "shared frame `{}` +{offset}",
                 s.shared_frames[frame.0 as usize].name
@@ -72,6 +77,9 @@ fn storage(plan: &Plan, out: &mut String) {
 }
 
 fn ops(plan: &Plan, list: &[HostOp], depth: usize, out: &mut String) {
+    if list.is_empty() {
+        let _ = writeln!(out, "{}(nothing)", "  ".repeat(depth));
+    }
     for op in list {
         host_op(plan, op, depth, out);
     }

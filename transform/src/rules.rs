@@ -2,22 +2,23 @@
 //! host ops. Statements accumulate in the *open kernel*; a rule closes it where a barrier
 //! across processors is needed and emits the host construct.
 //!
-//! Each rule is one method: `cut_at_shared_write` (rule 1), `read_before_write` (rule 1,
-//! right-hand sides into temporaries), `hoist_host_calls` (rule 2), `split_private_branch`
-//! (rule 3), `split_fork` (rule 3), `host_loop` (rule 4), leaving under a private condition
-//! (rule 5: `break`/`continue`/`return` stay kernel statements, see `plan` "Leaving"),
-//! `seq_region`, `farm_region`, `start_region` and asynchronous code (rule 6), plus
-//! `hoist_multiprefix` (a synchronous `mpadd` is a host-ordered scan).
+//! Each rule is one method: `append` (rule 1: cut where a write may meet a read or write of
+//! the open kernel), `read_before_write` (rule 1: right-hand sides into temporaries),
+//! `hoist_host_calls` (rule 2), `split_private_branch`, `host_switch` and `split_fork`
+//! (rule 3), `host_loop` (rule 4), leaving under a private condition (rule 5: `break`,
+//! `continue`, `return` stay kernel statements, see `plan`, "Leaving"), `seq_region`,
+//! `farm_region`, `start_region` and asynchronous code (rule 6), plus `hoist_multiprefix`
+//! (a synchronous `mpadd` is a host-ordered scan).
 
-use crate::effects::{children_mut, Effects, Summaries};
+use crate::effects::{children_mut, Effects, Objects, Summaries};
 use crate::plan::{
     CutReason, HostFnId, HostLoop, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId, Split,
     SplitKind,
 };
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::{
-    Builtin, Expr, ExprKind, FnKind, FuncId, InitElem, Mode, Program, Sharity, Stmt, StmtKind,
-    Type, UnOp, Var, VarId, VarKind,
+    BinOp, Builtin, Expr, ExprKind, FnKind, FuncId, InitElem, Mode, Program, Sharity, Stmt,
+    StmtKind, SwitchCase, Type, UnOp, Var, VarId, VarKind,
 };
 use fork_frontend::source::Span;
 use std::collections::HashMap;
@@ -26,18 +27,20 @@ pub const E0501: Code = Code {
     id: "E0501",
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
-this construct in this position, for example a write to shared memory nested inside a larger \
-expression that also reads shared memory in a synchronous region, a `switch` on a private \
-condition whose cases need a barrier, or a `barrier` under a private condition.\n\nRewrite the \
-statement into simpler statements (one assignment each, an `if` chain instead of the \
-`switch`). `forkcc sim` runs every checked program.",
+this construct in this position: a write to shared memory nested inside a larger expression \
+that also reads shared memory in a synchronous region, a `break` under a condition inside a \
+`switch` whose cases need a barrier, a call of a `sync` function (or a synchronous `mpadd`) \
+on the right of `&&`/`||` or in a branch of `?:`, or a `barrier` or host call under a private \
+condition in asynchronous code.\n\nRewrite the statement into simpler ones (one assignment each; an \
+`if` chain instead of the `switch`). `forkcc sim` runs every checked program.",
 };
 
 /// The kernel being filled.
 struct OpenKernel {
     mode: Mode,
-    /// Some statement reads shared memory.
-    reads_shared: bool,
+    /// The shared memory its statements read and write.
+    reads: Objects,
+    writes: Objects,
     body: Vec<Stmt>,
     span: Span,
 }
@@ -124,11 +127,10 @@ impl<'s> Builder<'s> {
         let ty = &self.program.var(var).ty;
         let (size, align) = (
             ty.size(&self.program.structs),
-            ty.align(&self.program.structs).max(1),
+            ty.align(&self.program.structs),
         );
-        let f = &mut self.shared_frames[frame.0 as usize];
-        let offset = f.bytes.div_ceil(align) * align;
-        f.bytes = offset + size;
+        let offset =
+            crate::storage::bump(&mut self.shared_frames[frame.0 as usize].bytes, size, align);
         self.shared_homes.insert(var, (frame, offset));
     }
 
@@ -146,30 +148,34 @@ impl<'s> Builder<'s> {
 
     // ---- the open kernel ----
 
-    /// Appends a statement to the open kernel. In a synchronous region a statement that
-    /// writes shared memory starts a new kernel when the open one reads shared memory
-    /// (rule 1: all members read before any member writes).
+    /// Appends a statement to the open kernel. Rule 1: in a synchronous region every member
+    /// finishes a statement before any member starts the next, so a statement starts a new
+    /// kernel when it may read what the open kernel writes, or write what it reads or
+    /// writes (another processor may run it earlier in the same kernel).
     fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
         if self.open.as_ref().is_some_and(|k| k.mode != mode) {
             self.close(ops, CutReason::HostConstruct);
         }
         let eff = self.effects(&stmt);
-        if mode == Mode::Sync
-            && eff.writes_shared
-            && self.open.as_ref().is_some_and(|k| k.reads_shared)
-        {
-            self.close(ops, CutReason::WriteAfterRead);
+        if let (Mode::Sync, Some(k)) = (mode, &self.open) {
+            if k.writes.may_overlap(&eff.reads) || k.writes.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::SharedWrite);
+            } else if k.reads.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::WriteAfterRead);
+            }
         }
         match &mut self.open {
             Some(k) => {
                 k.span = k.span.to(stmt.span);
-                k.reads_shared |= eff.reads_shared;
+                k.reads.union(&eff.reads);
+                k.writes.union(&eff.writes);
                 k.body.push(stmt);
             }
             None => {
                 self.open = Some(OpenKernel {
                     mode,
-                    reads_shared: eff.reads_shared,
+                    reads: eff.reads,
+                    writes: eff.writes,
                     span: stmt.span,
                     body: vec![stmt],
                 })
@@ -211,8 +217,8 @@ impl<'s> Builder<'s> {
             StmtKind::Break | StmtKind::Continue => return self.append(s.clone(), mode, ops),
             _ => {}
         }
-        if self.fits_kernel(s, self.effects(s), mode) {
-            return self.cut_at_shared_write(s.clone(), mode, ops);
+        if self.fits_kernel(s, &self.effects(s), mode) {
+            return self.kernel_statement(s.clone(), mode, ops);
         }
         match &s.kind {
             StmtKind::Block(b) => self.block(&b.stmts, mode, ops),
@@ -230,11 +236,7 @@ impl<'s> Builder<'s> {
                 }
             }
             StmtKind::Loop { .. } => self.host_loop(s, mode, ops),
-            StmtKind::Switch { .. } => self.error(
-                s.span,
-                "a `switch` whose cases need a barrier (a shared write, output or a group construct)",
-                "write it as an `if` / `else if` chain",
-            ),
+            StmtKind::Switch { cond, cases } => self.host_switch(cond, cases, s.span, mode, ops),
             StmtKind::Fork {
                 count,
                 at,
@@ -253,14 +255,51 @@ impl<'s> Builder<'s> {
     /// Whether a compound statement can run inside one kernel: no host construct, and in a
     /// synchronous region no cut inside and, for a private condition, nothing that depends
     /// on the subgroup the split would form.
-    fn fits_kernel(&self, s: &Stmt, eff: Effects, mode: Mode) -> bool {
+    fn fits_kernel(&self, s: &Stmt, eff: &Effects, mode: Mode) -> bool {
         if eff.host {
             return false;
         }
         if mode == Mode::Async {
             return true;
         }
-        !(eff.needs_cut() || s.splits_group() && eff.group_dependent)
+        !(eff.needs_cut() || self.needs_subgroup(s))
+    }
+
+    /// Whether `s` or a statement nested in it splits the group and depends on the subgroup.
+    fn needs_subgroup(&self, s: &Stmt) -> bool {
+        if s.splits_group() && self.subgroup_dependent(s) {
+            return true;
+        }
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().any(|s| self.needs_subgroup(s)),
+            StmtKind::If { then, els, .. } => {
+                self.needs_subgroup(then) || els.as_ref().is_some_and(|e| self.needs_subgroup(e))
+            }
+            StmtKind::Loop { body, .. } => self.needs_subgroup(body),
+            StmtKind::Switch { cases, .. } => cases
+                .iter()
+                .any(|c| c.body.iter().any(|s| self.needs_subgroup(s))),
+            _ => false,
+        }
+    }
+
+    /// Whether the part of a splitting statement that runs in the subgroup (the branches;
+    /// for a loop also its condition and step) depends on the group running it.
+    fn subgroup_dependent(&self, s: &Stmt) -> bool {
+        let p = &self.program;
+        let sums = self.summaries;
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                sums.stmt(p, then).group_dependent
+                    || els
+                        .as_ref()
+                        .is_some_and(|e| sums.stmt(p, e).group_dependent)
+            }
+            StmtKind::Switch { cases, .. } => {
+                cases.iter().any(|c| sums.block(p, &c.body).group_dependent)
+            }
+            _ => sums.stmt(p, s).group_dependent,
+        }
     }
 
     /// Expression statements, declarations, `return`: host calls and synchronous multiprefix
@@ -270,6 +309,18 @@ impl<'s> Builder<'s> {
             if self.program.var(*var).sharity == Sharity::Shared {
                 self.place_shared(*var);
             }
+        }
+        let mut conditional = None;
+        for_each_expr_mut(&mut s, |e| {
+            conditional = conditional.or(self.conditional_hoist(e, mode, false))
+        });
+        if let Some(span) = conditional {
+            return self.error(
+                span,
+                "a call of a synchronous function (or a synchronous multiprefix) that runs only \
+                 under a condition inside an expression",
+                "compute the condition into a variable and call it in an `if` statement",
+            );
         }
         for_each_expr_mut(&mut s, |e| self.hoist_host_calls(e, mode, ops));
         if mode == Mode::Sync {
@@ -287,31 +338,26 @@ impl<'s> Builder<'s> {
             return;
         }
         let eff = self.effects(&s);
-        if mode == Mode::Sync && eff.writes_shared && eff.reads_shared {
+        if mode == Mode::Sync && eff.reads.may_overlap(&eff.writes) {
             if let StmtKind::Expr(e) = &s.kind {
                 let e = e.clone();
                 return self.read_before_write(&e, s.span, ops);
             }
         }
-        self.cut_at_shared_write(s, mode, ops);
+        self.kernel_statement(s, mode, ops);
         if unconditional_return {
             self.close(ops, CutReason::Return);
             ops.push(HostOp::Return);
         }
     }
 
-    /// Rule 1: appends a statement; in a synchronous region a statement that writes shared
-    /// memory (or prints) ends the kernel, so that no processor reads before every member
-    /// has written.
-    fn cut_at_shared_write(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
-        let eff = self.effects(&s);
+    /// A statement that runs inside a kernel (`append` applies rule 1). In a synchronous
+    /// region output ends the kernel: each statement's lines appear in `$$` order.
+    fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        let prints = self.effects(&s).prints;
         self.append(s, mode, ops);
-        if mode == Mode::Sync {
-            if eff.writes_shared {
-                self.close(ops, CutReason::SharedWrite);
-            } else if eff.prints {
-                self.close(ops, CutReason::Output);
-            }
+        if mode == Mode::Sync && prints {
+            self.close(ops, CutReason::Output);
         }
     }
 
@@ -329,7 +375,7 @@ impl<'s> Builder<'s> {
                 }
             }
             ExprKind::Assign { place, value } => {
-                if self.summaries.expr(&self.program, value).writes_shared {
+                if self.summaries.expr(&self.program, value).writes_shared() {
                     return self.nested_write_error(span);
                 }
                 let (addr, val) = self.address_temps(place, span, ops);
@@ -343,7 +389,7 @@ impl<'s> Builder<'s> {
                 rhs,
                 op_ty,
             } => {
-                if self.summaries.expr(&self.program, rhs).writes_shared {
+                if self.summaries.expr(&self.program, rhs).writes_shared() {
                     return self.nested_write_error(span);
                 }
                 let (addr, val) = self.address_temps(place, span, ops);
@@ -374,6 +420,10 @@ impl<'s> Builder<'s> {
                 self.append(s, Mode::Sync, ops);
                 self.store_temps(addr, val, span, ops);
             }
+            // A device function that reads and writes shared memory runs per thread without
+            // barriers inside: exact when the members' accesses are disjoint (or the group
+            // has one member, as in a sequential base case); the kernel ends after it.
+            ExprKind::Call { .. } => self.append(expr_stmt(e.clone(), span), Mode::Sync, ops),
             _ => self.nested_write_error(span),
         }
     }
@@ -411,7 +461,40 @@ impl<'s> Builder<'s> {
             value: Box::new(value),
         };
         self.append(expr_stmt(mk(store, ty, span), span), Mode::Sync, ops);
-        self.close(ops, CutReason::SharedWrite);
+    }
+
+    /// A host call or synchronous multiprefix that only some evaluations reach (right of
+    /// `&&`/`||`, a branch of `?:`): hoisting it would run it unconditionally.
+    fn conditional_hoist(&self, e: &Expr, mode: Mode, conditional: bool) -> Option<Span> {
+        let hoisted = match &e.kind {
+            ExprKind::Call { func, .. } => self.host_fns.contains_key(func),
+            ExprKind::Builtin {
+                op: Builtin::Multiprefix(_) | Builtin::SyncUpdate(_),
+                ..
+            } => mode == Mode::Sync,
+            _ => false,
+        };
+        if hoisted && conditional {
+            return Some(e.span);
+        }
+        let mut found = None;
+        match &e.kind {
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+                found = self
+                    .conditional_hoist(a, mode, conditional)
+                    .or_else(|| self.conditional_hoist(b, mode, true));
+            }
+            ExprKind::Cond(c, a, b) => {
+                found = self
+                    .conditional_hoist(c, mode, conditional)
+                    .or_else(|| self.conditional_hoist(a, mode, true))
+                    .or_else(|| self.conditional_hoist(b, mode, true));
+            }
+            _ => crate::effects::children(e, |c| {
+                found = found.or_else(|| self.conditional_hoist(c, mode, conditional))
+            }),
+        }
+        found
     }
 
     /// Rule 2: each call of a host function (a `sync` function, or an `async` one that
@@ -558,6 +641,116 @@ impl<'s> Builder<'s> {
             then: then_ops,
             els: else_ops,
         });
+    }
+
+    /// Rule 3 for a `switch` whose cases need a cut: the kernel evaluates, per case, whether
+    /// a member enters there; then a chain of `Split{if}` (private condition: one subgroup per
+    /// entry case, in case order) or of host branches (shared condition). Each arm runs the
+    /// case bodies from its entry case, falling through to the first `break`.
+    fn host_switch(
+        &mut self,
+        cond: &Expr,
+        cases: &[SwitchCase],
+        span: Span,
+        mode: Mode,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let splits = cond.sharity == Sharity::Private;
+        if splits && mode == Mode::Async {
+            return self.error(
+                span,
+                "a `barrier` or host call under a private `switch` in asynchronous code",
+                "asynchronous processors must all reach the same barriers",
+            );
+        }
+        let value = self.temp(cond.ty.clone(), "switch", span);
+        let s = assign_stmt(self, value, cond.clone(), span);
+        self.simple(s, mode, ops);
+        let is = |b: &Self, v: i64, op: BinOp| {
+            let lhs = b.var_expr(value, span);
+            let rhs = mk(ExprKind::IntConst(v), cond.ty.clone(), span);
+            mk(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                Type::INT,
+                span,
+            )
+        };
+        let mut enters = Vec::new();
+        for case in cases {
+            let test = match case.value {
+                Some(v) => is(self, v, BinOp::Eq),
+                // `default`: no value matches.
+                None => cases
+                    .iter()
+                    .filter_map(|c| c.value)
+                    .map(|v| is(self, v, BinOp::Ne))
+                    .reduce(|a, b| mk(ExprKind::LogAnd(Box::new(a), Box::new(b)), Type::INT, span))
+                    .unwrap_or_else(|| mk(ExprKind::IntConst(1), Type::INT, span)),
+            };
+            let slot = self.temp(Type::INT, "case", case.span);
+            let s = assign_stmt(self, slot, test, case.span);
+            self.simple(s, mode, ops);
+            enters.push(slot);
+        }
+        self.close(ops, CutReason::HostConstruct);
+        let mut arms = Vec::new();
+        for i in 0..cases.len() {
+            let Some(body) = self.fall_through(cases, i) else {
+                return self.error(
+                    cases[i].span,
+                    "a `break` under a condition in a `switch` whose cases need a barrier",
+                    "end each case with an unconditional `break`, or use an `if` chain",
+                );
+            };
+            let name = format!("{}: case", self.program.func(self.func).name);
+            let frame = self.new_frame(name);
+            self.scopes.push(frame);
+            let mut arm = Vec::new();
+            self.block(&body, mode, &mut arm);
+            self.close(&mut arm, CutReason::BlockEnd);
+            self.scopes.pop();
+            arms.push((arm, frame));
+        }
+        // Members that enter no case skip the switch: the innermost else is empty.
+        let mut chain = Vec::new();
+        for ((arm, frame), cond) in arms.into_iter().zip(enters).rev() {
+            let op = if splits {
+                let rest_frame = self.new_frame("(rest of switch)".into());
+                HostOp::Split(Split {
+                    kind: SplitKind::If { cond },
+                    arms: vec![arm, chain],
+                    shared_frames: vec![frame, rest_frame],
+                    span,
+                })
+            } else {
+                HostOp::Branch {
+                    cond,
+                    then: arm,
+                    els: chain,
+                }
+            };
+            chain = vec![op];
+        }
+        ops.extend(chain);
+    }
+
+    /// The statements a member entering at case `i` runs: the case bodies from `i` up to the
+    /// first unconditional `break`. None when a `break` under a condition would leave the
+    /// switch from the middle.
+    fn fall_through(&self, cases: &[SwitchCase], i: usize) -> Option<Vec<Stmt>> {
+        let mut body = Vec::new();
+        for case in &cases[i..] {
+            for s in &case.body {
+                if matches!(s.kind, StmtKind::Break) {
+                    return Some(body);
+                }
+                if breaks_switch(s) {
+                    return None;
+                }
+                body.push(s.clone());
+            }
+        }
+        Some(body)
     }
 
     /// Rule 3 for `fork (k; @ = e1; $ = e2) S`: the kernel evaluates k, e1, e2 into slots;
@@ -770,6 +963,23 @@ fn calls_async(program: &Program, s: &Stmt) -> bool {
         StmtKind::Decl {
             init: Some(init), ..
         } => init.iter().any(|i| walk(program, &i.value)),
+        _ => false,
+    }
+}
+
+/// Whether `s` contains a `break` that leaves the enclosing `switch` (not one of a nested
+/// loop or switch).
+fn breaks_switch(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Break => true,
+        StmtKind::Block(b) => b.stmts.iter().any(breaks_switch),
+        StmtKind::If { then, els, .. } => {
+            breaks_switch(then) || els.as_deref().is_some_and(breaks_switch)
+        }
+        StmtKind::Fork { body, .. }
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body)
+        | StmtKind::Start(body) => breaks_switch(body),
         _ => false,
     }
 }

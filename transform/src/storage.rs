@@ -4,8 +4,9 @@
 //! address is taken, and non-scalars. Everything else stays in a kernel's registers.
 
 use crate::effects::children;
+use crate::lifetimes;
 use crate::plan::{Home, HostFunction, HostOp, Kernel, SharedFrameId, SplitKind, Storage};
-use fork_frontend::hir::{Expr, ExprKind, Program, Sharity, Stmt, StmtKind, VarId, VarKind};
+use fork_frontend::hir::{Expr, ExprKind, Program, Sharity, Stmt, StmtKind, Type, VarId, VarKind};
 use std::collections::{HashMap, HashSet};
 
 /// Lays out every variable; sets `frame_bytes` of each host function.
@@ -38,21 +39,25 @@ pub fn layout(
             offset: *offset,
         });
     }
-    // Which kernels use each variable, and which variables the host reads or writes.
-    let mut kernels_of: HashMap<VarId, HashSet<usize>> = HashMap::new();
-    for (k, kernel) in kernels.iter().enumerate() {
-        let mut used = HashSet::new();
-        kernel.body.iter().for_each(|s| stmt_vars(s, &mut used));
-        for v in used {
-            kernels_of.entry(v).or_default().insert(k);
-        }
+    // Which variables each kernel uses, and which kernels use each variable.
+    let kernel_vars: Vec<HashSet<VarId>> = kernels
+        .iter()
+        .map(|k| {
+            let mut used = HashSet::new();
+            k.body.iter().for_each(|s| stmt_vars(s, &mut used));
+            used
+        })
+        .collect();
+    let mut kernels_of: HashMap<VarId, usize> = HashMap::new();
+    for v in kernel_vars.iter().flatten() {
+        *kernels_of.entry(*v).or_default() += 1;
     }
     for f in functions.iter_mut() {
         let mut host_used = HashSet::new();
         f.body.iter().for_each(|op| host_vars(op, &mut host_used));
         host_used.extend(f.ret);
         let func = program.func(f.func);
-        let mut frame = 0;
+        let mut spilled = Vec::new();
         for (i, var) in program.vars.iter().enumerate() {
             let id = VarId(i as u32);
             let mine = match var.kind {
@@ -62,21 +67,51 @@ pub fn layout(
             if !mine || var.sharity == Sharity::Shared {
                 continue;
             }
-            let crosses = kernels_of.get(&id).is_some_and(|ks| ks.len() > 1);
-            let spill = crosses
+            let crosses = kernels_of.get(&id).is_some_and(|n| *n > 1);
+            if crosses
                 || host_used.contains(&id)
                 || func.params.contains(&id)
                 || var.addr_taken
-                || !var.ty.is_scalar();
-            if spill {
-                let (size, align) = (
-                    var.ty.size(&program.structs),
-                    var.ty.align(&program.structs),
-                );
-                storage.home[i] = Some(Home::Slot {
-                    offset: bump(&mut frame, size, align),
-                });
+                || !var.ty.is_scalar()
+            {
+                spilled.push(id);
             }
+        }
+        // The transform's temporaries (not the return slot) may share slots.
+        let temps: HashSet<VarId> = spilled
+            .iter()
+            .copied()
+            .filter(|v| program.var(*v).name.starts_with('%') && Some(*v) != f.ret)
+            .collect();
+        let lifetimes = lifetimes::lifetimes(&f.body, &kernel_vars, &temps);
+        let mut frame = 0;
+        // Shareable slots as (offset, type, the last op number it is busy). Temporaries are
+        // placed in order of their first op.
+        let mut shareable: Vec<(u64, Type, usize)> = Vec::new();
+        spilled.sort_by_key(|v| lifetimes.get(v).map(|l| l.first));
+        for v in spilled {
+            let ty = &program.var(v).ty;
+            let (size, align) = (ty.size(&program.structs), ty.align(&program.structs));
+            let offset = match lifetimes.get(&v) {
+                Some(life) => {
+                    match shareable
+                        .iter_mut()
+                        .find(|(_, t, busy)| t == ty && *busy < life.first)
+                    {
+                        Some(slot) => {
+                            slot.2 = life.last;
+                            slot.0
+                        }
+                        None => {
+                            let offset = bump(&mut frame, size, align);
+                            shareable.push((offset, ty.clone(), life.last));
+                            offset
+                        }
+                    }
+                }
+                None => bump(&mut frame, size, align),
+            };
+            storage.home[v.0 as usize] = Some(Home::Slot { offset });
         }
         f.frame_bytes = frame;
     }
@@ -84,7 +119,7 @@ pub fn layout(
 }
 
 /// Allocates `size` bytes aligned to `align` at the end of a region of `*end` bytes.
-fn bump(end: &mut u64, size: u64, align: u64) -> u64 {
+pub(crate) fn bump(end: &mut u64, size: u64, align: u64) -> u64 {
     let align = align.max(1);
     let offset = end.div_ceil(align) * align;
     *end = offset + size;

@@ -24,15 +24,15 @@ definition).\n\n    int x; int x;   // error\n\nRename one of them, or remove th
 above its declaration.\n\n    int f(void) { return g(); }  int g(void) { return 1; }\n\n\
 Move the declaration up, or add a prototype (`int g(void);`) before the use.";
     E0204 = "E0204", "a struct type is unknown or incomplete where its size is needed",
-        "A variable, member, array element or `sizeof` needs a struct whose members are known.\n\n\
+        "A variable, member, array element or `sizeof` needs a struct whose members are known.\n\n    \
     struct node n;   // error if `struct node { ... }` was never defined\n\n\
 Define the struct before this use, or use a pointer to it.";
     E0205 = "E0205", "a struct has no member of this name",
-        "`s.f` and `p->f` need `f` to be a member of the struct.\n\n\
+        "`s.f` and `p->f` need `f` to be a member of the struct.\n\n    \
     struct P { int x; } p;  p.z = 1;   // error\n\nUse one of the struct's members.";
     E0206 = "E0206", "a function is redefined, or conflicts with its prototype",
         "A function may be defined once, and every declaration must agree on its kind \
-(`sync`/`async`/`straight`), return type and parameters.\n\n\
+(`sync`/`async`/`straight`), return type and parameters.\n\n    \
     int f(int);  long f(int x) { return x; }   // error\n\nMake the declarations agree.";
     E0207 = "E0207", "a built-in name is redefined",
         "Fork's built-ins (`printf`, `mpadd`, `groupsize`, `shmalloc`, `abs`, ...) cannot be \
@@ -45,7 +45,7 @@ with `sync`.\n\nAdd a `main` function without parameters.";
 Add the function's definition.";
     E0301 = "E0301", "an operator is applied to operands of the wrong type",
         "Operators follow C: arithmetic needs numbers, `*` and `[]` need a pointer or array, \
-`%` and bit operators need integers, `.` needs a struct.\n\n\
+`%` and bit operators need integers, `.` needs a struct.\n\n    \
     int x; x->f = 1;   // error: `->` needs a pointer to a struct\n\nFix the operand types.";
     E0302 = "E0302", "a value of one type is used where another type is needed",
         "Assignments, initialisers, arguments and `return` convert between arithmetic types \
@@ -60,13 +60,13 @@ Use a value of the right type, or an explicit cast.";
 cannot be assigned (`$` and `@` are set by `fork`).\n\n    const int n = 3; n = 4;   // error\n\n\
 Assign to a writable variable.";
     E0305 = "E0305", "an array is assigned as a whole",
-        "C arrays cannot be assigned; copy them element by element.\n\n\
+        "C arrays cannot be assigned; copy them element by element.\n\n    \
     int a[4], b[4]; a = b;   // error\n\nUse a loop over the elements.";
     E0306 = "E0306", "a call has the wrong number of arguments",
-        "A call must pass exactly one argument per parameter.\n\n\
+        "A call must pass exactly one argument per parameter.\n\n    \
     int f(int a, int b);  f(1);   // error\n\nPass every argument.";
     E0307 = "E0307", "`void` is used as a value or object type",
-        "A `void` expression has no value, and no variable or member has type `void`.\n\n\
+        "A `void` expression has no value, and no variable or member has type `void`.\n\n    \
     void f(void);  int x = f();   // error\n\nUse a function that returns a value.";
     E0308 = "E0308", "a constant expression is required",
         "Array sizes, `case` labels, enum values and initialisers of global variables must be \
@@ -79,7 +79,7 @@ computable at compile time.\n\n    int n = 4; int a[n];   // error\n\nUse a lite
 scalar takes a single value.\n\n    int a[2] = {1, 2, 3};   // error\n\nRemove the extra \
 elements, or enlarge the array.";
     E0311 = "E0311", "a `return` does not match the function's return type",
-        "A `void` function returns no value; any other function must return one.\n\n\
+        "A `void` function returns no value; any other function must return one.\n\n    \
     int f(void) { return; }   // error\n\nReturn a value of the function's type.";
     E0312 = "E0312", "a `printf` format does not match its arguments",
         "The format must be a string literal; each conversion (`%d %i %u %ld %lu %x %c %s %f \
@@ -98,19 +98,26 @@ Convert the members instead.";
 function's name may appear only in a call.\n\n    int x; x(1);   // error\n\nCall a function.";
     E0316 = "E0316", "`break`, `continue`, `case` or `default` is out of place",
         "`break` must be inside a loop or `switch`, `continue` inside a loop, `case`/`default` \
-directly in a `switch` body (each value once, one `default`).\n\n\
+directly in a `switch` body (each value once, one `default`).\n\n    \
     int main(void) { break; }   // error\n\nMove the statement into the construct it belongs to.";
     E0317 = "E0317", "a C feature that forkcc does not support",
-        "forkcc accepts the C subset of the Fork dialect: no function pointers, no struct \
-values returned or passed by value through `?:`, no parameters of `main`.\n\nRewrite the \
-code with the supported subset (pointers to structs, plain functions).";
+        "forkcc accepts the C subset of the Fork dialect. Not supported: function pointers, \
+`?:` on struct values, a member of a struct value that is not in memory (`f().x`), \
+`extern`, `static` locals, function declarations inside functions, functions returning \
+arrays.\n\n    int (*f)(int);   // error\n\nRewrite with the supported subset: call \
+functions by name, store structs in variables, use globals.";
+    E0318 = "E0318", "an expression or a type is nested too deeply",
+        "forkcc checks expressions nested up to 256 levels (operators, calls, indexing), like \
+the parser's limit for brackets, and types of up to 64 pointer and array levels; a chain \
+such as `a1 + a2 + ... + a300` exceeds the first.\n\nSplit the expression with helper \
+variables; use fewer levels of pointers and arrays.";
     E0401 = "E0401", "a `sync` function is called from an asynchronous region",
         "A `sync` function runs as a group and must be called by a whole group in a synchronous \
-region (a `sync` function, a `start` or `seq` body).\n\n\
+region (a `sync` function, a `start` or `seq` body).\n\n    \
     sync void f(void) {}  void main(void) { f(); }   // error\n\n\
 Call it inside `start { ... }`, or make the caller `sync`.";
     E0402 = "E0402", "an `sh` parameter outside a `sync` function",
-        "Only a `sync` function is called by a group, which can pass a shared argument.\n\n\
+        "Only a `sync` function is called by a group, which can pass a shared argument.\n\n    \
     void f(sh int n) {}   // error\n\nMake the function `sync`, or the parameter private.";
     E0403 = "E0403", "an `sh` local in an asynchronous region",
         "A shared local belongs to the group executing its declaration; asynchronous code has no \
@@ -129,7 +136,7 @@ in a group.\n\n    sync void main(void) { start { } }   // error\n\nRemove the `
 group; forkcc rejects the explicit one so that it is never mistaken for a sync point of a \
 subgroup.\n\nRemove the `barrier;`.";
     E0407 = "E0407", "`fork` outside a synchronous region",
-        "`fork` splits the current group, which exists only in a synchronous region.\n\n\
+        "`fork` splits the current group, which exists only in a synchronous region.\n\n    \
     void main(void) { fork (2; @ = $$ % 2) ; }   // error\n\nPut it inside `start { ... }` or \
 a `sync` function.";
     E0408 = "E0408", "the group count of `fork` is not shared",
@@ -144,16 +151,22 @@ and `continue`.";
 `rw_lock`, `lock`, `unlock`).\n\nSynchronise with `start`, `barrier` or multiprefix \
 operations (`mpadd`).";
     E0411 = "E0411", "`sh`/`pr` or a function kind is written where it has no meaning",
-        "`sh`/`pr` apply to variables and parameters, `sync`/`async`/`straight` to functions.\n\n\
+        "`sh`/`pr` apply to variables and parameters, `sync`/`async`/`straight` to functions.\n\n    \
     sh int f(void);   // error\n\nRemove the qualifier.";
     W0201 = "W0201", "a shared variable is assigned a private value in a synchronous region",
         "Every member of the group writes the variable in the same step, each with its own \
-(private) value: a concurrent write of possibly different values.\n\n\
+(private) value: a concurrent write of possibly different values.\n\n    \
     sh int x;  x = $$;   // warning\n\nGuard the write with `if ($$ == 0)`, run it in `seq`, \
 or combine the values with `mpadd`.";
     W0202 = "W0202", "a private value is passed to an `sh` parameter",
         "The calling group writes a shared argument once for all its members; if members pass \
-different values, one of them is stored (or the write is a CRCW violation).\n\n\
+different values, one of them is stored (or the write is a CRCW violation).\n\n    \
     sync void f(sh int n);  ...  f($$);   // warning\n\nPass a shared value (a constant, a `sh` \
 variable, `groupsize()`), or make the parameter private.";
+    W0203 = "W0203", "a loop with a private condition writes a shared variable",
+        "In a synchronous region, a loop whose condition is private forms a subgroup, and each \
+member leaves when its own condition fails. A shared variable written in the body is then \
+updated by fewer and fewer members, which is rarely what was meant.\n\n    \
+sh int steps;  while (i < $$) { steps++; i++; }   // warning\n\nLoop to a shared bound \
+and test the private part inside, or guard the write with `if ($$ == 0)`.";
 }

@@ -7,7 +7,9 @@ use super::scope::Symbol;
 use super::{Checker, FuncSig, ParamSig};
 use crate::ast::{self, SharityKw, StorageKw};
 use crate::diag::Diagnostic;
-use crate::hir::{self, FnKind, FuncId, Function, GlobalVar, Mode, Sharity, Type, Var, VarKind};
+use crate::hir::{
+    self, FnKind, FuncId, GlobalVar, InitElem, Mode, Sharity, Type, Var, VarId, VarKind,
+};
 use crate::source::Span;
 
 /// A declarator resolved to a type, with what applies to the declared object itself.
@@ -115,31 +117,54 @@ impl Checker {
             let Some(name) = &d.declarator.name else {
                 continue;
             };
-            let Some(mut declared) = self.declared(&decl.specs, &base, &d.declarator) else {
+            let Some(declared) = self.declared(&decl.specs, &base, &d.declarator) else {
                 continue;
             };
-            let init = match &d.init {
-                Some(init) => self.initializer(&mut declared.ty, init, true),
-                None => None,
-            };
-            if !self.object_type_ok(&declared.ty, name) {
-                continue;
-            }
-            let var = self.new_var(
-                Var {
-                    name: name.name.clone(),
-                    ty: declared.ty,
-                    sharity: declared.sharity,
-                    kind: VarKind::Global,
-                    addr_taken: false,
-                    span: name.span,
-                },
-                declared.is_const,
-            );
-            if self.declare_name(name, Symbol::Var(var)) {
+            if let Some((var, init)) =
+                self.variable(name, declared, VarKind::Global, d.init.as_ref())
+            {
                 self.globals.push(GlobalVar { var, init });
             }
         }
+    }
+
+    /// Creates and declares a variable, then checks its initialiser: the name is in scope in
+    /// its own initialiser (as in C), and an array without size takes it from there.
+    fn variable(
+        &mut self,
+        name: &ast::Ident,
+        declared: Declared,
+        kind: VarKind,
+        init: Option<&ast::Initializer>,
+    ) -> Option<(VarId, Option<Vec<InitElem>>)> {
+        let Declared {
+            mut ty,
+            sharity,
+            is_const,
+        } = declared;
+        let var = self.new_var(
+            Var {
+                name: name.name.clone(),
+                ty: ty.clone(),
+                sharity,
+                kind,
+                addr_taken: false,
+                span: name.span,
+            },
+            is_const,
+        );
+        if !self.declare_name(name, Symbol::Var(var)) {
+            return None;
+        }
+        let init = match init {
+            Some(init) => Some(self.initializer(&mut ty, init, kind == VarKind::Global)?),
+            None => None,
+        };
+        if !self.object_type_ok(&ty, name) {
+            return None;
+        }
+        self.vars[var.0 as usize].ty = ty;
+        Some((var, init))
     }
 
     /// A variable's type must be a sized object type.
@@ -259,23 +284,24 @@ impl Checker {
                 Some((id, params))
             }
             Some(_) | None => {
-                let id = FuncId(self.sigs.len() as u32);
+                let id = self
+                    .reserved
+                    .remove(&name.name)
+                    .unwrap_or(FuncId(self.sigs.len() as u32));
                 if !self.declare_name(name, Symbol::Func(id)) {
                     return None;
                 }
-                self.sigs.push(sig);
-                self.funcs.push(Function {
-                    name: name.name.clone(),
-                    kind,
-                    ret,
-                    params: Vec::new(),
-                    locals: Vec::new(),
-                    body: hir::Block {
-                        stmts: Vec::new(),
-                        span: name.span,
-                    },
-                    span: name.span,
-                });
+                let function = super::empty_function(&name.name, kind, ret, name.span);
+                match self.sigs.get_mut(id.0 as usize) {
+                    Some(slot) => {
+                        *slot = sig;
+                        self.funcs[id.0 as usize] = function;
+                    }
+                    None => {
+                        self.sigs.push(sig);
+                        self.funcs.push(function);
+                    }
+                }
                 Some((id, params))
             }
         }
@@ -464,7 +490,7 @@ impl Checker {
             let Some(name) = &d.declarator.name else {
                 continue;
             };
-            let Some(mut declared) = self.declared(&decl.specs, &base, &d.declarator) else {
+            let Some(declared) = self.declared(&decl.specs, &base, &d.declarator) else {
                 continue;
             };
             if declared.sharity == Sharity::Shared
@@ -477,38 +503,24 @@ impl Checker {
                 (Type::Struct(_), Some(ast::Initializer::Expr(e))) => Some(e),
                 _ => None,
             };
-            let init = match (&d.init, copy_from) {
-                (Some(init), None) => self.initializer(&mut declared.ty, init, false),
-                _ => None,
+            let Some(func) = self.func.as_ref().map(|f| f.id) else {
+                continue;
             };
-            if !self.object_type_ok(&declared.ty, name) {
+            let init = if copy_from.is_some() {
+                None
+            } else {
+                d.init.as_ref()
+            };
+            let Some((var, init)) = self.variable(name, declared, VarKind::Local { func }, init)
+            else {
                 continue;
-            }
-            let Some(ctx) = &self.func else { continue };
-            let func = ctx.id;
-            let var = self.new_var(
-                Var {
-                    name: name.name.clone(),
-                    ty: declared.ty.clone(),
-                    sharity: declared.sharity,
-                    kind: VarKind::Local { func },
-                    addr_taken: false,
-                    span: name.span,
-                },
-                declared.is_const,
-            );
-            if !self.declare_name(name, Symbol::Var(var)) {
-                continue;
-            }
+            };
             if let Some(ctx) = &mut self.func {
                 ctx.locals.push(var);
             }
-            let place = super::expr::mk(
-                hir::ExprKind::Var(var),
-                declared.ty.clone(),
-                declared.sharity,
-                name.span,
-            );
+            let ty = self.vars[var.0 as usize].ty.clone();
+            let sharity = self.vars[var.0 as usize].sharity;
+            let place = super::expr::mk(hir::ExprKind::Var(var), ty.clone(), sharity, name.span);
             for elem in init.iter().flatten() {
                 self.check_shared_write(&place, &elem.value, elem.value.span);
             }
@@ -521,7 +533,7 @@ impl Checker {
             if let Some(e) = copy_from {
                 if let Some(value) = self
                     .rvalue(e)
-                    .and_then(|v| self.assign_convert(v, &declared.ty, "this initialiser"))
+                    .and_then(|v| self.assign_convert(v, &ty, "this initialiser"))
                 {
                     let span = name.span.to(e.span);
                     self.check_shared_write(&place, &value, span);
@@ -531,7 +543,7 @@ impl Checker {
                             place: Box::new(place),
                             value: Box::new(value),
                         },
-                        declared.ty.clone(),
+                        ty.clone(),
                         sharity,
                         span,
                     );

@@ -12,6 +12,9 @@ use crate::diag::Diagnostic;
 use crate::hir::{BinOp, CompoundOp, Expr, ExprKind, FloatKind, IntKind, Sharity, Type, UnOp};
 use crate::source::Span;
 
+/// The deepest expression the checker accepts (the parser's nesting limit).
+const MAX_EXPR_DEPTH: u32 = 256;
+
 pub(super) fn mk(kind: ExprKind, ty: Type, sharity: Sharity, span: Span) -> Expr {
     Expr {
         kind,
@@ -46,6 +49,15 @@ pub(super) fn convert(e: Expr, to: &Type) -> Expr {
     }
 }
 
+/// `e` itself, or the constant it folds to.
+fn folded(e: Expr) -> Expr {
+    match fold(&e) {
+        Folded::Int(v) => int_const(v, e.ty, e.span),
+        Folded::Float(f) => mk(ExprKind::FloatConst(f), e.ty, Sharity::Shared, e.span),
+        _ => e,
+    }
+}
+
 fn is_null_constant(e: &Expr) -> bool {
     is_integer(&e.ty) && fold(e) == Folded::Int(0)
 }
@@ -67,8 +79,9 @@ fn root_var(e: &Expr) -> Option<crate::hir::VarId> {
     }
 }
 
-fn binop(op: BinaryOp) -> BinOp {
-    match op {
+/// The HIR operator of a C binary operator; `&&`/`||` are `LogAnd`/`LogOr` nodes instead.
+fn binop(op: BinaryOp) -> Option<BinOp> {
+    Some(match op {
         BinaryOp::Mul => BinOp::Mul,
         BinaryOp::Div => BinOp::Div,
         BinaryOp::Rem => BinOp::Rem,
@@ -84,9 +97,9 @@ fn binop(op: BinaryOp) -> BinOp {
         BinaryOp::Ne => BinOp::Ne,
         BinaryOp::BitAnd => BinOp::BitAnd,
         BinaryOp::BitXor => BinOp::BitXor,
-        // `&&`/`||` become `LogAnd`/`LogOr` before this is called.
-        BinaryOp::BitOr | BinaryOp::LogAnd | BinaryOp::LogOr => BinOp::BitOr,
-    }
+        BinaryOp::BitOr => BinOp::BitOr,
+        BinaryOp::LogAnd | BinaryOp::LogOr => return None,
+    })
 }
 
 impl Checker {
@@ -162,8 +175,35 @@ impl Checker {
         Some(convert(e, to))
     }
 
-    /// Checks an expression; `None` after an error (already reported).
+    /// Checks an expression; `None` after an error (already reported). Nesting is limited
+    /// like the parser's, which bounds the recursion here and in every backend.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Option<Expr> {
+        if self.expr_depth >= MAX_EXPR_DEPTH {
+            // Once per outermost expression: its other deep operands are the same problem.
+            if std::mem::replace(&mut self.too_deep_reported, true) {
+                return None;
+            }
+            self.report(
+                Diagnostic::error(
+                    &E0318,
+                    e.span,
+                    format!("an expression nested more than {MAX_EXPR_DEPTH} levels deep"),
+                )
+                .with_label("too deep")
+                .with_help("split the expression with helper variables"),
+            );
+            return None;
+        }
+        self.expr_depth += 1;
+        let checked = self.expr_unlimited(e);
+        self.expr_depth -= 1;
+        if self.expr_depth == 0 {
+            self.too_deep_reported = false;
+        }
+        checked
+    }
+
+    fn expr_unlimited(&mut self, e: &ast::Expr) -> Option<Expr> {
         let span = e.span;
         let shared = Sharity::Shared;
         Some(match &e.kind {
@@ -423,12 +463,12 @@ impl Checker {
             UnaryOp::Not => {
                 let c = self.condition(inner)?;
                 let sharity = c.sharity;
-                Some(mk(
+                Some(folded(mk(
                     ExprKind::Unary(UnOp::LogNot, Box::new(c)),
                     Type::INT,
                     sharity,
                     span,
-                ))
+                )))
             }
             UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot => {
                 let v = self.rvalue(inner)?;
@@ -448,23 +488,17 @@ impl Checker {
                 let ty = promote(&v.ty);
                 let v = convert(v, &ty);
                 let sharity = v.sharity;
-                Some(match op {
-                    UnaryOp::Plus => v,
-                    UnaryOp::Neg => match v.kind {
-                        ExprKind::IntConst(c) if matches!(ty, Type::Int(_)) => {
-                            let Type::Int(k) = ty else { unreachable!() };
-                            int_const(super::fold::wrap(c.wrapping_neg(), k), ty, span)
-                        }
-                        ExprKind::FloatConst(f) => mk(ExprKind::FloatConst(-f), ty, sharity, span),
-                        _ => mk(ExprKind::Unary(UnOp::Neg, Box::new(v)), ty, sharity, span),
-                    },
-                    _ => mk(
-                        ExprKind::Unary(UnOp::BitNot, Box::new(v)),
-                        ty,
-                        sharity,
-                        span,
-                    ),
-                })
+                let un = match op {
+                    UnaryOp::Plus => return Some(v),
+                    UnaryOp::Neg => UnOp::Neg,
+                    _ => UnOp::BitNot,
+                };
+                Some(folded(mk(
+                    ExprKind::Unary(un, Box::new(v)),
+                    ty,
+                    sharity,
+                    span,
+                )))
             }
         }
     }
@@ -655,7 +689,7 @@ impl Checker {
                     _ => return self.mismatch(sym, &a, &b),
                 };
                 Some(self.make_binary(
-                    binop(op),
+                    binop(op)?,
                     convert(a, &common),
                     convert(b, &common),
                     Type::INT,
@@ -687,7 +721,7 @@ impl Checker {
                 } else {
                     usual_arith(&a.ty, &b.ty)
                 };
-                let op = binop(op);
+                let op = binop(op)?;
                 let result = if op.is_comparison() {
                     Type::INT
                 } else {
@@ -707,17 +741,12 @@ impl Checker {
     /// A binary node, folded when both operands are constants.
     fn make_binary(&mut self, op: BinOp, a: Expr, b: Expr, ty: Type, span: Span) -> Expr {
         let sharity = a.sharity.join(b.sharity);
-        let e = mk(
+        folded(mk(
             ExprKind::Binary(op, Box::new(a), Box::new(b)),
-            ty.clone(),
+            ty,
             sharity,
             span,
-        );
-        match fold(&e) {
-            Folded::Int(v) => int_const(v, ty, span),
-            Folded::Float(f) => mk(ExprKind::FloatConst(f), ty, sharity, span),
-            _ => e,
-        }
+        ))
     }
 
     fn mismatch(&mut self, sym: &str, a: &Expr, b: &Expr) -> Option<Expr> {
@@ -778,17 +807,17 @@ impl Checker {
                 if is_arith(&place.ty) && is_arith(&rhs.ty) =>
             {
                 let op_ty = usual_arith(&place.ty, &rhs.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             BinaryOp::Shl | BinaryOp::Shr if is_integer(&place.ty) && is_integer(&rhs.ty) => {
                 let op_ty = promote(&place.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             BinaryOp::Rem | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
                 if is_integer(&place.ty) && is_integer(&rhs.ty) =>
             {
                 let op_ty = usual_arith(&place.ty, &rhs.ty);
-                (CompoundOp::Arith(binop(op)), convert(rhs, &op_ty), op_ty)
+                (CompoundOp::Arith(binop(op)?), convert(rhs, &op_ty), op_ty)
             }
             _ => return self.mismatch(&format!("{sym}="), &place, &rhs),
         };

@@ -208,3 +208,42 @@ fn fold_float_binary(op: BinOp, x: f64, y: f64, result: &Type) -> Folded {
         _ => Folded::NotConst,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{fold_int_binary, wrap, Folded};
+    use crate::hir::{BinOp, IntKind, Type};
+
+    #[test]
+    fn integer_folding_respects_signedness_and_width() {
+        let u32_ty = Type::Int(IntKind::U32);
+        assert_eq!(wrap(300, IntKind::I8), 44);
+        assert_eq!(wrap(-1, IntKind::U32), 0xffff_ffff);
+        // -1 as unsigned is the largest value: 0xffffffff / 2 and 0xffffffff > 1.
+        let minus_one = wrap(-1, IntKind::U32);
+        assert_eq!(
+            fold_int_binary(BinOp::Div, minus_one, 2, &u32_ty, &u32_ty),
+            Folded::Int(0x7fff_ffff)
+        );
+        assert_eq!(
+            fold_int_binary(BinOp::Gt, minus_one, 1, &u32_ty, &Type::INT),
+            Folded::Int(1)
+        );
+        assert_eq!(
+            fold_int_binary(BinOp::Div, -7, 2, &Type::INT, &Type::INT),
+            Folded::Int(-3)
+        );
+        assert_eq!(
+            fold_int_binary(BinOp::Rem, -7, 2, &Type::INT, &Type::INT),
+            Folded::Int(-1)
+        );
+        assert_eq!(
+            fold_int_binary(BinOp::Add, i32::MAX as i64, 1, &Type::INT, &Type::INT),
+            Folded::Int(i32::MIN as i64)
+        );
+        assert_eq!(
+            fold_int_binary(BinOp::Div, 1, 0, &Type::INT, &Type::INT),
+            Folded::DivByZero
+        );
+    }
+}

@@ -11,6 +11,11 @@
 //! - The statements of a `straight` function are marked `Mode::Sync`; a `straight` function
 //!   runs in the mode of its call site, which backends take from the calling statement.
 //! - Functions without `sync`/`async`/`straight` are `async`.
+//! - `return`, `break` and `continue` cannot leave a `start`, `farm`, `seq` or `fork` body.
+//! - Calls of built-ins are private like user calls, except `groupsize()` (shared) and `ilog2`
+//!   (the sharity of its argument), as §3 lists.
+//! - An unsuffixed integer literal above `INT_MAX` is `long` (the AST does not say whether it
+//!   was hexadecimal, where C would pick `unsigned`).
 
 mod builtins;
 pub mod codes;
@@ -36,6 +41,28 @@ pub const CODES: &[&Code] = codes::CODES;
 /// Resolves, types and checks a translation unit. Returns the program when there are no
 /// errors; the diagnostics hold errors and warnings.
 pub fn check(unit: &TranslationUnit) -> (Option<Program>, Vec<Diagnostic>) {
+    // The checker recurses once per nesting level of the input; a thread of its own with a
+    // large stack makes the nesting limits, not the caller's stack, decide what fits.
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .name("forkcc-check".into())
+            .stack_size(CHECK_STACK_BYTES)
+            .spawn_scoped(scope, || check_here(unit));
+        match thread {
+            // A panic (a checker bug) reaches the caller as if it had happened here.
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: check on the caller's stack.
+            Err(_) => check_here(unit),
+        }
+    })
+}
+
+/// Stack for the checking thread (reserved address space; only used pages are committed).
+const CHECK_STACK_BYTES: usize = 256 << 20;
+
+fn check_here(unit: &TranslationUnit) -> (Option<Program>, Vec<Diagnostic>) {
     let mut checker = Checker::new(unit);
     for item in &unit.items {
         match item {
@@ -82,25 +109,60 @@ struct Checker {
     /// Every global name with its declaration, to tell "used before its declaration" from
     /// "not declared".
     global_names: HashMap<String, Span>,
+    /// Ids kept for the functions the unit defines, so that they come first in
+    /// `Program::funcs` and prototypes never defined (nor called) can be dropped at the end.
+    reserved: HashMap<String, FuncId>,
+    defined_count: usize,
     /// The function being checked.
     func: Option<modes::FnCtx>,
+    /// How deeply the expression being checked is nested.
+    expr_depth: u32,
+    /// Whether the current outermost expression was already reported as too deep.
+    too_deep_reported: bool,
 }
 
 impl Checker {
     fn new(unit: &TranslationUnit) -> Checker {
+        let defined = scope::defined_functions(unit);
+        // Placeholders until each function's declaration is checked.
+        let sigs = defined
+            .iter()
+            .map(|n| FuncSig {
+                name: n.name.clone(),
+                kind: FnKind::Async,
+                ret: Type::Void,
+                params: Vec::new(),
+                span: n.span,
+                defined: false,
+                first_call: None,
+            })
+            .collect();
+        let funcs = defined
+            .iter()
+            .map(|n| empty_function(&n.name, FnKind::Async, Type::Void, n.span))
+            .collect();
+        let reserved = defined
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name.clone(), FuncId(i as u32)))
+            .collect();
         Checker {
             structs: Vec::new(),
             struct_complete: Vec::new(),
             vars: Vec::new(),
             var_const: Vec::new(),
-            funcs: Vec::new(),
-            sigs: Vec::new(),
+            funcs,
+            sigs,
             globals: Vec::new(),
             strings: Vec::new(),
             diags: Vec::new(),
             scopes: scope::Scopes::new(),
             global_names: scope::global_names(unit),
+            reserved,
+            defined_count: defined.len(),
             func: None,
+            expr_depth: 0,
+            too_deep_reported: false,
         }
     }
 
@@ -141,8 +203,13 @@ impl Checker {
             }
         }
         let main = self.sigs.iter().position(|s| s.name == "main" && s.defined);
+        // A `main` definition that failed to check has its own error already.
+        let main_written = self.sigs[..self.defined_count]
+            .iter()
+            .any(|s| s.name == "main");
         let main = match main {
             Some(i) => Some(FuncId(i as u32)),
+            None if main_written => None,
             None => {
                 self.diags.push(
                     Diagnostic::error(
@@ -155,6 +222,8 @@ impl Checker {
                 None
             }
         };
+        // Only prototypes never defined follow the defined functions; none is called.
+        self.funcs.truncate(self.defined_count);
         let has_error = self
             .diags
             .iter()
@@ -171,6 +240,22 @@ impl Checker {
             _ => None,
         };
         (program, self.diags)
+    }
+}
+
+/// A function before its body is checked.
+fn empty_function(name: &str, kind: FnKind, ret: Type, span: Span) -> Function {
+    Function {
+        name: name.to_string(),
+        kind,
+        ret,
+        params: Vec::new(),
+        locals: Vec::new(),
+        body: crate::hir::Block {
+            stmts: Vec::new(),
+            span,
+        },
+        span,
     }
 }
 

@@ -4,7 +4,7 @@
 use super::codes::*;
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::hir::{Expr, ExprKind, FnKind, FuncId, Mode, Sharity, Type, VarId};
+use crate::hir::{Expr, ExprKind, FnKind, FuncId, Mode, Sharity, Stmt, StmtKind, Type, VarId};
 use crate::source::Span;
 
 /// What encloses a `break`/`continue`.
@@ -117,6 +117,38 @@ impl Checker {
     }
 }
 
+impl Checker {
+    /// W0203: a private loop condition in a synchronous region makes the loop a subgroup
+    /// whose members leave at different iterations; shared writes in its body then run in a
+    /// shrinking group.
+    pub(super) fn check_private_loop(&mut self, looped: &Stmt) {
+        let Some(ctx) = &self.func else { return };
+        if !looped.splits_group() || ctx.kind == FnKind::Straight || ctx.single_member {
+            return;
+        }
+        let StmtKind::Loop {
+            cond: Some(cond), ..
+        } = &looped.kind
+        else {
+            return;
+        };
+        if let Some(write) = shared_variable_write(looped) {
+            self.report(
+                Diagnostic::warning(
+                    &W0203,
+                    cond.span,
+                    "a loop with a private condition writes a shared variable",
+                )
+                .with_label("private condition: members leave at different iterations")
+                .with_note(write, "written by whichever members are still looping")
+                .with_help(
+                    "loop to a shared bound and test the private part inside, or guard the write",
+                ),
+            );
+        }
+    }
+}
+
 /// A shared variable or a member of one, not reached through a pointer.
 fn is_shared_variable(place: &Expr) -> bool {
     match &place.kind {
@@ -146,4 +178,74 @@ fn strip_converts(e: &Expr) -> &Expr {
         ExprKind::Convert(inner) => strip_converts(inner),
         _ => e,
     }
+}
+
+/// The first write to a shared variable (not through a pointer) in `s`, outside nested
+/// `farm` bodies (which run asynchronously).
+fn shared_variable_write(s: &Stmt) -> Option<Span> {
+    let in_expr = |e: &Expr| shared_write_in_expr(e);
+    match &s.kind {
+        StmtKind::Expr(e) => in_expr(e),
+        StmtKind::Decl { .. } | StmtKind::Break | StmtKind::Continue | StmtKind::Barrier => None,
+        StmtKind::Block(b) => b.stmts.iter().find_map(shared_variable_write),
+        StmtKind::If { cond, then, els } => in_expr(cond)
+            .or_else(|| shared_variable_write(then))
+            .or_else(|| els.as_deref().and_then(shared_variable_write)),
+        StmtKind::Loop {
+            cond, step, body, ..
+        } => cond
+            .iter()
+            .chain(step)
+            .find_map(in_expr)
+            .or_else(|| shared_variable_write(body)),
+        StmtKind::Switch { cond, cases } => in_expr(cond).or_else(|| {
+            cases
+                .iter()
+                .flat_map(|c| &c.body)
+                .find_map(shared_variable_write)
+        }),
+        StmtKind::Return(value) => value.as_ref().and_then(in_expr),
+        StmtKind::Fork { body, .. } | StmtKind::Start(body) | StmtKind::Seq(body) => {
+            shared_variable_write(body)
+        }
+        StmtKind::Farm(_) => None,
+    }
+}
+
+fn shared_write_in_expr(e: &Expr) -> Option<Span> {
+    let children: Vec<&Expr> = match &e.kind {
+        ExprKind::Assign { place, .. }
+        | ExprKind::CompoundAssign { place, .. }
+        | ExprKind::IncDec { place, .. }
+            if is_shared_variable(place) =>
+        {
+            return Some(e.span)
+        }
+        ExprKind::Assign {
+            place,
+            value: other,
+        }
+        | ExprKind::CompoundAssign {
+            place, rhs: other, ..
+        } => vec![place, other],
+        ExprKind::IncDec { place: inner, .. }
+        | ExprKind::Deref(inner)
+        | ExprKind::Member { base: inner, .. }
+        | ExprKind::AddrOf(inner)
+        | ExprKind::Decay(inner)
+        | ExprKind::Convert(inner)
+        | ExprKind::Unary(_, inner) => vec![inner],
+        ExprKind::Binary(_, a, b)
+        | ExprKind::LogAnd(a, b)
+        | ExprKind::LogOr(a, b)
+        | ExprKind::Comma(a, b)
+        | ExprKind::PtrOffset {
+            ptr: a, index: b, ..
+        }
+        | ExprKind::PtrDiff { a, b, .. } => vec![a, b],
+        ExprKind::Cond(c, t, f) => vec![c, t, f],
+        ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().collect(),
+        _ => Vec::new(),
+    };
+    children.into_iter().find_map(shared_write_in_expr)
 }

@@ -141,3 +141,18 @@ pub(super) fn global_names(unit: &ast::TranslationUnit) -> HashMap<String, Span>
     }
     names
 }
+
+/// The names of the functions the unit defines, each once, in order.
+pub(super) fn defined_functions(unit: &ast::TranslationUnit) -> Vec<ast::Ident> {
+    let mut names: Vec<ast::Ident> = Vec::new();
+    for item in &unit.items {
+        if let ast::Item::Function(def) = item {
+            if let Some(name) = &def.declarator.name {
+                if names.iter().all(|n| n.name != name.name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+    }
+    names
+}

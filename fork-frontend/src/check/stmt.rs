@@ -157,12 +157,17 @@ impl Checker {
                 let test_first = matches!(s.kind, ast::StmtKind::While { .. });
                 let cond = self.condition(cond);
                 let body = self.with_breakable(Breakable::Loop, |c| c.sub_stmt(body));
-                StmtKind::Loop {
-                    cond: Some(cond?),
-                    step: None,
-                    body: Box::new(body),
-                    test_first,
-                }
+                let looped = self.make(
+                    StmtKind::Loop {
+                        cond: Some(cond?),
+                        step: None,
+                        body: Box::new(body),
+                        test_first,
+                    },
+                    span,
+                );
+                self.check_private_loop(&looped);
+                looped.kind
             }
             ast::StmtKind::Switch { cond, body } => return self.switch(cond, body),
             ast::StmtKind::Case(_, inner) | ast::StmtKind::Default(inner) => {
@@ -385,6 +390,7 @@ impl Checker {
             },
             span,
         );
+        self.check_private_loop(&looped);
         if stmts.is_empty() {
             out.push(looped);
         } else {

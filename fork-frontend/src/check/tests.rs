@@ -276,3 +276,46 @@ fn checker_codes_are_in_range_unique_and_explained() {
     }
     assert_eq!(crate::codes::find("w0201").map(|c| c.id), Some("W0201"));
 }
+
+/// A chain of `n` additions: a left-deep tree `n` levels deep.
+fn addition_chain(n: usize) -> String {
+    format!(
+        "void main(void) {{ int x = 0; x = {}x; }}",
+        "1 + ".repeat(n)
+    )
+}
+
+#[test]
+fn deep_expressions_fit_on_a_small_stack_up_to_the_limit() {
+    // Test threads have small stacks: checking runs on its own thread.
+    let ok = crate::check_source(
+        "deep.fork",
+        &addition_chain(250),
+        &crate::Options::default(),
+    );
+    assert!(ok.is_ok());
+    let Err(too_deep) = crate::check_source(
+        "deep.fork",
+        &addition_chain(400),
+        &crate::Options::default(),
+    ) else {
+        panic!("a 400-level expression must be rejected");
+    };
+    let found: Vec<&str> = too_deep.diagnostics.iter().map(|d| d.code.id).collect();
+    assert_eq!(found, vec!["E0318"]);
+}
+
+#[test]
+fn only_defined_functions_reach_the_program() {
+    let text = "int unused(int x);\nint later(void);\nvoid main(void) { later(); }\nint later(void) { return 1; }\n";
+    let checked =
+        crate::check_source("protos.fork", text, &crate::Options::default()).expect("checks");
+    let names: Vec<&str> = checked
+        .program
+        .funcs
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect();
+    assert_eq!(names, vec!["main", "later"]);
+    assert_eq!(checked.program.func(checked.program.main).name, "main");
+}

@@ -49,6 +49,19 @@ impl Checker {
         derived: &[ast::Derived],
         span: Span,
     ) -> Option<Type> {
+        // Checked first: every later step walks the type, so its depth must stay small.
+        if type_depth(&base) + derived.len() > MAX_TYPE_DEPTH {
+            self.report(
+                Diagnostic::error(
+                    &E0318,
+                    span,
+                    format!("a type with more than {MAX_TYPE_DEPTH} pointer or array levels"),
+                )
+                .with_label("too deep")
+                .with_help("use fewer levels of pointers and arrays"),
+            );
+            return None;
+        }
         let mut ty = base;
         for (i, d) in derived.iter().enumerate().rev() {
             ty = match d {
@@ -73,6 +86,15 @@ impl Checker {
                             return None;
                         }
                     };
+                    let bytes = ty.size(&self.structs).checked_mul(n);
+                    if bytes.is_none_or(|b| b > MAX_OBJECT_BYTES) {
+                        self.report(
+                            Diagnostic::error(&E0309, span, "this array is too large")
+                                .with_label(format!("more than {MAX_OBJECT_BYTES} bytes"))
+                                .with_help("use smaller dimensions"),
+                        );
+                        return None;
+                    }
                     Type::Array(Box::new(ty), n)
                 }
                 ast::Derived::Function(_) => {
@@ -200,6 +222,14 @@ impl Checker {
             None => self.new_struct("<anonymous>", span),
         };
         let members = self.struct_fields(fields);
+        if fields.is_empty() {
+            // C has no empty structs; a zero size would make pointer steps zero.
+            self.report(
+                Diagnostic::error(&E0317, span, "a struct without members")
+                    .with_label("empty struct")
+                    .with_help("give the struct at least one member"),
+            );
+        }
         let mut offset = 0u64;
         let mut align = 1u64;
         let mut laid_out = Vec::new();
@@ -396,6 +426,22 @@ impl Checker {
     }
 }
 
+/// The most pointer and array levels a type may have.
+const MAX_TYPE_DEPTH: usize = 64;
+
+/// How many pointer and array levels wrap the type's base.
+fn type_depth(mut ty: &Type) -> usize {
+    let mut depth = 0;
+    while let Type::Ptr(inner) | Type::Array(inner, _) = ty {
+        depth += 1;
+        ty = inner;
+    }
+    depth
+}
+
+/// The largest object forkcc lays out (1 TiB): sizes stay far from `u64` overflow.
+const MAX_OBJECT_BYTES: u64 = 1 << 40;
+
 fn int_type(signed: bool, s: IntKind, u: IntKind) -> Type {
     Type::Int(if signed { s } else { u })
 }
@@ -439,5 +485,31 @@ fn common_int(x: IntKind, y: IntKind) -> IntKind {
     } else {
         // The signed type is wider, so it holds every value of the unsigned one.
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{promote, usual_arith};
+    use crate::hir::{FloatKind, IntKind::*, Type};
+
+    #[test]
+    fn usual_arithmetic_conversions_follow_c() {
+        let i = |k| Type::Int(k);
+        assert_eq!(promote(&i(I8)), Type::INT);
+        assert_eq!(promote(&i(U16)), Type::INT);
+        assert_eq!(usual_arith(&i(I8), &i(U8)), Type::INT);
+        assert_eq!(usual_arith(&i(I32), &i(U32)), i(U32));
+        assert_eq!(usual_arith(&i(U32), &i(I64)), i(I64));
+        assert_eq!(usual_arith(&i(I64), &i(U64)), i(U64));
+        assert_eq!(usual_arith(&i(U32), &i(U64)), i(U64));
+        assert_eq!(
+            usual_arith(&i(I64), &Type::Float(FloatKind::F32)),
+            Type::Float(FloatKind::F32)
+        );
+        assert_eq!(
+            usual_arith(&Type::Float(FloatKind::F32), &Type::DOUBLE),
+            Type::DOUBLE
+        );
     }
 }

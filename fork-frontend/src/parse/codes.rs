@@ -23,8 +23,8 @@ pub const E0102: Code = Code {
     title: "malformed number literal",
     explain: "A number literal is not valid C: a digit 8 or 9 in an octal literal (`09`), an \
 unknown suffix (`12x`), a second decimal point (`1.2.3`), or an exponent without digits \
-(`1e`).\n\nValid forms: `42`, `052` (octal), `0x2A`, `42u`, `42L`, `42UL`, `1.5`, `.5f`, \
-`1e9`.",
+(`1e`).\n\nFix: write one of the valid forms: `42`, `052` (octal), `0x2A`, `42u`, `42L`, \
+`42UL`, `1.5`, `.5f`, `1e9`.",
 };
 
 pub const E0103: Code = Code {
@@ -40,8 +40,9 @@ pub const E0104: Code = Code {
     title: "invalid character literal or escape sequence",
     explain: "A character literal must hold exactly one byte (`'a'`, `'\\n'`, `'\\x41'`, \
 `'\\101'`), and a backslash escape must be one of C's: `\\n \\t \\r \\0 \\\\ \\' \\\" \\? \\a \
-\\b \\f \\v`, an octal escape `\\ooo` or a hex escape `\\xhh`.\n\nFix: use one character per \
-literal, or a string literal for several.",
+\\b \\f \\v`, an octal escape `\\ooo` or a hex escape `\\xhh`, and its value must fit in a \
+byte (`\\777` and `\\x141` do not).\n\nFix: use one character per literal, or a string literal \
+for several.",
 };
 
 pub const E0105: Code = Code {

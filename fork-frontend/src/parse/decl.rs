@@ -155,14 +155,17 @@ impl Parser<'_> {
         }
     }
 
+    /// `name(` at file level: a function declared without specifiers (C89's implicit `int`).
+    pub(super) fn starts_implicit_int_function(&self) -> bool {
+        matches!(self.peek(), Tok::Ident(_)) && *self.peek_at(1) == Tok::Punct(Punct::LParen)
+    }
+
     /// A file-level declaration or function definition.
     fn external_item(&mut self) -> PResult<Item> {
         let lo = self.lo();
-        let implicit_int =
-            matches!(self.peek(), Tok::Ident(_)) && *self.peek_at(1) == Tok::Punct(Punct::LParen);
         let specs = if self.starts_decl_specs() {
             self.decl_specs()?
-        } else if implicit_int {
+        } else if self.starts_implicit_int_function() {
             // `main() { ... }`: C89's implicit `int`.
             SpecWords::default().into_specs(self, Span::new(lo as usize, lo as usize))
         } else {
@@ -612,7 +615,7 @@ impl Parser<'_> {
                 span: self.span_from(lo),
             });
             if !self.eat(Punct::Comma) {
-                self.expect_closing(Punct::RParen, open, "after the parameters")?;
+                self.close_list(open, "parameter")?;
                 return Ok(params);
             }
         }

@@ -1,7 +1,7 @@
 //! Expressions with C precedence and associativity: comma < assignment < `?:` < the binary
 //! operators (precedence climbing over `binary_op`) < casts and unary operators < postfix.
 
-use super::codes::{E0110, E0111, E0114};
+use super::codes::{E0100, E0110, E0111, E0114};
 use super::token::{Kw, Punct, Tok};
 use super::{PResult, Parser};
 use crate::ast::{BinaryOp, Expr, ExprKind, Ident, IncDec, UnaryOp};
@@ -102,7 +102,7 @@ impl Parser<'_> {
         let then = self.nested(|p| p.expr())?;
         if !self.is(Punct::Colon) {
             let diag = self
-                .found_diag(&E0110, "expected `:` of the conditional expression")
+                .found_diag(&E0100, "expected `:` of the conditional expression")
                 .with_note(question, "the `?` of this conditional")
                 .with_help("write `c ? a : b`");
             return Err(self.report(diag));
@@ -165,26 +165,24 @@ impl Parser<'_> {
 
     fn unary_expr(&mut self) -> PResult<Expr> {
         let lo = self.lo();
-        let prefix = match self.peek() {
-            Tok::Punct(Punct::Inc) => Some(Err(IncDec::Inc)),
-            Tok::Punct(Punct::Dec) => Some(Err(IncDec::Dec)),
-            Tok::Punct(Punct::Minus) => Some(Ok(UnaryOp::Neg)),
-            Tok::Punct(Punct::Plus) => Some(Ok(UnaryOp::Plus)),
-            Tok::Punct(Punct::Not) => Some(Ok(UnaryOp::Not)),
-            Tok::Punct(Punct::Tilde) => Some(Ok(UnaryOp::BitNot)),
-            Tok::Punct(Punct::Star) => Some(Ok(UnaryOp::Deref)),
-            Tok::Punct(Punct::Amp) => Some(Ok(UnaryOp::AddrOf)),
+        // `++`/`--` apply to a unary expression, the other prefix operators to a cast
+        // expression (`-(int)x`).
+        let op = match self.peek() {
+            Tok::Punct(Punct::Inc) => Err(IncDec::Inc),
+            Tok::Punct(Punct::Dec) => Err(IncDec::Dec),
+            Tok::Punct(Punct::Minus) => Ok(UnaryOp::Neg),
+            Tok::Punct(Punct::Plus) => Ok(UnaryOp::Plus),
+            Tok::Punct(Punct::Not) => Ok(UnaryOp::Not),
+            Tok::Punct(Punct::Tilde) => Ok(UnaryOp::BitNot),
+            Tok::Punct(Punct::Star) => Ok(UnaryOp::Deref),
+            Tok::Punct(Punct::Amp) => Ok(UnaryOp::AddrOf),
             Tok::Kw(Kw::Sizeof) => return self.sizeof_expr(),
-            _ => None,
-        };
-        let Some(prefix) = prefix else {
-            return self.postfix_expr();
+            _ => return self.postfix_expr(),
         };
         self.bump();
-        let kind = match prefix {
-            // `++`/`--` apply to a unary expression, the others to a cast expression.
-            Err(incdec) => ExprKind::Prefix(incdec, Box::new(self.nested(|p| p.unary_expr())?)),
+        let kind = match op {
             Ok(op) => ExprKind::Unary(op, Box::new(self.cast_expr()?)),
+            Err(incdec) => ExprKind::Prefix(incdec, Box::new(self.nested(|p| p.unary_expr())?)),
         };
         Ok(node(kind, self.span_from(lo)))
     }
@@ -254,7 +252,7 @@ impl Parser<'_> {
             if self.eat(Punct::Comma) {
                 continue;
             }
-            self.expect_closing(Punct::RParen, open, "after the call's arguments")?;
+            self.close_list(open, "argument")?;
             return Ok(args);
         }
     }

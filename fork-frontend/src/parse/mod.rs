@@ -159,8 +159,8 @@ impl Parser<'_> {
         found
     }
 
-    /// Consumes `p` or reports "expected `p` {context}, found ...". A missing `;` is also
-    /// shown where it belongs: right after the previous token.
+    /// Consumes `p` or reports "expected `p` {context}, found ...". For a missing `;` a note
+    /// also marks the token it belongs after.
     fn expect(&mut self, p: Punct, context: &str) -> PResult<Span> {
         if self.is(p) {
             return Ok(self.bump());
@@ -174,11 +174,9 @@ impl Parser<'_> {
             &format!("expected `{}` {context}", p.text()),
         );
         diag = match (p, self.pos) {
-            (Punct::Semi, 1..) => {
-                let end = self.tokens[self.pos - 1].span.hi;
-                diag.with_note(Span { lo: end, hi: end }, "`;` belongs here")
-                    .with_help(format!("add `;` {context}"))
-            }
+            (Punct::Semi, 1..) => diag
+                .with_note(self.tokens[self.pos - 1].span, "`;` belongs after this")
+                .with_help(format!("add `;` {context}")),
             _ => diag.with_help(format!("insert `{}` here", p.text())),
         };
         Err(self.report(diag))
@@ -202,6 +200,31 @@ impl Parser<'_> {
             "add `{}` to close the `{open_text}`, or remove the extra tokens before it",
             close.text()
         ));
+        Err(self.report(diag))
+    }
+
+    /// The `)` after an item of a parenthesised list (`item` names the items). A token that
+    /// cannot continue the list (`;`, a brace, the end) means the `(` is unclosed; anything
+    /// else is reported as a missing `,`.
+    fn close_list(&mut self, open: Span, item: &str) -> PResult<Span> {
+        let unclosed = matches!(
+            self.peek(),
+            Tok::Eof
+                | Tok::Punct(
+                    Punct::RParen | Punct::Semi | Punct::LBrace | Punct::RBrace | Punct::RBracket
+                )
+        );
+        if unclosed {
+            return self.expect_closing(Punct::RParen, open, &format!("after the {item}s"));
+        }
+        let diag = self
+            .found_diag(
+                &codes::E0100,
+                &format!("expected `,` or `)` after the {item}"),
+            )
+            .with_help(format!(
+                "separate the {item}s with `,` and close the list with `)`"
+            ));
         Err(self.report(diag))
     }
 

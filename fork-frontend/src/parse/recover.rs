@@ -37,11 +37,13 @@ impl Parser<'_> {
                     if self.eat_kw(Kw::Else) {
                         continue;
                     }
-                    if !file_level || self.at_eof() || self.starts_decl_specs() {
+                    let item_starts =
+                        self.starts_decl_specs() || self.starts_implicit_int_function();
+                    if !file_level || self.at_eof() || item_starts {
                         return;
                     }
                 }
-                Tok::Punct(Punct::LParen | Punct::LBracket) => self.skip_balanced(),
+                Tok::Punct(Punct::LParen | Punct::LBracket) => self.skip_group(true),
                 _ => {
                     self.bump();
                 }
@@ -51,10 +53,20 @@ impl Parser<'_> {
 
     /// Skips from an opening bracket past its matching closer (or to the end of the input).
     pub(super) fn skip_balanced(&mut self) {
+        self.skip_group(false);
+    }
+
+    /// Skips a bracketed group during recovery. With `lenient`, an unclosed `(` or `[` ends
+    /// before the next `;`, `{` or `}`: those cannot occur inside parentheses or brackets in
+    /// the dialect (`for` and `fork` headers, where `;` can, are parsed, not skipped), so the
+    /// statements after an unclosed `(` are not swallowed.
+    fn skip_group(&mut self, lenient: bool) {
+        let lenient = lenient && !self.is(Punct::LBrace);
         let mut depth = 0usize;
         loop {
             match self.peek() {
                 Tok::Eof => return,
+                Tok::Punct(Punct::Semi | Punct::LBrace | Punct::RBrace) if lenient => return,
                 Tok::Punct(Punct::LParen | Punct::LBracket | Punct::LBrace) => depth += 1,
                 Tok::Punct(Punct::RParen | Punct::RBracket | Punct::RBrace) => {
                     depth = depth.saturating_sub(1);

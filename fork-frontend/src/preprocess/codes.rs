@@ -57,8 +57,8 @@ pub const BAD_IF_EXPRESSION: Code = Code {
     title: "invalid `#if` expression",
     explain: "The condition of `#if`/`#elif` must be an integer constant expression: integer \
 and character constants, `defined(NAME)`, macros that expand to such, and the C operators \
-(no assignment, no `++`, no floating constants). Identifiers that are not macros count as 0.\
-\n\nExample:\n\n    #if N >\n\nFix: complete the expression, e.g. `#if N > 4`.",
+(no assignment, no `++`, no floating constants), nested at most 64 deep, with shift counts \
+0..63. Identifiers that are not macros count as 0; arithmetic is 64-bit signed.\n\nExample:\n\n    #if N >\n\nFix: complete the expression, e.g. `#if N > 4`.",
 };
 
 pub const DIVISION_BY_ZERO: Code = Code {

@@ -20,7 +20,7 @@ pub(super) struct Lexeme {
     pub space_before: bool,
 }
 
-const PUNCTUATORS: &[&str] = &[
+pub(super) const PUNCTUATORS: &[&str] = &[
     "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=",
     "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##",
 ];

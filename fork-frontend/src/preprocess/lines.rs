@@ -15,6 +15,13 @@ pub(super) struct LogicalLine {
 }
 
 impl LogicalLine {
+    /// A line whose first token is `#`.
+    pub fn is_directive(&self) -> bool {
+        self.text
+            .trim_start_matches(|c: char| c.is_ascii_whitespace())
+            .starts_with('#')
+    }
+
     pub fn end_offset(&self) -> u32 {
         self.offsets[self.text.len()]
     }

@@ -8,10 +8,12 @@ use super::token::{From, HideSet, Token};
 use crate::diag::Diagnostic;
 use crate::source::Span;
 use std::collections::{HashMap, VecDeque};
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub(super) struct Macro {
+    /// Shared by every token the macro's expansions produce.
+    pub name: Arc<str>,
     /// None for an object-like macro. A variadic macro's last parameter is `__VA_ARGS__`.
     pub params: Option<Vec<String>>,
     pub variadic: bool,
@@ -109,9 +111,11 @@ pub(super) fn parse_define(rest: &[Token], directive: Span) -> Result<(String, M
         }
         params = Some(list);
     }
+    // Body tokens count as produced by the macro; substitution points them at the use site.
+    let macro_name: Arc<str> = Arc::from(name.as_str());
     let mut body: Vec<Token> = rest[at..].to_vec();
     for tok in &mut body {
-        tok.from = From::Body;
+        tok.from = From::Macro(macro_name.clone());
     }
     if let Some(first) = body.first_mut() {
         first.space_before = false;
@@ -144,8 +148,9 @@ pub(super) fn parse_define(rest: &[Token], directive: Span) -> Result<(String, M
         }
     }
     Ok((
-        name,
+        name.clone(),
         Macro {
+            name: macro_name,
             params,
             variadic,
             body,
@@ -230,7 +235,7 @@ impl Expander<'_> {
                 out.push(tok);
                 continue;
             };
-            let name: Rc<str> = Rc::from(name);
+            let name = m.name.clone();
             let Some(params) = &m.params else {
                 let (use_at, use_name) = use_site(&tok, None, &name);
                 let hide = HideSet::for_expansion(&tok.hide, None, &name);
@@ -301,20 +306,26 @@ impl Expander<'_> {
         m: &Macro,
         args: &[Vec<Token>],
         use_at: Span,
-        use_name: &Rc<str>,
+        use_name: &Arc<str>,
         name_tok: &Token,
         hide: &HideSet,
     ) -> Vec<Token> {
         let params: &[String] = m.params.as_deref().unwrap_or(&[]);
         let param = |t: &Token| t.ident().and_then(|n| params.iter().position(|p| p == n));
+        let at_use_site = |t: &Token| Token {
+            from: From::Macro(use_name.clone()),
+            at: use_at,
+            ..t.clone()
+        };
         let body = &m.body;
+        let mut expanded: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = Vec::new();
         let mut i = 0;
         while i < body.len() {
             let tok = &body[i];
             if m.params.is_some() && tok.is("#") {
                 if let Some(p) = body.get(i + 1).and_then(param) {
-                    out.push(stringize(&args[p], tok));
+                    out.push(at_use_site(&stringize(&args[p], tok)));
                     i += 2;
                     continue;
                 }
@@ -322,14 +333,17 @@ impl Expander<'_> {
             if tok.is("##") {
                 let rhs = match body.get(i + 1) {
                     Some(next) => {
-                        param(next).map_or_else(|| vec![next.clone()], |p| args[p].clone())
+                        param(next).map_or_else(|| vec![at_use_site(next)], |p| args[p].clone())
                     }
                     None => Vec::new(),
                 };
                 i += 2;
                 let mut rhs = rhs.into_iter();
                 match (out.last_mut(), rhs.next()) {
-                    (Some(lhs), Some(first)) => self.paste(lhs, &first, use_at),
+                    (Some(lhs), Some(first)) => {
+                        self.paste(lhs, &first, use_at);
+                        *lhs = at_use_site(lhs);
+                    }
                     (None, Some(first)) => out.push(first),
                     _ => {}
                 }
@@ -342,22 +356,23 @@ impl Expander<'_> {
                     let mut arg = if pasted {
                         args[p].clone()
                     } else {
-                        self.expand(&mut TokenStream::new(args[p].clone(), None))
+                        // Each argument is expanded once, however often it is used.
+                        if expanded[p].is_none() {
+                            expanded[p] =
+                                Some(self.expand(&mut TokenStream::new(args[p].clone(), None)));
+                        }
+                        expanded[p].clone().unwrap_or_default()
                     };
                     if let Some(first) = arg.first_mut() {
                         first.space_before = tok.space_before;
                     }
                     out.extend(arg);
                 }
-                None => out.push(tok.clone()),
+                None => out.push(at_use_site(tok)),
             }
             i += 1;
         }
         for tok in &mut out {
-            if tok.from == From::Body {
-                tok.from = From::Macro(use_name.clone());
-                tok.at = use_at;
-            }
             tok.hide = tok.hide.union(hide);
         }
         if let Some(first) = out.first_mut() {
@@ -366,7 +381,7 @@ impl Expander<'_> {
         out
     }
 
-    /// `lhs ## rhs`, in place.
+    /// `lhs ## rhs`, in place (the caller points the result at the use site).
     fn paste(&mut self, lhs: &mut Token, rhs: &Token, use_at: Span) {
         let joined = format!("{}{}", lhs.text, rhs.text);
         let (kind, len) = lexer::token_at(&joined, 0);
@@ -378,13 +393,12 @@ impl Expander<'_> {
             );
         }
         lhs.kind = kind;
-        lhs.text = Rc::from(joined);
-        lhs.from = From::Body;
+        lhs.text = Arc::from(joined);
     }
 }
 
 /// Where an expansion's tokens point: the outermost macro use in the file.
-fn use_site(name_tok: &Token, rparen: Option<&Token>, name: &Rc<str>) -> (Span, Rc<str>) {
+fn use_site(name_tok: &Token, rparen: Option<&Token>, name: &Arc<str>) -> (Span, Arc<str>) {
     match &name_tok.from {
         From::Macro(outer) => (name_tok.at, outer.clone()),
         _ => {
@@ -428,7 +442,8 @@ fn collect_call(input: &mut TokenStream, max_args: Option<usize>) -> Result<Call
     }
 }
 
-/// `#param`: the argument's spelling as a string literal.
+/// `#param`: the argument's spelling as a string literal (the caller points it at the use
+/// site).
 fn stringize(arg: &[Token], hash: &Token) -> Token {
     let mut text = String::from("\"");
     for (i, tok) in arg.iter().enumerate() {
@@ -444,10 +459,10 @@ fn stringize(arg: &[Token], hash: &Token) -> Token {
     text.push('"');
     Token {
         kind: Kind::Str,
-        text: Rc::from(text),
+        text: Arc::from(text),
         space_before: hash.space_before,
         at: hash.at,
-        from: From::Body,
+        from: hash.from.clone(),
         hide: HideSet::default(),
     }
 }

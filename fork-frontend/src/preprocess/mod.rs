@@ -25,12 +25,16 @@ use crate::source::{FileId, SourceMap, Span};
 use lines::LogicalLine;
 use macros::{Expander, Macro, MacroTable, TokenStream};
 use std::path::{Component, Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 use token::{From, Token};
 
 pub struct Preprocessed {
+    /// The text the parser reads: macros expanded, directives and comments gone, one line
+    /// per input line (included files' lines inserted at their `#include`).
     pub text: String,
+    /// Maps spans of `text` back to the original files and macro use sites.
     pub map: SourceMap,
+    /// The preprocessor's errors, spans pointing straight into the original files.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -101,7 +105,7 @@ impl FileReader {
     /// or the end of the file.
     fn pull(&mut self) -> Option<Vec<Token>> {
         let line = self.lines.get(self.next)?;
-        if line.text.trim_start().starts_with('#') {
+        if line.is_directive() {
             return None;
         }
         let index = self.next;
@@ -190,12 +194,23 @@ impl Preprocessor<'_> {
         while reader.next < reader.lines.len() {
             let index = reader.next;
             reader.next += 1;
-            let tokens = token::line_tokens(&reader.lines[index], index, base);
+            let line = &reader.lines[index];
             let active = conditionals.last().is_none_or(|c| c.active);
-            if tokens.first().is_some_and(|t| t.is("#")) {
+            if line.is_directive() {
+                let tokens = token::line_tokens(line, index, base);
                 self.directive(&reader, index, &tokens, &mut conditionals);
-            } else if active && !tokens.is_empty() {
-                self.expand_line(&mut reader, tokens);
+            } else if active {
+                // Most lines use no macro: they are copied without building tokens.
+                let lexemes = lexer::lex(&line.text);
+                let uses_macro = lexemes.iter().any(|l| {
+                    l.kind == lexer::Kind::Ident && self.macros.contains_key(&line.text[l.lo..l.hi])
+                });
+                if uses_macro {
+                    let tokens = token::line_tokens(line, index, base);
+                    self.expand_line(&mut reader, tokens);
+                } else if let Some(last) = lexemes.last() {
+                    self.copy(line, base, 0..last.hi);
+                }
             }
             let line = &reader.lines[index];
             let newlines = 1 + line.hidden_newlines + std::mem::take(&mut reader.pulled_newlines);
@@ -264,12 +279,6 @@ impl Preprocessor<'_> {
                         From::Line { line, lo, hi, .. } => self.copy(&lines[*line], base, *lo..*hi),
                         From::Macro(name) => {
                             self.map.push_expansion(self.out.len(), tok.at, name);
-                            self.out.push_str(&tok.text);
-                        }
-                        // Substitution marks every body token as an expansion; should one
-                        // slip through, it points at its definition.
-                        From::Body => {
-                            self.map.push_copied(self.out.len(), tok.at.lo);
                             self.out.push_str(&tok.text);
                         }
                     }
@@ -468,7 +477,7 @@ impl Preprocessor<'_> {
             }
             let mut value = rest[i].clone();
             value.kind = lexer::Kind::Number;
-            value.text = Rc::from(if self.macros.contains_key(&*name.text) {
+            value.text = Arc::from(if self.macros.contains_key(&*name.text) {
                 "1"
             } else {
                 "0"

@@ -4,12 +4,12 @@
 use super::lexer::{self, Kind};
 use super::lines::LogicalLine;
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub(super) struct Token {
     pub kind: Kind,
-    pub text: Rc<str>,
+    pub text: Arc<str>,
     pub space_before: bool,
     /// Virtual span in the original file: the token itself, or the use site of the outermost
     /// macro whose expansion produced it.
@@ -21,10 +21,10 @@ pub(super) struct Token {
 /// The macros a token must not re-invoke. Shared between the tokens of one expansion, so
 /// that expanding allocates per expansion, not per token.
 #[derive(Debug, Clone, Default)]
-pub(super) struct HideSet(Option<Rc<[Rc<str>]>>);
+pub(super) struct HideSet(Option<Arc<[Arc<str>]>>);
 
 impl HideSet {
-    pub fn names(&self) -> &[Rc<str>] {
+    pub fn names(&self) -> &[Arc<str>] {
         self.0.as_deref().unwrap_or(&[])
     }
 
@@ -37,9 +37,9 @@ impl HideSet {
     pub fn for_expansion(
         name_hide: &HideSet,
         rparen_hide: Option<&HideSet>,
-        name: &Rc<str>,
+        name: &Arc<str>,
     ) -> HideSet {
-        let mut names: Vec<Rc<str>> = name_hide
+        let mut names: Vec<Arc<str>> = name_hide
             .names()
             .iter()
             .filter(|h| rparen_hide.is_none_or(|r| r.contains(h)))
@@ -74,10 +74,9 @@ pub(super) enum From {
         lo: usize,
         hi: usize,
     },
-    /// Produced by expanding this macro (the outermost one, used at `Token::at`).
-    Macro(Rc<str>),
-    /// Part of a macro definition, not yet substituted.
-    Body,
+    /// Produced by expanding this macro (the outermost one, used at `Token::at`). Tokens of
+    /// a macro body carry the macro's name and their place in the definition.
+    Macro(Arc<str>),
 }
 
 impl Token {
@@ -97,7 +96,7 @@ pub(super) fn line_tokens(line: &LogicalLine, index: usize, base: u32) -> Vec<To
         .enumerate()
         .map(|(position, l)| Token {
             kind: l.kind,
-            text: Rc::from(&line.text[l.lo..l.hi]),
+            text: Arc::from(&line.text[l.lo..l.hi]),
             space_before: l.space_before,
             at: Span {
                 lo: base + line.offsets[l.lo],
@@ -124,8 +123,8 @@ pub(super) fn would_paste(a: &Token, b: &Token) -> bool {
     if a.kind != Kind::Punct || b.kind != Kind::Punct {
         return false;
     }
-    let joined = format!("{}{}", a.text, b.text);
-    joined.starts_with("//")
-        || joined.starts_with("/*")
-        || lexer::token_at(&joined, 0).1 > a.text.len()
+    // `b` completes a longer punctuator (or a comment opener) that starts with `a`.
+    lexer::PUNCTUATORS.iter().chain(&["//", "/*"]).any(|p| {
+        p.len() > a.text.len() && p.starts_with(&*a.text) && b.text.starts_with(&p[a.text.len()..])
+    })
 }

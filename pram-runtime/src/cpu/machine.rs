@@ -4,7 +4,7 @@
 
 use super::memory::{self, Memory};
 use super::thread::{combine, Env, Flow as ThreadFlow, Thread, V};
-use super::{Fault, Order, Output};
+use super::{Config, Fault, Order, Output};
 use fork_frontend::hir::{Mode, Sharity, Type, VarId};
 use transform::plan::{
     HostFnId, HostLoop, HostOp, KernelId, Plan, SharedFrameId, Split, SplitKind,
@@ -53,14 +53,16 @@ pub struct Machine<'p> {
     mem: Memory,
     state: Vec<Proc>,
     groups: Vec<Group>,
-    order: Order,
+    config: Config,
+    steps_left: u64,
     rng: fastrand::Rng,
     out: Output,
 }
 
 impl<'p> Machine<'p> {
-    pub fn new(plan: &'p Plan, procs: usize, order: Order) -> Machine<'p> {
-        let seed = match order {
+    pub fn new(plan: &'p Plan, config: Config) -> Machine<'p> {
+        let procs = config.procs;
+        let seed = match config.order {
             Order::Shuffle(seed) => seed,
             _ => 0,
         };
@@ -75,7 +77,8 @@ impl<'p> Machine<'p> {
                 })
                 .collect(),
             groups: Vec::new(),
-            order,
+            config,
+            steps_left: config.max_steps,
             rng: fastrand::Rng::with_seed(seed),
             out: Output::default(),
         }
@@ -86,8 +89,7 @@ impl<'p> Machine<'p> {
         let strings: Vec<u8> = plan.program.strings.concat();
         self.mem.resize(memory::STRINGS, strings.len() as u64);
         self.mem
-            .write(memory::addr(memory::STRINGS, 0), &strings)
-            .map_err(|_| Fault::internal("cannot place the string literals"))?;
+            .write_phys(memory::phys(memory::STRINGS, 0), &strings);
         self.mem
             .resize(memory::SHARED_GLOBALS, plan.storage.shared_globals_bytes);
         let p = self.procs as u64;
@@ -142,7 +144,7 @@ impl<'p> Machine<'p> {
             .map(|g| self.groups[g].frames.clone())
             .unwrap_or_default();
         let bytes = self.plan.storage.shared_frames[frame.0 as usize].bytes;
-        frames.push((frame, self.mem.alloc(memory::SHARED_FRAMES, bytes, 8)));
+        frames.push((frame, self.mem.reserve(memory::SHARED_FRAMES, bytes, 8)));
         self.groups.push(Group {
             members,
             at,
@@ -189,7 +191,7 @@ impl<'p> Machine<'p> {
             slot_base: ctx.slot_base,
             frames: &group.frames,
         };
-        let mut t = Thread::new(self.plan, &mut self.mem, env);
+        let mut t = Thread::new(self.plan, &mut self.mem, env, &mut self.steps_left);
         f(&mut t)
     }
 
@@ -306,13 +308,16 @@ impl<'p> Machine<'p> {
         let kernel = self.plan.kernel(k);
         self.out.launches += 1;
         let mut threads = self.active(ctx);
-        match self.order {
+        match self.config.order {
             Order::Forward => {}
             Order::Reverse => threads.reverse(),
             Order::Shuffle(_) => self.rng.shuffle(&mut threads),
         }
         let ret = self.plan.function(ctx.func).ret;
         let mut printed = Vec::new();
+        if kernel.mode == Mode::Sync {
+            self.mem.begin_step(self.config.crcw);
+        }
         for (rank, proc) in threads {
             let (flow, text) = self.with_thread(proc, rank, ctx, |t| {
                 let flow = t.exec_all(&kernel.body)?;
@@ -338,6 +343,7 @@ impl<'p> Machine<'p> {
                 printed.push((key, text));
             }
         }
+        self.mem.end_step();
         // fork-dialect.md §7: a statement's lines in `$$` order; asynchronous code's lines
         // by `__PROC_NR__`, each processor's in program order.
         printed.sort_by_key(|(key, _)| *key);
@@ -505,6 +511,10 @@ impl<'p> Machine<'p> {
             self.mem.resize(memory::SLOTS, needed);
         }
         let active = self.active(ctx);
+        if active.is_empty() {
+            // Every member has left (e.g. returned): nothing to run, and recursion ends.
+            return Ok(());
+        }
         let members = self.groups[ctx.group].members.clone();
         let at = self.groups[ctx.group].at;
         let g = self.push_group(Some(ctx.group), members, at, f.shared_frame);

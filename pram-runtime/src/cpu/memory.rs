@@ -1,7 +1,12 @@
-//! The CPU executor's global memory: segments addressed as `segment << 40 | offset`, so that
-//! a stray pointer faults instead of touching another region. The scratch segment holds a
-//! thread's registers and device-call locals for one kernel; it tracks which bytes were
-//! written in this kernel, so a read of a value that did not survive a cut is caught.
+//! The CPU executor's global memory. Storage lives in segments (physical addresses
+//! `segment << 40 | offset`, laid out as the Plan's `Storage` says); a program's pointers are
+//! *object pointers* `object id << 40 | offset in the object`, so an access outside the
+//! object a pointer was derived from faults (as on the simulator) instead of reading a
+//! neighbour. The scratch segment holds a thread's registers and device-call locals for one
+//! kernel; it tracks which bytes were written in this kernel, so a read of a value that did
+//! not survive a cut is caught.
+
+use std::collections::HashMap;
 
 pub const STRINGS: u64 = 1;
 pub const SHARED_GLOBALS: u64 = 2;
@@ -12,25 +17,127 @@ pub const PRIVATE_HEAP: u64 = 6;
 pub const SCRATCH: u64 = 7;
 const SEGMENTS: usize = 8;
 const SHIFT: u32 = 40;
+const OFFSET_MASK: u64 = (1 << SHIFT) - 1;
+/// Object ids with this bit are scratch objects of the running thread.
+const SCRATCH_ID: u64 = 1 << 22;
 
-pub fn addr(segment: u64, offset: u64) -> u64 {
+fn is_shared(segment: usize) -> bool {
+    matches!(segment as u64, SHARED_GLOBALS | SHARED_FRAMES | SHARED_HEAP)
+}
+
+/// A physical address: `segment << 40 | offset`.
+pub fn phys(segment: u64, offset: u64) -> u64 {
     segment << SHIFT | offset
 }
 
 /// Why an access failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AccessError {
-    /// Outside every allocated byte (null, freed, past the end of a region).
+    /// Outside the object the pointer points into (or a null or dangling pointer).
     OutOfBounds,
     /// A scratch byte not written in this kernel.
     Undefined,
+    /// CRCW common: this processor and `other` wrote different values into one cell in one
+    /// synchronous step.
+    Conflict { other: usize },
+    /// In one synchronous launch, this processor and `other` touched one shared byte, at
+    /// least one of them writing, in different statements (or a read and a write): lockstep
+    /// would order them, a kernel does not.
+    Hazard { other: usize },
 }
 
-#[derive(Default)]
+/// How concurrent writes of one cell in one synchronous kernel are resolved
+/// (fork-dialect.md §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Crcw {
+    /// All writers must write the same value.
+    #[default]
+    Common,
+    /// One value wins: the lowest `__PROC_NR__` (as the reference simulator picks).
+    Arbitrary,
+    /// The highest `__PROC_NR__` wins.
+    Priority,
+}
+
+/// The shared accesses of one synchronous launch.
+struct Step {
+    crcw: Crcw,
+    /// Physical cell address → (writer, bytes), for the CRCW rule.
+    cells: HashMap<u64, (usize, Vec<u8>)>,
+    /// Physical byte → (writer, statement).
+    written: HashMap<u64, (usize, u32)>,
+    /// Physical byte → its reader, or None when several processors read it.
+    read: HashMap<u64, Option<usize>>,
+}
+
+impl Step {
+    /// Records `proc` reading bytes `r` of a shared segment.
+    fn read(
+        &mut self,
+        proc: usize,
+        segment: u64,
+        r: &std::ops::Range<usize>,
+    ) -> Result<(), AccessError> {
+        for b in r.clone() {
+            let byte = phys(segment, b as u64);
+            if let Some(&(other, _)) = self.written.get(&byte) {
+                if other != proc {
+                    return Err(AccessError::Hazard { other });
+                }
+            }
+            let reader = self.read.entry(byte).or_insert(Some(proc));
+            if *reader != Some(proc) {
+                *reader = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records `proc` writing bytes `r` in statement `site`.
+    fn write(
+        &mut self,
+        proc: usize,
+        site: u32,
+        segment: u64,
+        r: &std::ops::Range<usize>,
+    ) -> Result<(), AccessError> {
+        for b in r.clone() {
+            let byte = phys(segment, b as u64);
+            match self.read.get(&byte) {
+                Some(Some(reader)) if *reader == proc => {}
+                // Read by several processors, one of them another one.
+                Some(None) => return Err(AccessError::Hazard { other: usize::MAX }),
+                Some(Some(other)) => return Err(AccessError::Hazard { other: *other }),
+                None => {}
+            }
+            if let Some(&(other, other_site)) = self.written.get(&byte) {
+                if other != proc && other_site != site {
+                    return Err(AccessError::Hazard { other });
+                }
+            }
+            self.written.insert(byte, (proc, site));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Object {
+    phys: u64,
+    size: u64,
+}
+
 pub struct Memory {
     segments: Vec<Vec<u8>>,
     /// Per scratch byte: written in the current kernel.
     scratch_defined: Vec<bool>,
+    /// Set during a synchronous launch: its accesses to shared memory.
+    step: Option<Step>,
+    /// Object ids from 1 (0 is the null pointer's).
+    objects: Vec<Object>,
+    /// Objects with a fixed place (variables), by (physical address, size).
+    places: HashMap<(u64, u64), u64>,
+    scratch_objects: Vec<Object>,
 }
 
 impl Memory {
@@ -38,6 +145,10 @@ impl Memory {
         Memory {
             segments: vec![Vec::new(); SEGMENTS],
             scratch_defined: Vec::new(),
+            step: None,
+            objects: vec![Object { phys: 0, size: 0 }],
+            places: HashMap::new(),
+            scratch_objects: Vec::new(),
         }
     }
 
@@ -54,44 +165,138 @@ impl Memory {
         }
     }
 
-    /// Appends `size` zero bytes aligned to `align`; returns their address. Scratch bytes
-    /// start undefined.
-    pub fn alloc(&mut self, segment: u64, size: u64, align: u64) -> u64 {
+    /// Appends `size` zero bytes aligned to `align` to a segment; returns their physical
+    /// address. Scratch bytes start undefined.
+    pub fn reserve(&mut self, segment: u64, size: u64, align: u64) -> u64 {
         let align = align.max(1);
         let offset = self.len(segment).div_ceil(align) * align;
         self.resize(segment, offset + size.max(1));
         if segment == SCRATCH {
             self.scratch_defined[offset as usize..].fill(false);
         }
-        addr(segment, offset)
+        phys(segment, offset)
     }
 
-    /// Forgets the scratch segment (a kernel thread ends).
+    /// A new object of `size` bytes in a segment (heap block, register); its pointer.
+    pub fn alloc(&mut self, segment: u64, size: u64, align: u64) -> u64 {
+        let object = Object {
+            phys: self.reserve(segment, size, align),
+            size,
+        };
+        if segment == SCRATCH {
+            self.scratch_objects.push(object);
+            (SCRATCH_ID | (self.scratch_objects.len() as u64 - 1)) << SHIFT
+        } else {
+            self.objects.push(object);
+            (self.objects.len() as u64 - 1) << SHIFT
+        }
+    }
+
+    /// The pointer to the object at a fixed place (a variable's storage).
+    pub fn place(&mut self, phys: u64, size: u64) -> u64 {
+        let objects = &mut self.objects;
+        let id = *self.places.entry((phys, size)).or_insert_with(|| {
+            objects.push(Object { phys, size });
+            objects.len() as u64 - 1
+        });
+        id << SHIFT
+    }
+
+    /// Forgets the scratch segment and its objects (a kernel thread ends).
     pub fn clear_scratch(&mut self) {
         self.segments[SCRATCH as usize].clear();
         self.scratch_defined.clear();
+        self.scratch_objects.clear();
     }
 
-    fn range(&self, a: u64, size: u64) -> Result<(usize, std::ops::Range<usize>), AccessError> {
-        let segment = (a >> SHIFT) as usize;
-        let offset = a & ((1 << SHIFT) - 1);
-        let bytes = self.segments.get(segment).ok_or(AccessError::OutOfBounds)?;
-        if segment == 0 || offset + size > bytes.len() as u64 {
+    /// The physical bytes `size` bytes at pointer `p` cover.
+    fn resolve(&self, p: u64, size: u64) -> Result<(usize, std::ops::Range<usize>), AccessError> {
+        let id = p >> SHIFT;
+        let offset = p & OFFSET_MASK;
+        let object = if id & SCRATCH_ID != 0 {
+            self.scratch_objects.get((id & !SCRATCH_ID) as usize)
+        } else {
+            self.objects.get(id as usize).filter(|_| id != 0)
+        };
+        let object = object.ok_or(AccessError::OutOfBounds)?;
+        if offset + size > object.size {
             return Err(AccessError::OutOfBounds);
         }
-        Ok((segment, offset as usize..(offset + size) as usize))
+        let segment = (object.phys >> SHIFT) as usize;
+        let start = (object.phys & OFFSET_MASK) + offset;
+        let bytes = self.segments.get(segment).ok_or(AccessError::OutOfBounds)?;
+        if start + size > bytes.len() as u64 {
+            return Err(AccessError::OutOfBounds);
+        }
+        Ok((segment, start as usize..(start + size) as usize))
     }
 
-    pub fn read(&self, a: u64, size: u64) -> Result<&[u8], AccessError> {
-        let (segment, r) = self.range(a, size)?;
+    /// Processor `proc` loads `size` bytes at pointer `p` (recorded in a synchronous launch).
+    pub fn read_by(&mut self, proc: usize, p: u64, size: u64) -> Result<&[u8], AccessError> {
+        let (segment, r) = self.resolve(p, size)?;
+        if let (true, Some(step)) = (is_shared(segment), &mut self.step) {
+            step.read(proc, segment as u64, &r)?;
+        }
+        self.read(p, size)
+    }
+
+    pub fn read(&self, p: u64, size: u64) -> Result<&[u8], AccessError> {
+        let (segment, r) = self.resolve(p, size)?;
         if segment == SCRATCH as usize && !self.scratch_defined[r.clone()].iter().all(|d| *d) {
             return Err(AccessError::Undefined);
         }
         Ok(&self.segments[segment][r])
     }
 
-    pub fn write(&mut self, a: u64, data: &[u8]) -> Result<(), AccessError> {
-        let (segment, r) = self.range(a, data.len() as u64)?;
+    /// Stores at a physical address (initialisation by the host).
+    pub fn write_phys(&mut self, a: u64, data: &[u8]) {
+        let segment = (a >> SHIFT) as usize;
+        let start = (a & OFFSET_MASK) as usize;
+        self.segments[segment][start..start + data.len()].copy_from_slice(data);
+    }
+
+    /// A synchronous launch begins: concurrent shared writes are resolved by `crcw`, and
+    /// accesses that lockstep would order are reported.
+    pub fn begin_step(&mut self, crcw: Crcw) {
+        self.step = Some(Step {
+            crcw,
+            cells: HashMap::new(),
+            written: HashMap::new(),
+            read: HashMap::new(),
+        });
+    }
+
+    pub fn end_step(&mut self) {
+        self.step = None;
+    }
+
+    /// Processor `proc` stores `data` at pointer `p` in statement `site`. In a synchronous
+    /// launch a shared cell written by two processors in one statement follows the CRCW rule
+    /// whatever order the threads run in.
+    pub fn write_by(
+        &mut self,
+        proc: usize,
+        site: u32,
+        p: u64,
+        data: &[u8],
+    ) -> Result<(), AccessError> {
+        let (segment, r) = self.resolve(p, data.len() as u64)?;
+        if let (true, Some(step)) = (is_shared(segment), &mut self.step) {
+            step.write(proc, site, segment as u64, &r)?;
+            let cell = phys(segment as u64, r.start as u64);
+            if let Some((other, old)) = step.cells.get(&cell) {
+                let (other, differs) = (*other, old.as_slice() != data);
+                if other != proc {
+                    match step.crcw {
+                        Crcw::Common if differs => return Err(AccessError::Conflict { other }),
+                        Crcw::Priority if other > proc => return Ok(()),
+                        Crcw::Arbitrary if other < proc => return Ok(()),
+                        _ => {}
+                    }
+                }
+            }
+            step.cells.insert(cell, (proc, data.to_vec()));
+        }
         if segment == SCRATCH as usize {
             self.scratch_defined[r.clone()].fill(true);
         }
@@ -99,11 +304,11 @@ impl Memory {
         Ok(())
     }
 
-    /// The NUL-terminated string at `a` (without the NUL).
-    pub fn c_string(&self, a: u64) -> Result<Vec<u8>, AccessError> {
+    /// The NUL-terminated string at `p` (without the NUL).
+    pub fn c_string(&self, p: u64) -> Result<Vec<u8>, AccessError> {
         let mut out = Vec::new();
         loop {
-            let b = self.read(a + out.len() as u64, 1)?[0];
+            let b = self.read(p + out.len() as u64, 1)?[0];
             if b == 0 {
                 return Ok(out);
             }

@@ -6,6 +6,7 @@
 
 mod machine;
 mod memory;
+pub use memory::Crcw;
 pub mod printf;
 mod thread;
 
@@ -60,14 +61,6 @@ pub struct Fault {
 }
 
 impl Fault {
-    fn internal(message: &str) -> Fault {
-        Fault {
-            span: Span::default(),
-            proc: None,
-            message: format!("plan error: {message}"),
-        }
-    }
-
     pub fn to_diagnostic(&self) -> Diagnostic {
         let code = if self.message.starts_with("plan error") {
             &R0502
@@ -82,7 +75,9 @@ impl Fault {
             Diagnostic::error(code, self.span, format!("{}{who}", self.message)).with_label("here");
         if code == &R0502 {
             d.with_help(
-                "this is a bug of the transform; `forkcc sim` runs the program without the Plan",
+                "the Plan does not keep lockstep here: a transform bug, or a `straight` function \
+                 whose statements touch other processors' shared cells; `forkcc sim` runs the \
+                 program in lockstep",
             )
         } else {
             d.with_help("fix the program; `forkcc sim` reports the same fault with the step")
@@ -102,14 +97,29 @@ executed it. The message names the processor and the source location.\n\nFix the
 pub const R0502: Code = Code {
     id: "R0502",
     title: "the Plan is inconsistent (a transform bug)",
-    explain: "The CPU Plan executor found the Plan itself wrong, for example a private value \
-read in a kernel after a cut although no spilled slot kept it. This is a bug of forkcc's \
-transform, not of the program; `forkcc sim` runs the program without the Plan.",
+    explain: "The CPU Plan executor found that the Plan does not keep the program's meaning: \
+a private value read in a kernel after a cut although no spilled slot kept it, or two \
+processors touching one shared cell in one kernel, one of them writing, where lockstep \
+execution would order the accesses. The second also happens when a `straight` function called \
+in a synchronous region reads and writes other processors' shared cells (the Plan runs a \
+device function per thread, without lockstep inside it). `forkcc sim` runs the program in \
+lockstep.",
 };
 
 pub const CODES: &[&Code] = &[&R0501, &R0502];
 
-/// Runs the Plan on `procs` processors.
-pub fn run(plan: &Plan, procs: usize, order: Order) -> Result<Output, Fault> {
-    machine::Machine::new(plan, procs, order).run()
+/// How a run executes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// P, the number of processors.
+    pub procs: usize,
+    pub order: Order,
+    pub crcw: Crcw,
+    /// The most kernel statements the run may execute (over all threads).
+    pub max_steps: u64,
+}
+
+/// Runs the Plan.
+pub fn run(plan: &Plan, config: Config) -> Result<Output, Fault> {
+    machine::Machine::new(plan, config).run()
 }

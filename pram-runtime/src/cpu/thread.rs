@@ -50,20 +50,33 @@ pub struct Thread<'a> {
     pub plan: &'a Plan,
     pub mem: &'a mut Memory,
     pub env: Env<'a>,
+    /// Statements this run may still execute (all threads together): a program that does
+    /// not terminate stops with a fault instead of hanging.
+    steps_left: &'a mut u64,
     /// The text this thread printed in this launch.
     pub out: Vec<u8>,
+    /// The simple statement running (its source offset): writes of one statement by several
+    /// processors are concurrent writes, writes of different statements are ordered.
+    site: u32,
     /// Register homes per device-call depth (depth 0: the kernel's function).
     regs: Vec<HashMap<VarId, u64>>,
 }
 
 impl<'a> Thread<'a> {
-    pub fn new(plan: &'a Plan, mem: &'a mut Memory, env: Env<'a>) -> Thread<'a> {
+    pub fn new(
+        plan: &'a Plan,
+        mem: &'a mut Memory,
+        env: Env<'a>,
+        steps_left: &'a mut u64,
+    ) -> Thread<'a> {
         mem.clear_scratch();
         Thread {
             plan,
+            steps_left,
             mem,
             env,
             out: Vec::new(),
+            site: 0,
             regs: vec![HashMap::new()],
         }
     }
@@ -79,6 +92,29 @@ impl<'a> Thread<'a> {
     fn access(&self, err: AccessError, span: Span) -> Fault {
         match err {
             AccessError::OutOfBounds => self.fault(span, "memory access out of bounds"),
+            AccessError::Conflict { other } => self.fault(
+                span,
+                format!(
+                    "concurrent write conflict (CRCW common): processors {other} and {} wrote \
+                     different values into one cell in one step",
+                    self.env.proc
+                ),
+            ),
+            AccessError::Hazard { other } => {
+                let other = match other {
+                    usize::MAX => "other processors".to_string(),
+                    p => format!("processor {p}"),
+                };
+                self.fault(
+                    span,
+                    format!(
+                        "plan error: this access and one of {other} touch the same shared \
+                         memory in one kernel, one of them writing; lockstep orders them, the \
+                         kernel does not (a missing cut, or a device function whose steps \
+                         need lockstep)"
+                    ),
+                )
+            }
             AccessError::Undefined => self.fault(
                 span,
                 "plan error: a private value is read in a kernel after a cut but was not \
@@ -90,22 +126,43 @@ impl<'a> Thread<'a> {
     // ---- statements ----
 
     pub fn exec(&mut self, s: &Stmt) -> Result<Flow, Fault> {
+        if *self.steps_left == 0 {
+            return Err(self.fault(
+                s.span,
+                "step limit reached: the program may not terminate; raise `--max-steps`",
+            ));
+        }
+        *self.steps_left -= 1;
+        if matches!(
+            s.kind,
+            StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_)
+        ) {
+            self.site = s.span.lo;
+        }
         match &s.kind {
             StmtKind::Expr(e) => {
                 self.eval(e)?;
                 Ok(Flow::Normal)
             }
             StmtKind::Decl { var, init } => {
+                // The whole initial value (zeros, then the initialiser's scalars) in one
+                // store: every member of a group writes the same value of a shared local.
                 let ty = self.plan.program.var(*var).ty.clone();
-                let a = self.var_addr(*var, s.span)?;
-                let zeros = vec![0; self.size(&ty) as usize];
-                self.mem
-                    .write(a, &zeros)
-                    .map_err(|e| self.access(e, s.span))?;
+                let mut bytes = vec![0; self.size(&ty) as usize];
                 for elem in init.iter().flatten() {
                     let v = self.eval(&elem.value)?;
-                    self.store(a + elem.offset, &elem.value.ty, v, s.span)?;
+                    let size = self.size(&elem.value.ty);
+                    let at = elem.offset as usize;
+                    bytes[at..at + size as usize].copy_from_slice(&encode(
+                        &v,
+                        &elem.value.ty,
+                        size,
+                    ));
                 }
+                let a = self.var_addr(*var, s.span)?;
+                self.mem
+                    .write_by(self.env.proc, self.site, a, &bytes)
+                    .map_err(|e| self.access(e, s.span))?;
                 Ok(Flow::Normal)
             }
             StmtKind::Block(b) => self.exec_all(&b.stmts),
@@ -196,12 +253,12 @@ impl<'a> Thread<'a> {
         let size = self.size(ty);
         let procs = self.env.procs as u64;
         let proc = self.env.proc as u64;
-        Ok(match self.plan.storage.home(var) {
-            Some(Home::Shared { offset }) => memory::addr(memory::SHARED_GLOBALS, offset),
+        let phys = match self.plan.storage.home(var) {
+            Some(Home::Shared { offset }) => memory::phys(memory::SHARED_GLOBALS, offset),
             Some(Home::PrivateGlobal { offset }) => {
-                memory::addr(memory::SLOTS, offset * procs + proc * size)
+                memory::phys(memory::SLOTS, offset * procs + proc * size)
             }
-            Some(Home::Slot { offset }) => memory::addr(
+            Some(Home::Slot { offset }) => memory::phys(
                 memory::SLOTS,
                 self.env.slot_base + offset * procs + proc * size,
             ),
@@ -225,29 +282,32 @@ impl<'a> Thread<'a> {
                     proc: None,
                     message: "plan error: no register frame".into(),
                 })?;
-                match regs.get(&var) {
-                    Some(a) => *a,
+                return Ok(match regs.get(&var) {
+                    Some(p) => *p,
                     None => {
-                        let a = self.mem.alloc(memory::SCRATCH, size, align);
-                        regs.insert(var, a);
-                        a
+                        let p = self.mem.alloc(memory::SCRATCH, size, align);
+                        regs.insert(var, p);
+                        p
                     }
-                }
+                });
             }
-        })
+        };
+        Ok(self.mem.place(phys, size))
     }
 
-    pub fn load(&self, a: u64, ty: &Type, span: Span) -> Result<V, Fault> {
-        let bytes = self
-            .mem
-            .read(a, self.size(ty))
-            .map_err(|e| self.access(e, span))?;
-        Ok(decode(bytes, ty))
+    pub fn load(&mut self, a: u64, ty: &Type, span: Span) -> Result<V, Fault> {
+        let size = self.size(ty);
+        match self.mem.read_by(self.env.proc, a, size) {
+            Ok(bytes) => Ok(decode(bytes, ty)),
+            Err(e) => Err(self.access(e, span)),
+        }
     }
 
     pub fn store(&mut self, a: u64, ty: &Type, v: V, span: Span) -> Result<(), Fault> {
         let bytes = encode(&v, ty, self.size(ty));
-        self.mem.write(a, &bytes).map_err(|e| self.access(e, span))
+        self.mem
+            .write_by(self.env.proc, self.site, a, &bytes)
+            .map_err(|e| self.access(e, span))
     }
 
     // ---- expressions ----
@@ -424,12 +484,12 @@ impl<'a> Thread<'a> {
         })
     }
 
-    fn string_addr(&self, id: fork_frontend::hir::StrId) -> u64 {
-        let offset: usize = self.plan.program.strings[..id.0 as usize]
-            .iter()
-            .map(|s| s.len())
-            .sum();
-        memory::addr(memory::STRINGS, offset as u64)
+    fn string_addr(&mut self, id: fork_frontend::hir::StrId) -> u64 {
+        let strings = &self.plan.program.strings;
+        let offset: usize = strings[..id.0 as usize].iter().map(|s| s.len()).sum();
+        let len = strings[id.0 as usize].len() as u64;
+        self.mem
+            .place(memory::phys(memory::STRINGS, offset as u64), len)
     }
 
     /// `op` on two values of type `ty` (pointers for comparisons), result of type `res`.

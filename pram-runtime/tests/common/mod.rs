@@ -15,6 +15,8 @@ pub struct Case {
     pub file: PathBuf,
     pub procs: usize,
     pub defines: Vec<(String, String)>,
+    /// `--crcw MODE`, `common` when absent.
+    pub crcw: String,
 }
 
 /// One case per `//! run:` line (a file without one: one case, `-p 1`, no defines), files
@@ -44,20 +46,22 @@ pub fn cases(dirs: &[&str]) -> Vec<Case> {
             lines.push("");
         }
         for line in lines {
-            let (procs, defines) = parse_run_line(line);
+            let (procs, defines, crcw) = parse_run_line(line);
             out.push(Case {
                 file: file.clone(),
                 procs,
                 defines,
+                crcw,
             });
         }
     }
     out
 }
 
-fn parse_run_line(line: &str) -> (usize, Vec<(String, String)>) {
+fn parse_run_line(line: &str) -> (usize, Vec<(String, String)>, String) {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut procs = 1;
+    let mut crcw = "common".to_string();
     let mut defines = Vec::new();
     for (i, w) in words.iter().enumerate() {
         let next = words.get(i + 1).copied().unwrap_or("");
@@ -65,8 +69,10 @@ fn parse_run_line(line: &str) -> (usize, Vec<(String, String)>) {
             Some("") => next,
             Some(d) => d,
             None => {
-                if *w == "-p" {
-                    procs = next.parse().unwrap_or(1);
+                match *w {
+                    "-p" => procs = next.parse().unwrap_or(1),
+                    "--crcw" => crcw = next.to_string(),
+                    _ => {}
                 }
                 continue;
             }
@@ -74,5 +80,5 @@ fn parse_run_line(line: &str) -> (usize, Vec<(String, String)>) {
         let (name, value) = define.split_once('=').unwrap_or((define, "1"));
         defines.push((name.to_string(), value.to_string()));
     }
-    (procs, defines)
+    (procs, defines, crcw)
 }

@@ -9,6 +9,8 @@ const CASES: &[(&str, &str)] = &[
     ),
     ("missing operand", "void f(void) {\n    x = * ;\n}\n"),
     ("unclosed paren", "void f(void) {\n    g(1, 2;\n}\n"),
+    ("conditional without colon", "int x = a ? b;\n"),
+    ("missing comma", "void f(void) {\n    g(1 2);\n}\n"),
     (
         "unclosed block",
         "void f(void) {\n    if (x) {\n        y = 1;\n}\n",
@@ -56,10 +58,18 @@ const CASES: &[(&str, &str)] = &[
         "void f(void) {\n    s.if = p->;\n    q->;\n}\n",
     ),
     ("stray closing brace", "int x; }\nint y;\n"),
+    (
+        "bad parameter list, next function still parsed",
+        "int f(int a b) { return a; }\nmain() { x = ; }\n",
+    ),
     ("non-ASCII text", "int größe = 1;\nint a = 1 → 2;\n"),
     (
         "recovery keeps if/else together",
         "void f(void) {\n    if (x > ) { y = 1; } else { y = 2; }\n    if (x) y = ; else z = 1;\n    w = ;\n}\n",
+    ),
+    (
+        "unclosed paren stays inside its block",
+        "void f(void) {\n    x = = (a;\n    y = ;\n}\nint g(void) { return ; }\nint h(void) { return (1; }\n",
     ),
     ("bad escapes", "char *s = \"a\\qb\";\nchar *t = \"\\x41B\\777\";\n"),
 ];

@@ -79,3 +79,24 @@ fn example_programs() {
         insta::assert_snapshot!(*name, sexpr::unit(&unit));
     }
 }
+
+#[test]
+fn parser_codes_are_unique_in_range_and_explained() {
+    let mut ids: Vec<&str> = super::CODES.iter().map(|c| c.id).collect();
+    for code in super::CODES {
+        assert!(("E0100"..="E0199").contains(&code.id), "{}", code.id);
+        assert!(
+            !code.title.is_empty() && code.explain.contains("Fix"),
+            "{}",
+            code.id
+        );
+        assert!(
+            crate::codes::find(code.id).is_some(),
+            "{} not registered",
+            code.id
+        );
+    }
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), super::CODES.len(), "duplicate code ids");
+}

@@ -1,0 +1,89 @@
+//! Runtime faults of the CPU Plan executor: located, naming the processor, never a silent
+//! wrong answer — also where the faulty access would land inside a neighbouring object.
+
+use fork_frontend::{check_source, Options};
+use pram_runtime::cpu::{self, Config, Crcw, Fault, Order};
+
+fn run(source: &str, procs: usize) -> Result<String, Fault> {
+    let checked = check_source("fault.fork", source, &Options::default()).expect("checks");
+    let plan = transform::transform(&checked.program).expect("transforms");
+    let config = Config {
+        procs,
+        order: Order::Reverse,
+        crcw: Crcw::Common,
+        max_steps: 100_000,
+    };
+    cpu::run(&plan, config).map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+const NEIGHBOURS: &str = "
+sh int a[4], b[4];
+sync void main(void)
+{
+    a[$$] = $$;
+    seq printf(\"%d\\n\", b[0]);
+}
+";
+
+#[test]
+fn an_index_past_the_end_faults_even_inside_the_next_variable() {
+    assert_eq!(run(NEIGHBOURS, 4).expect("in bounds"), "0\n");
+    let fault = run(NEIGHBOURS, 5).expect_err("a[4] is out of bounds");
+    assert_eq!(fault.message, "memory access out of bounds");
+    assert_eq!(fault.proc, Some(4));
+}
+
+#[test]
+fn division_by_zero_and_assert_fault_with_their_processor() {
+    let div = "sync void main(void) { pr int x = 12 / ($$ - 2); printf(\"%d\\n\", x); }";
+    let fault = run(div, 4).expect_err("processor 2 divides by zero");
+    assert_eq!(
+        (fault.message.as_str(), fault.proc),
+        ("division by zero", Some(2))
+    );
+    let assert = "sync void main(void) { assert($$ != 1); }";
+    let fault = run(assert, 3).expect_err("processor 1 fails the assertion");
+    assert_eq!(
+        (fault.message.as_str(), fault.proc),
+        ("assertion failed", Some(1))
+    );
+}
+
+#[test]
+fn a_program_that_does_not_terminate_hits_the_step_limit() {
+    let endless = "sync void main(void) { pr int i = 0; while (i >= 0) i = (i + 1) % 10; }";
+    let fault = run(endless, 2).expect_err("never ends");
+    assert!(
+        fault.message.starts_with("step limit reached"),
+        "{}",
+        fault.message
+    );
+}
+
+#[test]
+fn a_device_function_that_needs_lockstep_is_reported_not_run_wrong() {
+    // Lockstep: every member loads *p before any member stores; per thread, processor 2
+    // would load a[2] after processor 0 stored it.
+    let rotate = "
+sh int a[8];
+straight void rot(int *p, int *q) { int t = *p; *p = *q; *q = t; }
+sync void main(void)
+{
+    a[$$] = $$;
+    a[$$ + 4] = 10 + $$;
+    rot(&a[$$], &a[$$ + 2]);
+    seq printf(\"%d %d\\n\", a[0], a[1]);
+}
+";
+    let fault = run(rotate, 4).expect_err("the device call needs lockstep");
+    assert!(
+        fault.message.starts_with("plan error: this access"),
+        "{}",
+        fault.message
+    );
+    let disjoint = rotate.replace("&a[$$ + 2]", "&a[$$ + 4]");
+    assert_eq!(
+        run(&disjoint, 4).expect("disjoint cells run per thread"),
+        "10 11\n"
+    );
+}

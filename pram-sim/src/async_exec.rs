@@ -1,0 +1,475 @@
+//! Asynchronous regions (`main` before `start`, `farm`, an `async` function called by a group):
+//! the processors run independently, scheduled deterministically round-robin, one statement
+//! per processor per turn, so a processor spinning on a flag that another sets makes progress.
+//!
+//! Each processor is a small-step machine: a stack of call levels, each with a stack of
+//! continuations (the rest of a block, a loop to test again, switch cases to fall into).
+//! Simple statements are executed whole by the vectorised interpreter on that one lane; a call
+//! that is a whole statement (`f(x);`, `v = f(x);`, `int v = f(x);`) is entered step by step,
+//! a call inside a larger expression runs to completion within its statement.
+
+use crate::exec::Flow;
+use crate::fault::{self, Fault};
+use crate::machine::{Ctx, Frame, Lanes, Machine, R};
+use crate::value::truth;
+use fork_frontend::hir::{Expr, ExprKind, FuncId, Mode, Stmt, StmtKind, SwitchCase, VarId};
+use fork_frontend::source::Span;
+
+/// What remains to be done at one call level.
+#[derive(Clone, Copy)]
+enum Cont<'p> {
+    /// The statements from the index on.
+    Stmts(&'p [Stmt], usize),
+    /// A loop whose body just ended: its step, its test, the next iteration.
+    Loop(&'p Stmt),
+    /// Switch case bodies from the index on (fall-through).
+    Cases(&'p [SwitchCase], usize),
+}
+
+/// Where a returned value goes.
+#[derive(Clone, Copy)]
+enum Target<'p> {
+    Discard,
+    Place(&'p Expr),
+    Var(VarId),
+}
+
+struct Level<'p> {
+    /// The callee's frame (lane 0); None at the region's own level (the region frame).
+    frame: Option<Frame>,
+    cx: Ctx,
+    conts: Vec<Cont<'p>>,
+    mark: usize,
+    target: Target<'p>,
+    span: Span,
+}
+
+#[derive(Clone, Copy)]
+enum State<'p> {
+    Running,
+    AtBarrier,
+    AtStart(&'p Stmt),
+    Finished,
+    Returned,
+}
+
+struct Thread<'p> {
+    /// The lane in the region frame.
+    lane: u32,
+    levels: Vec<Level<'p>>,
+    state: State<'p>,
+    /// This processor's PRAM clock.
+    clock: u64,
+}
+
+/// A resumable call: `f(x)`, `place = f(x)`.
+fn statement_call(e: &Expr) -> Option<(FuncId, &[Expr], Target<'_>)> {
+    match &e.kind {
+        ExprKind::Call { func, args } => Some((*func, args, Target::Discard)),
+        ExprKind::Assign { place, value } => match &value.kind {
+            ExprKind::Call { func, args } => Some((*func, args, Target::Place(place))),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+impl<'p> Machine<'p> {
+    /// Runs `body` asynchronously for `lanes` of `fr`; the region ends when every processor
+    /// has left it (a barrier of the group).
+    pub fn run_async(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        body: &'p [Stmt],
+        lanes: Lanes,
+    ) -> R<Flow> {
+        let acx = Ctx {
+            mode: Mode::Async,
+            ..*cx
+        };
+        let start = self.clock;
+        let mut threads: Vec<Thread<'p>> = lanes
+            .iter()
+            .map(|&lane| Thread {
+                lane,
+                levels: vec![Level {
+                    frame: None,
+                    cx: acx,
+                    conts: vec![Cont::Stmts(body, 0)],
+                    mark: self.undo.len(),
+                    target: Target::Discard,
+                    span: Span::default(),
+                }],
+                state: State::Running,
+                clock: start,
+            })
+            .collect();
+        loop {
+            let mut ran = false;
+            for t in threads
+                .iter_mut()
+                .filter(|t| matches!(t.state, State::Running))
+            {
+                ran = true;
+                self.clock = t.clock;
+                self.async_step(fr, t)?;
+                t.clock = self.clock;
+            }
+            if ran {
+                continue;
+            }
+            // Nobody can run: everyone left, or waits at a barrier or at `start`.
+            let now = threads.iter().map(|t| t.clock).max().unwrap_or(start);
+            let waiting: Lanes = threads
+                .iter()
+                .filter(|t| matches!(t.state, State::AtBarrier | State::AtStart(_)))
+                .map(|t| t.lane)
+                .collect();
+            if waiting.is_empty() {
+                break;
+            }
+            self.flush_async_output();
+            self.clock = now;
+            let starts: Vec<&'p Stmt> = threads
+                .iter()
+                .filter_map(|t| match t.state {
+                    State::AtStart(s) => Some(s),
+                    _ => None,
+                })
+                .collect();
+            if let Some(&first) = starts.first() {
+                if starts.len() != waiting.len() || starts.iter().any(|s| !std::ptr::eq(*s, first))
+                {
+                    let f = Fault::new(
+                        &fault::R0013,
+                        first.span,
+                        "internal simulator error: processors wait at different barriers",
+                    );
+                    return Err(Box::new(f));
+                }
+                let StmtKind::Start(body) = &first.kind else {
+                    return Err(self.internal("a start that is not a start"));
+                };
+                let flow = self.exec_start(fr, cx, first.span, body, waiting)?;
+                for t in threads.iter_mut() {
+                    if flow.ret.contains(&t.lane) {
+                        t.state = State::Returned;
+                    }
+                }
+            }
+            for t in threads.iter_mut() {
+                if matches!(t.state, State::AtBarrier | State::AtStart(_)) {
+                    t.state = State::Running;
+                }
+                t.clock = self.clock;
+            }
+        }
+        self.clock = threads.iter().map(|t| t.clock).max().unwrap_or(start);
+        self.flush_async_output();
+        let mut flow = Flow::default();
+        for t in &threads {
+            match t.state {
+                State::Returned => flow.ret.push(t.lane),
+                _ => flow.normal.push(t.lane),
+            }
+        }
+        Ok(flow)
+    }
+
+    /// Advances one processor by one statement (or until it must wait).
+    fn async_step(&mut self, fr: &mut Frame, t: &mut Thread<'p>) -> R<()> {
+        loop {
+            let Some(level) = t.levels.last_mut() else {
+                t.state = State::Finished;
+                return Ok(());
+            };
+            let Some(cont) = level.conts.last_mut() else {
+                // Fell off the end of a function or of the region.
+                return self.finish_level(fr, t, None);
+            };
+            match *cont {
+                Cont::Stmts(stmts, i) if i < stmts.len() => {
+                    *cont = Cont::Stmts(stmts, i + 1);
+                    return self.async_stmt(fr, t, &stmts[i]);
+                }
+                Cont::Cases(cases, i) if i < cases.len() => {
+                    *cont = Cont::Cases(cases, i + 1);
+                    level.conts.push(Cont::Stmts(&cases[i].body, 0));
+                }
+                Cont::Stmts(..) | Cont::Cases(..) => {
+                    level.conts.pop();
+                }
+                Cont::Loop(s) => {
+                    let StmtKind::Loop {
+                        cond, step, body, ..
+                    } = &s.kind
+                    else {
+                        return Err(self.internal("a loop continuation on a non-loop"));
+                    };
+                    if let Some(step) = step {
+                        self.on_lane(fr, t, |m, frame, cx, lanes| {
+                            m.count_step(frame, cx, step.span, lanes)?;
+                            m.eval(frame, cx, step, lanes).map(drop)
+                        })?;
+                    }
+                    if self.holds(fr, t, s.span, cond.as_ref())? {
+                        push(t, Cont::Stmts(std::slice::from_ref(&**body), 0));
+                    } else if let Some(level) = t.levels.last_mut() {
+                        level.conts.pop();
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Executes (or begins) one statement of a processor.
+    fn async_stmt(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
+        match &s.kind {
+            StmtKind::Expr(e) => match statement_call(e) {
+                Some((func, args, target))
+                    if self.prog.func(func).kind != fork_frontend::hir::FnKind::Sync =>
+                {
+                    self.on_lane(fr, t, |m, frame, cx, lanes| {
+                        m.count_step(frame, cx, s.span, lanes)
+                    })?;
+                    self.push_call(fr, t, func, args, target, s.span)
+                }
+                _ => self.on_lane(fr, t, |m, frame, cx, lanes| {
+                    m.count_step(frame, cx, s.span, lanes)?;
+                    m.eval(frame, cx, e, lanes)?;
+                    m.end_step(cx)
+                }),
+            },
+            StmtKind::Decl { var, init } => {
+                let call = match init.as_deref() {
+                    Some([elem]) if elem.offset == 0 => match &elem.value.kind {
+                        ExprKind::Call { func, args } => Some((*func, args)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match call {
+                    Some((func, args)) => {
+                        self.on_lane(fr, t, |m, frame, cx, lanes| {
+                            m.count_step(frame, cx, s.span, lanes)?;
+                            m.declare(frame, cx, *var, None, lanes, s.span)
+                        })?;
+                        self.push_call(fr, t, func, args, Target::Var(*var), s.span)
+                    }
+                    None => self.on_lane(fr, t, |m, frame, cx, lanes| {
+                        m.count_step(frame, cx, s.span, lanes)?;
+                        m.declare(frame, cx, *var, init.as_deref(), lanes, s.span)?;
+                        m.end_step(cx)
+                    }),
+                }
+            }
+            StmtKind::Block(b) => {
+                push(t, Cont::Stmts(&b.stmts, 0));
+                Ok(())
+            }
+            StmtKind::Farm(body) => {
+                push(t, Cont::Stmts(std::slice::from_ref(&**body), 0));
+                Ok(())
+            }
+            StmtKind::If { cond, then, els } => {
+                if self.holds(fr, t, s.span, Some(cond))? {
+                    push(t, Cont::Stmts(std::slice::from_ref(&**then), 0));
+                } else if let Some(els) = els {
+                    push(t, Cont::Stmts(std::slice::from_ref(&**els), 0));
+                }
+                Ok(())
+            }
+            StmtKind::Loop {
+                cond,
+                body,
+                test_first,
+                ..
+            } => {
+                if !*test_first || self.holds(fr, t, s.span, cond.as_ref())? {
+                    push(t, Cont::Loop(s));
+                    push(t, Cont::Stmts(std::slice::from_ref(&**body), 0));
+                }
+                Ok(())
+            }
+            StmtKind::Switch { cond, cases } => {
+                let v = self.on_lane(fr, t, |m, frame, cx, lanes| {
+                    m.count_step(frame, cx, s.span, lanes)?;
+                    let v = m.eval(frame, cx, cond, lanes)?;
+                    m.end_step(cx)?;
+                    Ok(v.first().copied().unwrap_or(0))
+                })?;
+                let entry = cases
+                    .iter()
+                    .position(|c| c.value == Some(v as i64))
+                    .or_else(|| cases.iter().position(|c| c.value.is_none()));
+                if let Some(i) = entry {
+                    push(t, Cont::Cases(cases, i));
+                }
+                Ok(())
+            }
+            StmtKind::Break => {
+                if let Some(level) = t.levels.last_mut() {
+                    while let Some(c) = level.conts.pop() {
+                        if matches!(c, Cont::Loop(_) | Cont::Cases(..)) {
+                            break;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            StmtKind::Continue => {
+                if let Some(level) = t.levels.last_mut() {
+                    while let Some(c) = level.conts.last() {
+                        if matches!(c, Cont::Loop(_)) {
+                            break;
+                        }
+                        level.conts.pop();
+                    }
+                }
+                Ok(())
+            }
+            StmtKind::Return(value) => {
+                let v = self.on_lane(fr, t, |m, frame, cx, lanes| {
+                    m.count_step(frame, cx, s.span, lanes)?;
+                    match value {
+                        Some(e) => {
+                            let v = m.eval(frame, cx, e, lanes)?;
+                            m.end_step(cx)?;
+                            Ok(v.first().copied().unwrap_or(0))
+                        }
+                        None => Ok(0),
+                    }
+                })?;
+                self.finish_level(fr, t, Some(v))
+            }
+            StmtKind::Barrier => {
+                self.on_lane(fr, t, |m, frame, cx, lanes| {
+                    m.count_step(frame, cx, s.span, lanes)
+                })?;
+                t.state = State::AtBarrier;
+                Ok(())
+            }
+            StmtKind::Start(_) if t.levels.len() == 1 => {
+                t.state = State::AtStart(s);
+                Ok(())
+            }
+            StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Fork { .. } => {
+                Err(self.internal("a synchronous construct in asynchronous code"))
+            }
+        }
+    }
+
+    /// Runs `f` on the processor's current frame and lane, in its level's context.
+    fn on_lane<T>(
+        &mut self,
+        fr: &mut Frame,
+        t: &mut Thread<'p>,
+        f: impl FnOnce(&mut Self, &mut Frame, &Ctx, &[u32]) -> R<T>,
+    ) -> R<T> {
+        let lane = t.lane;
+        let Some(level) = t.levels.last_mut() else {
+            return Err(self.internal("a finished processor stepped"));
+        };
+        let cx = level.cx;
+        match &mut level.frame {
+            Some(frame) => f(self, frame, &cx, &[0]),
+            None => f(self, fr, &cx, &[lane]),
+        }
+    }
+
+    /// Evaluates a condition (one step); a missing one holds.
+    fn holds(
+        &mut self,
+        fr: &mut Frame,
+        t: &mut Thread<'p>,
+        span: Span,
+        cond: Option<&Expr>,
+    ) -> R<bool> {
+        self.on_lane(fr, t, |m, frame, cx, lanes| {
+            m.count_step(frame, cx, span, lanes)?;
+            let Some(cond) = cond else {
+                return Ok(true);
+            };
+            let v = m.eval(frame, cx, cond, lanes)?;
+            m.end_step(cx)?;
+            let s = m.scalar(&cond.ty);
+            Ok(v.first().is_some_and(|&x| truth(s, x)))
+        })
+    }
+
+    /// Enters a user function step by step.
+    fn push_call(
+        &mut self,
+        fr: &mut Frame,
+        t: &mut Thread<'p>,
+        func: FuncId,
+        args: &[Expr],
+        target: Target<'p>,
+        span: Span,
+    ) -> R<()> {
+        let (callee, cx, mark) = self.on_lane(fr, t, |m, frame, cx, lanes| {
+            m.enter_call(frame, cx, func, args, lanes, span)
+        })?;
+        let body = &self.prog.func(func).body.stmts;
+        t.levels.push(Level {
+            frame: Some(callee),
+            cx: Ctx {
+                mode: Mode::Async,
+                ..cx
+            },
+            conts: vec![Cont::Stmts(body, 0)],
+            mark,
+            target,
+            span,
+        });
+        Ok(())
+    }
+
+    /// Leaves the current level, by `return` with a value or by falling off its end: a call
+    /// returns to its caller, the region's own level ends the processor's part of the region.
+    fn finish_level(&mut self, fr: &mut Frame, t: &mut Thread<'p>, returned: Option<u64>) -> R<()> {
+        let Some(level) = t.levels.pop() else {
+            return Ok(());
+        };
+        let value = returned.unwrap_or(0);
+        let Some(callee) = level.frame else {
+            t.state = match returned {
+                Some(v) => {
+                    fr.ret[t.lane as usize] = v;
+                    State::Returned
+                }
+                None => State::Finished,
+            };
+            return Ok(());
+        };
+        self.leave_call(&level.cx, &callee, level.mark)?;
+        let span = level.span;
+        match level.target {
+            Target::Discard => Ok(()),
+            Target::Place(place) => self.on_lane(fr, t, |m, frame, cx, lanes| {
+                let p = m.place(frame, cx, place, lanes)?;
+                let s = m.scalar(&place.ty);
+                m.store(frame, cx, &p, s, lanes, &[value], span)?;
+                m.end_step(cx)
+            }),
+            Target::Var(var) => self.on_lane(fr, t, |m, frame, cx, lanes| {
+                let ty = &m.prog.var(var).ty;
+                let s = m.scalar(ty);
+                let p = match m.storage[var.0 as usize] {
+                    crate::machine::Storage::Column(slot) => crate::eval::Place::Col(slot),
+                    _ => m.var_place(frame, cx, var, lanes, span)?,
+                };
+                m.store(frame, cx, &p, s, lanes, &[value], span)?;
+                m.end_step(cx)
+            }),
+        }
+    }
+}
+
+fn push<'p>(t: &mut Thread<'p>, c: Cont<'p>) {
+    if let Some(level) = t.levels.last_mut() {
+        level.conts.push(c);
+    }
+}

@@ -1,0 +1,169 @@
+//! `forkcc sim` and `forkcc run`: run a program on the reference PRAM simulator.
+
+use crate::cli::{defines_options, SourceArgs};
+use clap::ValueEnum;
+use fork_frontend::diag;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// The machine flags shared by `sim`, `run` and the `//! run:` lines of `forkcc test`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MachineFlags {
+    /// Number of processors P.
+    #[arg(short = 'p', long = "procs", value_name = "P",
+          value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    pub procs: u32,
+    /// How concurrent writes of one cell are resolved.
+    #[arg(long, value_enum, default_value_t = CrcwArg::Common)]
+    pub crcw: CrcwArg,
+    /// Which concurrent accesses are forbidden.
+    #[arg(long, value_enum, default_value_t = ModelArg::Crcw)]
+    pub model: ModelArg,
+    /// Extra checks: `races` reports sibling subgroups touching one shared cell, one writing.
+    #[arg(long = "check", value_enum, value_name = "CHECK")]
+    pub check: Vec<CheckArg>,
+    /// Stop with an error after this many group steps.
+    #[arg(long, value_name = "N", default_value_t = pram_sim::Config::default().max_steps)]
+    pub max_steps: u64,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CrcwArg {
+    /// All concurrent writers must write the same value (else an error).
+    Common,
+    /// One writer wins (the simulator picks the lowest __PROC_NR__).
+    Arbitrary,
+    /// The writer with the highest __PROC_NR__ wins.
+    Priority,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ModelArg {
+    Erew,
+    Crew,
+    Crcw,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckArg {
+    Races,
+}
+
+/// Where `forkcc run` executes a program. GPU backends extend this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// The GPU when a GPU and NVRTC are found, else the reference simulator.
+    Auto,
+    /// The reference PRAM simulator.
+    Sim,
+    /// The transform's Plan, executed on the CPU (kernel threads in `--order`).
+    CpuPlan,
+    /// The transform's Plan on GPU 0 (NVRTC + the CUDA driver).
+    Gpu,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    #[command(flatten)]
+    pub machine: MachineFlags,
+    /// Print cost statistics (PRAM time, work, groups, per function) to stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+impl MachineFlags {
+    pub fn config(&self) -> pram_sim::Config {
+        pram_sim::Config {
+            procs: self.procs,
+            crcw: match self.crcw {
+                CrcwArg::Common => pram_sim::Crcw::Common,
+                CrcwArg::Arbitrary => pram_sim::Crcw::Arbitrary,
+                CrcwArg::Priority => pram_sim::Crcw::Priority,
+            },
+            model: match self.model {
+                ModelArg::Erew => pram_sim::Model::Erew,
+                ModelArg::Crew => pram_sim::Model::Crew,
+                ModelArg::Crcw => pram_sim::Model::Crcw,
+            },
+            check_races: self.check.contains(&CheckArg::Races),
+            max_steps: self.max_steps,
+            ..pram_sim::Config::default()
+        }
+    }
+}
+
+/// What one simulation produced.
+pub struct Simulation {
+    pub output: Vec<u8>,
+    /// Rendered diagnostics (front-end warnings and errors, the runtime fault).
+    pub diagnostics: String,
+    pub stats: Option<pram_sim::Stats>,
+    pub ok: bool,
+}
+
+/// Checks and simulates `file`.
+pub fn simulate(file: &Path, defines: &[String], flags: &MachineFlags, color: bool) -> Simulation {
+    let checked = match fork_frontend::check_file(file, &defines_options(defines)) {
+        Ok(checked) => checked,
+        Err(failed) => {
+            return Simulation {
+                output: Vec::new(),
+                diagnostics: diag::render(&failed.sources, &failed.diagnostics, color),
+                stats: None,
+                ok: false,
+            }
+        }
+    };
+    let outcome = pram_sim::run(&checked.program, &flags.config());
+    let mut diagnostics = diag::render(&checked.sources, &checked.warnings, color);
+    if let Some(fault) = &outcome.fault {
+        diagnostics.push_str(&diag::render(
+            &checked.sources,
+            &[fault.to_diagnostic()],
+            color,
+        ));
+    }
+    Simulation {
+        output: outcome.output,
+        diagnostics,
+        ok: outcome.fault.is_none(),
+        stats: Some(outcome.stats),
+    }
+}
+
+/// `forkcc sim`: program output on stdout and nothing else; diagnostics and stats on stderr.
+pub fn sim(args: &SimArgs) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    let run = simulate(&args.source.file, &args.source.define, &args.machine, color);
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout.write_all(&run.output).and_then(|()| stdout.flush());
+    eprint!("{}", run.diagnostics);
+    if let (true, Some(stats)) = (args.stats, &run.stats) {
+        eprint!("{}", stats.render());
+    }
+    if let Err(err) = written {
+        eprintln!("error: cannot write the program's output: {err}");
+        return ExitCode::FAILURE;
+    }
+    if run.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `forkcc run`: runs on the chosen backend.
+pub fn run(args: &SimArgs, backend: Backend) -> ExitCode {
+    if backend == Backend::Auto {
+        if pram_runtime::gpu::available() {
+            return crate::cmd_cuda::run(args);
+        }
+        eprintln!(
+            "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)"
+        );
+    }
+    sim(args)
+}
