@@ -278,6 +278,9 @@ __device__ void fk_leave(FkThread *th, int status) { fk_m.status[th->proc] = sta
 
 extern "C" __global__ void fk_set_group(int g, FkGroup desc) { fk_m.groups[g] = desc; }
 
+// The GPU driver sets the descriptor with this one-thread kernel (no symbol lookup needed).
+extern "C" __global__ void fk_set_machine(FkMachine m) { fk_m = m; }
+
 // `start` (and the root group): members base..base+P-1 are the processors in order, $ = $$.
 extern "C" __global__ void fk_start(int procs, fk_u64 base) {
     int p = blockIdx.x * blockDim.x + threadIdx.x;

@@ -33,3 +33,10 @@ fn fig4_if_split() {
 fn fig5_loop() {
     insta::assert_snapshot!(emitted("tests/emit_cuda/fig5_loop.fork"));
 }
+
+/// A recursive `sync` function: a host branch on a shared condition, a `fork` whose arm calls
+/// the function again, `seq`, shared parameters and locals in group frames, `return`.
+#[test]
+fn sync_recursion() {
+    insta::assert_snapshot!(emitted("../tests/semantics/sync_recursion.fork"));
+}

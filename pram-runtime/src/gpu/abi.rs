@@ -26,7 +26,7 @@ pub struct FkVar {
     pub size: u64,
 }
 
-/// `FkMachine`: the device addresses of every region (copied to `fk_m`).
+/// `FkMachine`: the device addresses of every region (set into `fk_m` by `fk_set_machine`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FkMachine {
@@ -56,40 +56,8 @@ pub struct FkMachine {
 unsafe impl DeviceRepr for FkGroup {}
 // SAFETY: as above.
 unsafe impl DeviceRepr for FkVar {}
-
-impl FkMachine {
-    /// The bytes of the descriptor, for the copy into `fk_m`.
-    pub fn bytes(&self) -> Vec<u8> {
-        let fields: [u64; 19] = [
-            self.members,
-            self.groups,
-            self.dollar,
-            self.status,
-            self.words,
-            self.keys,
-            self.counts,
-            self.cursor,
-            self.flag,
-            self.strings,
-            self.shared_globals,
-            self.slots,
-            self.heap,
-            self.heap_bytes,
-            self.heap_top,
-            self.out,
-            self.out_bytes,
-            self.out_top,
-            self.fault,
-        ];
-        // `int procs` then padding to the first 8-byte field.
-        let mut out = (self.procs as u32).to_le_bytes().to_vec();
-        out.extend([0; 4]);
-        for f in fields {
-            out.extend(f.to_le_bytes());
-        }
-        out
-    }
-}
+// SAFETY: as above; the device addresses are into the driver's own allocation.
+unsafe impl DeviceRepr for FkMachine {}
 
 #[cfg(test)]
 mod tests {
@@ -100,7 +68,7 @@ mod tests {
     fn layouts_match_the_device_library() {
         assert_eq!(std::mem::size_of::<FkGroup>(), 40);
         assert_eq!(std::mem::size_of::<FkVar>(), 24);
-        assert_eq!(FkMachine::default().bytes().len(), 160);
+        assert_eq!(std::mem::size_of::<FkMachine>(), 160);
         let lib = crate::cuda::DEVICE_LIBRARY;
         assert!(lib.contains("sizeof(FkGroup) == 40"));
         assert!(lib.contains("sizeof(FkVar) == 24"));

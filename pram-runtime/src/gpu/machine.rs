@@ -236,14 +236,7 @@ impl<'p> Machine<'p> {
             out_top: base + r.out_top,
             fault: base + r.fault,
         };
-        let mut global = module
-            .get_global("fk_m", &m.stream)
-            .map_err(GpuError::driver("finding fk_m"))?;
-        let bytes = desc.bytes();
-        m.stream
-            .memcpy_htod(&bytes, &mut global)
-            .map_err(GpuError::driver("writing fk_m"))?;
-        m.stats.bytes_copied += bytes.len() as u64;
+        m.launch("fk_set_machine", 1, 1, &[&desc])?;
         Ok(m)
     }
 
@@ -881,6 +874,7 @@ pub struct Finished {
 
 /// The runtime library's kernels the driver calls.
 const RUNTIME_KERNELS: &[&str] = &[
+    "fk_set_machine",
     "fk_set_group",
     "fk_start",
     "fk_read_first",

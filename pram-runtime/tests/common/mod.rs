@@ -17,6 +17,8 @@ pub struct Case {
     pub defines: Vec<(String, String)>,
     /// `--crcw MODE`, `common` when absent.
     pub crcw: String,
+    /// The file says `//! expect-error:` (the front end or the run must reject it).
+    pub expects_error: bool,
 }
 
 /// One case per `//! run:` line (a file without one: one case, `-p 1`, no defines), files
@@ -38,6 +40,7 @@ pub fn cases(dirs: &[&str]) -> Vec<Case> {
     let mut out = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let expects_error = text.lines().any(|l| l.starts_with("//! expect-error:"));
         let mut lines: Vec<&str> = text
             .lines()
             .filter_map(|l| l.strip_prefix("//! run:"))
@@ -52,6 +55,7 @@ pub fn cases(dirs: &[&str]) -> Vec<Case> {
                 procs,
                 defines,
                 crcw,
+                expects_error,
             });
         }
     }
