@@ -43,7 +43,7 @@ enum Command {
     },
     /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
     Sim(SimArgs),
-    /// Run a program on a backend: the simulator, or the Plan on the CPU (`--backend cpu-plan`).
+    /// Run a program on a backend: the simulator, the CPU Plan executor or the GPU.
     Run {
         #[command(flatten)]
         sim: SimArgs,
@@ -73,6 +73,10 @@ enum Emit {
     Ast,
     /// The Plan: kernels, host control graph, storage layout.
     Plan,
+    /// One self-contained CUDA source (kernels, runtime library, host `main`) for nvcc.
+    Cuda,
+    /// The kernels compiled to PTX by NVRTC (sm_90).
+    Ptx,
 }
 
 pub fn main() -> ExitCode {
@@ -96,6 +100,14 @@ pub fn main() -> ExitCode {
                     Some(text) => text,
                     None => return ExitCode::FAILURE,
                 },
+                Emit::Cuda => match crate::cmd_cuda::cuda_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
+                Emit::Ptx => match crate::cmd_cuda::ptx_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
             };
             write_output(output.as_ref(), &text)
         }
@@ -105,6 +117,11 @@ pub fn main() -> ExitCode {
             backend: Backend::CpuPlan,
             order,
         } => crate::cmd_plan::run(&sim, order),
+        Command::Run {
+            sim,
+            backend: Backend::Gpu,
+            ..
+        } => crate::cmd_cuda::run(&sim),
         Command::Run { sim, backend, .. } => cmd_sim::run(&sim, backend),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {

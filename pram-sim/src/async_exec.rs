@@ -153,7 +153,7 @@ impl<'p> Machine<'p> {
                 };
                 let flow = self.exec_start(fr, cx, first.span, body, waiting)?;
                 for t in threads.iter_mut() {
-                    if flow.ret.contains(&t.lane) {
+                    if flow.exits.as_ref().is_some_and(|e| e.ret.contains(&t.lane)) {
                         t.state = State::Returned;
                     }
                 }
@@ -170,7 +170,7 @@ impl<'p> Machine<'p> {
         let mut flow = Flow::default();
         for t in &threads {
             match t.state {
-                State::Returned => flow.ret.push(t.lane),
+                State::Returned => flow.exits_mut().ret.push(t.lane),
                 _ => flow.normal.push(t.lane),
             }
         }

@@ -20,6 +20,12 @@ use crate::eval::Place;
 #[derive(Debug, Default)]
 pub struct Flow {
     pub normal: Lanes,
+    /// The lanes that left by `break`, `continue` or `return` (rare, so boxed).
+    pub exits: Option<Box<Exits>>,
+}
+
+#[derive(Debug, Default)]
+pub struct Exits {
     pub brk: Lanes,
     pub cont: Lanes,
     pub ret: Lanes,
@@ -29,7 +35,28 @@ impl Flow {
     fn normal(lanes: Lanes) -> Flow {
         Flow {
             normal: lanes,
-            ..Flow::default()
+            exits: None,
+        }
+    }
+
+    fn exiting(exits: Exits) -> Flow {
+        Flow {
+            normal: Lanes::new(),
+            exits: Some(Box::new(exits)),
+        }
+    }
+
+    pub fn exits_mut(&mut self) -> &mut Exits {
+        self.exits.get_or_insert_with(Box::default)
+    }
+
+    /// Adds exits of another path (they leave the same construct).
+    fn add_exits(&mut self, other: Option<Box<Exits>>) {
+        if let Some(o) = other {
+            let e = self.exits_mut();
+            append(&mut e.brk, o.brk);
+            append(&mut e.cont, o.cont);
+            append(&mut e.ret, o.ret);
         }
     }
 
@@ -37,9 +64,7 @@ impl Flow {
     fn join(mut self, other: Flow) -> Flow {
         append(&mut self.normal, other.normal);
         self.normal.sort_unstable();
-        append(&mut self.brk, other.brk);
-        append(&mut self.cont, other.cont);
-        append(&mut self.ret, other.ret);
+        self.add_exits(other.exits);
         self
     }
 }
@@ -70,9 +95,7 @@ impl<'p> Machine<'p> {
             }
             let f = self.exec(fr, cx, s, cur)?;
             cur = f.normal;
-            append(&mut out.brk, f.brk);
-            append(&mut out.cont, f.cont);
-            append(&mut out.ret, f.ret);
+            out.add_exits(f.exits);
         }
         out.normal = cur;
         Ok(out)
@@ -114,14 +137,14 @@ impl<'p> Machine<'p> {
             StmtKind::Switch { cond, cases } => {
                 self.exec_switch(fr, cx, s.span, cond, cases, lanes)
             }
-            StmtKind::Break => Ok(Flow {
+            StmtKind::Break => Ok(Flow::exiting(Exits {
                 brk: lanes,
-                ..Flow::default()
-            }),
-            StmtKind::Continue => Ok(Flow {
+                ..Exits::default()
+            })),
+            StmtKind::Continue => Ok(Flow::exiting(Exits {
                 cont: lanes,
-                ..Flow::default()
-            }),
+                ..Exits::default()
+            })),
             StmtKind::Return(value) => {
                 self.count_step(fr, cx, s.span, &lanes)?;
                 if let Some(e) = value {
@@ -131,10 +154,10 @@ impl<'p> Machine<'p> {
                     }
                     self.end_step(cx)?;
                 }
-                Ok(Flow {
+                Ok(Flow::exiting(Exits {
                     ret: lanes,
-                    ..Flow::default()
-                })
+                    ..Exits::default()
+                }))
             }
             StmtKind::Fork {
                 count,
@@ -257,10 +280,16 @@ impl<'p> Machine<'p> {
             return Ok(Flow::default());
         }
         self.sibling_enter(sib);
-        let procs: smallvec::SmallVec<[usize; 4]> = lanes
-            .iter()
-            .map(|&l| fr.procs[l as usize] as usize)
-            .collect();
+        // The whole group in one subgroup (all members present, so in `$$` order): `$$` and
+        // `$` stay what they are; only the shared-local scope is new.
+        let renumber = lanes.len() != cx.size as usize || dollar.is_some();
+        let procs: smallvec::SmallVec<[usize; 4]> = match renumber {
+            true => lanes
+                .iter()
+                .map(|&l| fr.procs[l as usize] as usize)
+                .collect(),
+            false => smallvec::SmallVec::new(),
+        };
         let saved_rank: Lanes = procs.iter().map(|&p| self.rank[p]).collect();
         let saved_dollar: smallvec::SmallVec<[i64; 4]> =
             procs.iter().map(|&p| self.dollar[p]).collect();
@@ -340,11 +369,13 @@ impl<'p> Machine<'p> {
         let mut active = lanes;
         loop {
             let f = self.exec(fr, cx, body, active)?;
-            append(&mut out.normal, f.brk);
-            append(&mut out.ret, f.ret);
             let mut next = f.normal;
-            append(&mut next, f.cont);
-            next.sort_unstable();
+            if let Some(e) = f.exits {
+                append(&mut out.normal, e.brk);
+                append(&mut out.exits_mut().ret, e.ret);
+                append(&mut next, e.cont);
+                next.sort_unstable();
+            }
             if next.is_empty() {
                 break;
             }
@@ -430,9 +461,12 @@ impl<'p> Machine<'p> {
                 continue;
             }
             let f = self.exec_block(fr, cx, &case.body, std::mem::take(&mut cur))?;
-            append(&mut out.normal, f.brk);
-            append(&mut out.cont, f.cont);
-            append(&mut out.ret, f.ret);
+            if let Some(e) = f.exits {
+                append(&mut out.normal, e.brk);
+                let exits = out.exits_mut();
+                append(&mut exits.cont, e.cont);
+                append(&mut exits.ret, e.ret);
+            }
             cur = f.normal;
         }
         out.normal.extend(cur);

@@ -207,6 +207,7 @@ impl<'p> Machine<'p> {
         }
     }
 
+    #[inline]
     pub fn scalar(&self, ty: &Type) -> Scalar {
         Scalar::of(ty, &self.prog.structs)
     }

@@ -19,6 +19,7 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    #[inline]
     pub fn of(ty: &Type, structs: &[fork_frontend::hir::StructDef]) -> Scalar {
         match ty {
             Type::Int(k) => Scalar::Int(*k),
