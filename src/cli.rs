@@ -63,6 +63,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Backend::Sim)]
         backend: Backend,
     },
+    /// Run a benchmark suite on the backends and baselines; table, JSON, CSV and SVG plots.
+    Bench(crate::cmd_bench::BenchArgs),
     /// Explain a diagnostic code, e.g. `forkcc explain E0101`.
     Explain { code: String },
 }
@@ -124,6 +126,7 @@ pub fn main() -> ExitCode {
         } => crate::cmd_cuda::run(&sim),
         Command::Run { sim, backend, .. } => cmd_sim::run(&sim, backend),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
+        Command::Bench(args) => crate::cmd_bench::bench(&args),
         Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
             pram_sim::CODES
                 .iter()
