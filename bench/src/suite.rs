@@ -60,7 +60,7 @@ impl Program {
             Program::Quicksort => 1_000_000,
             Program::Matmul => 512,
             Program::PrefixHillisSteele => 1 << 20,
-            Program::PrefixBlelloch => 1 << 22,
+            Program::PrefixBlelloch => 1 << 24,
             Program::ListRanking => 1 << 18,
         }
     }
