@@ -20,6 +20,10 @@ pub struct BenchArgs {
     /// Where results.json, results.csv and the SVG plots go (created if missing).
     #[arg(long, default_value = "bench-results")]
     pub out: PathBuf,
+    /// Only these sizes N of the suite (repeat the flag for several), e.g. to keep one
+    /// invocation within a time limit.
+    #[arg(long = "n", value_name = "N")]
+    pub sizes: Vec<i64>,
     /// Tiny sizes: checks that the harness works end to end.
     #[arg(long)]
     pub quick: bool,
@@ -34,6 +38,17 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
+    let cases: Vec<_> = cases
+        .into_iter()
+        .filter(|c| args.sizes.is_empty() || args.sizes.contains(&c.n))
+        .collect();
+    if cases.is_empty() {
+        eprintln!(
+            "error: suite `{}` has no case with N in {:?}",
+            args.suite, args.sizes
+        );
+        return ExitCode::FAILURE;
+    }
     let mut backends = Vec::new();
     for name in &args.backends {
         match Backend::parse(name.trim()) {
