@@ -158,6 +158,8 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     let walk = Instant::now();
     let walked = m.run();
     let walk_time = walk.elapsed();
+    // `finish` adds the final synchronisation to `sync`; it is not part of the walk.
+    let sync_in_walk = m.stats.sync;
     let machine::Finished {
         records,
         fault,
@@ -165,7 +167,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     } = m.finish()?;
     walked?;
     let mut stats = m.stats.clone();
-    stats.host = walk_time.saturating_sub(stats.sync);
+    stats.host = walk_time.saturating_sub(sync_in_walk);
     stats.compile = compile;
     stats.cached = matches!(origin, cache::Origin::Cached);
     let stdout = format_records(plan, &records)?;
