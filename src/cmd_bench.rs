@@ -94,9 +94,14 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::FAILURE;
     }
+    eprintln!(
+        "wrote results.json and results.csv into {}",
+        args.out.display()
+    );
     for program in ["sieve", "quicksort"] {
         match plot::time_against_procs(&results.rows, program, &args.out) {
-            Ok(_) => {}
+            Ok(Some(path)) => eprintln!("wrote {}", path.display()),
+            Ok(None) => {}
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;

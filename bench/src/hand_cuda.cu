@@ -12,12 +12,15 @@ __device__ int rnd(int i, int seed, int m)
     return (int)((x >> 16) % (unsigned)m);
 }
 
+// This thread's PRAM processor number; threads past the last processor return at once.
 __device__ long long proc_id() { return (long long)blockIdx.x * blockDim.x + threadIdx.x; }
 
 extern "C" __global__ void matmul_input(int *a, int *b, int n, long long procs)
 {
-    long long nn = (long long)n * n;
-    for (long long e = proc_id(); e < nn && proc_id() < procs; e += procs) {
+    long long nn = (long long)n * n, p = proc_id();
+    if (p >= procs)
+        return;
+    for (long long e = p; e < nn; e += procs) {
         a[e] = rnd((int)e, 5, 10);
         b[e] = rnd((int)e, 6, 10);
     }
@@ -26,8 +29,10 @@ extern "C" __global__ void matmul_input(int *a, int *b, int n, long long procs)
 // Entry e = i*n + j of C is the dot product of row i of A and column j of B.
 extern "C" __global__ void matmul(const int *a, const int *b, int *c, int n, long long procs)
 {
-    long long nn = (long long)n * n;
-    for (long long e = proc_id(); e < nn && proc_id() < procs; e += procs) {
+    long long nn = (long long)n * n, p = proc_id();
+    if (p >= procs)
+        return;
+    for (long long e = p; e < nn; e += procs) {
         int i = (int)(e / n), j = (int)(e % n), s = 0;
         for (int k = 0; k < n; k++)
             s += a[(long long)i * n + k] * b[(long long)k * n + j];
@@ -37,7 +42,10 @@ extern "C" __global__ void matmul(const int *a, const int *b, int *c, int n, lon
 
 extern "C" __global__ void prefix_input(int *in, int *x, int n, long long procs)
 {
-    for (long long i = proc_id(); i < n && proc_id() < procs; i += procs) {
+    long long p = proc_id();
+    if (p >= procs)
+        return;
+    for (long long i = p; i < n; i += procs) {
         in[i] = rnd((int)i, 1, 100);
         x[i] = in[i];
     }
@@ -47,6 +55,9 @@ extern "C" __global__ void prefix_input(int *in, int *x, int n, long long procs)
 // Reads `from`, writes `to` (the host swaps them between rounds).
 extern "C" __global__ void prefix_round(const int *from, int *to, int n, int d, long long procs)
 {
-    for (long long i = proc_id(); i < n && proc_id() < procs; i += procs)
+    long long p = proc_id();
+    if (p >= procs)
+        return;
+    for (long long i = p; i < n; i += procs)
         to[i] = i >= d ? from[i - d] + from[i] : from[i];
 }

@@ -133,7 +133,8 @@ pub fn table(rows: &[Row]) -> String {
                 share(r.group_share),
                 r.sim_ops_per_s
                     .map_or("-".into(), |o| format!("{:.1} M", o / 1e6)),
-                r.status.clone(),
+                // A diagnostic spans lines; the table keeps one line per row.
+                r.status.replace('\n', " | "),
             ]
         })
         .collect();
