@@ -6,9 +6,17 @@ use std::path::{Path, PathBuf};
 
 const COLORS: [RGBColor; 6] = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
 
-/// The series of one program: (label, points (P, seconds)), for rows that were measured.
-/// A sequential baseline (no P) is drawn flat over the P range.
-fn series(rows: &[Row], program: &str) -> Vec<(String, Vec<(f64, f64)>)> {
+/// One line of a plot.
+struct Series {
+    label: String,
+    /// (P, seconds), ascending in P.
+    points: Vec<(f64, f64)>,
+    /// False for a sequential baseline, drawn flat over the P range without markers.
+    depends_on_p: bool,
+}
+
+/// The series of one program, for rows that were measured.
+fn series(rows: &[Row], program: &str) -> Vec<Series> {
     let rows: Vec<&Row> = rows
         .iter()
         .filter(|r| r.program == program && r.median_s.is_some())
@@ -20,7 +28,7 @@ fn series(rows: &[Row], program: &str) -> Vec<(String, Vec<(f64, f64)>)> {
     let (lo, hi) = procs
         .iter()
         .fold((f64::MAX, f64::MIN), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-    let mut out: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut out: Vec<Series> = Vec::new();
     for r in &rows {
         let label = format!("{} N={}", r.backend, r.n);
         let Some(t) = r.median_s else { continue };
@@ -29,13 +37,17 @@ fn series(rows: &[Row], program: &str) -> Vec<(String, Vec<(f64, f64)>)> {
             None if lo <= hi => vec![(lo, t), (hi, t)],
             None => continue,
         };
-        match out.iter_mut().find(|(l, _)| *l == label) {
-            Some((_, pts)) => pts.extend(points),
-            None => out.push((label, points)),
+        match out.iter_mut().find(|s| s.label == label) {
+            Some(s) => s.points.extend(points),
+            None => out.push(Series {
+                label,
+                points,
+                depends_on_p: r.procs.is_some(),
+            }),
         }
     }
     out.iter_mut()
-        .for_each(|(_, pts)| pts.sort_by(|a, b| a.0.total_cmp(&b.0)));
+        .for_each(|s| s.points.sort_by(|a, b| a.0.total_cmp(&b.0)));
     out
 }
 
@@ -46,7 +58,10 @@ pub fn time_against_procs(
     dir: &Path,
 ) -> Result<Option<PathBuf>, String> {
     let lines = series(rows, program);
-    let all: Vec<(f64, f64)> = lines.iter().flat_map(|(_, p)| p.iter().copied()).collect();
+    let all: Vec<(f64, f64)> = lines
+        .iter()
+        .flat_map(|s| s.points.iter().copied())
+        .collect();
     if all.is_empty() {
         return Ok(None);
     }
@@ -76,18 +91,31 @@ pub fn time_against_procs(
             .configure_mesh()
             .x_desc("P (processors)")
             .y_desc("median time (s)")
+            .x_label_formatter(&|p| format!("{p:.0}"))
+            .y_label_formatter(&|t| format!("{t:e}"))
             .draw()
             .map_err(|e| err(&e))?;
-        for (i, (label, points)) in lines.iter().enumerate() {
+        for (i, line) in lines.iter().enumerate() {
             let color = COLORS[i % COLORS.len()];
             chart
-                .draw_series(LineSeries::new(points.iter().copied(), color))
+                .draw_series(LineSeries::new(line.points.iter().copied(), color))
                 .map_err(|e| err(&e))?
-                .label(label.as_str())
+                .label(line.label.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            // Markers at the measured P, so that a size measured at one P shows too.
+            if line.depends_on_p {
+                chart
+                    .draw_series(
+                        line.points
+                            .iter()
+                            .map(|&p| Circle::new(p, 3, color.filled())),
+                    )
+                    .map_err(|e| err(&e))?;
+            }
         }
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
