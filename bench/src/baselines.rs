@@ -280,6 +280,21 @@ mod tests {
     }
 
     #[test]
+    fn a_wrong_device_result_prints_a_failed_check() {
+        let input = [3, 1, 4, 1];
+        let wrong = [3, 4, 8, 10];
+        assert!(prefix_inclusive_answer(4, &input, &wrong)
+            .for_procs(2)
+            .ends_with("prefix sums correct: no\n"));
+        let mut product: Vec<i32> = vec![0; 4];
+        assert_ne!(matmul_answer(2, &product), matmul(2));
+        product.copy_from_slice(&[0, 0, 0, 1]);
+        assert!(matmul_answer(2, &product)
+            .for_procs(1)
+            .contains("C[1][1] = 1"));
+    }
+
+    #[test]
     fn sums_wrap_at_32_bits_like_the_fork_int() {
         // The sum of the primes up to 10^6 is 37550402023, which wraps to -1104303641.
         assert!(sieve(1_000_000).for_procs(1).contains("sum -1104303641,"));

@@ -186,3 +186,29 @@ mod tests {
         assert!(5 + (largest - 1) * 7919 <= i32::MAX as i64);
     }
 }
+
+#[cfg(test)]
+mod full_sizes {
+    //! The full suite's sizes compile: the front end accepts every program at every N, and
+    //! the transform and the CUDA emission succeed (what the GPU machine would run).
+    use super::*;
+
+    #[test]
+    fn every_full_size_checks_transforms_and_emits() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for case in cases("study", false).expect("suite") {
+            let options = fork_frontend::Options {
+                defines: vec![("N".into(), case.n.to_string())],
+            };
+            let what = format!("{} N={}", case.program.name(), case.n);
+            let checked = fork_frontend::check_file(&root.join(case.program.path()), &options)
+                .unwrap_or_else(|_| panic!("{what}: front-end errors"));
+            let plan = transform::transform(&checked.program)
+                .unwrap_or_else(|_| panic!("{what}: transform errors"));
+            assert!(
+                transform::emit_cuda::emit(&plan, &checked.sources).is_ok(),
+                "{what}: CUDA emission failed"
+            );
+        }
+    }
+}
