@@ -98,6 +98,10 @@ fn quick_suite_on_sim_and_seq_writes_table_json_csv_and_svg() {
     }
 
     let mut csv = csv::Reader::from_path(dir.path().join("results.csv")).expect("results.csv");
+    let headers = csv.headers().expect("csv header").clone();
+    for column in ["program", "median_s", "date", "cpu", "gpu", "command"] {
+        assert!(headers.iter().any(|h| h == column), "no column {column}");
+    }
     let from_csv: Vec<Row> = csv
         .deserialize()
         .collect::<Result<_, _>>()

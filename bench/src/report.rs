@@ -163,6 +163,17 @@ pub fn table(rows: &[Row]) -> String {
     out
 }
 
+/// The columns every CSV line repeats after the row's, so that the CSV alone says where
+/// and how its numbers were measured.
+#[derive(Serialize)]
+struct Provenance<'a> {
+    date: &'a str,
+    cpu: &'a str,
+    gpu: Option<&'a str>,
+    cuda_driver: Option<&'a str>,
+    command: &'a str,
+}
+
 /// Writes `results.json` and `results.csv` into `dir`.
 pub fn write_files(results: &Results, dir: &Path) -> Result<(), String> {
     let json = serde_json::to_string_pretty(results).map_err(|e| e.to_string())?;
@@ -172,9 +183,16 @@ pub fn write_files(results: &Results, dir: &Path) -> Result<(), String> {
     let csv_path = dir.join("results.csv");
     let mut writer = csv::Writer::from_path(&csv_path)
         .map_err(|e| format!("cannot write `{}`: {e}", csv_path.display()))?;
+    let provenance = Provenance {
+        date: &results.date,
+        cpu: &results.host.cpu,
+        gpu: results.host.gpu.as_deref(),
+        cuda_driver: results.host.cuda_driver.as_deref(),
+        command: &results.command,
+    };
     for row in &results.rows {
         writer
-            .serialize(row)
+            .serialize((row, &provenance))
             .map_err(|e| format!("cannot write `{}`: {e}", csv_path.display()))?;
     }
     writer
