@@ -70,6 +70,8 @@ pub struct DeviceEmitter<'a, 's> {
     switches: usize,
     /// Device functions called so far (emitted after the kernels are known).
     pub called: BTreeSet<FuncId>,
+    /// Device functions called by the body being emitted.
+    pub body_calls: BTreeSet<FuncId>,
 }
 
 impl<'a, 's> DeviceEmitter<'a, 's> {
@@ -86,6 +88,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             loops: 0,
             switches: 0,
             called: BTreeSet::new(),
+            body_calls: BTreeSet::new(),
         }
     }
 
@@ -581,6 +584,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ExprKind::Comma(a, b) => format!("({}, {})", self.expr(a)?, self.expr(b)?),
             ExprKind::Call { func, args } => {
                 self.called.insert(*func);
+                self.body_calls.insert(*func);
                 let mut list = vec!["th".to_string()];
                 for a in args {
                     list.push(self.expr(a)?);
