@@ -3,7 +3,7 @@
 
 use crate::cli::load;
 use crate::cmd_plan::plan;
-use crate::cmd_sim::{CrcwArg, SimArgs};
+use crate::cmd_sim::{CrcwArg, ModelArg, SimArgs};
 use fork_frontend::{diag, Checked};
 use pram_runtime::cuda::{self, nvrtc};
 use pram_runtime::gpu;
@@ -50,6 +50,13 @@ pub fn ptx_text(checked: &Checked) -> Option<String> {
 /// `forkcc run --backend gpu`: the output on stdout, `--stats` and errors on stderr. The GPU
 /// has no step limit; `--crcw priority` is honoured, `common`/`arbitrary` let some writer win.
 pub fn run(args: &SimArgs) -> ExitCode {
+    if !matches!(args.machine.model, ModelArg::Crcw) || !args.machine.check.is_empty() {
+        eprintln!(
+            "error: the GPU does not check `--model erew|crew` or `--check races`; run with \
+             `--backend sim`"
+        );
+        return ExitCode::FAILURE;
+    }
     let Some(checked) = load(&args.source) else {
         return ExitCode::FAILURE;
     };

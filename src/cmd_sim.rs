@@ -157,7 +157,9 @@ pub fn sim(args: &SimArgs) -> ExitCode {
 
 /// `forkcc run`: runs on the chosen backend.
 pub fn run(args: &SimArgs, backend: Backend) -> ExitCode {
-    if backend == Backend::Auto {
+    // The GPU does not check EREW/CREW accesses or races: such runs stay on the simulator.
+    let checks = !matches!(args.machine.model, ModelArg::Crcw) || !args.machine.check.is_empty();
+    if backend == Backend::Auto && !checks {
         if pram_runtime::gpu::available() {
             return crate::cmd_cuda::run(args);
         }

@@ -22,6 +22,7 @@ struct FkProgram {
     unsigned long long main_frame_bytes;
     int main_shared_frame;
     unsigned long long main_shared_bytes;
+    unsigned long long stack_bytes;  // per-thread stack for recursive device functions (0: default)
     void (*run)(struct FkCtx c);
 };
 
@@ -620,6 +621,8 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     h.frames_cap = 16 << 20;
     h.counts_cap = std::max<fk_u64>(P, 1 << 16);
     h.slots_cap = std::max<fk_u64>(64ull << 20, (program->private_globals_bytes + 64 * program->main_frame_bytes) * P);
+    if (program->stack_bytes)
+        fk_cuda(cudaDeviceSetLimit(cudaLimitStackSize, program->stack_bytes), "setting the stack size");
     FkMachine &m = h.m;
     m.procs = h.procs;
     m.members = (int *)fk_device_alloc(h.members_cap * 4, "group member lists");

@@ -52,6 +52,13 @@ fn sources(standalone: bool) -> Vec<(String, String)> {
     out
 }
 
+fn text_of<'a>(sources: &'a [(String, String)], name: &str) -> &'a str {
+    sources
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or("", |(_, t)| t.as_str())
+}
+
 fn missing(tool: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{tool} is required under CI=true");
@@ -132,7 +139,18 @@ fn every_program_compiles_with_nvcc_without_warnings() {
             let log = String::from_utf8_lossy(&out.stderr).to_string()
                 + &String::from_utf8_lossy(&out.stdout);
             assert!(out.status.success(), "{name}: nvcc failed:\n{log}");
-            assert!(!log.contains("warning"), "{name}: nvcc warnings:\n{log}");
+            // ptxas cannot bound a recursive device call chain; the program sets the stack
+            // size itself (`program.stack_bytes`), so that one warning is expected there.
+            let stack = format!(
+                "program.stack_bytes = {};",
+                transform::emit_cuda::RECURSION_STACK_BYTES
+            );
+            let recursive = text_of(&sources, name).contains(&stack);
+            let unexpected = log.lines().filter(|l| {
+                l.contains("warning")
+                    && !(recursive && l.contains("cannot be statically determined"))
+            });
+            assert_eq!(unexpected.count(), 0, "{name}: nvcc warnings:\n{log}");
         }
     }
 }

@@ -22,18 +22,36 @@ pub enum Place {
     Mem(Vals),
 }
 
+/// The word of an integer constant of type `ty`.
+pub fn int_const(ty: &Type, v: i64) -> u64 {
+    match ty {
+        Type::Int(k) => norm_int(*k, v as u64),
+        _ => v as u64,
+    }
+}
+
 impl Machine<'_> {
+    /// One word per lane; a single lane takes the scalar path (`eval_one`).
+    #[inline]
     pub fn eval(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Vals> {
+        match lanes {
+            [lane] => Ok(smallvec![self.eval_one(fr, cx, e, *lane)?]),
+            _ => self.eval_lanes(fr, cx, e, lanes),
+        }
+    }
+
+    /// The division-by-zero fault of lane `lane`.
+    pub fn division_by_zero(&self, span: Span, fr: &Frame, cx: &Ctx, lane: u32) -> Box<Fault> {
+        let f = Fault::new(&fault::R0003, span, "division by zero")
+            .with_help("guard the division so the divisor cannot be 0");
+        self.fault(f, fr, cx, lane)
+    }
+
+    pub fn eval_lanes(&mut self, fr: &mut Frame, cx: &Ctx, e: &Expr, lanes: &[u32]) -> R<Vals> {
         self.stats.ops += lanes.len() as u64;
         let n = lanes.len();
         Ok(match &e.kind {
-            ExprKind::IntConst(v) => {
-                let v = match e.ty {
-                    Type::Int(k) => norm_int(k, *v as u64),
-                    _ => *v as u64,
-                };
-                smallvec![v; n]
-            }
+            ExprKind::IntConst(v) => smallvec![int_const(&e.ty, *v); n],
             ExprKind::FloatConst(x) => {
                 let x = if self.scalar(&e.ty) == Scalar::F32 {
                     *x as f32 as f64
@@ -85,9 +103,7 @@ impl Machine<'_> {
                 let mut va = self.eval(fr, cx, a, lanes)?;
                 let vb = self.eval(fr, cx, b, lanes)?;
                 if let Err(i) = binop_slice(*op, self.scalar(&a.ty), &mut va, &vb) {
-                    let f = Fault::new(&fault::R0003, e.span, "division by zero")
-                        .with_help("guard the division so the divisor cannot be 0");
-                    return Err(self.fault(f, fr, cx, lanes[i]));
+                    return Err(self.division_by_zero(e.span, fr, cx, lanes[i]));
                 }
                 va
             }
@@ -200,8 +216,7 @@ impl Machine<'_> {
                 match op {
                     CompoundOp::Arith(bop) => {
                         if let Err(i) = binop_slice(*bop, os, &mut v, &r) {
-                            let f = Fault::new(&fault::R0003, e.span, "division by zero");
-                            return Err(self.fault(f, fr, cx, lanes[i]));
+                            return Err(self.division_by_zero(e.span, fr, cx, lanes[i]));
                         }
                     }
                     CompoundOp::PtrAdd { elem_size } | CompoundOp::PtrSub { elem_size } => {

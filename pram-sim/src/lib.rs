@@ -32,6 +32,7 @@
 mod async_exec;
 mod builtins;
 mod eval;
+mod eval_one;
 mod exec;
 pub mod fault;
 mod format;

@@ -37,6 +37,7 @@ pub fn options() -> Vec<String> {
     vec![
         format!("--gpu-architecture={}", super::ARCH),
         "--std=c++17".into(),
+        "-Xptxas=--suppress-stack-size-warning".into(),
     ]
 }
 

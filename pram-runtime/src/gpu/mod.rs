@@ -147,6 +147,13 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     let module = ctx
         .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
         .map_err(GpuError::driver("loading the PTX"))?;
+    if emitted.stack_bytes > 0 {
+        ctx.set_limit(
+            cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE,
+            emitted.stack_bytes as usize,
+        )
+        .map_err(GpuError::driver("setting the stack size"))?;
+    }
     let mut m = machine::Machine::new(
         plan,
         &ctx,

@@ -70,6 +70,8 @@ pub struct DeviceEmitter<'a, 's> {
     switches: usize,
     /// Device functions called so far (emitted after the kernels are known).
     pub called: BTreeSet<FuncId>,
+    /// Device functions called by the body being emitted.
+    pub body_calls: BTreeSet<FuncId>,
 }
 
 impl<'a, 's> DeviceEmitter<'a, 's> {
@@ -86,6 +88,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             loops: 0,
             switches: 0,
             called: BTreeSet::new(),
+            body_calls: BTreeSet::new(),
         }
     }
 
@@ -257,7 +260,16 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let pad = "    ".repeat(depth);
         match &s.kind {
             StmtKind::Expr(e) => {
-                let _ = writeln!(out, "{pad}{};", self.expr(e)?);
+                // printf's value (the character count) is not known on the device; a
+                // statement that discards it is fine.
+                let code = match &e.kind {
+                    ExprKind::Builtin {
+                        op: Builtin::Printf,
+                        args,
+                    } => self.printf(args, e)?,
+                    _ => self.expr(e)?,
+                };
+                let _ = writeln!(out, "{pad}{code};");
             }
             StmtKind::Decl { var, init } => {
                 let lv = self.var(*var);
@@ -581,6 +593,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ExprKind::Comma(a, b) => format!("({}, {})", self.expr(a)?, self.expr(b)?),
             ExprKind::Call { func, args } => {
                 self.called.insert(*func);
+                self.body_calls.insert(*func);
                 let mut list = vec!["th".to_string()];
                 for a in args {
                     list.push(self.expr(a)?);
@@ -620,7 +633,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     fn builtin(&mut self, op: Builtin, args: &[Expr], e: &Expr) -> Result<String, EmitError> {
         let p = self.program;
         if op == Builtin::Printf {
-            return self.printf(args, e);
+            return Err(EmitError {
+                span: e.span,
+                message: "the value of `printf` (the number of characters) is not available \
+                          on the GPU; call printf as a statement of its own"
+                    .into(),
+            });
         }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {

@@ -23,8 +23,10 @@ pub use host::fk_var;
 use crate::plan::{HostFnId, Plan};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
+use fork_frontend::hir::FuncId;
 use fork_frontend::source::{SourceMap, Span};
 use host::HostEmitter;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 pub const E0591: Code = Code {
@@ -84,6 +86,9 @@ pub struct Emitted {
     pub host: String,
     /// The message of each fault site (`division by zero at f.fork:3:5`).
     pub sites: Vec<String>,
+    /// The per-thread stack the kernels need (0: CUDA's default); non-zero when device
+    /// functions recurse.
+    pub stack_bytes: u64,
 }
 
 /// The name of the kernel that applies the global initialisers.
@@ -91,6 +96,7 @@ pub const GLOBALS_KERNEL: &str = "k_globals";
 
 pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
     let mut sites = Sites::new(sources);
+    let mut calls = BTreeMap::new();
     let mut kernels = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
@@ -101,13 +107,20 @@ pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
             dev.kernel(k, &mut kernels)?;
         }
         // Device functions, and the ones they call, until none is new.
-        let mut done = std::collections::BTreeSet::new();
+        let mut done = BTreeSet::new();
         while let Some(f) = dev.called.difference(&done).next().copied() {
             done.insert(f);
             let _ = writeln!(prototypes, "{};", dev.prototype(f));
+            dev.body_calls.clear();
             dev.device_function(f, &mut functions)?;
+            calls.insert(f, std::mem::take(&mut dev.body_calls));
         }
     }
+    let stack_bytes = if recursive(&calls) {
+        RECURSION_STACK_BYTES
+    } else {
+        0
+    };
     let mut device = String::new();
     device.push_str("// ---- program: types ----\n\n");
     device::structs(&plan.program, &mut device);
@@ -130,16 +143,39 @@ pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
     for i in 0..plan.functions.len() {
         h.function(HostFnId(i as u32), &mut host)?;
     }
-    tables(plan, &sites.locations, &mut host);
+    tables(plan, &sites.locations, stack_bytes, &mut host);
     Ok(Emitted {
         device,
         host,
         sites: sites.locations,
+        stack_bytes,
     })
 }
 
+/// The per-thread stack a program with recursive device functions asks for (CUDA's default
+/// is 1 KiB; ptxas cannot bound a recursive call chain).
+pub const RECURSION_STACK_BYTES: u64 = 16 << 10;
+
+/// Whether the device call graph has a cycle.
+fn recursive(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> bool {
+    fn reaches(
+        calls: &BTreeMap<FuncId, BTreeSet<FuncId>>,
+        from: FuncId,
+        target: FuncId,
+        seen: &mut BTreeSet<FuncId>,
+    ) -> bool {
+        calls.get(&from).is_some_and(|next| {
+            next.iter()
+                .any(|&g| g == target || (seen.insert(g) && reaches(calls, g, target, seen)))
+        })
+    }
+    calls
+        .keys()
+        .any(|&f| reaches(calls, f, f, &mut BTreeSet::new()))
+}
+
 /// The host's tables and `main`.
-fn tables(plan: &Plan, sites: &[String], out: &mut String) {
+fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
     let strings: Vec<u8> = plan.program.strings.concat();
     let _ = writeln!(
         out,
@@ -180,6 +216,7 @@ fn tables(plan: &Plan, sites: &[String], out: &mut String) {
         main.shared_frame.0
     );
     let _ = writeln!(out, "    program.main_shared_bytes = {};", frame.bytes);
+    let _ = writeln!(out, "    program.stack_bytes = {stack_bytes};");
     let _ = writeln!(out, "    program.run = fk_run;");
     let _ = writeln!(out, "    return fk_main(argc, argv, &program);\n}}");
 }
