@@ -108,11 +108,20 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
             }
         }
     }
-    if results
-        .rows
-        .iter()
-        .any(|r| r.status.starts_with("wrong answer"))
-    {
+    let with = |prefix: &str| {
+        (results.rows.iter())
+            .filter(|r| r.status.starts_with(prefix))
+            .count()
+    };
+    eprintln!(
+        "{} rows: {} ok, {} skipped, {} errors, {} wrong answers",
+        results.rows.len(),
+        with("ok"),
+        with("skipped"),
+        with("error"),
+        with("wrong answer")
+    );
+    if with("wrong answer") > 0 {
         eprintln!("error: a backend printed a different answer from the sequential baseline");
         return ExitCode::FAILURE;
     }
