@@ -274,7 +274,7 @@ fn compile_for_gpu(checked: &Checked) -> Result<(Plan, Emitted), String> {
     Ok((plan, emitted))
 }
 
-/// Runs every case; `progress` sees each row as it is finished.
+/// Runs every case; `progress` sees each row as soon as it is measured (before the ratios).
 pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) -> Vec<Row> {
     let gpu_present = gpu::available();
     let uses = |b| settings.backends.contains(&b);
@@ -283,6 +283,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
     for case in cases {
         let start = rows.len();
         let expected = baselines(case, settings, &mut rows);
+        rows[start..].iter().for_each(&mut progress);
         let checked = expected.clone().and_then(|_| check(case));
         let compiled = if uses(Backend::Gpu) && gpu_present {
             Some(
@@ -308,6 +309,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
                     (Ok(c), Ok(t)) => sim_row(case, c, procs, t, settings.runs),
                     (Err(e), _) | (_, Err(e)) => failed(Backend::Sim, e),
                 };
+                progress(&r);
                 rows.push(r);
             }
             if uses(Backend::Gpu) {
@@ -319,6 +321,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
                     (Some(Ok(c)), Ok(t)) => gpu_row(case, c, procs, t, settings.runs),
                     (Some(Err(e)), _) | (_, Err(e)) => failed(Backend::Gpu, e),
                 };
+                progress(&r);
                 rows.push(r);
             }
             if uses(Backend::CudaHand) && case.program.has_hand_cuda() {
@@ -333,11 +336,11 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
                         (Err(e), _) | (_, Err(e)) => failed(Backend::CudaHand, e),
                     }
                 };
+                progress(&r);
                 rows.push(r);
             }
         }
         add_ratios(&mut rows[start..]);
-        rows[start..].iter().for_each(&mut progress);
     }
     rows
 }
