@@ -5,7 +5,7 @@ use crate::baselines::Expected;
 use crate::hand_cuda::HandCuda;
 use crate::report::Row;
 use crate::stats::Summary;
-use crate::suite::{Case, Program};
+use crate::suite::{Case, Program, SIM_MAX_PROCS};
 use fork_frontend::{diag, Checked, Options};
 use pram_runtime::gpu;
 use std::time::Instant;
@@ -165,16 +165,14 @@ fn sim_row(case: &Case, checked: &Checked, procs: u64, expected: &str, runs: usi
             ..row
         };
     }
+    if procs > SIM_MAX_PROCS {
+        return Row {
+            status: "skipped: over the simulator's memory budget (P > 2^20)".into(),
+            ..row
+        };
+    }
     let config = pram_sim::Config {
-        procs: match u32::try_from(procs) {
-            Ok(p) => p,
-            Err(_) => {
-                return Row {
-                    status: "skipped: P over the simulator's limit".into(),
-                    ..row
-                }
-            }
-        },
+        procs: procs as u32,
         ..pram_sim::Config::default()
     };
     let measured = measure(runs, expected, || {
@@ -363,5 +361,41 @@ fn add_ratios(rows: &mut [Row]) {
             row.generated_vs_hand =
                 median(&snapshot, Backend::CudaHand.name(), row.procs).map(|h| time / h);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sim_only(program: Program, n: i64, procs: u64) -> Vec<Row> {
+        let case = Case {
+            program,
+            n,
+            procs: vec![procs],
+        };
+        let settings = Settings {
+            backends: vec![Backend::Sim],
+            runs: 1,
+        };
+        // The programs are read relative to the repository root.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::env::set_current_dir(root).expect("repository root");
+        run(&[case], &settings, |_| {})
+    }
+
+    #[test]
+    fn the_simulators_budgets_skip_up_front() {
+        let rows = sim_only(Program::PrefixHillisSteele, 1 << 21, 64);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].status, "skipped: over the simulator's time budget");
+        let rows = sim_only(Program::PrefixHillisSteele, 64, 1 << 21);
+        assert_eq!(
+            rows[0].status,
+            "skipped: over the simulator's memory budget (P > 2^20)"
+        );
+        let rows = sim_only(Program::PrefixHillisSteele, 64, 8);
+        assert_eq!(rows[0].status, "ok");
+        assert_eq!(rows[0].runs, 1);
     }
 }
