@@ -23,18 +23,48 @@
 #define __device__
 #define __shared__ static
 
+// Block-wide runtime kernels run with 64 threads here (1024 on the GPU): the same code,
+// fewer threads to synchronise on a CPU.
+#define FK_SCAN_THREADS 64
+
 struct fk_emu_dim {
     unsigned x;
 };
 static thread_local fk_emu_dim blockIdx, threadIdx;
 static fk_emu_dim blockDim;
 
+// A block of FK_SCAN_THREADS persistent threads (created once), each running `job` per launch.
 struct fk_emu_block {
     std::unique_ptr<std::barrier<>> all;
     std::vector<std::unique_ptr<std::barrier<>>> warps;
     std::vector<unsigned long long> slots;  // one exchange word per thread
+    std::unique_ptr<std::barrier<>> start, done;
+    std::function<void(unsigned)> job;
 };
 static fk_emu_block *fk_emu_current;
+
+inline fk_emu_block &fk_emu_pool() {
+    static fk_emu_block *blk = [] {
+        auto *b = new fk_emu_block;
+        b->all = std::make_unique<std::barrier<>>(FK_SCAN_THREADS);
+        for (unsigned w = 0; w < FK_SCAN_THREADS / 32; w++)
+            b->warps.push_back(std::make_unique<std::barrier<>>(32));
+        b->slots.assign(FK_SCAN_THREADS, 0);
+        b->start = std::make_unique<std::barrier<>>(FK_SCAN_THREADS + 1);
+        b->done = std::make_unique<std::barrier<>>(FK_SCAN_THREADS + 1);
+        for (unsigned t = 0; t < FK_SCAN_THREADS; t++)
+            std::thread([b, t] {
+                for (;;) {
+                    b->start->arrive_and_wait();
+                    b->job(t);
+                    b->done->arrive_and_wait();
+                }
+            }).detach();
+        fk_emu_current = b;
+        return b;
+    }();
+    return *blk;
+}
 
 inline void __syncthreads() { fk_emu_current->all->arrive_and_wait(); }
 
@@ -108,10 +138,10 @@ inline int atomicCAS(int *p, int expected, int v) {
 
 // Kernels without barriers or warp intrinsics run their threads one after another (a valid
 // order for them); the runtime's block-wide kernels (split ranks, multiprefix), launched with
-// 1024 threads, get real threads.
+// FK_SCAN_THREADS threads, get real threads.
 template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block, K kernel, A... args) {
     blockDim.x = block;
-    if (block != 1024) {
+    if (block != FK_SCAN_THREADS) {
         for (unsigned b = 0; b < grid; b++)
             for (unsigned t = 0; t < block; t++) {
                 blockIdx.x = b;
@@ -121,20 +151,14 @@ template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block,
         return;
     }
     for (unsigned b = 0; b < grid; b++) {
-        fk_emu_block blk;
-        blk.all = std::make_unique<std::barrier<>>(block);
-        for (unsigned w = 0; w < (block + 31) / 32; w++)
-            blk.warps.push_back(std::make_unique<std::barrier<>>(std::min(32u, block - 32 * w)));
-        blk.slots.assign(block, 0);
-        fk_emu_current = &blk;
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < block; t++)
-            threads.emplace_back([=] {
-                blockIdx.x = b;
-                threadIdx.x = t;
-                kernel(args...);
-            });
-        for (auto &th : threads) th.join();
+        fk_emu_block &blk = fk_emu_pool();
+        blk.job = [=](unsigned t) {
+            blockIdx.x = b;
+            threadIdx.x = t;
+            kernel(args...);
+        };
+        blk.start->arrive_and_wait();
+        blk.done->arrive_and_wait();
     }
 }
 
