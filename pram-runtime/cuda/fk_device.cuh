@@ -21,7 +21,12 @@
 #define FK_CONTINUE 2
 #define FK_RETURN 3
 
+// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of 32, at
+// most 1024. The GPU driver launches them with 1024 (pram_runtime::gpu); the CPU stand-in of
+// the tests sets a smaller block.
+#ifndef FK_SCAN_THREADS
 #define FK_SCAN_THREADS 1024
+#endif
 
 typedef unsigned long long fk_u64;
 typedef long long fk_i64;
@@ -334,8 +339,9 @@ __device__ int fk_block_scan(int x, int *total) {
     }
     if (lane == 31) warp_sums[warp] = incl;
     __syncthreads();
+    const int warps = FK_SCAN_THREADS / 32;
     if (warp == 0) {
-        int s = warp_sums[lane];
+        int s = lane < warps ? warp_sums[lane] : 0;
         for (int d = 1; d < 32; d <<= 1) {
             int y = __shfl_up_sync(0xffffffffu, s, d);
             if (lane >= d) s += y;
@@ -344,7 +350,7 @@ __device__ int fk_block_scan(int x, int *total) {
     }
     __syncthreads();
     int before = warp == 0 ? 0 : warp_sums[warp - 1];
-    *total = warp_sums[31];
+    *total = warp_sums[warps - 1];
     __syncthreads();
     return before + incl - x;
 }

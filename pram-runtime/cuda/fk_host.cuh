@@ -16,6 +16,7 @@
 struct FkProgram {
     const char *strings;
     unsigned long long strings_bytes;
+    const unsigned long long *string_offsets;  // by string number (a printf record's format)
     const char *const *sites;
     unsigned long long shared_globals_bytes;
     unsigned long long private_globals_bytes;
@@ -551,7 +552,8 @@ inline std::string fk_output(std::vector<char> &buf) {
     for (const FkRecord &r : recs) {
         unsigned h[6];
         memcpy(h, buf.data() + r.offset, 24);
-        fk_format(fk_h.program->strings + h[4], buf.data() + r.offset + 24, h[5], &out);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[4]];
+        fk_format(format, buf.data() + r.offset + 24, h[5], &out);
     }
     return out;
 }

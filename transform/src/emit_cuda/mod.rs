@@ -182,6 +182,20 @@ fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
         "static const char fk_strings[] = {};",
         c_string(&strings)
     );
+    let offsets: Vec<String> = string_offsets(&plan.program)
+        .iter()
+        .map(|o| o.to_string())
+        .collect();
+    // printf records name their format by string number; these are the formats' offsets.
+    let _ = writeln!(
+        out,
+        "static const unsigned long long fk_string_offsets[] = {{{}}};",
+        if offsets.is_empty() {
+            "0".to_string()
+        } else {
+            offsets.join(", ")
+        }
+    );
     let _ = writeln!(out, "static const char *const fk_sites[] = {{");
     for s in sites {
         let _ = writeln!(out, "    {},", c_string(s.as_bytes()));
@@ -198,6 +212,7 @@ fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
     let _ = writeln!(out, "    FkProgram program;");
     let _ = writeln!(out, "    program.strings = fk_strings;");
     let _ = writeln!(out, "    program.strings_bytes = {};", strings.len());
+    let _ = writeln!(out, "    program.string_offsets = fk_string_offsets;");
     let _ = writeln!(out, "    program.sites = fk_sites;");
     let _ = writeln!(
         out,
