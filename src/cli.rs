@@ -43,7 +43,7 @@ enum Command {
     },
     /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
     Sim(SimArgs),
-    /// Run a program on a backend: the simulator, or the Plan on the CPU (`--backend cpu-plan`).
+    /// Run a program on a backend: the simulator, the CPU Plan executor or the GPU.
     Run {
         #[command(flatten)]
         sim: SimArgs,
@@ -63,6 +63,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Backend::Sim)]
         backend: Backend,
     },
+    /// Run a benchmark suite on the backends and baselines; table, JSON, CSV and SVG plots.
+    Bench(crate::cmd_bench::BenchArgs),
     /// Explain a diagnostic code, e.g. `forkcc explain E0101`.
     Explain { code: String },
 }
@@ -73,6 +75,10 @@ enum Emit {
     Ast,
     /// The Plan: kernels, host control graph, storage layout.
     Plan,
+    /// One self-contained CUDA source (kernels, runtime library, host `main`) for nvcc.
+    Cuda,
+    /// The kernels compiled to PTX by NVRTC (sm_90).
+    Ptx,
 }
 
 pub fn main() -> ExitCode {
@@ -96,6 +102,14 @@ pub fn main() -> ExitCode {
                     Some(text) => text,
                     None => return ExitCode::FAILURE,
                 },
+                Emit::Cuda => match crate::cmd_cuda::cuda_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
+                Emit::Ptx => match crate::cmd_cuda::ptx_text(&checked) {
+                    Some(text) => text,
+                    None => return ExitCode::FAILURE,
+                },
             };
             write_output(output.as_ref(), &text)
         }
@@ -105,8 +119,14 @@ pub fn main() -> ExitCode {
             backend: Backend::CpuPlan,
             order,
         } => crate::cmd_plan::run(&sim, order),
+        Command::Run {
+            sim,
+            backend: Backend::Gpu,
+            ..
+        } => crate::cmd_cuda::run(&sim),
         Command::Run { sim, backend, .. } => cmd_sim::run(&sim, backend),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
+        Command::Bench(args) => crate::cmd_bench::bench(&args),
         Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
             pram_sim::CODES
                 .iter()

@@ -53,12 +53,14 @@ pub enum CheckArg {
 /// Where `forkcc run` executes a program. GPU backends extend this.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
-    /// The best available backend (the simulator while no GPU backend exists).
+    /// The GPU when a GPU and NVRTC are found, else the reference simulator.
     Auto,
     /// The reference PRAM simulator.
     Sim,
     /// The transform's Plan, executed on the CPU (kernel threads in `--order`).
     CpuPlan,
+    /// The transform's Plan on GPU 0 (NVRTC + the CUDA driver).
+    Gpu,
 }
 
 #[derive(clap::Args, Clone, Debug)]
@@ -155,8 +157,15 @@ pub fn sim(args: &SimArgs) -> ExitCode {
 
 /// `forkcc run`: runs on the chosen backend.
 pub fn run(args: &SimArgs, backend: Backend) -> ExitCode {
-    if backend == Backend::Auto {
-        eprintln!("note: no GPU backend is available yet; running on the reference simulator (`--backend sim`)");
+    // The GPU does not check EREW/CREW accesses or races: such runs stay on the simulator.
+    let checks = !matches!(args.machine.model, ModelArg::Crcw) || !args.machine.check.is_empty();
+    if backend == Backend::Auto && !checks {
+        if pram_runtime::gpu::available() {
+            return crate::cmd_cuda::run(args);
+        }
+        eprintln!(
+            "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)"
+        );
     }
     sim(args)
 }

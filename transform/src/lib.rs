@@ -6,6 +6,7 @@
 //! applies the splitting rules, `storage` lays out memory, `print` renders the Plan as text.
 
 pub mod effects;
+pub mod emit_cuda;
 pub mod lifetimes;
 pub mod plan;
 pub mod print;
@@ -19,7 +20,7 @@ use plan::{HostFnId, HostFunction, Plan};
 use std::collections::HashMap;
 
 /// The transform's diagnostic codes (E05xx).
-pub const CODES: &[&Code] = &[&rules::E0501];
+pub const CODES: &[&Code] = &[&rules::E0501, &emit_cuda::E0591];
 
 /// Splits a checked program into a Plan. Errors name the construct the transform cannot
 /// handle, with its location.

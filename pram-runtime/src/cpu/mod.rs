@@ -7,7 +7,7 @@
 mod machine;
 mod memory;
 pub use memory::Crcw;
-mod printf;
+pub(crate) mod printf;
 mod thread;
 
 use fork_frontend::diag::{Code, Diagnostic};

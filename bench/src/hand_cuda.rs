@@ -1,0 +1,173 @@
+//! Hand-written CUDA baselines (`hand_cuda.cu`, embedded in the binary): matmul and
+//! Hillis–Steele prefix sums, compiled with NVRTC and launched through cudarc, timed with a
+//! host timer from the first launch to the stream's synchronisation (input generation
+//! included, as in the Fork programs). The result is copied back afterwards, untimed, and
+//! printed as the Fork program prints it, so the answer is checked like every backend's.
+
+use crate::baselines;
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{DriverError, PushKernelArg};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The CUDA source of the baselines.
+pub const SOURCE: &str = include_str!("hand_cuda.cu");
+
+const BLOCK: u32 = 256;
+
+/// The compiled baselines on GPU 0.
+pub struct HandCuda {
+    stream: Arc<CudaStream>,
+    module: Arc<CudaModule>,
+}
+
+fn driver(what: &'static str) -> impl Fn(DriverError) -> String {
+    move |e| format!("CUDA: {what}: {e:?}")
+}
+
+/// One timed run: seconds and the program's output text.
+pub type Timed = (f64, String);
+
+impl HandCuda {
+    /// Compiles the source with NVRTC and loads it; the caller checks
+    /// `pram_runtime::gpu::available()` first (cudarc panics without the libraries).
+    pub fn new() -> Result<HandCuda, String> {
+        let (ptx, _log) =
+            pram_runtime::cuda::nvrtc::compile_ptx(SOURCE).map_err(|e| e.to_string())?;
+        let ctx = CudaContext::new(0).map_err(driver("opening GPU 0"))?;
+        let module = ctx
+            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+            .map_err(driver("loading the PTX"))?;
+        Ok(HandCuda {
+            stream: ctx.default_stream(),
+            module,
+        })
+    }
+
+    fn function(&self, name: &str) -> Result<CudaFunction, String> {
+        self.module
+            .load_function(name)
+            .map_err(|e| format!("CUDA: kernel `{name}`: {e:?}"))
+    }
+
+    fn alloc(&self, len: usize) -> Result<CudaSlice<i32>, String> {
+        self.stream
+            .alloc_zeros::<i32>(len)
+            .map_err(driver("allocating"))
+    }
+
+    fn config(procs: u64) -> Result<LaunchConfig, String> {
+        let blocks = u32::try_from(procs.div_ceil(BLOCK as u64))
+            .map_err(|_| format!("{procs} processors need too many thread blocks"))?;
+        Ok(LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        })
+    }
+
+    fn finish(&self, start: Instant) -> Result<f64, String> {
+        self.stream.synchronize().map_err(driver("synchronising"))?;
+        Ok(start.elapsed().as_secs_f64())
+    }
+
+    fn read(&self, slice: &CudaSlice<i32>) -> Result<Vec<i32>, String> {
+        self.stream
+            .clone_dtoh(slice)
+            .map_err(driver("copying to the host"))
+    }
+
+    /// matmul.fork's algorithm on `procs` threads.
+    pub fn matmul(&self, n: i32, procs: u64) -> Result<Timed, String> {
+        let len = n as usize * n as usize;
+        let (mut a, mut b, mut c) = (self.alloc(len)?, self.alloc(len)?, self.alloc(len)?);
+        let (input, multiply) = (self.function("matmul_input")?, self.function("matmul")?);
+        let cfg = Self::config(procs)?;
+        let procs = procs as i64;
+        let start = Instant::now();
+        // SAFETY: the argument lists match the kernels' signatures in hand_cuda.cu, and every
+        // buffer holds n*n ints, the range the kernels index.
+        unsafe {
+            self.stream
+                .launch_builder(&input)
+                .arg(&mut a)
+                .arg(&mut b)
+                .arg(&n)
+                .arg(&procs)
+                .launch(cfg)
+                .map_err(driver("launching matmul_input"))?;
+            self.stream
+                .launch_builder(&multiply)
+                .arg(&a)
+                .arg(&b)
+                .arg(&mut c)
+                .arg(&n)
+                .arg(&procs)
+                .launch(cfg)
+                .map_err(driver("launching matmul"))?;
+        }
+        let seconds = self.finish(start)?;
+        let c = self.read(&c)?;
+        Ok((
+            seconds,
+            baselines::matmul_answer(n, &c).for_procs(procs as u64),
+        ))
+    }
+
+    /// prefix_hillis_steele.fork's algorithm on `procs` threads, one launch per round.
+    pub fn prefix_inclusive(&self, n: i32, procs: u64) -> Result<Timed, String> {
+        let len = n as usize;
+        let (mut input, mut x, mut tmp) = (self.alloc(len)?, self.alloc(len)?, self.alloc(len)?);
+        let (fill, round) = (
+            self.function("prefix_input")?,
+            self.function("prefix_round")?,
+        );
+        let cfg = Self::config(procs)?;
+        let procs = procs as i64;
+        let start = Instant::now();
+        // SAFETY: as in `matmul`: matching signatures, buffers of n ints.
+        unsafe {
+            self.stream
+                .launch_builder(&fill)
+                .arg(&mut input)
+                .arg(&mut x)
+                .arg(&n)
+                .arg(&procs)
+                .launch(cfg)
+                .map_err(driver("launching prefix_input"))?;
+            let mut d = 1i32;
+            while d < n {
+                self.stream
+                    .launch_builder(&round)
+                    .arg(&x)
+                    .arg(&mut tmp)
+                    .arg(&n)
+                    .arg(&d)
+                    .arg(&procs)
+                    .launch(cfg)
+                    .map_err(driver("launching prefix_round"))?;
+                std::mem::swap(&mut x, &mut tmp);
+                d = d.saturating_mul(2);
+            }
+        }
+        let seconds = self.finish(start)?;
+        let (input, x) = (self.read(&input)?, self.read(&x)?);
+        Ok((
+            seconds,
+            baselines::prefix_inclusive_answer(n, &input, &x).for_procs(procs as u64),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_source_compiles_with_nvrtc() {
+        if !pram_runtime::cuda::nvrtc::nvrtc_present() {
+            eprintln!("skipped: NVRTC not found (set LD_LIBRARY_PATH to its lib folder)");
+            return;
+        }
+        let compiled = pram_runtime::cuda::nvrtc::compile_ptx(super::SOURCE);
+        assert!(compiled.is_ok(), "{:?}", compiled.err());
+    }
+}

@@ -1,0 +1,201 @@
+//! The results: one row per program, size, processor count and backend; printed as a
+//! table, written as JSON (with the machine and the command) and CSV.
+
+use crate::host::Host;
+use crate::stats::Summary;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One measured (or skipped) configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub program: String,
+    pub n: i64,
+    /// P; none for the sequential baselines.
+    pub procs: Option<u64>,
+    pub backend: String,
+    /// `ok`, `skipped: ...`, `error: ...` or `wrong answer: ...`.
+    pub status: String,
+    pub runs: usize,
+    pub median_s: Option<f64>,
+    pub min_s: Option<f64>,
+    pub max_s: Option<f64>,
+    /// Sequential median / this median (above 1: faster than the sequential program).
+    pub speedup_vs_seq: Option<f64>,
+    /// GPU rows: simulator median / GPU median.
+    pub speedup_vs_sim: Option<f64>,
+    /// GPU rows: generated median / hand-written CUDA median (above 1: slower).
+    pub generated_vs_hand: Option<f64>,
+    /// GPU rows: kernels launched and host read-backs of one run.
+    pub launches: Option<u64>,
+    pub read_backs: Option<u64>,
+    /// GPU rows: share of the run blocked in synchronisation / in host-side group management.
+    pub sync_share: Option<f64>,
+    pub group_share: Option<f64>,
+    /// Simulator rows: simulated operations per second.
+    pub sim_ops_per_s: Option<f64>,
+}
+
+impl Row {
+    pub fn set_times(&mut self, summary: Summary) {
+        self.runs = summary.runs;
+        self.median_s = Some(summary.median);
+        self.min_s = Some(summary.min);
+        self.max_s = Some(summary.max);
+    }
+}
+
+/// Everything one `forkcc bench` invocation wrote.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Results {
+    pub date: String,
+    pub command: String,
+    pub host: Host,
+    pub rows: Vec<Row>,
+}
+
+impl Results {
+    /// Results dated now (UTC, RFC 3339).
+    pub fn new(command: String, host: Host, rows: Vec<Row>) -> Results {
+        Results {
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            command,
+            host,
+            rows,
+        }
+    }
+}
+
+fn seconds(s: Option<f64>) -> String {
+    match s {
+        None => "-".into(),
+        Some(s) if s >= 1.0 => format!("{s:.3} s"),
+        Some(s) if s >= 1e-3 => format!("{:.3} ms", s * 1e3),
+        Some(s) => format!("{:.1} us", s * 1e6),
+    }
+}
+
+fn ratio(r: Option<f64>) -> String {
+    // Ratios far below 1 read better as a fraction: 1/590x rather than 0.00x.
+    match r {
+        None => "-".into(),
+        Some(r) if r > 0.0 && r < 0.1 => format!("1/{:.0}x", 1.0 / r),
+        Some(r) => format!("{r:.2}x"),
+    }
+}
+
+fn share(s: Option<f64>) -> String {
+    s.map_or("-".into(), |s| format!("{:.0}%", s * 100.0))
+}
+
+fn count(c: Option<u64>) -> String {
+    c.map_or("-".into(), |c| c.to_string())
+}
+
+/// The table printed on stdout.
+pub fn table(rows: &[Row]) -> String {
+    let header = [
+        "program",
+        "N",
+        "P",
+        "backend",
+        "median",
+        "min",
+        "max",
+        "vs seq",
+        "vs sim",
+        "gen/hand",
+        "launches",
+        "read-backs",
+        "sync",
+        "group mgmt",
+        "sim ops/s",
+        "status",
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.program.clone(),
+                r.n.to_string(),
+                count(r.procs),
+                r.backend.clone(),
+                seconds(r.median_s),
+                seconds(r.min_s),
+                seconds(r.max_s),
+                ratio(r.speedup_vs_seq),
+                ratio(r.speedup_vs_sim),
+                ratio(r.generated_vs_hand),
+                count(r.launches),
+                count(r.read_backs),
+                share(r.sync_share),
+                share(r.group_share),
+                r.sim_ops_per_s
+                    .map_or("-".into(), |o| format!("{:.1} M", o / 1e6)),
+                // A diagnostic spans lines; the table keeps one line per row.
+                r.status.replace('\n', " | "),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            cells
+                .iter()
+                .map(|row| row[c].len())
+                .chain([header[c].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    let mut line = |fields: &mut dyn Iterator<Item = &str>| {
+        let text: Vec<String> = fields
+            .zip(&widths)
+            .map(|(f, &w)| format!("{f:<w$}"))
+            .collect();
+        let _ = writeln!(out, "{}", text.join("  ").trim_end());
+    };
+    line(&mut header.iter().copied());
+    for row in &cells {
+        line(&mut row.iter().map(String::as_str));
+    }
+    out
+}
+
+/// The columns every CSV line repeats after the row's, so that the CSV alone says where
+/// and how its numbers were measured.
+#[derive(Serialize)]
+struct Provenance<'a> {
+    date: &'a str,
+    cpu: &'a str,
+    gpu: Option<&'a str>,
+    cuda_driver: Option<&'a str>,
+    command: &'a str,
+}
+
+/// Writes `results.json` and `results.csv` into `dir`.
+pub fn write_files(results: &Results, dir: &Path) -> Result<(), String> {
+    let json = serde_json::to_string_pretty(results).map_err(|e| e.to_string())?;
+    let json_path = dir.join("results.json");
+    std::fs::write(&json_path, json)
+        .map_err(|e| format!("cannot write `{}`: {e}", json_path.display()))?;
+    let csv_path = dir.join("results.csv");
+    let mut writer = csv::Writer::from_path(&csv_path)
+        .map_err(|e| format!("cannot write `{}`: {e}", csv_path.display()))?;
+    let provenance = Provenance {
+        date: &results.date,
+        cpu: &results.host.cpu,
+        gpu: results.host.gpu.as_deref(),
+        cuda_driver: results.host.cuda_driver.as_deref(),
+        command: &results.command,
+    };
+    for row in &results.rows {
+        writer
+            .serialize((row, &provenance))
+            .map_err(|e| format!("cannot write `{}`: {e}", csv_path.display()))?;
+    }
+    writer
+        .flush()
+        .map_err(|e| format!("cannot write `{}`: {e}", csv_path.display()))
+}

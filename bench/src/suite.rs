@@ -1,0 +1,220 @@
+//! The benchmark programs and the suites: the study's three applications at its sizes and
+//! larger, plus prefix sums and list ranking; and the simulator's size table.
+
+use crate::baselines::{self, Expected, Sort};
+
+/// A sequential baseline: its backend name and the function computing the answer for N.
+pub type Baseline = (&'static str, fn(i32) -> Expected);
+
+/// A benchmarked Fork program (a classroom example, sized with `-D N=...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Program {
+    Sieve,
+    Quicksort,
+    Matmul,
+    PrefixHillisSteele,
+    PrefixBlelloch,
+    ListRanking,
+}
+
+impl Program {
+    pub fn name(self) -> &'static str {
+        match self {
+            Program::Sieve => "sieve",
+            Program::Quicksort => "quicksort",
+            Program::Matmul => "matmul",
+            Program::PrefixHillisSteele => "prefix_hillis_steele",
+            Program::PrefixBlelloch => "prefix_blelloch",
+            Program::ListRanking => "list_ranking",
+        }
+    }
+
+    /// The source, relative to the repository checkout (the current directory).
+    pub fn path(self) -> String {
+        format!("classroom-examples/{}.fork", self.name())
+    }
+
+    /// The sequential baselines of this program: their names and what they compute.
+    pub fn baselines(self) -> Vec<Baseline> {
+        match self {
+            Program::Sieve => vec![("seq", baselines::sieve)],
+            Program::Quicksort => vec![
+                ("seq", |n| baselines::quicksort(n, Sort::Quicksort)),
+                ("seq-sort_unstable", |n| {
+                    baselines::quicksort(n, Sort::StdUnstable)
+                }),
+            ],
+            Program::Matmul => vec![("seq", baselines::matmul)],
+            Program::PrefixHillisSteele => vec![("seq", baselines::prefix_inclusive)],
+            Program::PrefixBlelloch => vec![("seq", baselines::prefix_exclusive)],
+            Program::ListRanking => vec![("seq", baselines::list_ranking)],
+        }
+    }
+
+    /// The largest N the simulator runs, decided up front from its measured speed (see
+    /// docs/benchmarks.md): one run at any P of the suite takes at most about 100 s on the
+    /// development machine, so a configuration's warm-up and five runs finish within 10
+    /// minutes.
+    pub fn sim_max_n(self) -> i64 {
+        match self {
+            Program::Sieve => 100_000_000,
+            Program::Quicksort => 1_000_000,
+            Program::Matmul => 512,
+            Program::PrefixHillisSteele => 1 << 24,
+            Program::PrefixBlelloch => 1 << 24,
+            Program::ListRanking => 1 << 18,
+        }
+    }
+
+    /// Whether a hand-written CUDA version is part of the comparison.
+    pub fn has_hand_cuda(self) -> bool {
+        matches!(self, Program::Matmul | Program::PrefixHillisSteele)
+    }
+}
+
+/// The most processors the simulator runs: it holds about 600 bytes per simulated processor
+/// (Hillis–Steele at P = 2^20 peaked at 620 MB), so 2^20 keeps a run under 1 GB on a shared
+/// machine; `forkcc sim -p` has the same limit.
+pub const SIM_MAX_PROCS: u64 = 1 << 20;
+
+/// One program at one size, run at several processor counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub program: Program,
+    pub n: i64,
+    pub procs: Vec<u64>,
+}
+
+/// The named suites. `quick` shrinks every case to a size the simulator runs in
+/// milliseconds (the CI check that the harness works end to end).
+pub const SUITES: &[&str] = &[
+    "study",
+    "sieve",
+    "quicksort",
+    "matmul",
+    "prefix",
+    "list_ranking",
+];
+
+fn case(program: Program, n: i64, procs: &[u64]) -> Case {
+    Case {
+        program,
+        n,
+        procs: procs.to_vec(),
+    }
+}
+
+fn full(program: Program) -> Vec<Case> {
+    const SIEVE_P: &[u64] = &[256, 1024, 4096, 16384, 65536];
+    const SORT_P: &[u64] = &[1024, 4096, 16384];
+    match program {
+        Program::Sieve => vec![
+            case(program, 10_000_000, SIEVE_P),
+            case(program, 100_000_000, SIEVE_P),
+        ],
+        Program::Quicksort => vec![
+            case(program, 1_000_000, SORT_P),
+            case(program, 10_000_000, SORT_P),
+        ],
+        // The study's Table 1 (N, P) pairs, P = N^2, and a size the simulator also runs.
+        Program::Matmul => vec![
+            case(program, 512, &[64, 128, 512 * 512]),
+            case(program, 2048, &[64, 128, 2048 * 2048]),
+            case(program, 4096, &[128, 4096 * 4096]),
+        ],
+        Program::PrefixHillisSteele | Program::PrefixBlelloch => vec![
+            case(program, 1 << 20, &[1024, 65536, 1 << 20]),
+            case(program, 1 << 24, &[1024, 65536, 1 << 24]),
+        ],
+        // list_ranking.fork computes 5 + k*7919 in int: N <= 271183 keeps it in range.
+        Program::ListRanking => vec![
+            case(program, 1 << 16, &[1024, 1 << 16]),
+            case(program, 1 << 18, &[1024, 65536, 1 << 18]),
+        ],
+    }
+}
+
+fn quick(program: Program) -> Vec<Case> {
+    match program {
+        Program::Sieve => vec![case(program, 1000, &[16, 64])],
+        Program::Quicksort => vec![case(program, 1000, &[8, 32])],
+        Program::Matmul => vec![case(program, 16, &[16, 256])],
+        Program::PrefixHillisSteele | Program::PrefixBlelloch => {
+            vec![case(program, 64, &[8])]
+        }
+        Program::ListRanking => vec![case(program, 100, &[16])],
+    }
+}
+
+/// The cases of suite `name`; None for an unknown name.
+pub fn cases(name: &str, quick_sizes: bool) -> Option<Vec<Case>> {
+    let programs: &[Program] = match name {
+        "study" => &[
+            Program::Sieve,
+            Program::Quicksort,
+            Program::Matmul,
+            Program::PrefixHillisSteele,
+            Program::PrefixBlelloch,
+            Program::ListRanking,
+        ],
+        "sieve" => &[Program::Sieve],
+        "quicksort" => &[Program::Quicksort],
+        "matmul" => &[Program::Matmul],
+        "prefix" => &[Program::PrefixHillisSteele, Program::PrefixBlelloch],
+        "list_ranking" => &[Program::ListRanking],
+        _ => return None,
+    };
+    let sized = if quick_sizes { quick } else { full };
+    Some(programs.iter().flat_map(|&p| sized(p)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_suite_name_has_cases() {
+        for name in SUITES {
+            assert!(!cases(name, false).expect("known suite").is_empty());
+            assert!(!cases(name, true).expect("known suite").is_empty());
+        }
+        assert!(cases("nope", false).is_none());
+    }
+
+    #[test]
+    fn list_ranking_sizes_stay_inside_the_programs_int_range() {
+        let largest = cases("list_ranking", false)
+            .expect("suite")
+            .iter()
+            .map(|c| c.n)
+            .max()
+            .expect("cases");
+        assert!(5 + (largest - 1) * 7919 <= i32::MAX as i64);
+    }
+}
+
+#[cfg(test)]
+mod full_sizes {
+    //! The full suite's sizes compile: the front end accepts every program at every N, and
+    //! the transform and the CUDA emission succeed (what the GPU machine would run).
+    use super::*;
+
+    #[test]
+    fn every_full_size_checks_transforms_and_emits() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for case in cases("study", false).expect("suite") {
+            let options = fork_frontend::Options {
+                defines: vec![("N".into(), case.n.to_string())],
+            };
+            let what = format!("{} N={}", case.program.name(), case.n);
+            let checked = fork_frontend::check_file(&root.join(case.program.path()), &options)
+                .unwrap_or_else(|_| panic!("{what}: front-end errors"));
+            let plan = transform::transform(&checked.program)
+                .unwrap_or_else(|_| panic!("{what}: transform errors"));
+            assert!(
+                transform::emit_cuda::emit(&plan, &checked.sources).is_ok(),
+                "{what}: CUDA emission failed"
+            );
+        }
+    }
+}

@@ -1,0 +1,520 @@
+// forkcc group-tree runtime library, device side.
+//
+// Included in front of every emitted program, both by NVRTC (the GPU driver) and by nvcc (the
+// standalone .cu of `forkcc build --emit cuda`). It uses no header, so NVRTC needs no include
+// path, and no cooperative_groups (1.5 s NVRTC compile, performance.md).
+//
+// State lives in GPU global memory, reached through the one `fk_m` descriptor:
+// - per processor: `dollar` ($), `status` (active or how it left a construct);
+// - per group instance: an `FkGroup` (parent, size, @, its members in $$ order, its shared
+//   frame); groups form a stack that the host pushes and pops (sibling subgroups run one after
+//   another, so group lifetimes nest);
+// - the memory of the PRAM program: strings, shared globals, the slot stack of spilled
+//   private variables, shared frames, the heap;
+// - the printf record buffer and the fault word.
+// Splits (by a condition or a fork index) are computed here: keys and subgroup sizes by
+// `fk_split_count`, consecutive new ranks in $$ order by the scan of `fk_split_rank`. The host
+// reads back only subgroup sizes (to size launches) and loop / branch flags.
+
+#define FK_ACTIVE 0
+#define FK_BREAK 1
+#define FK_CONTINUE 2
+#define FK_RETURN 3
+
+// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of 32, at
+// most 1024. The GPU driver launches them with 1024 (pram_runtime::gpu); the CPU stand-in of
+// the tests sets a smaller block.
+#ifndef FK_SCAN_THREADS
+#define FK_SCAN_THREADS 1024
+#endif
+
+typedef unsigned long long fk_u64;
+typedef long long fk_i64;
+
+struct FkGroup {
+    fk_i64 at;        // @
+    int parent;       // index in the group stack, -1 for the outermost group
+    int size;         // groupsize()
+    fk_u64 members;   // index of its first member in `fk_m.members` ($$ order)
+    int frame_id;     // the SharedFrameId of its shared frame
+    fk_u64 frame;     // address of its shared frame
+};
+
+struct FkMachine {
+    int procs;
+    int *members;       // member lists (stack), processor ids in $$ order
+    FkGroup *groups;    // group stack
+    fk_i64 *dollar;     // $ per processor
+    int *status;        // FK_ACTIVE / FK_BREAK / FK_CONTINUE / FK_RETURN per processor
+    fk_i64 *words;      // stack of per-member words: loop participation marks, saved $
+    int *keys;          // split: subgroup index per member of the split group (-1: none)
+    int *counts;        // split: members per subgroup
+    int *cursor;        // split: next free position per subgroup
+    int *flag;          // one word the host reads back
+    char *strings;      // string literals, each NUL-terminated
+    char *shared_globals;
+    char *slots;        // private globals, then the frames of host calls
+    char *heap;
+    fk_u64 heap_bytes;
+    fk_u64 *heap_top;
+    char *out;          // printf records
+    fk_u64 out_bytes;
+    fk_u64 *out_top;
+    int *fault;         // [0]: 1 + fault site (0: none), [1]: processor
+};
+
+__device__ FkMachine fk_m;
+
+
+// One PRAM processor as a kernel thread sees it.
+struct FkThread {
+    int proc;
+    int rank;           // $$
+    int size;           // groupsize()
+    int group;
+    fk_i64 dollar;      // $
+    fk_i64 at;          // @
+    fk_u64 slot_base;   // base of the current activation's slot frame
+    unsigned launch;    // launch number (orders printf records)
+    unsigned key;       // printf order key: $$ in synchronous, __PROC_NR__ in asynchronous code
+    unsigned seq;       // printf records of this thread in this launch
+};
+
+// A variable the runtime kernels read or write (condition slots, arguments, results).
+struct FkVar {
+    int kind;           // 0 slot, 1 private global, 2 shared global, 3 shared frame
+    int frame_id;       // kind 3
+    fk_u64 offset;
+    fk_u64 size;
+};
+
+// The GPU driver (pram_runtime::gpu::abi) writes these structures with the same layout.
+static_assert(sizeof(FkGroup) == 40, "FkGroup layout");
+static_assert(sizeof(FkVar) == 24, "FkVar layout");
+static_assert(sizeof(FkMachine) == 160, "FkMachine layout");
+
+// ---- faults ----
+
+__device__ void fk_fault(int site, int proc) {
+    if (atomicCAS(&fk_m.fault[0], 0, site + 1) == 0) fk_m.fault[1] = proc;
+}
+
+template <class T> __device__ T fk_div(T a, T b, int site, int proc) {
+    if (b == 0) { fk_fault(site, proc); return 0; }
+    return a / b;
+}
+
+template <class T> __device__ T fk_rem(T a, T b, int site, int proc) {
+    if (b == 0) { fk_fault(site, proc); return 0; }
+    return a % b;
+}
+
+__device__ int fk_ilog2(fk_i64 x, int site, int proc) {
+    if (x <= 0) { fk_fault(site, proc); return 0; }
+    return 63 - __clzll(x);
+}
+
+__device__ void fk_assert(int holds, int site, int proc) {
+    if (!holds) fk_fault(site, proc);
+}
+
+template <class T, class U> __device__ T fk_div_assign(T &place, U rhs, int site, int proc) {
+    return place = (T)fk_div<U>((U)place, rhs, site, proc);
+}
+
+template <class T, class U> __device__ T fk_rem_assign(T &place, U rhs, int site, int proc) {
+    return place = (T)fk_rem<U>((U)place, rhs, site, proc);
+}
+
+// `p += n` on a pointer, n in bytes.
+template <class T> __device__ T *fk_ptr_step(T *&p, fk_i64 bytes) {
+    return p = (T *)((char *)p + bytes);
+}
+
+__device__ void fk_zero(void *p, fk_u64 n) {
+    for (fk_u64 i = 0; i < n; i++) ((char *)p)[i] = 0;
+}
+
+// ---- memory ----
+
+// The shared frame `frame_id` of the group or its nearest ancestor that has one.
+__device__ char *fk_frame(int group, int frame_id) {
+    for (int g = group; g >= 0; g = fk_m.groups[g].parent)
+        if (fk_m.groups[g].frame_id == frame_id) return (char *)fk_m.groups[g].frame;
+    return 0;
+}
+
+// A processor's spilled slot: frame offset `offset`, `size` bytes (coalesced layout).
+__device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64 size, int proc) {
+    return fk_m.slots + base + offset * (fk_u64)fk_m.procs + (fk_u64)proc * size;
+}
+
+__device__ char *fk_var_addr(FkVar v, int group, fk_u64 slot_base, int proc) {
+    switch (v.kind) {
+    case 0: return fk_slot(slot_base, v.offset, v.size, proc);
+    case 1: return fk_slot(0, v.offset, v.size, proc);
+    case 2: return fk_m.shared_globals + v.offset;
+    default: return fk_frame(group, v.frame_id) + v.offset;
+    }
+}
+
+__device__ fk_i64 fk_load_int(const char *a, fk_u64 size) {
+    return size == 8 ? *(const fk_i64 *)a : (fk_i64)*(const int *)a;
+}
+
+// shmalloc / malloc: a bump allocator (free is a no-op, as in the other backends).
+__device__ void *fk_alloc(fk_i64 n, int site, int proc) {
+    fk_u64 bytes = ((fk_u64)(n < 0 ? 0 : n) + 7) & ~7ull;
+    fk_u64 at = atomicAdd(fk_m.heap_top, bytes == 0 ? 8 : bytes);
+    if (at + bytes > fk_m.heap_bytes) { fk_fault(site, proc); return 0; }
+    return fk_m.heap + at;
+}
+
+// ---- multiprefix in asynchronous code: atomic fetch-and-op ----
+
+__device__ int fk_atomic_mp(int *p, int v, int op) {
+    switch (op) {
+    case 0: return atomicAdd(p, v);
+    case 1: return atomicMax(p, v);
+    case 2: return atomicMin(p, v);
+    case 3: return atomicAnd(p, v);
+    default: return atomicOr(p, v);
+    }
+}
+
+__device__ int fk_combine(int a, int b, int op) {
+    switch (op) {
+    case 0: return (int)((unsigned)a + (unsigned)b);
+    case 1: return a > b ? a : b;
+    case 2: return a < b ? a : b;
+    case 3: return a & b;
+    default: return a | b;
+    }
+}
+
+// ---- printf records ----
+// Record: 6 words of 4 bytes (total bytes, launch, key, seq, format id, argument count), then
+// per argument 8 bytes (integer or double bits); a %s argument is its length (8 bytes) and
+// its bytes, padded to 8. The host sorts records by (launch, key, seq) and formats them.
+
+#define FK_STR_MAX 4096
+
+__device__ fk_u64 fk_strlen(const signed char *s) {
+    fk_u64 n = 0;
+    if (s == 0) return 0;
+    while (n < FK_STR_MAX && s[n] != 0) n++;
+    return n;
+}
+
+__device__ fk_u64 fk_arg_bytes(fk_i64) { return 8; }
+__device__ fk_u64 fk_arg_bytes(double) { return 8; }
+__device__ fk_u64 fk_arg_bytes(const signed char *s) { return 8 + ((fk_strlen(s) + 7) & ~7ull); }
+
+__device__ char *fk_put_arg(char *at, fk_i64 v) { *(fk_i64 *)at = v; return at + 8; }
+__device__ char *fk_put_arg(char *at, double v) { *(double *)at = v; return at + 8; }
+__device__ char *fk_put_arg(char *at, const signed char *s) {
+    fk_u64 n = fk_strlen(s);
+    *(fk_u64 *)at = n;
+    for (fk_u64 i = 0; i < n; i++) at[8 + i] = (char)s[i];
+    return at + 8 + ((n + 7) & ~7ull);
+}
+
+template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
+    fk_u64 bytes = 24 + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 at = atomicAdd(fk_m.out_top, bytes);
+    if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
+    unsigned *h = (unsigned *)(fk_m.out + at);
+    h[0] = (unsigned)bytes;
+    h[1] = th->launch;
+    h[2] = th->key;
+    h[3] = th->seq++;
+    h[4] = (unsigned)format;
+    h[5] = (unsigned)sizeof...(A);
+    char *p = fk_m.out + at + 24;
+    ((p = fk_put_arg(p, args)), ...);
+    return 0;
+}
+
+// ---- kernels ----
+
+// Member `t` of group `g` as a kernel thread; false when its processor is not active.
+__device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned launch, bool sync) {
+    FkGroup grp = fk_m.groups[g];
+    int proc = fk_m.members[grp.members + t];
+    if (fk_m.status[proc] != FK_ACTIVE) return false;
+    th->proc = proc;
+    th->rank = t;
+    th->size = grp.size;
+    th->group = g;
+    th->dollar = fk_m.dollar[proc];
+    th->at = grp.at;
+    th->slot_base = slot_base;
+    th->launch = launch;
+    th->key = sync ? (unsigned)t : (unsigned)proc;
+    th->seq = 0;
+    return true;
+}
+
+// The entry point of kernel K, whose code for one member is K_body: one thread per member of
+// group g (n members run; n is 1 in `seq`). With `serial` (--crcw priority), one thread runs
+// the members one after another in $$ order, which is __PROC_NR__ order, so that of
+// concurrent writes of a cell the highest __PROC_NR__'s comes last and wins. (The transform
+// cuts wherever a member could read another's write, so any order of members is valid.)
+#define FK_KERNEL(K, SYNC)                                                                   \
+    extern "C" __global__ void K(int g, int n, fk_u64 slot_base, unsigned launch, int serial) { \
+        FkThread th;                                                                         \
+        if (serial) {                                                                        \
+            if (blockIdx.x != 0 || threadIdx.x != 0) return;                                 \
+            for (int t = 0; t < n; t++)                                                      \
+                if (fk_thread(&th, g, t, slot_base, launch, SYNC)) K##_body(&th);            \
+            return;                                                                          \
+        }                                                                                    \
+        int t = blockIdx.x * blockDim.x + threadIdx.x;                                       \
+        if (t < n && fk_thread(&th, g, t, slot_base, launch, SYNC)) K##_body(&th);           \
+    }
+
+__device__ void fk_leave(FkThread *th, int status) { fk_m.status[th->proc] = status; }
+
+// Each member `t` of group `g`, with its processor.
+#define FK_FOR_MEMBER(g, n)                                      \
+    int t = blockIdx.x * blockDim.x + threadIdx.x;               \
+    if (t >= (n)) return;                                        \
+    int proc = fk_m.members[fk_m.groups[g].members + t];
+
+extern "C" __global__ void fk_set_group(int g, FkGroup desc) { fk_m.groups[g] = desc; }
+
+// The GPU driver sets the descriptor with this one-thread kernel (no symbol lookup needed).
+extern "C" __global__ void fk_set_machine(FkMachine m) { fk_m = m; }
+
+// `start` (and the root group): members base..base+P-1 are the processors in order, $ = $$.
+extern "C" __global__ void fk_start(int procs, fk_u64 base) {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= procs) return;
+    fk_m.members[base + p] = p;
+    fk_m.dollar[p] = p;
+}
+
+// The value of `v` for the first active member (in $$ order) into `fk_m.flag`, or -1 in
+// flag[1] when no member is active. One thread: the first member is almost always active.
+extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v) {
+    fk_m.flag[1] = -1;
+    for (int t = 0; t < n; t++) {
+        int proc = fk_m.members[fk_m.groups[g].members + t];
+        if (fk_m.status[proc] != FK_ACTIVE) continue;
+        fk_i64 x = fk_load_int(fk_var_addr(v, g, slot_base, proc), v.size);
+        fk_m.flag[0] = (int)x;
+        fk_m.flag[1] = (x != 0);
+        return;
+    }
+}
+
+// Split, step 1: each member's subgroup key (`kind` 0: if, key 0 = then, 1 = else; 1: fork,
+// key = its @ in 0..k-1, else -1), subgroup sizes, and (fork with `$ = e`) the new `$`; the
+// old `$` of every member is saved at `saved`.
+extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int kind, FkVar key,
+                                          int k, int set_dollar, FkVar dollar, fk_u64 saved) {
+    FK_FOR_MEMBER(g, n)
+    fk_m.words[saved + t] = fk_m.dollar[proc];
+    int c = -1;
+    if (fk_m.status[proc] == FK_ACTIVE) {
+        fk_i64 v = fk_load_int(fk_var_addr(key, g, slot_base, proc), key.size);
+        if (kind == 0) c = v != 0 ? 0 : 1;
+        else if (v >= 0 && v < k) c = (int)v;
+        if (c >= 0 && set_dollar)
+            fk_m.dollar[proc] = fk_load_int(fk_var_addr(dollar, g, slot_base, proc), dollar.size);
+    }
+    fk_m.keys[t] = c;
+    if (c >= 0) atomicAdd(&fk_m.counts[c], 1);
+}
+
+// Block-wide exclusive scan of one int per thread (FK_SCAN_THREADS threads); returns the
+// thread's prefix and the block total in *total.
+__device__ int fk_block_scan(int x, int *total) {
+    __shared__ int warp_sums[32];
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int incl = x;
+    for (int d = 1; d < 32; d <<= 1) {
+        int y = __shfl_up_sync(0xffffffffu, incl, d);
+        if (lane >= d) incl += y;
+    }
+    if (lane == 31) warp_sums[warp] = incl;
+    __syncthreads();
+    const int warps = FK_SCAN_THREADS / 32;
+    if (warp == 0) {
+        int s = lane < warps ? warp_sums[lane] : 0;
+        for (int d = 1; d < 32; d <<= 1) {
+            int y = __shfl_up_sync(0xffffffffu, s, d);
+            if (lane >= d) s += y;
+        }
+        warp_sums[lane] = s;
+    }
+    __syncthreads();
+    int before = warp == 0 ? 0 : warp_sums[warp - 1];
+    *total = warp_sums[warps - 1];
+    __syncthreads();
+    return before + incl - x;
+}
+
+// Split, step 2 (one block of FK_SCAN_THREADS): subgroup offsets (a scan of the sizes), the
+// descriptors of the k subgroups at groups[first..first+k), and the member lists: member `t`
+// with key c goes to position offset[c] + (members before it with key c), so new ranks are
+// consecutive and ordered by the parent's $$. Chunks of the parent run in $$ order; in a
+// chunk, warps take their turn and a warp's lanes with the same key are ranked by
+// __match_any_sync. Resets the sizes for the next split.
+extern "C" __global__ void fk_split_rank(int g, int n, int k, int first, fk_u64 member_base,
+                                         int inherit_at, int frame0, int frame1,
+                                         fk_u64 frame_base, fk_u64 frame_stride) {
+    __shared__ int carry;
+    if (threadIdx.x == 0) carry = 0;
+    __syncthreads();
+    FkGroup parent = fk_m.groups[g];
+    for (int c0 = 0; c0 < k; c0 += FK_SCAN_THREADS) {
+        int c = c0 + threadIdx.x;
+        int size = c < k ? fk_m.counts[c] : 0;
+        int total;
+        int off = carry + fk_block_scan(size, &total);
+        if (c < k) {
+            fk_m.cursor[c] = off;
+            FkGroup d;
+            d.at = inherit_at ? parent.at : c;
+            d.parent = g;
+            d.size = size;
+            d.members = member_base + off;
+            d.frame_id = (inherit_at && c == 1) ? frame1 : frame0;
+            d.frame = frame_base + (fk_u64)c * frame_stride;
+            fk_m.groups[first + c] = d;
+            fk_m.counts[c] = 0;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) carry += total;
+        __syncthreads();
+    }
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
+        int t = c0 + threadIdx.x;
+        int key = t < n ? fk_m.keys[t] : -1;
+        unsigned same = __match_any_sync(0xffffffffu, key);
+        int leader = __ffs(same) - 1;
+        int before = __popc(same & ((1u << lane) - 1));
+        for (int w = 0; w < FK_SCAN_THREADS / 32; w++) {
+            if (w == warp) {
+                int base = 0;
+                if (key >= 0 && lane == leader) {
+                    base = fk_m.cursor[key];
+                    fk_m.cursor[key] = base + __popc(same);
+                }
+                base = __shfl_sync(0xffffffffu, base, leader);
+                if (key >= 0)
+                    fk_m.members[member_base + base + before] =
+                        fk_m.members[parent.members + t];
+            }
+            __syncthreads();
+        }
+    }
+}
+
+// After a fork with `$ = e`: every member of the parent gets its saved `$` back.
+extern "C" __global__ void fk_restore_dollar(int g, int n, fk_u64 saved) {
+    FK_FOR_MEMBER(g, n)
+    fk_m.dollar[proc] = fk_m.words[saved + t];
+}
+
+// Marks the members of `g` that are active (a loop's participants, a call's callers).
+extern "C" __global__ void fk_mark_active(int g, int n, fk_u64 marks) {
+    FK_FOR_MEMBER(g, n)
+    fk_m.words[marks + t] = fk_m.status[proc] == FK_ACTIVE;
+}
+
+// Marked members with status `from` get status `to`.
+extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from, int to) {
+    FK_FOR_MEMBER(g, n)
+    if (fk_m.words[marks + t] && fk_m.status[proc] == from) fk_m.status[proc] = to;
+}
+
+// Loop-exit update (the study's Updategroup) over the marked participants of the group `g`
+// that encloses the loop: active ones whose condition is 0 leave (FK_BREAK); flag[0] counts
+// the participants still active (the all-exited test, lastexit). The host zeroes flag[0].
+extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond,
+                                        FkVar cond, int cond_group) {
+    FK_FOR_MEMBER(g, n)
+    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE) return;
+    if (has_cond &&
+        fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) == 0) {
+        fk_m.status[proc] = FK_BREAK;
+        return;
+    }
+    atomicAdd(&fk_m.flag[0], 1);
+}
+
+// Loop entry with a private condition: the active participants form the loop group `child`
+// (keys for fk_split_rank with one subgroup).
+extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks) {
+    FK_FOR_MEMBER(g, n)
+    int in = fk_m.words[marks + t] && fk_m.status[proc] == FK_ACTIVE;
+    fk_m.keys[t] = in ? 0 : -1;
+    if (in) atomicAdd(&fk_m.counts[0], 1);
+}
+
+// A call's argument or result: every marked (active) caller copies `src` (in the source
+// group's frames) to `dst`. A shared destination is written once, by the first marked member
+// (thread 0 finds it), as the group writes a shared argument once.
+extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, int src_group,
+                                       fk_u64 src_base, FkVar dst, int dst_group,
+                                       fk_u64 dst_base) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (dst.kind >= 2) {
+        if (t != 0) return;
+        while (t < n && !fk_m.words[marks + t]) t++;
+    }
+    if (t >= n || !fk_m.words[marks + t]) return;
+    int proc = fk_m.members[fk_m.groups[g].members + t];
+    const char *s = fk_var_addr(src, src_group, src_base, proc);
+    char *d = fk_var_addr(dst, dst_group, dst_base, proc);
+    for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
+}
+
+// Synchronous multiprefix (fork-dialect.md §6), one block of FK_SCAN_THREADS: the active
+// members in $$ order (which is __PROC_NR__ order in every group) combine their values per
+// cell; each gets the exclusive prefix. Chunks and warps take their turn; within a warp, the
+// lanes on one cell are found by __match_any_sync and combined by the cell's leader.
+extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
+                                          FkVar value, int has_result, FkVar result) {
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
+        int t = c0 + threadIdx.x;
+        int proc = -1;
+        if (t < n) {
+            proc = fk_m.members[fk_m.groups[g].members + t];
+            if (fk_m.status[proc] != FK_ACTIVE) proc = -1;
+        }
+        fk_u64 cell = 0;
+        int v = 0;
+        if (proc >= 0) {
+            cell = *(const fk_u64 *)fk_var_addr(ptr, g, slot_base, proc);
+            v = (int)fk_load_int(fk_var_addr(value, g, slot_base, proc), value.size);
+        }
+        unsigned same = __match_any_sync(0xffffffffu, proc >= 0 ? cell : ~0ull);
+        for (int w = 0; w < FK_SCAN_THREADS / 32; w++) {
+            if (w == warp) {
+                int leader = __ffs(same) - 1;
+                int old = 0;
+                if (proc >= 0 && lane == leader) old = *(int *)cell;
+                old = __shfl_sync(0xffffffffu, old, leader);
+                // The exclusive prefix of the lanes before this one on the same cell.
+                int acc = old;
+                for (int l = 0; l < 32; l++) {
+                    int vl = __shfl_sync(0xffffffffu, v, l);
+                    if (l < lane && ((same >> l) & 1)) acc = fk_combine(acc, vl, op);
+                }
+                int last = 31 - __clz(same);
+                int fin = fk_combine(acc, v, op);
+                if (proc >= 0) {
+                    if (lane == last) *(int *)cell = fin;
+                    if (has_result)
+                        *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
+                }
+            }
+            __syncthreads();
+        }
+    }
+}

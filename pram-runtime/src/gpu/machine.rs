@@ -1,0 +1,901 @@
+//! The host side of the GPU driver: walks each host function's control graph and runs the
+//! Plan's kernels and the runtime library's group kernels on the device. It does what the
+//! host part of the standalone `.cu` (`cuda/fk_host.cuh`) does, with the same device calls
+//! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
+
+use super::abi::{FkGroup, FkMachine, FkVar};
+use super::{GpuError, Stats};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
+    PushKernelArg,
+};
+use fork_frontend::hir::VarId;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use transform::plan::{Home, HostFnId, HostLoop, HostOp, Plan, SharedFrameId, Split, SplitKind};
+
+const FK_ACTIVE: i32 = 0;
+const FK_BREAK: i32 = 1;
+const FK_CONTINUE: i32 = 2;
+const FK_RETURN: i32 = 3;
+const SCAN_THREADS: u32 = 1024;
+const BLOCK: u32 = 256;
+
+/// Byte offsets of the regions in the one device arena.
+#[derive(Default, Clone, Copy)]
+struct Regions {
+    members: u64,
+    groups: u64,
+    dollar: u64,
+    status: u64,
+    words: u64,
+    keys: u64,
+    counts: u64,
+    cursor: u64,
+    flag: u64,
+    strings: u64,
+    shared_globals: u64,
+    slots: u64,
+    heap: u64,
+    heap_top: u64,
+    out: u64,
+    out_top: u64,
+    fault: u64,
+    frames: u64,
+    total: u64,
+}
+
+/// Capacities (entries or bytes) of the stacks.
+struct Caps {
+    members: u64,
+    words: u64,
+    groups: u64,
+    frames: u64,
+    slots: u64,
+    counts: u64,
+    heap: u64,
+    out: u64,
+}
+
+#[derive(Clone, Copy)]
+struct HostGroup {
+    size: i32,
+    members: u64,
+    at: i64,
+}
+
+#[derive(Clone, Copy)]
+struct Tops {
+    groups: usize,
+    members: u64,
+    words: u64,
+    frames: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Ctx {
+    g: i32,
+    slot_base: u64,
+    seq: bool,
+    func: HostFnId,
+}
+
+enum Flow {
+    Normal,
+    Returned,
+}
+
+pub struct Machine<'p> {
+    plan: &'p Plan,
+    procs: u64,
+    stream: Arc<CudaStream>,
+    arena: CudaSlice<u8>,
+    base: u64,
+    r: Regions,
+    caps: Caps,
+    functions: HashMap<String, CudaFunction>,
+    groups: Vec<HostGroup>,
+    top: Tops,
+    launches: u32,
+    pub stats: Stats,
+    timing: bool,
+    /// `--crcw priority`: synchronous kernels run their members serially.
+    priority: bool,
+    kernel_events: Vec<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>,
+}
+
+fn align(x: u64, a: u64) -> u64 {
+    x.div_ceil(a) * a
+}
+
+impl<'p> Machine<'p> {
+    pub fn new(
+        plan: &'p Plan,
+        ctx: &Arc<CudaContext>,
+        module: &Arc<CudaModule>,
+        procs: u64,
+        timing: bool,
+        priority: bool,
+    ) -> Result<Machine<'p>, GpuError> {
+        let stream = ctx.default_stream();
+        let main = plan.function(plan.main);
+        let caps = Caps {
+            members: 64 * procs + 4096,
+            words: 64 * procs + 4096,
+            groups: 1 << 18,
+            frames: 16 << 20,
+            slots: (64u64 << 20)
+                .max((plan.storage.private_globals_bytes + 64 * main.frame_bytes) * procs),
+            counts: procs.max(1 << 16),
+            heap: 64 << 20,
+            out: 64 << 20,
+        };
+        let strings: Vec<u8> = plan.program.strings.concat();
+        let mut at = 0u64;
+        let mut region = |bytes: u64| {
+            let o = at;
+            at = align(at + bytes.max(8), 256);
+            o
+        };
+        let mut r = Regions {
+            members: region(caps.members * 4),
+            groups: region(caps.groups * std::mem::size_of::<FkGroup>() as u64),
+            dollar: region(procs * 8),
+            status: region(procs * 4),
+            words: region(caps.words * 8),
+            keys: region(procs * 4),
+            counts: region(caps.counts * 4),
+            cursor: region(caps.counts * 4),
+            flag: region(16),
+            strings: region(strings.len() as u64),
+            shared_globals: region(plan.storage.shared_globals_bytes),
+            slots: region(caps.slots),
+            heap: region(caps.heap),
+            heap_top: region(8),
+            out: region(caps.out),
+            out_top: region(8),
+            fault: region(8),
+            frames: region(caps.frames),
+            total: 0,
+        };
+        r.total = at;
+        let (free, _) = ctx
+            .mem_get_info()
+            .map_err(GpuError::driver("memory info"))?;
+        if r.total > free as u64 {
+            return Err(GpuError::Memory {
+                needed: r.total,
+                free: free as u64,
+            });
+        }
+        let arena = stream
+            .alloc_zeros::<u8>(r.total as usize)
+            .map_err(|_| GpuError::Memory {
+                needed: r.total,
+                free: free as u64,
+            })?;
+        let base = arena.device_ptr(&stream).0;
+        let mut functions = HashMap::new();
+        let names = plan
+            .kernels
+            .iter()
+            .map(|k| k.name.clone())
+            .chain(RUNTIME_KERNELS.iter().map(|s| s.to_string()))
+            .chain([transform::emit_cuda::GLOBALS_KERNEL.to_string()]);
+        for name in names {
+            let f = module
+                .load_function(&name)
+                .map_err(GpuError::driver("loading a kernel"))?;
+            functions.insert(name, f);
+        }
+        let mut m = Machine {
+            plan,
+            procs,
+            stream,
+            arena,
+            base,
+            r,
+            caps,
+            functions,
+            groups: Vec::new(),
+            top: Tops {
+                groups: 0,
+                members: 0,
+                words: 0,
+                frames: 0,
+            },
+            launches: 0,
+            stats: Stats::default(),
+            timing,
+            priority,
+            kernel_events: Vec::new(),
+        };
+        if !strings.is_empty() {
+            m.write(r.strings, &strings)?;
+        }
+        let desc = FkMachine {
+            procs: procs as i32,
+            members: base + r.members,
+            groups: base + r.groups,
+            dollar: base + r.dollar,
+            status: base + r.status,
+            words: base + r.words,
+            keys: base + r.keys,
+            counts: base + r.counts,
+            cursor: base + r.cursor,
+            flag: base + r.flag,
+            strings: base + r.strings,
+            shared_globals: base + r.shared_globals,
+            slots: base + r.slots,
+            heap: base + r.heap,
+            heap_bytes: m.caps.heap,
+            heap_top: base + r.heap_top,
+            out: base + r.out,
+            out_bytes: m.caps.out,
+            out_top: base + r.out_top,
+            fault: base + r.fault,
+        };
+        m.launch("fk_set_machine", 1, 1, &[&desc])?;
+        Ok(m)
+    }
+
+    // ---- memory ----
+
+    fn write(&mut self, offset: u64, data: &[u8]) -> Result<(), GpuError> {
+        let mut view = self
+            .arena
+            .slice_mut(offset as usize..offset as usize + data.len());
+        self.stream
+            .memcpy_htod(data, &mut view)
+            .map_err(GpuError::driver("copying to the GPU"))?;
+        self.stats.bytes_copied += data.len() as u64;
+        Ok(())
+    }
+
+    /// A blocking read-back.
+    fn read(&mut self, offset: u64, len: usize) -> Result<Vec<u8>, GpuError> {
+        let t = Instant::now();
+        let mut out = vec![0u8; len];
+        if len > 0 {
+            let view = self.arena.slice(offset as usize..offset as usize + len);
+            self.stream
+                .memcpy_dtoh(&view, &mut out)
+                .map_err(GpuError::driver("reading back"))?;
+            self.stream
+                .synchronize()
+                .map_err(GpuError::driver("synchronising"))?;
+        }
+        self.stats.read_backs += 1;
+        self.stats.bytes_copied += len as u64;
+        self.stats.sync += t.elapsed();
+        Ok(out)
+    }
+
+    fn read_ints(&mut self, offset: u64, n: usize) -> Result<Vec<i32>, GpuError> {
+        let bytes = self.read(offset, n * 4)?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
+    fn zero(&mut self, offset: u64, len: u64) -> Result<(), GpuError> {
+        if len == 0 {
+            return Ok(());
+        }
+        let mut view = self
+            .arena
+            .slice_mut(offset as usize..(offset + len) as usize);
+        self.stream
+            .memset_zeros(&mut view)
+            .map_err(GpuError::driver("zeroing"))
+    }
+
+    // ---- launches ----
+
+    fn launch(
+        &mut self,
+        name: &str,
+        blocks: u32,
+        threads: u32,
+        args: &[&dyn KernelArg],
+    ) -> Result<(), GpuError> {
+        let f = self
+            .functions
+            .get(name)
+            .ok_or_else(|| GpuError::Internal(format!("no kernel `{name}`")))?;
+        let mut b = self.stream.launch_builder(f);
+        for a in args {
+            a.push(&mut b);
+        }
+        let cfg = LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        if self.timing {
+            b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+        }
+        // SAFETY: the argument list matches the kernel's C signature (the same order and
+        // types as the host part of the .cu); the kernels touch only the arena.
+        let events = unsafe { b.launch(cfg) }.map_err(GpuError::driver("launching a kernel"))?;
+        if let Some(e) = events {
+            self.kernel_events.push(e);
+        }
+        self.stats.launches += 1;
+        Ok(())
+    }
+
+    fn launch_members(
+        &mut self,
+        name: &str,
+        n: u32,
+        args: &[&dyn KernelArg],
+    ) -> Result<(), GpuError> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.launch(name, n.div_ceil(BLOCK), BLOCK, args)
+    }
+
+    fn threads(&self, c: Ctx) -> u32 {
+        let n = self.groups[c.g as usize].size.max(0) as u32;
+        if c.seq {
+            n.min(1)
+        } else {
+            n
+        }
+    }
+
+    /// A Plan kernel (or `k_globals`) for the members of `c`'s group; under
+    /// `--crcw priority` a synchronous one runs its members serially (`FK_KERNEL`).
+    fn kernel(&mut self, name: &str, sync: bool, c: Ctx) -> Result<(), GpuError> {
+        let n = self.threads(c);
+        if n == 0 {
+            return Ok(());
+        }
+        let launch = self.launches;
+        self.launches += 1;
+        let serial = (self.priority && sync) as i32;
+        let args: [&dyn KernelArg; 5] = [&c.g, &(n as i32), &c.slot_base, &launch, &serial];
+        if serial == 1 {
+            self.launch(name, 1, 1, &args)
+        } else {
+            self.launch_members(name, n, &args)
+        }
+    }
+
+    // ---- stacks ----
+
+    fn alloc_words(&mut self, n: u64) -> Result<u64, GpuError> {
+        let at = self.top.words;
+        if at + n > self.caps.words {
+            return Err(GpuError::Capacity("word stack (groups nested too deeply)"));
+        }
+        self.top.words += n;
+        Ok(at)
+    }
+
+    fn alloc_members(&mut self, n: u64) -> Result<u64, GpuError> {
+        let at = self.top.members;
+        if at + n > self.caps.members {
+            return Err(GpuError::Capacity(
+                "member stack (groups nested too deeply)",
+            ));
+        }
+        self.top.members += n;
+        Ok(at)
+    }
+
+    fn alloc_frames(&mut self, bytes: u64) -> Result<u64, GpuError> {
+        let at = align(self.top.frames, 8);
+        if at + bytes > self.caps.frames {
+            return Err(GpuError::Capacity(
+                "shared-frame stack (groups nested too deeply)",
+            ));
+        }
+        self.zero(self.r.frames + at, bytes)?;
+        self.top.frames = at + bytes;
+        Ok(self.base + self.r.frames + at)
+    }
+
+    fn alloc_groups(&mut self, k: usize) -> Result<usize, GpuError> {
+        let first = self.top.groups;
+        if (first + k) as u64 > self.caps.groups {
+            return Err(GpuError::Capacity("group stack (groups nested too deeply)"));
+        }
+        self.top.groups += k;
+        self.groups.resize(
+            self.top.groups,
+            HostGroup {
+                size: 0,
+                members: 0,
+                at: 0,
+            },
+        );
+        Ok(first)
+    }
+
+    fn pop(&mut self, t: Tops) {
+        self.top = t;
+        self.groups.truncate(t.groups);
+    }
+
+    fn push_group(
+        &mut self,
+        parent: i32,
+        size: i32,
+        members: u64,
+        at: i64,
+        frame: SharedFrameId,
+    ) -> Result<i32, GpuError> {
+        let g = self.alloc_groups(1)?;
+        let bytes = self.plan.storage.shared_frames[frame.0 as usize].bytes;
+        let d = FkGroup {
+            at,
+            parent,
+            size,
+            members,
+            frame_id: frame.0 as i32,
+            frame: self.alloc_frames(bytes)?,
+        };
+        self.launch("fk_set_group", 1, 1, &[&(g as i32), &d])?;
+        self.groups[g] = HostGroup { size, members, at };
+        Ok(g as i32)
+    }
+
+    fn var(&self, v: VarId) -> Result<FkVar, GpuError> {
+        let size = self.plan.program.var(v).ty.size(&self.plan.program.structs);
+        let (kind, frame_id, offset) = match self.plan.storage.home(v) {
+            Some(Home::Slot { offset }) => (0, 0, offset),
+            Some(Home::PrivateGlobal { offset }) => (1, 0, offset),
+            Some(Home::Shared { offset }) => (2, 0, offset),
+            Some(Home::SharedFrame { frame, offset }) => (3, frame.0 as i32, offset),
+            None => {
+                return Err(GpuError::Internal(format!(
+                    "the host reads `{}`, which lives in a register",
+                    self.plan.program.var(v).name
+                )))
+            }
+        };
+        Ok(FkVar {
+            kind,
+            frame_id,
+            offset,
+            size,
+        })
+    }
+
+    /// The value of `v` for the first active member, or None when no member is active.
+    fn read_first(&mut self, c: Ctx, v: VarId) -> Result<Option<i32>, GpuError> {
+        let var = self.var(v)?;
+        let n = self.threads(c) as i32;
+        self.launch("fk_read_first", 1, 1, &[&c.g, &n, &c.slot_base, &var])?;
+        let flag = self.read_ints(self.r.flag, 2)?;
+        Ok((flag[1] >= 0).then_some(flag[0]))
+    }
+
+    // ---- the walk ----
+
+    pub fn run(&mut self) -> Result<(), GpuError> {
+        let plan = self.plan;
+        let main = plan.function(plan.main);
+        let members = self.alloc_members(self.procs)?;
+        let p = self.procs as i32;
+        self.launch_members("fk_start", p as u32, &[&p, &members])?;
+        let g = self.push_group(-1, p, members, 0, main.shared_frame)?;
+        let root = Ctx {
+            g,
+            slot_base: plan.storage.private_globals_bytes * self.procs,
+            seq: false,
+            func: plan.main,
+        };
+        self.kernel(transform::emit_cuda::GLOBALS_KERNEL, true, root)?;
+        self.ops(&main.body, root)?;
+        Ok(())
+    }
+
+    fn ops(&mut self, ops: &[HostOp], c: Ctx) -> Result<Flow, GpuError> {
+        for op in ops {
+            if let Flow::Returned = self.op(op, c)? {
+                return Ok(Flow::Returned);
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn op(&mut self, op: &HostOp, c: Ctx) -> Result<Flow, GpuError> {
+        let plan = self.plan;
+        match op {
+            HostOp::Launch(k) => {
+                let k = plan.kernel(*k);
+                self.kernel(&k.name, k.mode == fork_frontend::hir::Mode::Sync, c)?
+            }
+            HostOp::Split(s) => self.split(s, c)?,
+            HostOp::Branch { cond, then, els } => {
+                return match self.read_first(c, *cond)? {
+                    Some(v) if v != 0 => self.ops(then, c),
+                    Some(_) => self.ops(els, c),
+                    None => Ok(Flow::Normal),
+                }
+            }
+            HostOp::Loop(l) => self.host_loop(l, c)?,
+            HostOp::Call {
+                callee,
+                args,
+                result,
+                ..
+            } => self.call(*callee, args, *result, c)?,
+            HostOp::Return => return Ok(Flow::Returned),
+            HostOp::Seq(body) => {
+                self.ops(body, Ctx { seq: true, ..c })?;
+            }
+            HostOp::Start { body, shared_frame } => {
+                let tops = self.top;
+                let members = self.alloc_members(self.procs)?;
+                let p = self.procs as i32;
+                self.launch_members("fk_start", p as u32, &[&p, &members])?;
+                let g = self.push_group(c.g, p, members, 0, *shared_frame)?;
+                self.ops(body, Ctx { g, seq: false, ..c })?;
+                self.pop(tops);
+            }
+            HostOp::Multiprefix {
+                op,
+                ptr,
+                value,
+                result,
+                ..
+            } => {
+                let n = self.threads(c) as i32;
+                if n > 0 {
+                    let (ptr, value) = (self.var(*ptr)?, self.var(*value)?);
+                    let (has, res) = match result {
+                        Some(r) => (1i32, self.var(*r)?),
+                        None => (0, FkVar::default()),
+                    };
+                    let code = transform::emit_cuda::mp_code(*op) as i32;
+                    self.launch(
+                        "fk_multiprefix",
+                        1,
+                        SCAN_THREADS,
+                        &[&c.g, &n, &c.slot_base, &code, &ptr, &value, &has, &res],
+                    )?;
+                }
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn split(&mut self, s: &Split, c: Ctx) -> Result<(), GpuError> {
+        let tops = self.top;
+        let n = self.threads(c) as i32;
+        let (kind, key, k, dollar) = match &s.kind {
+            SplitKind::If { cond } => (0i32, *cond, 2i64, None),
+            SplitKind::Fork { count, at, dollar } => {
+                let k = self.read_first(c, *count)?.unwrap_or(0).max(0) as i64;
+                (1, *at, k, *dollar)
+            }
+        };
+        if k as u64 > self.caps.counts {
+            return Err(GpuError::Capacity(
+                "subgroup table (fork into too many subgroups)",
+            ));
+        }
+        let key = self.var(key)?;
+        let (set_dollar, dollar_var) = match dollar {
+            Some(d) => (1i32, self.var(d)?),
+            None => (0, FkVar::default()),
+        };
+        let saved = self.alloc_words(n as u64)?;
+        let k32 = k as i32;
+        self.launch_members(
+            "fk_split_count",
+            n as u32,
+            &[
+                &c.g,
+                &n,
+                &c.slot_base,
+                &kind,
+                &key,
+                &k32,
+                &set_dollar,
+                &dollar_var,
+                &saved,
+            ],
+        )?;
+        let sizes = if k > 0 {
+            self.read_ints(self.r.counts, k as usize)?
+        } else {
+            Vec::new()
+        };
+        let total: u64 = sizes.iter().map(|s| *s as u64).sum();
+        let member_base = self.alloc_members(total)?;
+        let frame = |i: usize| s.shared_frames.get(i).copied().unwrap_or(SharedFrameId(0));
+        let bytes = |f: SharedFrameId| self.plan.storage.shared_frames[f.0 as usize].bytes;
+        let (f0, f1) = (frame(0), frame(if kind == 0 { 1 } else { 0 }));
+        let stride = align(bytes(f0).max(bytes(f1)), 8);
+        let frames = self.alloc_frames(stride * k as u64)?;
+        let first = self.alloc_groups(k as usize)? as i32;
+        if k > 0 {
+            let inherit = (kind == 0) as i32;
+            let (f0i, f1i) = (f0.0 as i32, f1.0 as i32);
+            self.launch(
+                "fk_split_rank",
+                1,
+                SCAN_THREADS,
+                &[
+                    &c.g,
+                    &n,
+                    &k32,
+                    &first,
+                    &member_base,
+                    &inherit,
+                    &f0i,
+                    &f1i,
+                    &frames,
+                    &stride,
+                ],
+            )?;
+        }
+        let parent_at = self.groups[c.g as usize].at;
+        let mut off = 0;
+        for (i, size) in sizes.iter().enumerate() {
+            self.groups[first as usize + i] = HostGroup {
+                size: *size,
+                members: member_base + off,
+                at: if kind == 0 { parent_at } else { i as i64 },
+            };
+            off += *size as u64;
+        }
+        for (i, size) in sizes.iter().enumerate() {
+            if *size == 0 {
+                continue;
+            }
+            let arm = if kind == 0 { i } else { 0 };
+            if let Some(ops) = s.arms.get(arm) {
+                let sub = Ctx {
+                    g: first + i as i32,
+                    ..c
+                };
+                self.ops(ops, sub)?;
+            }
+        }
+        if set_dollar == 1 && n > 0 {
+            self.launch_members("fk_restore_dollar", n as u32, &[&c.g, &n, &saved])?;
+        }
+        self.pop(tops);
+        Ok(())
+    }
+
+    /// LoopExitUpdate and the all-exited test: whether a participant is still active.
+    fn exit_update(
+        &mut self,
+        parent: Ctx,
+        n: i32,
+        marks: u64,
+        cond: Option<VarId>,
+        cond_group: i32,
+    ) -> Result<bool, GpuError> {
+        self.zero(self.r.flag, 4)?;
+        let (has, var) = match cond {
+            Some(v) => (1i32, self.var(v)?),
+            None => (0, FkVar::default()),
+        };
+        self.launch_members(
+            "fk_loop_exit",
+            n as u32,
+            &[
+                &parent.g,
+                &n,
+                &parent.slot_base,
+                &marks,
+                &has,
+                &var,
+                &cond_group,
+            ],
+        )?;
+        Ok(self.read_ints(self.r.flag, 1)?[0] > 0)
+    }
+
+    fn marked_status(
+        &mut self,
+        c: Ctx,
+        n: i32,
+        marks: u64,
+        from: i32,
+        to: i32,
+    ) -> Result<(), GpuError> {
+        self.launch_members(
+            "fk_marked_status",
+            n as u32,
+            &[&c.g, &n, &marks, &from, &to],
+        )
+    }
+
+    fn host_loop(&mut self, l: &HostLoop, c: Ctx) -> Result<(), GpuError> {
+        let tops = self.top;
+        let n = self.threads(c) as i32;
+        let marks = self.alloc_words(n as u64)?;
+        self.launch_members("fk_mark_active", n as u32, &[&c.g, &n, &marks])?;
+        let mut running = None;
+        if l.test_first {
+            self.ops(&l.entry_cond, c)?;
+            running = Some(self.exit_update(c, n, marks, l.cond, c.g)?);
+        }
+        let bytes = self.plan.storage.shared_frames[l.shared_frame.0 as usize].bytes;
+        let inner_g = if l.forms_group {
+            self.launch_members("fk_loop_keys", n as u32, &[&c.g, &n, &marks])?;
+            let size = self.read_ints(self.r.counts, 1)?[0];
+            let members = self.alloc_members(size as u64)?;
+            let frames = self.alloc_frames(bytes)?;
+            let g = self.alloc_groups(1)? as i32;
+            let (one, inherit, f, zero) = (1i32, 1i32, l.shared_frame.0 as i32, 0u64);
+            self.launch(
+                "fk_split_rank",
+                1,
+                SCAN_THREADS,
+                &[
+                    &c.g, &n, &one, &g, &members, &inherit, &f, &f, &frames, &zero,
+                ],
+            )?;
+            let at = self.groups[c.g as usize].at;
+            self.groups[g as usize] = HostGroup { size, members, at };
+            running = Some(size > 0);
+            g
+        } else {
+            let p = self.groups[c.g as usize];
+            let g = self.push_group(c.g, p.size, p.members, p.at, l.shared_frame)?;
+            if running.is_none() {
+                running = Some(self.exit_update(c, n, marks, None, c.g)?);
+            }
+            g
+        };
+        let inner = Ctx { g: inner_g, ..c };
+        let mut running = running.unwrap_or(false);
+        while running {
+            self.ops(&l.body, inner)?;
+            self.marked_status(c, n, marks, FK_CONTINUE, FK_ACTIVE)?;
+            self.ops(&l.latch, inner)?;
+            running = self.exit_update(c, n, marks, l.cond, inner.g)?;
+        }
+        self.marked_status(c, n, marks, FK_BREAK, FK_ACTIVE)?;
+        self.pop(tops);
+        Ok(())
+    }
+
+    fn call(
+        &mut self,
+        callee: HostFnId,
+        args: &[VarId],
+        result: Option<VarId>,
+        c: Ctx,
+    ) -> Result<(), GpuError> {
+        let plan = self.plan;
+        let f = plan.function(callee);
+        let tops = self.top;
+        let n = self.threads(c) as i32;
+        let marks = self.alloc_words(n as u64)?;
+        self.launch_members("fk_mark_active", n as u32, &[&c.g, &n, &marks])?;
+        let base = c.slot_base + plan.function(c.func).frame_bytes * self.procs;
+        let need = base + f.frame_bytes * self.procs;
+        if need > self.caps.slots {
+            return Err(GpuError::Capacity(
+                "call stack of spilled slots (recursion too deep?)",
+            ));
+        }
+        let p = self.groups[c.g as usize];
+        let g = self.push_group(c.g, p.size, p.members, p.at, f.shared_frame)?;
+        let inner = Ctx {
+            g,
+            slot_base: base,
+            seq: c.seq,
+            func: callee,
+        };
+        let params = &plan.program.func(f.func).params;
+        for (param, arg) in params.iter().zip(args) {
+            self.copy_var(c, n, marks, (*arg, c), (*param, inner))?;
+        }
+        self.ops(&f.body, inner)?;
+        self.marked_status(c, n, marks, FK_RETURN, FK_ACTIVE)?;
+        if let (Some(r), Some(ret)) = (result, f.ret) {
+            self.copy_var(c, n, marks, (ret, inner), (r, c))?;
+        }
+        self.pop(tops);
+        Ok(())
+    }
+
+    fn copy_var(
+        &mut self,
+        c: Ctx,
+        n: i32,
+        marks: u64,
+        (src, src_ctx): (VarId, Ctx),
+        (dst, dst_ctx): (VarId, Ctx),
+    ) -> Result<(), GpuError> {
+        let (s, d) = (self.var(src)?, self.var(dst)?);
+        self.launch_members(
+            "fk_copy_var",
+            n as u32,
+            &[
+                &c.g,
+                &n,
+                &marks,
+                &s,
+                &src_ctx.g,
+                &src_ctx.slot_base,
+                &d,
+                &dst_ctx.g,
+                &dst_ctx.slot_base,
+            ],
+        )
+    }
+
+    // ---- the end ----
+
+    /// Waits for the device; reads the printf records and the fault word; sums kernel time.
+    pub fn finish(&mut self) -> Result<Finished, GpuError> {
+        let t = Instant::now();
+        self.stream
+            .synchronize()
+            .map_err(GpuError::driver("running the kernels"))?;
+        self.stats.sync += t.elapsed();
+        let top = u64::from_le_bytes(
+            self.read(self.r.out_top, 8)?
+                .try_into()
+                .map_err(|_| GpuError::Internal("short read".into()))?,
+        );
+        let overflow = top > self.caps.out;
+        let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
+        let fault = self.read_ints(self.r.fault, 2)?;
+        let fault = (fault[0] != 0).then(|| ((fault[0] - 1) as usize, fault[1] as usize));
+        for (start, end) in self.kernel_events.drain(..) {
+            if let Ok(ms) = start.elapsed_ms(&end) {
+                self.stats.kernels += Duration::from_secs_f64(ms as f64 / 1000.0);
+            }
+        }
+        Ok(Finished {
+            records,
+            fault,
+            overflow,
+        })
+    }
+}
+
+/// What the device left at the end of a run.
+pub struct Finished {
+    /// The printf record buffer.
+    pub records: Vec<u8>,
+    /// The first fault: its site and processor.
+    pub fault: Option<(usize, usize)>,
+    /// The record buffer overflowed (records are missing).
+    pub overflow: bool,
+}
+
+/// The runtime library's kernels the driver calls.
+const RUNTIME_KERNELS: &[&str] = &[
+    "fk_set_machine",
+    "fk_set_group",
+    "fk_start",
+    "fk_read_first",
+    "fk_split_count",
+    "fk_split_rank",
+    "fk_restore_dollar",
+    "fk_mark_active",
+    "fk_marked_status",
+    "fk_loop_exit",
+    "fk_loop_keys",
+    "fk_copy_var",
+    "fk_multiprefix",
+];
+
+/// A kernel argument of any of the types the kernels take.
+trait KernelArg {
+    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>);
+}
+
+impl<T: cudarc::driver::DeviceRepr> KernelArg for T {
+    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
+        b.arg(self);
+    }
+}

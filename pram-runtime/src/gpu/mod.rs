@@ -1,0 +1,349 @@
+//! The GPU driver (`forkcc run --backend gpu`): compiles the Plan's kernels and the runtime
+//! library's device part with NVRTC once (PTX cached on disk, `cache`), loads them with
+//! cudarc, walks the host control graph (`machine`), then formats the printf records in the
+//! order of fork-dialect.md §7 with the same C printf formatting as the other backends.
+//!
+//! Nothing here panics on a missing GPU or NVRTC: `available` says whether both load, and
+//! every driver failure is a `GpuError` with a message.
+
+mod abi;
+mod cache;
+mod machine;
+
+use crate::cpu::printf::{self, Arg};
+use crate::cuda::{self, nvrtc::CompileError};
+use std::fmt;
+use std::time::{Duration, Instant};
+use transform::emit_cuda::Emitted;
+use transform::plan::Plan;
+
+/// What `--stats` prints.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    pub launches: u64,
+    pub read_backs: u64,
+    pub bytes_copied: u64,
+    /// GPU time of the Plan's kernels and the runtime kernels (CUDA events; only with stats).
+    pub kernels: Duration,
+    /// Host time blocked in read-backs and the final synchronisation.
+    pub sync: Duration,
+    /// Host time in the control-graph walk outside synchronisation.
+    pub host: Duration,
+    pub compile: Duration,
+    pub cached: bool,
+    pub total: Duration,
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        write!(
+            f,
+            "kernels launched {}, host read-backs {}, bytes copied {}\n\
+             time: kernels {:.3} ms, synchronisation {:.3} ms, host-side group management {:.3} ms, \
+             NVRTC {:.3} ms{}, total {:.3} ms",
+            self.launches,
+            self.read_backs,
+            self.bytes_copied,
+            ms(self.kernels),
+            ms(self.sync),
+            ms(self.host),
+            ms(self.compile),
+            if self.cached { " (cached PTX)" } else { "" },
+            ms(self.total)
+        )
+    }
+}
+
+#[derive(Debug)]
+pub enum GpuError {
+    NoDriver,
+    Compile(CompileError),
+    Driver(String),
+    /// The run needs more GPU memory than is free.
+    Memory {
+        needed: u64,
+        free: u64,
+    },
+    /// A runtime stack of the library is full.
+    Capacity(&'static str),
+    /// A device fault: the site's message (`division by zero at f.fork:3:5`) and the processor.
+    Fault {
+        message: String,
+        proc: usize,
+    },
+    OutputOverflow,
+    Internal(String),
+}
+
+impl GpuError {
+    fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuError {
+        move |e| GpuError::Driver(format!("{what}: {e:?}"))
+    }
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpuError::NoDriver => write!(
+                f,
+                "no CUDA driver (libcuda.so) or no GPU; use `--backend sim` or `--backend cpu-plan`"
+            ),
+            GpuError::Compile(e) => write!(f, "{e}"),
+            GpuError::Driver(m) => write!(f, "CUDA: {m}"),
+            GpuError::Memory { needed, free } => write!(
+                f,
+                "the run needs {needed} bytes of GPU memory ({:.1} MiB) but only {free} bytes are \
+                 free; use fewer processors",
+                *needed as f64 / (1 << 20) as f64
+            ),
+            GpuError::Capacity(what) => write!(f, "the runtime's {what} is full"),
+            GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
+            GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
+            GpuError::Internal(m) => write!(f, "internal error of the GPU driver: {m}"),
+        }
+    }
+}
+
+/// Whether a CUDA driver with at least one GPU and NVRTC can be loaded.
+pub fn available() -> bool {
+    // SAFETY: only tries to load the shared libraries.
+    let driver = unsafe { cudarc::driver::sys::is_culib_present() };
+    driver
+        && crate::cuda::nvrtc::nvrtc_present()
+        && cudarc::driver::CudaContext::device_count().is_ok_and(|n| n > 0)
+}
+
+/// A finished run: the program's output (what it printed before a fault, too) and the stats.
+pub struct GpuRun {
+    pub stdout: Vec<u8>,
+    pub stats: Stats,
+    pub error: Option<GpuError>,
+}
+
+/// How a run is set up.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Config {
+    pub procs: u64,
+    /// `--crcw priority`: of concurrent writes, the highest `__PROC_NR__`'s wins (synchronous
+    /// kernels run their members serially in that order). `common` and `arbitrary` need
+    /// nothing: some writer wins.
+    pub priority: bool,
+    /// Measure kernel time with CUDA events (`--stats`).
+    pub timing: bool,
+}
+
+/// Runs the Plan on GPU 0.
+pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, GpuError> {
+    let start = Instant::now();
+    if !available() {
+        return Err(GpuError::NoDriver);
+    }
+    let source = cuda::device_source(emitted);
+    let t = Instant::now();
+    let (ptx, origin) = cache::ptx(&source).map_err(GpuError::Compile)?;
+    let compile = t.elapsed();
+    let ctx = cudarc::driver::CudaContext::new(0).map_err(GpuError::driver("opening GPU 0"))?;
+    let module = ctx
+        .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+        .map_err(GpuError::driver("loading the PTX"))?;
+    if emitted.stack_bytes > 0 {
+        ctx.set_limit(
+            cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE,
+            emitted.stack_bytes as usize,
+        )
+        .map_err(GpuError::driver("setting the stack size"))?;
+    }
+    let mut m = machine::Machine::new(
+        plan,
+        &ctx,
+        &module,
+        config.procs,
+        config.timing,
+        config.priority,
+    )?;
+    let walk = Instant::now();
+    let walked = m.run();
+    let walk_time = walk.elapsed();
+    // `finish` adds the final synchronisation to `sync`; it is not part of the walk.
+    let sync_in_walk = m.stats.sync;
+    let machine::Finished {
+        records,
+        fault,
+        overflow,
+    } = m.finish()?;
+    walked?;
+    let mut stats = m.stats.clone();
+    stats.host = walk_time.saturating_sub(sync_in_walk);
+    stats.compile = compile;
+    stats.cached = matches!(origin, cache::Origin::Cached);
+    let stdout = format_records(plan, &records)?;
+    stats.total = start.elapsed();
+    let error = match fault {
+        Some((site, proc)) => Some(GpuError::Fault {
+            message: emitted
+                .sites
+                .get(site)
+                .cloned()
+                .unwrap_or_else(|| format!("runtime fault at site {site}")),
+            proc,
+        }),
+        None if overflow => Some(GpuError::OutputOverflow),
+        None => None,
+    };
+    Ok(GpuRun {
+        stdout,
+        stats,
+        error,
+    })
+}
+
+/// One printf record of the device buffer (layout in `cuda/fk_device.cuh`).
+struct Record<'a> {
+    launch: u32,
+    key: u32,
+    seq: u32,
+    format: u32,
+    args: &'a [u8],
+}
+
+fn word(b: &[u8], i: usize) -> u32 {
+    b.get(i * 4..i * 4 + 4)
+        .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+/// The records sorted by (launch, key, seq) and formatted (fork-dialect.md §7).
+fn format_records(plan: &Plan, buf: &[u8]) -> Result<Vec<u8>, GpuError> {
+    let mut records = Vec::new();
+    let mut at = 0;
+    while at + 24 <= buf.len() {
+        let h = &buf[at..at + 24];
+        let bytes = word(h, 0) as usize;
+        if bytes < 24 || at + bytes > buf.len() {
+            break;
+        }
+        records.push(Record {
+            launch: word(h, 1),
+            key: word(h, 2),
+            seq: word(h, 3),
+            format: word(h, 4),
+            args: &buf[at + 24..at + bytes],
+        });
+        at += bytes;
+    }
+    records.sort_by_key(|r| (r.launch, r.key, r.seq));
+    let mut out = Vec::new();
+    for r in records {
+        let fmt = plan
+            .program
+            .strings
+            .get(r.format as usize)
+            .ok_or_else(|| GpuError::Internal(format!("printf format {} unknown", r.format)))?;
+        let fmt = fmt.strip_suffix(&[0]).unwrap_or(fmt);
+        let (args, strings) = decode_args(fmt, r.args);
+        let string_at = |i: u64| {
+            strings
+                .get(i as usize)
+                .cloned()
+                .ok_or_else(|| "`%s` argument missing".to_string())
+        };
+        let text = printf::format(fmt, &args, &string_at).map_err(GpuError::Internal)?;
+        out.extend(text);
+    }
+    Ok(out)
+}
+
+/// The arguments of a record, typed by the conversions of its format: floats for
+/// `%f %e %g`, inline strings for `%s` (an `Arg::Int` indexing the returned strings).
+fn decode_args(fmt: &[u8], mut bytes: &[u8]) -> (Vec<Arg>, Vec<Vec<u8>>) {
+    let mut args = Vec::new();
+    let mut strings = Vec::new();
+    let next = |b: &mut &[u8]| -> [u8; 8] {
+        let mut w = [0u8; 8];
+        let n = b.len().min(8);
+        w[..n].copy_from_slice(&b[..n]);
+        *b = &b[n..];
+        w
+    };
+    let mut i = 0;
+    while i < fmt.len() {
+        if fmt[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        while i < fmt.len() && b"-+ 0#.123456789l".contains(&fmt[i]) {
+            i += 1;
+        }
+        match fmt.get(i) {
+            Some(b'%') | None => {}
+            Some(b'f' | b'F' | b'e' | b'E' | b'g' | b'G') => {
+                args.push(Arg::Float(f64::from_le_bytes(next(&mut bytes))));
+            }
+            Some(b's') => {
+                let len = u64::from_le_bytes(next(&mut bytes)) as usize;
+                let len = len.min(bytes.len());
+                strings.push(bytes[..len].to_vec());
+                let skip = (len.div_ceil(8) * 8).min(bytes.len());
+                bytes = &bytes[skip..];
+                args.push(Arg::Int(strings.len() as i64 - 1));
+            }
+            Some(_) => args.push(Arg::Int(i64::from_le_bytes(next(&mut bytes)))),
+        }
+        i += 1;
+    }
+    (args, strings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(launch: u32, key: u32, seq: u32, format: u32, args: &[u8]) -> Vec<u8> {
+        let mut r = Vec::new();
+        for w in [24 + args.len() as u32, launch, key, seq, format, 0] {
+            r.extend(w.to_le_bytes());
+        }
+        r.extend(args);
+        r
+    }
+
+    fn plan_with_strings(strings: &[&str]) -> Plan {
+        let src = "sync void main(void) { }";
+        let checked = fork_frontend::check_source("t.fork", src, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let mut plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        plan.program.strings = strings
+            .iter()
+            .map(|s| [s.as_bytes(), &[0]].concat())
+            .collect();
+        plan
+    }
+
+    /// Records come back in launch, then key ($$ or __PROC_NR__), then program order, and
+    /// are formatted with C's rules (`%5.1f`, `%s` from the inline copy, `%x`).
+    #[test]
+    fn records_are_ordered_and_formatted_like_c() {
+        let plan = plan_with_strings(&["%d|", "[%5.1f %s %x]"]);
+        let mut args = 2.25f64.to_le_bytes().to_vec();
+        args.extend(3u64.to_le_bytes());
+        args.extend(b"abc\0\0\0\0\0");
+        args.extend(255i64.to_le_bytes());
+        let mut buf = Vec::new();
+        buf.extend(record(1, 0, 0, 1, &args));
+        buf.extend(record(0, 2, 1, 0, &7i64.to_le_bytes()));
+        buf.extend(record(0, 2, 0, 0, &6i64.to_le_bytes()));
+        buf.extend(record(0, 1, 0, 0, &(-5i64).to_le_bytes()));
+        let out = format_records(&plan, &buf).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(String::from_utf8_lossy(&out), "-5|6|7|[  2.2 abc ff]");
+    }
+
+    #[test]
+    fn a_truncated_buffer_ends_the_records() {
+        let plan = plan_with_strings(&["%d\n"]);
+        let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
+        buf.extend(&record(0, 1, 0, 0, &2i64.to_le_bytes())[..20]);
+        let out = format_records(&plan, &buf).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out, b"1\n");
+    }
+}

@@ -1,0 +1,88 @@
+//! The programs the integration tests run: `.fork` files of the repository's example and
+//! corpus folders, with the `-p` and `-D` words of their `//! run:` lines.
+
+// Each test crate uses part of this module.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// One run of a program.
+pub struct Case {
+    pub file: PathBuf,
+    pub procs: usize,
+    pub defines: Vec<(String, String)>,
+    /// `--crcw MODE`, `common` when absent.
+    pub crcw: String,
+    /// The file says `//! expect-error:` (the front end or the run must reject it).
+    pub expects_error: bool,
+}
+
+/// One case per `//! run:` line (a file without one: one case, `-p 1`, no defines), files
+/// sorted by path.
+pub fn cases(dirs: &[&str]) -> Vec<Case> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
+            continue;
+        };
+        files.extend(
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|f| f.extension().is_some_and(|x| x == "fork")),
+        );
+    }
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let expects_error = text.lines().any(|l| l.starts_with("//! expect-error:"));
+        let mut lines: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! run:"))
+            .collect();
+        if lines.is_empty() {
+            lines.push("");
+        }
+        for line in lines {
+            let (procs, defines, crcw) = parse_run_line(line);
+            out.push(Case {
+                file: file.clone(),
+                procs,
+                defines,
+                crcw,
+                expects_error,
+            });
+        }
+    }
+    out
+}
+
+fn parse_run_line(line: &str) -> (usize, Vec<(String, String)>, String) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut procs = 1;
+    let mut crcw = "common".to_string();
+    let mut defines = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied().unwrap_or("");
+        let define = match w.strip_prefix("-D") {
+            Some("") => next,
+            Some(d) => d,
+            None => {
+                match *w {
+                    "-p" => procs = next.parse().unwrap_or(1),
+                    "--crcw" => crcw = next.to_string(),
+                    _ => {}
+                }
+                continue;
+            }
+        };
+        let (name, value) = define.split_once('=').unwrap_or((define, "1"));
+        defines.push((name.to_string(), value.to_string()));
+    }
+    (procs, defines, crcw)
+}

@@ -1,0 +1,156 @@
+//! Every classroom example and corpus program, emitted as CUDA, compiles without warnings:
+//! the standalone `.cu` with nvcc (`-O2 -arch=sm_90`), the device source with NVRTC.
+//! Without the tool the test says "skipped: no nvcc" / "skipped: no NVRTC", except under
+//! `CI=true`, where a missing tool fails it.
+
+mod common;
+
+use pram_runtime::cuda::{self, nvrtc};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The emitted sources of every program the transform accepts; the others are listed.
+fn sources(standalone: bool) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut cases = common::cases(&[
+        "classroom-examples",
+        "tests/semantics",
+        "transform/tests/rules",
+        "transform/tests/emit_cuda",
+    ]);
+    // One compilation per program: the defines of its first run line.
+    cases.dedup_by(|a, b| a.file == b.file);
+    for case in cases {
+        let file = case.file;
+        let name = file
+            .strip_prefix(common::root())
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let options = fork_frontend::Options {
+            defines: case.defines,
+        };
+        let Ok(checked) = fork_frontend::check_file(&file, &options) else {
+            assert!(case.expects_error, "{name} does not check");
+            continue;
+        };
+        let Ok(plan) = transform::transform(&checked.program) else {
+            eprintln!("not emitted (the transform rejects it): {name}");
+            continue;
+        };
+        let text = if standalone {
+            cuda::standalone_source(&plan, &checked.sources)
+        } else {
+            transform::emit_cuda::emit(&plan, &checked.sources).map(|e| cuda::device_source(&e))
+        };
+        match text {
+            Ok(text) => out.push((name, text)),
+            Err(e) => panic!("{name}: cannot emit CUDA: {}", e.message),
+        }
+    }
+    assert!(out.len() >= 40, "only {} programs emitted", out.len());
+    out
+}
+
+fn text_of<'a>(sources: &'a [(String, String)], name: &str) -> &'a str {
+    sources
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or("", |(_, t)| t.as_str())
+}
+
+fn missing(tool: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{tool} is required under CI=true");
+    }
+    eprintln!("skipped: no {tool}");
+}
+
+/// nvcc from `$NVCC`, or on PATH.
+fn nvcc() -> Option<PathBuf> {
+    let candidate = std::env::var_os("NVCC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("nvcc"));
+    Command::new(&candidate)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|_| candidate)
+}
+
+#[test]
+fn every_program_compiles_with_nvrtc_without_warnings() {
+    if !nvrtc::nvrtc_present() {
+        return missing("NVRTC");
+    }
+    for (name, source) in sources(false) {
+        match nvrtc::compile_ptx(&source) {
+            Ok((ptx, log)) => {
+                assert!(log.is_empty(), "{name}: NVRTC warnings:\n{log}");
+                assert!(
+                    ptx.contains(".entry k_globals"),
+                    "{name}: no kernels in the PTX"
+                );
+            }
+            Err(e) => panic!("{name}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn every_program_compiles_with_nvcc_without_warnings() {
+    let Some(nvcc) = nvcc() else {
+        return missing("nvcc");
+    };
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    // The CUDA headers next to nvcc (the PyPI wheels keep them in ../include).
+    let include = nvcc
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.parent()?.parent().map(|d| d.join("include")));
+    let sources = sources(true);
+    // Two compilers at a time: nvcc is slow and the machine small.
+    for pair in sources.chunks(2) {
+        let children: Vec<_> = pair
+            .iter()
+            .enumerate()
+            .map(|(i, (name, text))| {
+                let cu = dir.path().join(format!("p{i}.cu"));
+                std::fs::write(&cu, text).expect("write the .cu");
+                let mut cmd = Command::new(&nvcc);
+                cmd.args(["-O2", "-arch=sm_90", "-c"])
+                    .arg(&cu)
+                    .arg("-o")
+                    .arg(dir.path().join(format!("p{i}.o")));
+                if let Some(inc) = include.as_ref().filter(|d| d.is_dir()) {
+                    cmd.arg(format!("-I{}", inc.display()));
+                }
+                (
+                    name,
+                    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn(),
+                )
+            })
+            .collect();
+        for (name, out) in children {
+            let out = out
+                .and_then(|child| child.wait_with_output())
+                .expect("nvcc runs");
+            let log = String::from_utf8_lossy(&out.stderr).to_string()
+                + &String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{name}: nvcc failed:\n{log}");
+            // ptxas cannot bound a recursive device call chain; the program sets the stack
+            // size itself (`program.stack_bytes`), so that one warning is expected there.
+            let stack = format!(
+                "program.stack_bytes = {};",
+                transform::emit_cuda::RECURSION_STACK_BYTES
+            );
+            let recursive = text_of(&sources, name).contains(&stack);
+            let unexpected = log.lines().filter(|l| {
+                l.contains("warning")
+                    && !(recursive && l.contains("cannot be statically determined"))
+            });
+            assert_eq!(unexpected.count(), 0, "{name}: nvcc warnings:\n{log}");
+        }
+    }
+}

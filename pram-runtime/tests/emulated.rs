@@ -1,0 +1,120 @@
+//! The standalone `.cu` of every example and corpus case, compiled for the CPU with g++ and
+//! the CUDA stand-in `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints. This
+//! runs the generated kernels, the runtime library's split / loop / call / multiprefix
+//! kernels and the generated host walk without a GPU (the logic, not CUDA's memory model).
+//! Says "skipped: no g++" without a compiler.
+
+mod common;
+
+use pram_runtime::cpu;
+use std::path::Path;
+use std::process::Command;
+
+/// `K<<<grid, block>>>(args)` becomes `fk_emu_launch(grid, block, K, args)`.
+fn emulated_launches(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(open) = rest.find("<<<") {
+        let before = &rest[..open];
+        let name_start = before
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let Some(close) = rest[open..].find(">>>(") else {
+            break;
+        };
+        let config = &rest[open + 3..open + close];
+        out.push_str(&before[..name_start]);
+        out.push_str(&format!(
+            "fk_emu_launch({config}, {}, ",
+            &before[name_start..]
+        ));
+        rest = &rest[open + close + 4..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn launch_syntax_is_rewritten() {
+    assert_eq!(
+        emulated_launches("x; k<<<FK_BLOCKS(l->n)>>>(a, b);"),
+        "x; fk_emu_launch(FK_BLOCKS(l->n), k, a, b);"
+    );
+}
+
+#[test]
+fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
+    if Command::new("g++").arg("--version").output().is_err() {
+        eprintln!("skipped: no g++");
+        return;
+    }
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut differing = Vec::new();
+    let mut compared = 0;
+    for case in common::cases(&["classroom-examples", "tests/semantics"]) {
+        let name = case.file.display().to_string();
+        let options = fork_frontend::Options {
+            defines: case.defines.clone(),
+        };
+        let Ok(checked) = fork_frontend::check_file(&case.file, &options) else {
+            continue;
+        };
+        let Ok(plan) = transform::transform(&checked.program) else {
+            continue;
+        };
+        let crcw = match case.crcw.as_str() {
+            "priority" => cpu::Crcw::Priority,
+            "arbitrary" => cpu::Crcw::Arbitrary,
+            _ => cpu::Crcw::Common,
+        };
+        let config = cpu::Config {
+            procs: case.procs,
+            order: cpu::Order::Forward,
+            crcw,
+            max_steps: 10_000_000,
+        };
+        // Faulting programs and access-model checks are the simulator's and gpu-verify's.
+        let Ok(reference) = cpu::run(&plan, config) else {
+            continue;
+        };
+        let source = pram_runtime::cuda::standalone_source(&plan, &checked.sources)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+        let cpp = dir.path().join(format!("p{compared}.cpp"));
+        let bin = dir.path().join(format!("p{compared}"));
+        std::fs::write(
+            &cpp,
+            format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source)),
+        )
+        .expect("write the source");
+        let built = Command::new("g++")
+            .args(["-std=c++20", "-O1", "-pthread", "-w"])
+            .arg(format!("-I{}", emu.display()))
+            .arg(&cpp)
+            .arg("-o")
+            .arg(&bin)
+            .output()
+            .expect("g++ runs");
+        assert!(
+            built.status.success(),
+            "{name}: g++ failed:\n{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let mut run = Command::new(&bin);
+        run.args(["-p", &case.procs.to_string()]);
+        if case.crcw == "priority" {
+            run.args(["--crcw", "priority"]);
+        }
+        let out = run.output().expect("the program runs");
+        compared += 1;
+        if out.stdout != reference.stdout || !out.status.success() {
+            differing.push(format!(
+                "{name} -p {}: {}",
+                case.procs,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(compared >= 40, "only {compared} cases ran");
+    assert!(differing.is_empty(), "differs: {differing:#?}");
+}

@@ -1,0 +1,805 @@
+//! Kernels and device functions: HIR statements and expressions as CUDA C.
+//!
+//! A variable is reached where `Storage::home` puts it: shared globals at
+//! `fk_m.shared_globals + offset`, spilled slots through `fk_slot` (coalesced: processor `p`
+//! at `base + offset * P + p * size`), shared locals in their group's frame (looked up once
+//! per kernel, `fr_N`), and everything else as a C local of the kernel or device function.
+
+use super::ctype::{
+    bits, declare, field_name, float_literal, func_name, int_literal, pointer_to, struct_name,
+    type_name, var_name,
+};
+use super::{EmitError, Sites};
+use crate::plan::{Home, Kernel, Plan};
+use fork_frontend::hir::{
+    BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
+    UnOp, VarId,
+};
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// The numbering of `MpOp` shared with the runtime (`fk_combine`, `fk_atomic_mp`).
+pub fn mp_code(op: MpOp) -> u32 {
+    match op {
+        MpOp::Add => 0,
+        MpOp::Max => 1,
+        MpOp::Min => 2,
+        MpOp::And => 3,
+        MpOp::Or => 4,
+    }
+}
+
+/// Byte offset of each string literal in the strings region.
+pub fn string_offsets(program: &Program) -> Vec<u64> {
+    let mut at = 0;
+    program
+        .strings
+        .iter()
+        .map(|s| {
+            let o = at;
+            at += s.len() as u64;
+            o
+        })
+        .collect()
+}
+
+/// What the code being emitted belongs to.
+#[derive(Clone, Copy)]
+enum Body {
+    /// A kernel: leaving statements end the thread's part and set its status.
+    Kernel {
+        ret: Option<VarId>,
+    },
+    Device,
+}
+
+pub struct DeviceEmitter<'a, 's> {
+    plan: &'a Plan,
+    program: &'a Program,
+    sites: &'a mut Sites<'s>,
+    strings: Vec<u64>,
+    /// Shared frames the current kernel uses (declared in its prologue).
+    frames: BTreeSet<u32>,
+    /// Register locals the current body uses.
+    locals: BTreeSet<VarId>,
+    /// Variables in memory the current body uses (bound to C++ references in its prologue).
+    homed: BTreeSet<VarId>,
+    body: Body,
+    /// Enclosing loops and switches inside the current body.
+    loops: usize,
+    switches: usize,
+    /// Device functions called so far (emitted after the kernels are known).
+    pub called: BTreeSet<FuncId>,
+    /// Device functions called by the body being emitted.
+    pub body_calls: BTreeSet<FuncId>,
+}
+
+impl<'a, 's> DeviceEmitter<'a, 's> {
+    pub fn new(plan: &'a Plan, sites: &'a mut Sites<'s>) -> DeviceEmitter<'a, 's> {
+        DeviceEmitter {
+            plan,
+            program: &plan.program,
+            sites,
+            strings: string_offsets(&plan.program),
+            frames: BTreeSet::new(),
+            locals: BTreeSet::new(),
+            homed: BTreeSet::new(),
+            body: Body::Device,
+            loops: 0,
+            switches: 0,
+            called: BTreeSet::new(),
+            body_calls: BTreeSet::new(),
+        }
+    }
+
+    /// `__device__ void k0_main_body(FkThread *th)`, the code one member runs, and its
+    /// `FK_KERNEL` entry point `k0_main(int g, int n, fk_u64 slot_base, unsigned launch,
+    /// int serial)` (runtime library): thread `t < n` runs member `t` (`$$`) of group `g`
+    /// unless it is inactive; with `serial`, one thread runs the members in `$$` order.
+    pub fn kernel(&mut self, k: &Kernel, out: &mut String) -> Result<(), EmitError> {
+        self.frames.clear();
+        self.locals.clear();
+        self.homed.clear();
+        let ret = self
+            .plan
+            .host_function_of(k.func)
+            .and_then(|f| self.plan.function(f).ret);
+        self.body = Body::Kernel { ret };
+        self.loops = 0;
+        self.switches = 0;
+        let mut body = String::new();
+        self.stmts(&k.body, 1, &mut body)?;
+        let location = self.sites.location(k.span);
+        let _ = writeln!(
+            out,
+            "// {} ({}): {location}; ends: {:?}",
+            k.name,
+            match k.mode {
+                Mode::Sync => "sync",
+                Mode::Async => "async",
+            },
+            k.ends
+        );
+        let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
+        self.prologue(out);
+        out.push_str(&body);
+        let _ = writeln!(
+            out,
+            "}}\nFK_KERNEL({}, {})\n",
+            k.name,
+            (k.mode == Mode::Sync) as u8
+        );
+        Ok(())
+    }
+
+    /// `k_globals`, launched once for the root group before `main`: member 0 applies the
+    /// initialisers of shared globals, every member those of its private globals (memory
+    /// starts zeroed).
+    pub fn globals_kernel(&mut self, out: &mut String) -> Result<(), EmitError> {
+        self.frames.clear();
+        self.locals.clear();
+        self.homed.clear();
+        self.body = Body::Device;
+        let mut body = String::new();
+        for g in &self.program.globals {
+            let Some(init) = &g.init else { continue };
+            let shared = self.program.var(g.var).sharity == fork_frontend::hir::Sharity::Shared;
+            let lv = self.var(g.var);
+            let _ = writeln!(
+                body,
+                "    if ({}) {{",
+                if shared { "th->rank == 0" } else { "1" }
+            );
+            for elem in init {
+                let value = self.expr(&elem.value)?;
+                let _ = writeln!(
+                    body,
+                    "        *({})((char *)&{lv} + {}) = {value};",
+                    pointer_to(self.program, &elem.value.ty),
+                    elem.offset
+                );
+            }
+            let _ = writeln!(body, "    }}");
+        }
+        let _ = writeln!(out, "// The initialisers of global variables.");
+        let _ = writeln!(
+            out,
+            "__device__ void {}_body(FkThread *th) {{",
+            super::GLOBALS_KERNEL
+        );
+        self.prologue(out);
+        out.push_str(&body);
+        let _ = writeln!(out, "}}\nFK_KERNEL({}, 1)\n", super::GLOBALS_KERNEL);
+        Ok(())
+    }
+
+    /// The C prototype of a device function.
+    pub fn prototype(&self, func: FuncId) -> String {
+        let f = self.program.func(func);
+        let mut params = vec!["FkThread *th".to_string()];
+        for p in &f.params {
+            params.push(declare(
+                self.program,
+                &self.program.var(*p).ty,
+                &var_name(self.program, *p),
+            ));
+        }
+        format!(
+            "__device__ {}({})",
+            declare(self.program, &f.ret, &func_name(self.program, func)),
+            params.join(", ")
+        )
+    }
+
+    /// A `straight` or barrier-free `async` function called inside kernels.
+    pub fn device_function(&mut self, func: FuncId, out: &mut String) -> Result<(), EmitError> {
+        let f = self.program.func(func);
+        self.frames.clear();
+        self.locals.clear();
+        self.homed.clear();
+        self.body = Body::Device;
+        self.loops = 0;
+        self.switches = 0;
+        let mut body = String::new();
+        self.stmts(&f.body.stmts, 1, &mut body)?;
+        let _ = writeln!(out, "// {}", self.sites.location(f.span));
+        let _ = writeln!(out, "{} {{", self.prototype(func));
+        for p in &f.params {
+            self.locals.remove(p);
+        }
+        self.prologue(out);
+        out.push_str(&body);
+        out.push_str("}\n\n");
+        Ok(())
+    }
+
+    /// Declarations of the body's shared frames, its variables in memory (as references to
+    /// where `Storage` puts them) and its register locals.
+    fn prologue(&mut self, out: &mut String) {
+        let mut refs = String::new();
+        for v in std::mem::take(&mut self.homed) {
+            let ty = &self.program.var(v).ty;
+            let name = var_name(self.program, v);
+            let reference = if matches!(ty, Type::Array(..)) {
+                format!("(&{name})")
+            } else {
+                format!("&{name}")
+            };
+            let _ = writeln!(
+                refs,
+                "    {} = *({}){};",
+                declare(self.program, ty, &reference),
+                pointer_to(self.program, ty),
+                self.address(v)
+            );
+        }
+        for f in &self.frames {
+            let _ = writeln!(out, "    char *fr_{f} = fk_frame(th->group, {f});");
+        }
+        out.push_str(&refs);
+        for v in &self.locals {
+            let ty = &self.program.var(*v).ty;
+            let _ = writeln!(
+                out,
+                "    {};",
+                declare(self.program, ty, &var_name(self.program, *v))
+            );
+        }
+    }
+
+    // ---- statements ----
+
+    fn stmts(&mut self, stmts: &[Stmt], depth: usize, out: &mut String) -> Result<(), EmitError> {
+        for s in stmts {
+            self.stmt(s, depth, out)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize, out: &mut String) -> Result<(), EmitError> {
+        let pad = "    ".repeat(depth);
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                // printf's value (the character count) is not known on the device; a
+                // statement that discards it is fine.
+                let code = match &e.kind {
+                    ExprKind::Builtin {
+                        op: Builtin::Printf,
+                        args,
+                    } => self.printf(args, e)?,
+                    _ => self.expr(e)?,
+                };
+                let _ = writeln!(out, "{pad}{code};");
+            }
+            StmtKind::Decl { var, init } => {
+                let lv = self.var(*var);
+                let _ = writeln!(out, "{pad}fk_zero(&{lv}, sizeof({lv}));");
+                for elem in init.iter().flatten() {
+                    let value = self.expr(&elem.value)?;
+                    let _ = writeln!(
+                        out,
+                        "{pad}*({})((char *)&{lv} + {}) = {value};",
+                        pointer_to(self.program, &elem.value.ty),
+                        elem.offset
+                    );
+                }
+            }
+            StmtKind::Block(b) => {
+                let _ = writeln!(out, "{pad}{{");
+                self.stmts(&b.stmts, depth + 1, out)?;
+                let _ = writeln!(out, "{pad}}}");
+            }
+            StmtKind::If { cond, then, els } => {
+                let _ = writeln!(out, "{pad}if ({}) {{", self.expr(cond)?);
+                self.stmt(then, depth + 1, out)?;
+                if let Some(e) = els {
+                    let _ = writeln!(out, "{pad}}} else {{");
+                    self.stmt(e, depth + 1, out)?;
+                }
+                let _ = writeln!(out, "{pad}}}");
+            }
+            StmtKind::Loop {
+                cond,
+                step,
+                body,
+                test_first,
+            } => {
+                let cond = match cond {
+                    Some(c) => self.expr(c)?,
+                    None => "1".into(),
+                };
+                let step = step.as_ref().map(|e| self.expr(e)).transpose()?;
+                self.loops += 1;
+                let mut inner = String::new();
+                self.stmt(body, depth + 1, &mut inner)?;
+                self.loops -= 1;
+                match (test_first, step) {
+                    (true, Some(step)) => {
+                        let _ = writeln!(out, "{pad}for (; {cond}; {step}) {{");
+                        out.push_str(&inner);
+                        let _ = writeln!(out, "{pad}}}");
+                    }
+                    (true, None) => {
+                        let _ = writeln!(out, "{pad}while ({cond}) {{");
+                        out.push_str(&inner);
+                        let _ = writeln!(out, "{pad}}}");
+                    }
+                    (false, step) => {
+                        // `continue` in a do-while jumps to the step and the test.
+                        let _ = writeln!(out, "{pad}do {{");
+                        out.push_str(&inner);
+                        match step {
+                            Some(step) => {
+                                let _ = writeln!(out, "{pad}}} while (({step}), {cond});");
+                            }
+                            None => {
+                                let _ = writeln!(out, "{pad}}} while ({cond});");
+                            }
+                        }
+                    }
+                }
+            }
+            StmtKind::Switch { cond, cases } => {
+                let _ = writeln!(out, "{pad}switch ({}) {{", self.expr(cond)?);
+                self.switches += 1;
+                for case in cases {
+                    match case.value {
+                        Some(v) => {
+                            let _ = writeln!(
+                                out,
+                                "{pad}case {}: {{",
+                                int_literal(self.program, v, &cond.ty)
+                            );
+                        }
+                        None => {
+                            let _ = writeln!(out, "{pad}default: {{");
+                        }
+                    }
+                    self.stmts(&case.body, depth + 1, out)?;
+                    let _ = writeln!(out, "{pad}}}");
+                }
+                self.switches -= 1;
+                let _ = writeln!(out, "{pad}}}");
+            }
+            StmtKind::Break if self.loops + self.switches > 0 => {
+                let _ = writeln!(out, "{pad}break;");
+            }
+            StmtKind::Continue if self.loops > 0 => {
+                let _ = writeln!(out, "{pad}continue;");
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                if let Body::Device = self.body {
+                    return Err(self.error(s, "a `break`/`continue` outside a loop"));
+                }
+                let status = if matches!(s.kind, StmtKind::Break) {
+                    "FK_BREAK"
+                } else {
+                    "FK_CONTINUE"
+                };
+                let _ = writeln!(out, "{pad}{{ fk_leave(th, {status}); return; }}");
+            }
+            StmtKind::Return(value) => match self.body {
+                Body::Device => match value {
+                    Some(v) => {
+                        let _ = writeln!(out, "{pad}return {};", self.expr(v)?);
+                    }
+                    None => {
+                        let _ = writeln!(out, "{pad}return;");
+                    }
+                },
+                Body::Kernel { ret } => {
+                    let _ = writeln!(out, "{pad}{{");
+                    match (value, ret) {
+                        (Some(v), Some(ret)) => {
+                            let value = self.expr(v)?;
+                            let _ = writeln!(out, "{pad}    {} = {value};", self.var(ret));
+                        }
+                        (Some(v), None) => {
+                            let _ = writeln!(out, "{pad}    {};", self.expr(v)?);
+                        }
+                        _ => {}
+                    }
+                    let _ = writeln!(out, "{pad}    fk_leave(th, FK_RETURN);");
+                    let _ = writeln!(out, "{pad}    return;");
+                    let _ = writeln!(out, "{pad}}}");
+                }
+            },
+            StmtKind::Barrier => {
+                let _ = writeln!(out, "{pad}/* barrier: the kernel ends here */");
+            }
+            StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => {
+                return Err(self.error(s, "a group construct inside a kernel (a transform bug)"));
+            }
+        }
+        Ok(())
+    }
+
+    fn error(&self, s: &Stmt, message: &str) -> EmitError {
+        EmitError {
+            span: s.span,
+            message: message.to_string(),
+        }
+    }
+
+    // ---- variables ----
+
+    /// The C lvalue of a variable: its name (a register local, or a reference bound in the
+    /// prologue to its home in memory).
+    fn var(&mut self, v: VarId) -> String {
+        if self.plan.storage.home(v).is_some() {
+            self.homed.insert(v);
+        } else {
+            self.locals.insert(v);
+        }
+        var_name(self.program, v)
+    }
+
+    /// The address of a variable's home in memory.
+    fn address(&mut self, v: VarId) -> String {
+        let size = self.program.var(v).ty.size(&self.program.structs);
+        match self.plan.storage.home(v) {
+            Some(Home::Shared { offset }) => format!("(fk_m.shared_globals + {offset})"),
+            Some(Home::PrivateGlobal { offset }) => {
+                format!("fk_slot(0, {offset}, {size}, th->proc)")
+            }
+            Some(Home::Slot { offset }) => {
+                format!("fk_slot(th->slot_base, {offset}, {size}, th->proc)")
+            }
+            Some(Home::SharedFrame { frame, offset }) => {
+                let lookup = match self.body {
+                    Body::Kernel { .. } => {
+                        self.frames.insert(frame.0);
+                        format!("fr_{}", frame.0)
+                    }
+                    Body::Device => format!("fk_frame(th->group, {})", frame.0),
+                };
+                format!("({lookup} + {offset})")
+            }
+            None => format!("&{}", var_name(self.program, v)),
+        }
+    }
+
+    // ---- expressions ----
+
+    fn site(&mut self, e: &Expr, what: &str) -> usize {
+        self.sites.add(e.span, what)
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> Result<String, EmitError> {
+        let p = self.program;
+        Ok(match &e.kind {
+            ExprKind::IntConst(v) => match &e.ty {
+                Type::Ptr(_) => format!("(({}){v})", type_name(p, &e.ty)),
+                ty => int_literal(p, *v, ty),
+            },
+            ExprKind::FloatConst(f) => match &e.ty {
+                Type::Float(fork_frontend::hir::FloatKind::F32) => {
+                    format!("((float){})", float_literal(*f))
+                }
+                _ => float_literal(*f),
+            },
+            ExprKind::Str(id) => format!(
+                "((signed char *)(fk_m.strings + {}))",
+                self.strings[id.0 as usize]
+            ),
+            ExprKind::Var(v) => self.var(*v),
+            ExprKind::Deref(x) => match &x.kind {
+                // `*(a + i)` with a step of one element is `a[i]`.
+                ExprKind::PtrOffset {
+                    ptr,
+                    index,
+                    elem_size,
+                } if ptr.ty.pointee().map(|t| t.size(&p.structs)) == Some(*elem_size)
+                    && !matches!(ptr.ty.pointee(), Some(Type::Void)) =>
+                {
+                    let base = match &ptr.kind {
+                        ExprKind::Decay(array) => self.expr(array)?,
+                        _ => self.expr(ptr)?,
+                    };
+                    format!("{base}[{}]", self.expr(index)?)
+                }
+                _ => format!("(*{})", self.expr(x)?),
+            },
+            ExprKind::Member { base, field } => {
+                let Type::Struct(id) = &base.ty else {
+                    return Err(EmitError {
+                        span: e.span,
+                        message: "a member of a non-struct".into(),
+                    });
+                };
+                let name = &p.structs[id.0 as usize].fields[*field].name;
+                format!("{}.{}", self.expr(base)?, field_name(name))
+            }
+            ExprKind::AddrOf(x) => format!("(&{})", self.expr(x)?),
+            ExprKind::Decay(x) => format!("(&{}[0])", self.expr(x)?),
+            ExprKind::Convert(x) => {
+                format!("(({}){})", type_name(p, &e.ty), self.expr(x)?)
+            }
+            ExprKind::Unary(op, x) => {
+                let op = match op {
+                    UnOp::Neg => "-",
+                    UnOp::BitNot => "~",
+                    UnOp::LogNot => "!",
+                };
+                format!("({op}{})", self.expr(x)?)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.expr(a)?, self.expr(b)?);
+                self.binary(*op, &x, &y, &a.ty, e)
+            }
+            ExprKind::PtrOffset {
+                ptr,
+                index,
+                elem_size,
+            } => format!(
+                "(({})((char *){} + (long long){} * {elem_size}))",
+                type_name(p, &e.ty),
+                self.expr(ptr)?,
+                self.expr(index)?
+            ),
+            ExprKind::PtrDiff { a, b, elem_size } => format!(
+                "((long long)((char *){} - (char *){}) / {elem_size})",
+                self.expr(a)?,
+                self.expr(b)?
+            ),
+            ExprKind::LogAnd(a, b) => format!("({} && {})", self.expr(a)?, self.expr(b)?),
+            ExprKind::LogOr(a, b) => format!("({} || {})", self.expr(a)?, self.expr(b)?),
+            ExprKind::Cond(c, a, b) => format!(
+                "({} ? {} : {})",
+                self.expr(c)?,
+                self.expr(a)?,
+                self.expr(b)?
+            ),
+            ExprKind::Assign { place, value } => {
+                format!("({} = {})", self.expr(place)?, self.expr(value)?)
+            }
+            ExprKind::CompoundAssign { place, op, rhs, .. } => {
+                let (x, y) = (self.expr(place)?, self.expr(rhs)?);
+                match op {
+                    CompoundOp::Arith(BinOp::Div) | CompoundOp::Arith(BinOp::Rem)
+                        if !matches!(rhs.ty, Type::Float(_)) =>
+                    {
+                        let f = if matches!(op, CompoundOp::Arith(BinOp::Div)) {
+                            "fk_div_assign"
+                        } else {
+                            "fk_rem_assign"
+                        };
+                        format!(
+                            "{f}({x}, {y}, {}, th->proc)",
+                            self.site(e, "division by zero")
+                        )
+                    }
+                    CompoundOp::Arith(op @ (BinOp::Shl | BinOp::Shr)) => {
+                        format!("({x} {}= ({y} & {}))", bin_op(*op), bits(&rhs.ty) - 1)
+                    }
+                    CompoundOp::Arith(op) => format!("({x} {}= {y})", bin_op(*op)),
+                    CompoundOp::PtrAdd { elem_size } => {
+                        format!("fk_ptr_step({x}, (long long){y} * {elem_size})")
+                    }
+                    CompoundOp::PtrSub { elem_size } => {
+                        format!("fk_ptr_step({x}, -(long long){y} * {elem_size})")
+                    }
+                }
+            }
+            ExprKind::IncDec { place, inc, prefix } => {
+                let x = self.expr(place)?;
+                let op = if *inc { "++" } else { "--" };
+                if *prefix {
+                    format!("({op}{x})")
+                } else {
+                    format!("({x}{op})")
+                }
+            }
+            ExprKind::Comma(a, b) => format!("({}, {})", self.expr(a)?, self.expr(b)?),
+            ExprKind::Call { func, args } => {
+                self.called.insert(*func);
+                self.body_calls.insert(*func);
+                let mut list = vec!["th".to_string()];
+                for a in args {
+                    list.push(self.expr(a)?);
+                }
+                format!("{}({})", func_name(p, *func), list.join(", "))
+            }
+            ExprKind::Builtin { op, args } => self.builtin(*op, args, e)?,
+            ExprKind::ProcNr => format!("(({})th->proc)", type_name(p, &e.ty)),
+            ExprKind::StartedProcs => format!("(({})fk_m.procs)", type_name(p, &e.ty)),
+            ExprKind::Dollar => format!("(({})th->dollar)", type_name(p, &e.ty)),
+            ExprKind::DollarDollar => format!("(({})th->rank)", type_name(p, &e.ty)),
+            ExprKind::At => format!("(({})th->at)", type_name(p, &e.ty)),
+            ExprKind::GroupSize => format!("(({})th->size)", type_name(p, &e.ty)),
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, x: &str, y: &str, ty: &Type, e: &Expr) -> String {
+        let integer = !matches!(ty, Type::Float(_));
+        match op {
+            // A non-zero constant divisor needs no check.
+            BinOp::Div | BinOp::Rem if integer && !matches!(e_rhs_const(e), Some(v) if v != 0) => {
+                let f = if op == BinOp::Div { "fk_div" } else { "fk_rem" };
+                format!(
+                    "{f}<{}>({x}, {y}, {}, th->proc)",
+                    type_name(self.program, ty),
+                    self.site(e, "division by zero")
+                )
+            }
+            // The shift count is taken modulo the width, as every backend does.
+            BinOp::Shl | BinOp::Shr => {
+                format!("({x} {} ({y} & {}))", bin_op(op), bits(ty) - 1)
+            }
+            _ => format!("({x} {} {y})", bin_op(op)),
+        }
+    }
+
+    fn builtin(&mut self, op: Builtin, args: &[Expr], e: &Expr) -> Result<String, EmitError> {
+        let p = self.program;
+        if op == Builtin::Printf {
+            return Err(EmitError {
+                span: e.span,
+                message: "the value of `printf` (the number of characters) is not available \
+                          on the GPU; call printf as a statement of its own"
+                    .into(),
+            });
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.expr(a)?);
+        }
+        let arg = |i: usize| vals.get(i).cloned().unwrap_or_else(|| "0".into());
+        Ok(match op {
+            Builtin::Printf => unreachable!("handled above"),
+            Builtin::Multiprefix(mp) => format!(
+                "fk_atomic_mp((int *){}, {}, {})",
+                arg(0),
+                arg(1),
+                mp_code(mp)
+            ),
+            Builtin::SyncUpdate(mp) => format!(
+                "((void)fk_atomic_mp((int *){}, {}, {}))",
+                arg(0),
+                arg(1),
+                mp_code(mp)
+            ),
+            Builtin::Ilog2 => format!(
+                "(({})fk_ilog2((long long){}, {}, th->proc))",
+                type_name(p, &e.ty),
+                arg(0),
+                self.site(e, "ilog2 of a value that is not positive")
+            ),
+            Builtin::Shmalloc | Builtin::Malloc => format!(
+                "(({})fk_alloc((long long){}, {}, th->proc))",
+                type_name(p, &e.ty),
+                arg(0),
+                self.site(e, "the heap is exhausted")
+            ),
+            Builtin::Shfree | Builtin::Free => format!("((void){})", arg(0)),
+            Builtin::Assert => format!(
+                "fk_assert({} != 0, {}, th->proc)",
+                arg(0),
+                self.site(e, "assertion failed")
+            ),
+            Builtin::Abs => format!("abs({})", arg(0)),
+            Builtin::Labs => format!("llabs({})", arg(0)),
+            Builtin::Fabs => format!("fabs({})", arg(0)),
+            Builtin::Sqrt => format!("sqrt({})", arg(0)),
+            Builtin::Pow => format!("pow({}, {})", arg(0), arg(1)),
+            Builtin::Exp => format!("exp({})", arg(0)),
+            Builtin::Log => format!("log({})", arg(0)),
+            Builtin::Sin => format!("sin({})", arg(0)),
+            Builtin::Cos => format!("cos({})", arg(0)),
+            Builtin::Floor => format!("floor({})", arg(0)),
+            Builtin::Ceil => format!("ceil({})", arg(0)),
+        })
+    }
+
+    /// `fk_printf(th, format, args...)`: a record for the host to format. The format is a
+    /// string literal (the checker requires it); its id is its `StrId`.
+    fn printf(&mut self, args: &[Expr], e: &Expr) -> Result<String, EmitError> {
+        let Some((fmt, rest)) = args.split_first() else {
+            return Err(EmitError {
+                span: e.span,
+                message: "printf without a format".into(),
+            });
+        };
+        let Some(format) = string_literal(fmt) else {
+            return Err(EmitError {
+                span: fmt.span,
+                message: "printf needs a string literal as its format".into(),
+            });
+        };
+        let mut list = vec!["th".to_string(), format.to_string()];
+        for a in rest {
+            let v = self.expr(a)?;
+            list.push(match &a.ty {
+                Type::Float(_) => format!("(double){v}"),
+                Type::Ptr(_) => format!("(const signed char *){v}"),
+                _ => format!("(long long){v}"),
+            });
+        }
+        Ok(format!("fk_printf({})", list.join(", ")))
+    }
+}
+
+/// The divisor of a binary expression when it is an integer constant.
+fn e_rhs_const(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Binary(_, _, b) => match b.kind {
+            ExprKind::IntConst(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The `StrId` of a string literal, through conversions and decay.
+fn string_literal(e: &Expr) -> Option<u32> {
+    match &e.kind {
+        ExprKind::Str(id) => Some(id.0),
+        ExprKind::Convert(x) | ExprKind::Decay(x) => string_literal(x),
+        _ => None,
+    }
+}
+
+fn bin_op(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Rem => "%",
+        BinOp::Shl => "<<",
+        BinOp::Shr => ">>",
+        BinOp::BitAnd => "&",
+        BinOp::BitOr => "|",
+        BinOp::BitXor => "^",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Gt => ">",
+        BinOp::Ge => ">=",
+        BinOp::Eq => "==",
+        BinOp::Ne => "!=",
+    }
+}
+
+/// The struct definitions, in an order where a struct comes after the structs it contains.
+pub fn structs(program: &Program, out: &mut String) {
+    for i in 0..program.structs.len() {
+        let _ = writeln!(out, "{};", struct_name(program, i as u32));
+    }
+    out.push('\n');
+    let mut done = vec![false; program.structs.len()];
+    for i in 0..program.structs.len() {
+        emit_struct(program, i, &mut done, out);
+    }
+}
+
+fn emit_struct(program: &Program, i: usize, done: &mut [bool], out: &mut String) {
+    if done[i] {
+        return;
+    }
+    done[i] = true;
+    let s = &program.structs[i];
+    for f in &s.fields {
+        let mut t = &f.ty;
+        while let Type::Array(elem, _) = t {
+            t = elem;
+        }
+        if let Type::Struct(id) = t {
+            emit_struct(program, id.0 as usize, done, out);
+        }
+    }
+    let _ = writeln!(out, "{} {{", struct_name(program, i as u32));
+    for f in &s.fields {
+        let _ = writeln!(
+            out,
+            "    {};",
+            declare(program, &f.ty, &field_name(&f.name))
+        );
+    }
+    let _ = writeln!(out, "}};");
+    let _ = writeln!(
+        out,
+        "static_assert(sizeof({}) == {}, \"C layout\");\n",
+        struct_name(program, i as u32),
+        s.size
+    );
+}

@@ -1,0 +1,256 @@
+//! CUDA C emission: a Plan becomes the program-specific part of a CUDA source.
+//!
+//! - [`Emitted::device`]: struct definitions, device functions (`straight` and barrier-free
+//!   `async` functions called in kernels), the kernel `k_globals` that applies global
+//!   initialisers, and one `extern "C" __global__` function per Plan kernel, each headed by a
+//!   comment that names its source location and why it ends. NVRTC compiles it (after the
+//!   runtime library's device part) for the GPU driver.
+//! - [`Emitted::host`]: one C++ host function per host function of the Plan, walking its
+//!   control graph through the runtime library's host API, the tables the host needs (string
+//!   literals, fault sites) and `main`.
+//!
+//! The runtime library itself (`.cuh` text) belongs to `pram-runtime`; the transform does not
+//! depend on it. `pram_runtime::cuda::standalone_source` assembles the one self-contained
+//! `.cu` of `forkcc build --emit cuda` from the library and these two parts.
+
+mod ctype;
+mod device;
+mod host;
+
+pub use device::{mp_code, string_offsets};
+pub use host::fk_var;
+
+use crate::plan::{HostFnId, Plan};
+use device::DeviceEmitter;
+use fork_frontend::diag::{Code, Diagnostic};
+use fork_frontend::hir::FuncId;
+use fork_frontend::source::{SourceMap, Span};
+use host::HostEmitter;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+pub const E0591: Code = Code {
+    id: "E0591",
+    title: "the Plan cannot be emitted as CUDA",
+    explain: "forkcc's CUDA emission met a Plan it cannot express (a group construct inside a \
+kernel, a host read of a value kept in a register, a printf whose format is not a literal). \
+This is a limitation or a bug of the transform; `forkcc sim` runs the program without it.",
+};
+
+/// A Plan the emitter cannot express, at a source location.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmitError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl EmitError {
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(&E0591, self.span, self.message.clone()).with_label("here")
+    }
+}
+
+/// Source locations of the places that can fault at run time (division, `assert`, `ilog2`,
+/// heap exhaustion), indexed by the site number the device code reports.
+pub struct Sites<'a> {
+    sources: &'a SourceMap,
+    pub locations: Vec<String>,
+}
+
+impl<'a> Sites<'a> {
+    fn new(sources: &'a SourceMap) -> Sites<'a> {
+        Sites {
+            sources,
+            locations: Vec::new(),
+        }
+    }
+
+    pub fn location(&self, span: Span) -> String {
+        self.sources
+            .location(span)
+            .unwrap_or_else(|| "<unknown>".into())
+    }
+
+    /// The site number of a fault `what` (a message: "division by zero") at `span`.
+    pub fn add(&mut self, span: Span, what: &str) -> usize {
+        let at = self.location(span);
+        self.locations.push(format!("{what} at {at}"));
+        self.locations.len() - 1
+    }
+}
+
+/// The program-specific parts of the CUDA source.
+#[derive(Debug, Clone)]
+pub struct Emitted {
+    pub device: String,
+    pub host: String,
+    /// The message of each fault site (`division by zero at f.fork:3:5`).
+    pub sites: Vec<String>,
+    /// The per-thread stack the kernels need (0: CUDA's default); non-zero when device
+    /// functions recurse.
+    pub stack_bytes: u64,
+}
+
+/// The name of the kernel that applies the global initialisers.
+pub const GLOBALS_KERNEL: &str = "k_globals";
+
+pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
+    let mut sites = Sites::new(sources);
+    let mut calls = BTreeMap::new();
+    let mut kernels = String::new();
+    let mut functions = String::new();
+    let mut prototypes = String::new();
+    {
+        let mut dev = DeviceEmitter::new(plan, &mut sites);
+        dev.globals_kernel(&mut kernels)?;
+        for k in &plan.kernels {
+            dev.kernel(k, &mut kernels)?;
+        }
+        // Device functions, and the ones they call, until none is new.
+        let mut done = BTreeSet::new();
+        while let Some(f) = dev.called.difference(&done).next().copied() {
+            done.insert(f);
+            let _ = writeln!(prototypes, "{};", dev.prototype(f));
+            dev.body_calls.clear();
+            dev.device_function(f, &mut functions)?;
+            calls.insert(f, std::mem::take(&mut dev.body_calls));
+        }
+    }
+    let stack_bytes = if recursive(&calls) {
+        RECURSION_STACK_BYTES
+    } else {
+        0
+    };
+    let mut device = String::new();
+    device.push_str("// ---- program: types ----\n\n");
+    device::structs(&plan.program, &mut device);
+    if !prototypes.is_empty() {
+        device.push_str("// ---- program: device functions ----\n\n");
+        device.push_str(&prototypes);
+        device.push('\n');
+        device.push_str(&functions);
+    }
+    device.push_str("// ---- program: kernels ----\n\n");
+    device.push_str(&kernels);
+
+    let mut host = String::new();
+    host.push_str("// ---- program: host control graph ----\n\n");
+    let mut h = HostEmitter::new(plan);
+    for i in 0..plan.functions.len() {
+        let _ = writeln!(host, "{};", h.prototype(HostFnId(i as u32)));
+    }
+    host.push('\n');
+    for i in 0..plan.functions.len() {
+        h.function(HostFnId(i as u32), &mut host)?;
+    }
+    tables(plan, &sites.locations, stack_bytes, &mut host);
+    Ok(Emitted {
+        device,
+        host,
+        sites: sites.locations,
+        stack_bytes,
+    })
+}
+
+/// The per-thread stack a program with recursive device functions asks for (CUDA's default
+/// is 1 KiB; ptxas cannot bound a recursive call chain).
+pub const RECURSION_STACK_BYTES: u64 = 16 << 10;
+
+/// Whether the device call graph has a cycle.
+fn recursive(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> bool {
+    fn reaches(
+        calls: &BTreeMap<FuncId, BTreeSet<FuncId>>,
+        from: FuncId,
+        target: FuncId,
+        seen: &mut BTreeSet<FuncId>,
+    ) -> bool {
+        calls.get(&from).is_some_and(|next| {
+            next.iter()
+                .any(|&g| g == target || (seen.insert(g) && reaches(calls, g, target, seen)))
+        })
+    }
+    calls
+        .keys()
+        .any(|&f| reaches(calls, f, f, &mut BTreeSet::new()))
+}
+
+/// The host's tables and `main`.
+fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
+    let strings: Vec<u8> = plan.program.strings.concat();
+    let _ = writeln!(
+        out,
+        "static const char fk_strings[] = {};",
+        c_string(&strings)
+    );
+    let offsets: Vec<String> = string_offsets(&plan.program)
+        .iter()
+        .map(|o| o.to_string())
+        .collect();
+    // printf records name their format by string number; these are the formats' offsets.
+    let _ = writeln!(
+        out,
+        "static const unsigned long long fk_string_offsets[] = {{{}}};",
+        if offsets.is_empty() {
+            "0".to_string()
+        } else {
+            offsets.join(", ")
+        }
+    );
+    let _ = writeln!(out, "static const char *const fk_sites[] = {{");
+    for s in sites {
+        let _ = writeln!(out, "    {},", c_string(s.as_bytes()));
+    }
+    let _ = writeln!(out, "    0,\n}};\n");
+    let main = plan.function(plan.main);
+    let frame = &plan.storage.shared_frames[main.shared_frame.0 as usize];
+    let _ = writeln!(
+        out,
+        "static void fk_run(FkCtx c) {{\n    FK_LAUNCH({GLOBALS_KERNEL}, c, 1);\n    {}(c);\n}}\n",
+        host::host_fn_name(plan, plan.main)
+    );
+    let _ = writeln!(out, "int main(int argc, char **argv) {{");
+    let _ = writeln!(out, "    FkProgram program;");
+    let _ = writeln!(out, "    program.strings = fk_strings;");
+    let _ = writeln!(out, "    program.strings_bytes = {};", strings.len());
+    let _ = writeln!(out, "    program.string_offsets = fk_string_offsets;");
+    let _ = writeln!(out, "    program.sites = fk_sites;");
+    let _ = writeln!(
+        out,
+        "    program.shared_globals_bytes = {};",
+        plan.storage.shared_globals_bytes
+    );
+    let _ = writeln!(
+        out,
+        "    program.private_globals_bytes = {};",
+        plan.storage.private_globals_bytes
+    );
+    let _ = writeln!(out, "    program.main_frame_bytes = {};", main.frame_bytes);
+    let _ = writeln!(
+        out,
+        "    program.main_shared_frame = {};",
+        main.shared_frame.0
+    );
+    let _ = writeln!(out, "    program.main_shared_bytes = {};", frame.bytes);
+    let _ = writeln!(out, "    program.stack_bytes = {stack_bytes};");
+    let _ = writeln!(out, "    program.run = fk_run;");
+    let _ = writeln!(out, "    return fk_main(argc, argv, &program);\n}}");
+}
+
+/// A C string literal with every byte outside printable ASCII escaped (octal, so that the
+/// next character cannot extend the escape).
+pub fn c_string(bytes: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'?' => s.push_str("\\?"),
+            b' '..=b'~' => s.push(b as char),
+            _ => {
+                let _ = write!(s, "\\{b:03o}");
+            }
+        }
+    }
+    s.push('"');
+    s
+}
