@@ -43,10 +43,10 @@ SUMMARY=$OUT/summary.txt
     printf '%-44s %-34s %-6s %-6s %-6s %s\n' case args sim gpu cu 'gpu total (--stats)'
 } >"$SUMMARY"
 
-total=0
-passed=0
-skipped=0
-failed_cases=()
+ROWS=$OUT/rows
+mkdir -p "$ROWS"
+# Cases run in parallel (the GPU is shared by time slicing; nvcc builds dominate).
+JOBS=${JOBS:-$(nproc)}
 
 # The -D words only (for `build`).
 define_args() {
@@ -94,78 +94,102 @@ compare() {
     fi
 }
 
-# FILES (space-separated paths) narrows the run to some programs.
+# verify_case INDEX FILE N ARGS: runs one `//! run:` case on the three backends and writes
+# its summary row to $ROWS/INDEX (status word first: pass, fail or na).
+verify_case() {
+    local index=$1 file=$2 n=$3 args=$4
+    local name sim rc gpu cu status simres gpu_ms
+    name="$(basename "$file" .fork).$n"
+    # shellcheck disable=SC2086
+    timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
+    sim=$?
+    if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check "* ]]; then
+        # Access-model and race checks exist only on the simulator.
+        gpu=n/a
+        cu=n/a
+        status=na
+    else
+        # shellcheck disable=SC2086
+        timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats \
+            >"$LOGS/$name.gpu.out" 2>"$LOGS/$name.gpu.err"
+        rc=$?
+        gpu=$(compare "$name" gpu $rc $sim)
+        # shellcheck disable=SC2086
+        if "$FORKCC" build "$file" $(define_args "$args") --emit cuda -o "$BIN/$name.cu" \
+            2>"$LOGS/$name.build.err" &&
+            "$NVCC" -O2 -arch=sm_90 "$BIN/$name.cu" -o "$BIN/$name" >"$LOGS/$name.nvcc.log" 2>&1; then
+            # shellcheck disable=SC2046
+            timeout 300 "$BIN/$name" -p "$(procs_of "$args")" $(crcw_of "$args") \
+                >"$LOGS/$name.cu.out" 2>"$LOGS/$name.cu.err"
+            rc=$?
+            cu=$(compare "$name" cu $rc $sim)
+        else
+            cu=BUILD
+            : >"$LOGS/$name.cu.out"
+        fi
+        status=$([ "$gpu" = ok ] && [ "$cu" = ok ] && echo pass || echo fail)
+    fi
+    simres=$([ $sim -eq 0 ] && echo ok || echo "rc=$sim")
+    gpu_ms=$(grep -so 'total [0-9.]* ms' "$LOGS/$name.gpu.err" | tail -1)
+    printf '%s %-44s %-34s %-6s %-6s %-6s %s\n' "$status" "$name" "$args" "$simres" "$gpu" "$cu" \
+        "$gpu_ms" >"$ROWS/$index"
+}
+export -f verify_case compare define_args crcw_of procs_of
+export FORKCC NVCC LOGS BIN ROWS
+
+# The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
+index=0
 for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork}; do
-    base=$(basename "$file" .fork)
     n=0
     while IFS= read -r line; do
         n=$((n + 1))
+        index=$((index + 1))
         args=${line#//! run:}
         args=${args#"${args%%[![:space:]]*}"}
-        name="$base.$n"
-        total=$((total + 1))
-        # shellcheck disable=SC2086
-        timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
-        sim=$?
-        if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check "* ]]; then
-            # Access-model and race checks exist only on the simulator.
-            gpu=n/a
-            cu=n/a
-            skipped=$((skipped + 1))
-        else
-            # shellcheck disable=SC2086
-            timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats \
-                >"$LOGS/$name.gpu.out" 2>"$LOGS/$name.gpu.err"
-            rc=$?
-            gpu=$(compare "$name" gpu $rc $sim)
-            cu=DIFF
-            # shellcheck disable=SC2086
-            if "$FORKCC" build "$file" $(define_args "$args") --emit cuda -o "$BIN/$name.cu" \
-                2>"$LOGS/$name.build.err" &&
-                "$NVCC" -O2 -arch=sm_90 "$BIN/$name.cu" -o "$BIN/$name" >"$LOGS/$name.nvcc.log" 2>&1; then
-                # shellcheck disable=SC2046
-                timeout 300 "$BIN/$name" -p "$(procs_of "$args")" $(crcw_of "$args") \
-                    >"$LOGS/$name.cu.out" 2>"$LOGS/$name.cu.err"
-                rc=$?
-                cu=$(compare "$name" cu $rc $sim)
-            else
-                cu=BUILD
-                : >"$LOGS/$name.cu.out"
-            fi
-        fi
-        simres=$([ $sim -eq 0 ] && echo ok || echo "rc=$sim")
-        gpu_ms=$(grep -so 'total [0-9.]* ms' "$LOGS/$name.gpu.err" | tail -1)
-        printf '%-44s %-34s %-6s %-6s %-6s %s\n' "$name" "$args" "$simres" "$gpu" "$cu" "$gpu_ms" >>"$SUMMARY"
-        if [ "$gpu" = ok ] && [ "$cu" = ok ]; then
-            passed=$((passed + 1))
-        elif [ "$gpu" != n/a ]; then
-            failed_cases+=("$name")
-        fi
+        printf '%05d\t%s\t%s\t%s\n' "$index" "$file" "$n" "$args"
     done < <(grep '^//! run:' "$file")
-done
+done >"$OUT/cases.tsv"
+
+# shellcheck disable=SC2016
+xargs -a "$OUT/cases.tsv" -d '\n' -P "$JOBS" -I{} \
+    bash -c 'IFS=$'"'"'\t'"'"' read -r i f n a <<<"$1"; verify_case "$i" "$f" "$n" "$a"' _ {}
+
+total=$(wc -l <"$OUT/cases.tsv")
+passed=$(cat "$ROWS"/* | grep -c '^pass ')
+skipped=$(cat "$ROWS"/* | grep -c '^na ')
+failed_cases=$(cat "$ROWS"/* | awk '$1 == "fail" { print $2 }' | tr '\n' ' ')
+cut -d' ' -f2- "$ROWS"/* >>"$SUMMARY"
 
 {
     echo
     echo "cases: $total, sim = gpu = cu: $passed, simulator-only checks (n/a): $skipped"
-    [ ${#failed_cases[@]} -gt 0 ] && echo "differing: ${failed_cases[*]}"
+    [ -n "$failed_cases" ] && echo "differing: $failed_cases"
     echo
     echo "compute-sanitizer (classroom examples, nvcc binaries, first run line):"
 } >>"$SUMMARY"
 
+# sanitize NAME P TOOL: one compute-sanitizer pass over an nvcc-built example.
+sanitize() {
+    local name=$1 p=$2 tool=$3 rc errors
+    timeout 600 "$SANITIZER" --tool "$tool" --error-exitcode 99 "$BIN/$name" -p "$p" \
+        >"$LOGS/$name.$tool.log" 2>&1
+    rc=$?
+    errors=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/$name.$tool.log")
+    printf '  %-30s %-10s rc=%-3s %s\n' "$name" "$tool" "$rc" "$errors" >"$ROWS/san.$name.$tool"
+}
+export -f sanitize
+export SANITIZER
+
 if command -v "$SANITIZER" >/dev/null; then
-    for file in "$ROOT"/classroom-examples/*.fork; do
+    for file in ${FILES:-"$ROOT"/classroom-examples/*.fork}; do
+        case $file in */classroom-examples/*) ;; *) continue ;; esac
         name="$(basename "$file" .fork).1"
         [ -x "$BIN/$name" ] || continue
         args=$(grep -m1 '^//! run:' "$file")
         p=$(procs_of "${args#//! run:}")
-        for tool in memcheck racecheck; do
-            timeout 600 "$SANITIZER" --tool "$tool" --error-exitcode 99 "$BIN/$name" -p "$p" \
-                >"$LOGS/$name.$tool.log" 2>&1
-            rc=$?
-            errors=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/$name.$tool.log")
-            printf '  %-30s %-10s rc=%-3s %s\n' "$name" "$tool" "$rc" "$errors" >>"$SUMMARY"
-        done
-    done
+        printf '%s %s memcheck\n%s %s racecheck\n' "$name" "$p" "$name" "$p"
+    done | xargs -P "$JOBS" -L1 bash -c 'sanitize "$@"' _
+    cat "$ROWS"/san.* >>"$SUMMARY" 2>/dev/null
 else
     echo "  skipped: no $SANITIZER" >>"$SUMMARY"
 fi
