@@ -564,10 +564,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         } else {
                             "fk_rem_assign"
                         };
-                        format!(
-                            "{f}({x}, {y}, {}, th->proc)",
-                            self.site(e, "division by zero")
-                        )
+                        format!("{f}({x}, {y}, {}, th)", self.site(e, "division by zero"))
                     }
                     CompoundOp::Arith(op @ (BinOp::Shl | BinOp::Shr)) => {
                         format!("({x} {}= ({y} & {}))", bin_op(*op), bits(&rhs.ty) - 1)
@@ -617,7 +614,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             BinOp::Div | BinOp::Rem if integer && !matches!(e_rhs_const(e), Some(v) if v != 0) => {
                 let f = if op == BinOp::Div { "fk_div" } else { "fk_rem" };
                 format!(
-                    "{f}<{}>({x}, {y}, {}, th->proc)",
+                    "{f}<{}>({x}, {y}, {}, th)",
                     type_name(self.program, ty),
                     self.site(e, "division by zero")
                 )
@@ -660,20 +657,20 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 mp_code(mp)
             ),
             Builtin::Ilog2 => format!(
-                "(({})fk_ilog2((long long){}, {}, th->proc))",
+                "(({})fk_ilog2((long long){}, {}, th))",
                 type_name(p, &e.ty),
                 arg(0),
                 self.site(e, "ilog2 of a value that is not positive")
             ),
             Builtin::Shmalloc | Builtin::Malloc => format!(
-                "(({})fk_alloc((long long){}, {}, th->proc))",
+                "(({})fk_alloc((long long){}, {}, th))",
                 type_name(p, &e.ty),
                 arg(0),
                 self.site(e, "the heap is exhausted")
             ),
             Builtin::Shfree | Builtin::Free => format!("((void){})", arg(0)),
             Builtin::Assert => format!(
-                "fk_assert({} != 0, {}, th->proc)",
+                "fk_assert({} != 0, {}, th)",
                 arg(0),
                 self.site(e, "assertion failed")
             ),
