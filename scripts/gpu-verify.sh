@@ -6,13 +6,15 @@
 # FORKCC: a release `forkcc` binary. OUT: a folder for the summary and the logs.
 # Needs only bash, the binary, nvcc (env NVCC, default `nvcc` on PATH) and, for the sanitizer
 # pass, compute-sanitizer (env SANITIZER, default on PATH); libnvrtc must be loadable by the
-# binary (LD_LIBRARY_PATH). No cargo.
+# binary (LD_LIBRARY_PATH). No cargo. SANITIZE=0 skips the sanitizer pass (each run is capped
+# at 120 s).
 #
 # For every `//! run:` case of classroom-examples/*.fork and tests/semantics/*.fork it runs
 #   sim  : forkcc sim FILE ARGS                      (the reference)
 #   gpu  : forkcc run FILE ARGS --backend gpu        (NVRTC + cudarc driver)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
-# and compares stdout bytes and success/failure with the reference. Then it runs
+# and compares stdout bytes and success/failure with the reference (runs with --model erew/crew,
+# --check or --max-steps are simulator-only: n/a). The nvcc builds run in parallel. Then it runs
 # compute-sanitizer memcheck and racecheck on the nvcc binaries of the classroom examples.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
@@ -94,54 +96,76 @@ compare() {
     fi
 }
 
-# FILES (space-separated paths) narrows the run to some programs.
+# Simulator-only runs: access-model and race checks, and the step limit (the GPU has none).
+simulator_only() {
+    [[ " $1 " =~ \ --model\ (erew|crew)\  || " $1 " == *" --check "* || " $1 " == *" --max-steps "* ]]
+}
+
+# The cases: name, file, run line. FILES (space-separated paths) narrows them.
+names=()
+files=()
+lines=()
 for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork}; do
-    base=$(basename "$file" .fork)
     n=0
     while IFS= read -r line; do
         n=$((n + 1))
         args=${line#//! run:}
-        args=${args#"${args%%[![:space:]]*}"}
-        name="$base.$n"
-        total=$((total + 1))
-        # shellcheck disable=SC2086
-        timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
-        sim=$?
-        if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check "* ]]; then
-            # Access-model and race checks exist only on the simulator.
-            gpu=n/a
-            cu=n/a
-            skipped=$((skipped + 1))
-        else
-            # shellcheck disable=SC2086
-            timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats \
-                >"$LOGS/$name.gpu.out" 2>"$LOGS/$name.gpu.err"
-            rc=$?
-            gpu=$(compare "$name" gpu $rc $sim)
-            cu=DIFF
-            # shellcheck disable=SC2086
-            if "$FORKCC" build "$file" $(define_args "$args") --emit cuda -o "$BIN/$name.cu" \
-                2>"$LOGS/$name.build.err" &&
-                "$NVCC" -O2 -arch=sm_90 "$BIN/$name.cu" -o "$BIN/$name" >"$LOGS/$name.nvcc.log" 2>&1; then
-                # shellcheck disable=SC2046
-                timeout 300 "$BIN/$name" -p "$(procs_of "$args")" $(crcw_of "$args") \
-                    >"$LOGS/$name.cu.out" 2>"$LOGS/$name.cu.err"
-                rc=$?
-                cu=$(compare "$name" cu $rc $sim)
-            else
-                cu=BUILD
-                : >"$LOGS/$name.cu.out"
-            fi
-        fi
-        simres=$([ $sim -eq 0 ] && echo ok || echo "rc=$sim")
-        gpu_ms=$(grep -so 'total [0-9.]* ms' "$LOGS/$name.gpu.err" | tail -1)
-        printf '%-44s %-34s %-6s %-6s %-6s %s\n' "$name" "$args" "$simres" "$gpu" "$cu" "$gpu_ms" >>"$SUMMARY"
-        if [ "$gpu" = ok ] && [ "$cu" = ok ]; then
-            passed=$((passed + 1))
-        elif [ "$gpu" != n/a ]; then
-            failed_cases+=("$name")
-        fi
+        names+=("$(basename "$file" .fork).$n")
+        files+=("$file")
+        lines+=("${args#"${args%%[![:space:]]*}"}")
     done < <(grep '^//! run:' "$file")
+done
+
+# Phase 1: the standalone .cu of every case, compiled by nvcc in parallel.
+jobs_max=$(nproc 2>/dev/null || echo 4)
+for i in "${!names[@]}"; do
+    name=${names[$i]}
+    simulator_only "${lines[$i]}" && continue
+    # shellcheck disable=SC2046
+    "$FORKCC" build "${files[$i]}" $(define_args "${lines[$i]}") --emit cuda -o "$BIN/$name.cu" \
+        2>"$LOGS/$name.build.err" || continue
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+    "$NVCC" -O2 -arch=sm_90 "$BIN/$name.cu" -o "$BIN/$name" >"$LOGS/$name.nvcc.log" 2>&1 &
+done
+wait
+
+# Phase 2: run every case on the simulator, the GPU driver and the nvcc binary.
+for i in "${!names[@]}"; do
+    name=${names[$i]}
+    file=${files[$i]}
+    args=${lines[$i]}
+    total=$((total + 1))
+    # shellcheck disable=SC2086
+    timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
+    sim=$?
+    if simulator_only "$args"; then
+        gpu=n/a
+        cu=n/a
+        skipped=$((skipped + 1))
+    else
+        # shellcheck disable=SC2086
+        timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats \
+            >"$LOGS/$name.gpu.out" 2>"$LOGS/$name.gpu.err"
+        rc=$?
+        gpu=$(compare "$name" gpu $rc $sim)
+        if [ -x "$BIN/$name" ]; then
+            # shellcheck disable=SC2046
+            timeout 300 "$BIN/$name" -p "$(procs_of "$args")" $(crcw_of "$args") \
+                >"$LOGS/$name.cu.out" 2>"$LOGS/$name.cu.err"
+            rc=$?
+            cu=$(compare "$name" cu $rc $sim)
+        else
+            cu=BUILD
+        fi
+    fi
+    simres=$([ $sim -eq 0 ] && echo ok || echo "rc=$sim")
+    gpu_ms=$(grep -so 'total [0-9.]* ms' "$LOGS/$name.gpu.err" | tail -1)
+    printf '%-44s %-34s %-6s %-6s %-6s %s\n' "$name" "$args" "$simres" "$gpu" "$cu" "$gpu_ms" >>"$SUMMARY"
+    if [ "$gpu" = ok ] && [ "$cu" = ok ]; then
+        passed=$((passed + 1))
+    elif [ "$gpu" != n/a ]; then
+        failed_cases+=("$name")
+    fi
 done
 
 {
@@ -152,14 +176,16 @@ done
     echo "compute-sanitizer (classroom examples, nvcc binaries, first run line):"
 } >>"$SUMMARY"
 
-if command -v "$SANITIZER" >/dev/null; then
+if [ "${SANITIZE:-1}" = 0 ]; then
+    echo "  skipped: SANITIZE=0" >>"$SUMMARY"
+elif command -v "$SANITIZER" >/dev/null; then
     for file in "$ROOT"/classroom-examples/*.fork; do
         name="$(basename "$file" .fork).1"
         [ -x "$BIN/$name" ] || continue
         args=$(grep -m1 '^//! run:' "$file")
         p=$(procs_of "${args#//! run:}")
         for tool in memcheck racecheck; do
-            timeout 600 "$SANITIZER" --tool "$tool" --error-exitcode 99 "$BIN/$name" -p "$p" \
+            timeout 120 "$SANITIZER" --tool "$tool" --error-exitcode 99 "$BIN/$name" -p "$p" \
                 >"$LOGS/$name.$tool.log" 2>&1
             rc=$?
             errors=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/$name.$tool.log")
