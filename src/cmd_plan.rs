@@ -2,7 +2,7 @@
 //! text or executed by the CPU Plan executor.
 
 use crate::cli::load;
-use crate::cmd_sim::{CrcwArg, SimArgs};
+use crate::cmd_sim::{CrcwArg, ModelArg, SimArgs};
 use fork_frontend::{diag, Checked};
 use pram_runtime::cpu::{self, Crcw, Order};
 use std::io::{IsTerminal, Write};
@@ -28,6 +28,12 @@ pub fn plan_text(checked: &Checked) -> Option<String> {
 /// `forkcc run --backend cpu-plan`: the program's output on stdout, diagnostics and (with
 /// `--stats`) launches and read-backs on stderr.
 pub fn run(args: &SimArgs, order: Order) -> ExitCode {
+    if !matches!(args.machine.model, ModelArg::Crcw) || !args.machine.check.is_empty() {
+        eprintln!(
+            "note: `--model` and `--check` are checked by the simulator only (`forkcc sim`); \
+             the CPU Plan executor does not check them"
+        );
+    }
     let Some(checked) = load(&args.source) else {
         return ExitCode::FAILURE;
     };

@@ -1,5 +1,5 @@
-//! Differential test: every classroom example, every tests/semantics program and every rule
-//! program of the transform runs on the reference simulator (`forkcc sim`) and on the CPU Plan
+//! Differential test: every classroom example, every tests/semantics program, every rule
+//! program of the transform and the programs in tests/cpu_plan run on the reference simulator (`forkcc sim`) and on the CPU Plan
 //! executor (`forkcc run --backend cpu-plan`) in forward, reverse and shuffled thread order;
 //! stdout and success must be identical, byte for byte.
 
@@ -108,4 +108,9 @@ fn semantics_corpus() {
 #[test]
 fn transform_rule_corpus() {
     compare("transform/tests/rules");
+}
+
+#[test]
+fn cpu_plan_corpus() {
+    compare("tests/cpu_plan");
 }

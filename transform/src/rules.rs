@@ -235,6 +235,9 @@ impl<'s> Builder<'s> {
                     )
                 }
             }
+            StmtKind::Loop { .. } if self.only_needs_loop_group(s, mode) => {
+                self.loop_group_kernel(s, ops)
+            }
             StmtKind::Loop { .. } => self.host_loop(s, mode, ops),
             StmtKind::Switch { cond, cases } => self.host_switch(cond, cases, s.span, mode, ops),
             StmtKind::Fork {
@@ -780,6 +783,63 @@ impl<'s> Builder<'s> {
             arms: vec![body_ops],
             shared_frames: vec![frame],
             span,
+        }));
+    }
+
+    /// Whether a loop stays out of a kernel only because it uses the loop group's `$$` or
+    /// `groupsize()`: a private condition in a synchronous region, nothing else that needs
+    /// a cut or a subgroup.
+    fn only_needs_loop_group(&self, s: &Stmt, mode: Mode) -> bool {
+        let StmtKind::Loop { cond, body, .. } = &s.kind else {
+            return false;
+        };
+        let eff = self.effects(s);
+        mode == Mode::Sync
+            && cond.as_ref().is_some_and(|c| c.sharity == Sharity::Private)
+            && !eff.host
+            && !eff.needs_cut()
+            && !self.needs_subgroup(body)
+    }
+
+    /// Rule 4 for a loop with no cut inside that uses its loop group: `Split{if}` on the
+    /// entry condition forms the loop group (the then-group: fresh `$$`, `groupsize()` of the
+    /// members that enter), and one kernel runs the whole loop in it, as `do ... while`
+    /// (the entry test is the split's).
+    fn loop_group_kernel(&mut self, s: &Stmt, ops: &mut Vec<HostOp>) {
+        let StmtKind::Loop {
+            cond: Some(cond),
+            step,
+            body,
+            test_first,
+        } = &s.kind
+        else {
+            return;
+        };
+        let enters = if *test_first {
+            cond.clone()
+        } else {
+            mk(ExprKind::IntConst(1), Type::INT, s.span)
+        };
+        let slot = self.condition_slot(&enters, Mode::Sync, ops);
+        let name = format!("{}: loop group", self.program.func(self.func).name);
+        let frame = self.new_frame(name);
+        let in_kernel = Stmt {
+            kind: StmtKind::Loop {
+                cond: Some(cond.clone()),
+                step: step.clone(),
+                body: body.clone(),
+                test_first: false,
+            },
+            ..s.clone()
+        };
+        let mut arm = Vec::new();
+        self.append(in_kernel, Mode::Sync, &mut arm);
+        self.close(&mut arm, CutReason::BlockEnd);
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::If { cond: slot },
+            arms: vec![arm, Vec::new()],
+            shared_frames: vec![frame, self.new_frame("(not entering)".into())],
+            span: s.span,
         }));
     }
 

@@ -7,7 +7,8 @@
 mod machine;
 mod memory;
 pub use memory::Crcw;
-pub mod printf;
+// C printf formatting, shared with the GPU driver (it formats the device's printf records).
+pub(crate) mod printf;
 mod thread;
 
 use fork_frontend::diag::{Code, Diagnostic};
