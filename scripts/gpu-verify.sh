@@ -9,7 +9,7 @@
 # binary (LD_LIBRARY_PATH). No cargo. SANITIZE=0 skips the sanitizer pass (each run is capped
 # at 120 s).
 #
-# For every `//! run:` case of classroom-examples/*.fork and tests/semantics/*.fork it runs
+# For every `//! run:` case of classroom-examples/, tests/semantics/ and tests/cpu_plan/ it runs
 #   sim  : forkcc sim FILE ARGS                      (the reference)
 #   gpu  : forkcc run FILE ARGS --backend gpu        (NVRTC + cudarc driver)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
@@ -105,7 +105,7 @@ simulator_only() {
 names=()
 files=()
 lines=()
-for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork}; do
+for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork "$ROOT"/tests/cpu_plan/*.fork}; do
     n=0
     while IFS= read -r line; do
         n=$((n + 1))
