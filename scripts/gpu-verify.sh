@@ -6,14 +6,17 @@
 # FORKCC: a release `forkcc` binary. OUT: a folder for the summary and the logs.
 # Needs only bash, the binary, nvcc (env NVCC, default `nvcc` on PATH) and, for the sanitizer
 # pass, compute-sanitizer (env SANITIZER, default on PATH); libnvrtc must be loadable by the
-# binary (LD_LIBRARY_PATH). No cargo.
+# binary (LD_LIBRARY_PATH). No cargo. SANITIZE=0 skips the sanitizer pass (each run is capped
+# at 120 s).
 #
-# For every `//! run:` case of classroom-examples/*.fork and tests/semantics/*.fork it runs
+# For every `//! run:` case of classroom-examples/, tests/semantics/ and tests/cpu_plan/ it runs
 #   sim  : forkcc sim FILE ARGS                      (the reference)
 #   gpu  : forkcc run FILE ARGS --backend gpu        (NVRTC + cudarc driver)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
-# and compares stdout bytes and success/failure with the reference. Then it runs
-# compute-sanitizer memcheck and racecheck on the nvcc binaries of the classroom examples.
+# and compares stdout bytes and success/failure with the reference (runs with --model erew/crew,
+# --check or --max-steps are simulator-only: n/a). Then it runs compute-sanitizer memcheck and
+# racecheck on the nvcc binaries of the classroom examples. Cases run in parallel (JOBS, default
+# nproc), and so do the sanitizer passes.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
 
@@ -103,8 +106,9 @@ verify_case() {
     # shellcheck disable=SC2086
     timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
     sim=$?
-    if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check "* ]]; then
-        # Access-model and race checks exist only on the simulator.
+    if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check "* ||
+        " $args " == *" --max-steps "* ]]; then
+        # Access-model and race checks and the step limit exist only on the simulator.
         gpu=n/a
         cu=n/a
         status=na
@@ -139,7 +143,8 @@ export FORKCC NVCC LOGS BIN ROWS
 
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
 index=0
-for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork}; do
+for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork \
+    "$ROOT"/tests/cpu_plan/*.fork}; do
     n=0
     while IFS= read -r line; do
         n=$((n + 1))
@@ -171,7 +176,7 @@ cut -d' ' -f2- "$ROWS"/* >>"$SUMMARY"
 # sanitize NAME P TOOL: one compute-sanitizer pass over an nvcc-built example.
 sanitize() {
     local name=$1 p=$2 tool=$3 rc errors
-    timeout 600 "$SANITIZER" --tool "$tool" --error-exitcode 99 "$BIN/$name" -p "$p" \
+    timeout 120 "$SANITIZER" --tool "$tool" --error-exitcode 99 "$BIN/$name" -p "$p" \
         >"$LOGS/$name.$tool.log" 2>&1
     rc=$?
     errors=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$LOGS/$name.$tool.log")
@@ -180,7 +185,9 @@ sanitize() {
 export -f sanitize
 export SANITIZER
 
-if command -v "$SANITIZER" >/dev/null; then
+if [ "${SANITIZE:-1}" = 0 ]; then
+    echo "  skipped: SANITIZE=0" >>"$SUMMARY"
+elif command -v "$SANITIZER" >/dev/null; then
     for file in ${FILES:-"$ROOT"/classroom-examples/*.fork}; do
         case $file in */classroom-examples/*) ;; *) continue ;; esac
         name="$(basename "$file" .fork).1"

@@ -43,7 +43,8 @@ enum Command {
     },
     /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
     Sim(SimArgs),
-    /// Run a program on a backend: the simulator, the CPU Plan executor or the GPU.
+    /// Run a program on a backend: the simulator, the Plan on the CPU (`--backend cpu-plan`)
+    /// or on the GPU (`--backend gpu`).
     Run {
         #[command(flatten)]
         sim: SimArgs,

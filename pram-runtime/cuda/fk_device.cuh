@@ -60,7 +60,7 @@ struct FkMachine {
     char *out;          // printf records
     fk_u64 out_bytes;
     fk_u64 *out_top;
-    int *fault;         // [0]: 1 + fault site (0: none), [1]: processor
+    int *fault;         // [0]: 1 + fault site (0: none), [1]: processor, [2]: launch
 };
 
 __device__ FkMachine fk_m;
@@ -95,35 +95,40 @@ static_assert(sizeof(FkMachine) == 160, "FkMachine layout");
 
 // ---- faults ----
 
-__device__ void fk_fault(int site, int proc) {
-    if (atomicCAS(&fk_m.fault[0], 0, site + 1) == 0) fk_m.fault[1] = proc;
+// The first fault wins: its site, processor and launch (the host drops the output of that
+// launch and later ones, as the simulator stops at the faulting step).
+__device__ void fk_fault(int site, const FkThread *th) {
+    if (atomicCAS(&fk_m.fault[0], 0, site + 1) == 0) {
+        fk_m.fault[1] = th->proc;
+        fk_m.fault[2] = (int)th->launch;
+    }
 }
 
-template <class T> __device__ T fk_div(T a, T b, int site, int proc) {
-    if (b == 0) { fk_fault(site, proc); return 0; }
+template <class T> __device__ T fk_div(T a, T b, int site, const FkThread *th) {
+    if (b == 0) { fk_fault(site, th); return 0; }
     return a / b;
 }
 
-template <class T> __device__ T fk_rem(T a, T b, int site, int proc) {
-    if (b == 0) { fk_fault(site, proc); return 0; }
+template <class T> __device__ T fk_rem(T a, T b, int site, const FkThread *th) {
+    if (b == 0) { fk_fault(site, th); return 0; }
     return a % b;
 }
 
-__device__ int fk_ilog2(fk_i64 x, int site, int proc) {
-    if (x <= 0) { fk_fault(site, proc); return 0; }
+__device__ int fk_ilog2(fk_i64 x, int site, const FkThread *th) {
+    if (x <= 0) { fk_fault(site, th); return 0; }
     return 63 - __clzll(x);
 }
 
-__device__ void fk_assert(int holds, int site, int proc) {
-    if (!holds) fk_fault(site, proc);
+__device__ void fk_assert(int holds, int site, const FkThread *th) {
+    if (!holds) fk_fault(site, th);
 }
 
-template <class T, class U> __device__ T fk_div_assign(T &place, U rhs, int site, int proc) {
-    return place = (T)fk_div<U>((U)place, rhs, site, proc);
+template <class T, class U> __device__ T fk_div_assign(T &place, U rhs, int site, const FkThread *th) {
+    return place = (T)fk_div<U>((U)place, rhs, site, th);
 }
 
-template <class T, class U> __device__ T fk_rem_assign(T &place, U rhs, int site, int proc) {
-    return place = (T)fk_rem<U>((U)place, rhs, site, proc);
+template <class T, class U> __device__ T fk_rem_assign(T &place, U rhs, int site, const FkThread *th) {
+    return place = (T)fk_rem<U>((U)place, rhs, site, th);
 }
 
 // `p += n` on a pointer, n in bytes.
@@ -163,10 +168,10 @@ __device__ fk_i64 fk_load_int(const char *a, fk_u64 size) {
 }
 
 // shmalloc / malloc: a bump allocator (free is a no-op, as in the other backends).
-__device__ void *fk_alloc(fk_i64 n, int site, int proc) {
+__device__ void *fk_alloc(fk_i64 n, int site, const FkThread *th) {
     fk_u64 bytes = ((fk_u64)(n < 0 ? 0 : n) + 7) & ~7ull;
     fk_u64 at = atomicAdd(fk_m.heap_top, bytes == 0 ? 8 : bytes);
-    if (at + bytes > fk_m.heap_bytes) { fk_fault(site, proc); return 0; }
+    if (at + bytes > fk_m.heap_bytes) { fk_fault(site, th); return 0; }
     return fk_m.heap + at;
 }
 

@@ -533,14 +533,15 @@ struct FkRecord {
 
 // Formats the printf records in the order of fork-dialect.md §7: by launch, then by $$
 // (synchronous) or __PROC_NR__ (asynchronous), then each thread's records in program order.
-inline std::string fk_output(std::vector<char> &buf) {
+// Records of launch `cut` and later ones are dropped (a fault stopped the program there).
+inline std::string fk_output(std::vector<char> &buf, unsigned cut) {
     std::vector<FkRecord> recs;
     for (fk_u64 at = 0; at + 24 <= buf.size();) {
         unsigned h[6];
         memcpy(h, buf.data() + at, 24);
         if (h[0] < 24) break;
         FkRecord r = {h[1], h[2], h[3], at};
-        recs.push_back(r);
+        if (r.launch < cut) recs.push_back(r);
         at += h[0];
     }
     std::stable_sort(recs.begin(), recs.end(), [](const FkRecord &a, const FkRecord &b) {
@@ -566,11 +567,11 @@ inline int fk_finish() {
     fk_u64 bytes = std::min(top, fk_h.m.out_bytes);
     std::vector<char> buf(bytes);
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
-    std::string out = fk_output(buf);
+    int fault[3];
+    fk_read(fault, fk_h.m.fault, 3);
+    std::string out = fk_output(buf, fault[0] != 0 ? (unsigned)fault[2] : ~0u);
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
-    int fault[2];
-    fk_read(fault, fk_h.m.fault, 2);
     if (fault[0] != 0) {
         fprintf(stderr, "error: %s on processor %d\n", fk_h.program->sites[fault[0] - 1], fault[1]);
         return 1;
@@ -646,7 +647,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     m.out_bytes = 64 << 20;
     m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
     m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
-    m.fault = (int *)fk_device_alloc(8, "the fault word");
+    m.fault = (int *)fk_device_alloc(16, "the fault words");
     h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
     h.top.groups = 0;

@@ -15,6 +15,7 @@ fn sources(standalone: bool) -> Vec<(String, String)> {
     let mut cases = common::cases(&[
         "classroom-examples",
         "tests/semantics",
+        "tests/cpu_plan",
         "transform/tests/rules",
         "transform/tests/emit_cuda",
     ]);

@@ -52,7 +52,7 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut differing = Vec::new();
     let mut compared = 0;
-    for case in common::cases(&["classroom-examples", "tests/semantics"]) {
+    for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
         let name = case.file.display().to_string();
         let options = fork_frontend::Options {
             defines: case.defines.clone(),

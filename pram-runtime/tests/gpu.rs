@@ -14,7 +14,7 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
     }
     let mut differing = Vec::new();
     let mut compared = 0;
-    for case in common::cases(&["classroom-examples", "tests/semantics"]) {
+    for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
         let (file, procs) = (case.file, case.procs);
         let options = fork_frontend::Options {
             defines: case.defines,

@@ -7,6 +7,7 @@
 mod machine;
 mod memory;
 pub use memory::Crcw;
+// C printf formatting, shared with the GPU driver (it formats the device's printf records).
 pub(crate) mod printf;
 mod thread;
 

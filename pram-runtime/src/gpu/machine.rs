@@ -155,7 +155,7 @@ impl<'p> Machine<'p> {
             heap_top: region(8),
             out: region(caps.out),
             out_top: region(8),
-            fault: region(8),
+            fault: region(16),
             frames: region(caps.frames),
             total: 0,
         };
@@ -847,8 +847,12 @@ impl<'p> Machine<'p> {
         );
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
-        let fault = self.read_ints(self.r.fault, 2)?;
-        let fault = (fault[0] != 0).then(|| ((fault[0] - 1) as usize, fault[1] as usize));
+        let fault = self.read_ints(self.r.fault, 3)?;
+        let fault = (fault[0] != 0).then(|| Fault {
+            site: (fault[0] - 1) as usize,
+            proc: fault[1] as usize,
+            launch: fault[2] as u32,
+        });
         for (start, end) in self.kernel_events.drain(..) {
             if let Ok(ms) = start.elapsed_ms(&end) {
                 self.stats.kernels += Duration::from_secs_f64(ms as f64 / 1000.0);
@@ -862,12 +866,19 @@ impl<'p> Machine<'p> {
     }
 }
 
+/// The first device fault: where, who, and in which launch.
+pub struct Fault {
+    pub site: usize,
+    pub proc: usize,
+    pub launch: u32,
+}
+
 /// What the device left at the end of a run.
 pub struct Finished {
     /// The printf record buffer.
     pub records: Vec<u8>,
-    /// The first fault: its site and processor.
-    pub fault: Option<(usize, usize)>,
+    /// The first fault.
+    pub fault: Option<Fault>,
     /// The record buffer overflowed (records are missing).
     pub overflow: bool,
 }

@@ -177,16 +177,18 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     stats.host = walk_time.saturating_sub(sync_in_walk);
     stats.compile = compile;
     stats.cached = matches!(origin, cache::Origin::Cached);
-    let stdout = format_records(plan, &records)?;
+    // The simulator stops at a faulting step: no output from that launch on.
+    let cut = fault.as_ref().map_or(u32::MAX, |f| f.launch);
+    let stdout = format_records(plan, &records, cut)?;
     stats.total = start.elapsed();
     let error = match fault {
-        Some((site, proc)) => Some(GpuError::Fault {
+        Some(f) => Some(GpuError::Fault {
             message: emitted
                 .sites
-                .get(site)
+                .get(f.site)
                 .cloned()
-                .unwrap_or_else(|| format!("runtime fault at site {site}")),
-            proc,
+                .unwrap_or_else(|| format!("runtime fault at site {}", f.site)),
+            proc: f.proc,
         }),
         None if overflow => Some(GpuError::OutputOverflow),
         None => None,
@@ -212,8 +214,9 @@ fn word(b: &[u8], i: usize) -> u32 {
         .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
 }
 
-/// The records sorted by (launch, key, seq) and formatted (fork-dialect.md §7).
-fn format_records(plan: &Plan, buf: &[u8]) -> Result<Vec<u8>, GpuError> {
+/// The records of launches before `cut`, sorted by (launch, key, seq) and formatted
+/// (fork-dialect.md §7).
+fn format_records(plan: &Plan, buf: &[u8], cut: u32) -> Result<Vec<u8>, GpuError> {
     let mut records = Vec::new();
     let mut at = 0;
     while at + 24 <= buf.len() {
@@ -221,6 +224,10 @@ fn format_records(plan: &Plan, buf: &[u8]) -> Result<Vec<u8>, GpuError> {
         let bytes = word(h, 0) as usize;
         if bytes < 24 || at + bytes > buf.len() {
             break;
+        }
+        if word(h, 1) >= cut {
+            at += bytes;
+            continue;
         }
         records.push(Record {
             launch: word(h, 1),
@@ -334,8 +341,19 @@ mod tests {
         buf.extend(record(0, 2, 1, 0, &7i64.to_le_bytes()));
         buf.extend(record(0, 2, 0, 0, &6i64.to_le_bytes()));
         buf.extend(record(0, 1, 0, 0, &(-5i64).to_le_bytes()));
-        let out = format_records(&plan, &buf).unwrap_or_else(|e| panic!("{e}"));
+        let out = format_records(&plan, &buf, u32::MAX).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(String::from_utf8_lossy(&out), "-5|6|7|[  2.2 abc ff]");
+    }
+
+    /// After a fault, the output of the faulting launch and later ones is dropped.
+    #[test]
+    fn records_from_the_faulting_launch_on_are_dropped() {
+        let plan = plan_with_strings(&["%d\n"]);
+        let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
+        buf.extend(record(2, 0, 0, 0, &3i64.to_le_bytes()));
+        buf.extend(record(1, 0, 0, 0, &2i64.to_le_bytes()));
+        let out = format_records(&plan, &buf, 1).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out, b"1\n");
     }
 
     #[test]
@@ -343,7 +361,7 @@ mod tests {
         let plan = plan_with_strings(&["%d\n"]);
         let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
         buf.extend(&record(0, 1, 0, 0, &2i64.to_le_bytes())[..20]);
-        let out = format_records(&plan, &buf).unwrap_or_else(|e| panic!("{e}"));
+        let out = format_records(&plan, &buf, u32::MAX).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out, b"1\n");
     }
 }

@@ -564,15 +564,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         } else {
                             "fk_rem_assign"
                         };
-                        format!(
-                            "{f}({x}, {y}, {}, th->proc)",
-                            self.site(e, "division by zero")
-                        )
+                        format!("{f}({x}, {y}, {}, th)", self.site(e, "division by zero"))
                     }
                     CompoundOp::Arith(op @ (BinOp::Shl | BinOp::Shr)) => {
-                        format!("({x} {}= ({y} & {}))", bin_op(*op), bits(&rhs.ty) - 1)
+                        format!("({x} {}= ({y} & {}))", op.symbol(), bits(&rhs.ty) - 1)
                     }
-                    CompoundOp::Arith(op) => format!("({x} {}= {y})", bin_op(*op)),
+                    CompoundOp::Arith(op) => format!("({x} {}= {y})", op.symbol()),
                     CompoundOp::PtrAdd { elem_size } => {
                         format!("fk_ptr_step({x}, (long long){y} * {elem_size})")
                     }
@@ -617,16 +614,16 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             BinOp::Div | BinOp::Rem if integer && !matches!(e_rhs_const(e), Some(v) if v != 0) => {
                 let f = if op == BinOp::Div { "fk_div" } else { "fk_rem" };
                 format!(
-                    "{f}<{}>({x}, {y}, {}, th->proc)",
+                    "{f}<{}>({x}, {y}, {}, th)",
                     type_name(self.program, ty),
                     self.site(e, "division by zero")
                 )
             }
             // The shift count is taken modulo the width, as every backend does.
             BinOp::Shl | BinOp::Shr => {
-                format!("({x} {} ({y} & {}))", bin_op(op), bits(ty) - 1)
+                format!("({x} {} ({y} & {}))", op.symbol(), bits(ty) - 1)
             }
-            _ => format!("({x} {} {y})", bin_op(op)),
+            _ => format!("({x} {} {y})", op.symbol()),
         }
     }
 
@@ -660,20 +657,20 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 mp_code(mp)
             ),
             Builtin::Ilog2 => format!(
-                "(({})fk_ilog2((long long){}, {}, th->proc))",
+                "(({})fk_ilog2((long long){}, {}, th))",
                 type_name(p, &e.ty),
                 arg(0),
                 self.site(e, "ilog2 of a value that is not positive")
             ),
             Builtin::Shmalloc | Builtin::Malloc => format!(
-                "(({})fk_alloc((long long){}, {}, th->proc))",
+                "(({})fk_alloc((long long){}, {}, th))",
                 type_name(p, &e.ty),
                 arg(0),
                 self.site(e, "the heap is exhausted")
             ),
             Builtin::Shfree | Builtin::Free => format!("((void){})", arg(0)),
             Builtin::Assert => format!(
-                "fk_assert({} != 0, {}, th->proc)",
+                "fk_assert({} != 0, {}, th)",
                 arg(0),
                 self.site(e, "assertion failed")
             ),
@@ -736,27 +733,6 @@ fn string_literal(e: &Expr) -> Option<u32> {
         ExprKind::Str(id) => Some(id.0),
         ExprKind::Convert(x) | ExprKind::Decay(x) => string_literal(x),
         _ => None,
-    }
-}
-
-fn bin_op(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Rem => "%",
-        BinOp::Shl => "<<",
-        BinOp::Shr => ">>",
-        BinOp::BitAnd => "&",
-        BinOp::BitOr => "|",
-        BinOp::BitXor => "^",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
     }
 }
 
