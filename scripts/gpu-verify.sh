@@ -107,8 +107,10 @@ verify_case() {
     timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
     sim=$?
     if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check "* ||
-        " $args " == *" --max-steps "* ]]; then
-        # Access-model and race checks and the step limit exist only on the simulator.
+        " $args " == *" --max-steps "* ]] || grep -q 'error\[R0004\]' "$LOGS/$name.sim.err"; then
+        # Access-model and race checks, the step limit and the CRCW-common conflict check
+        # (R0004; fork-dialect.md §5: the GPU is not required to check it) exist only on the
+        # simulator.
         gpu=n/a
         cu=n/a
         status=na
@@ -128,8 +130,10 @@ verify_case() {
             rc=$?
             cu=$(compare "$name" cu $rc $sim)
         else
-            cu=BUILD
+            # A program the front end rejects agrees when the simulator rejected it too.
             : >"$LOGS/$name.cu.out"
+            cu=$(compare "$name" cu 1 $sim)
+            [ "$cu" = ok ] || cu=BUILD
         fi
         status=$([ "$gpu" = ok ] && [ "$cu" = ok ] && echo pass || echo fail)
     fi

@@ -67,15 +67,13 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         &builder.kernels,
         &mut functions,
         &builder.shared_homes,
+        builder.shared_frames,
     );
     Ok(Plan {
         program: builder.program,
         kernels: builder.kernels,
         functions,
         main: HostFnId(0),
-        storage: plan::Storage {
-            shared_frames: builder.shared_frames,
-            ..storage
-        },
+        storage,
     })
 }

@@ -4,9 +4,14 @@
 //! address is taken, and non-scalars. Everything else stays in a kernel's registers.
 
 use crate::lifetimes;
-use crate::plan::{Home, HostFunction, HostOp, Kernel, SharedFrameId, SplitKind, Storage};
+use crate::plan::{
+    Home, HostFunction, HostOp, Kernel, SharedFrame, SharedFrameId, SplitKind, Storage,
+};
 use fork_frontend::hir::{Expr, ExprKind, Program, Sharity, Stmt, StmtKind, Type, VarId, VarKind};
 use std::collections::{HashMap, HashSet};
+
+/// The largest alignment of any type (pointers, `long`, `double`).
+const MAX_ALIGN: u64 = 8;
 
 /// Lays out every variable; sets `frame_bytes` of each host function.
 pub fn layout(
@@ -14,9 +19,11 @@ pub fn layout(
     kernels: &[Kernel],
     functions: &mut [HostFunction],
     shared_homes: &HashMap<VarId, (SharedFrameId, u64)>,
+    shared_frames: Vec<SharedFrame>,
 ) -> Storage {
     let mut storage = Storage {
         home: vec![None; program.vars.len()],
+        shared_frames,
         ..Storage::default()
     };
     for g in &program.globals {
@@ -114,6 +121,18 @@ pub fn layout(
         }
         f.frame_bytes = frame;
     }
+    // Regions are stacked (call frames after the private globals and after each other) or
+    // strided (sibling groups' shared frames, one processor's slot after another's), so each
+    // size is a multiple of the largest alignment: an 8-byte value in a frame that follows a
+    // 28-byte one would be misaligned (CUDA_ERROR_MISALIGNED_ADDRESS on the GPU).
+    let round = |bytes: &mut u64| *bytes = bytes.next_multiple_of(MAX_ALIGN);
+    round(&mut storage.shared_globals_bytes);
+    round(&mut storage.private_globals_bytes);
+    storage
+        .shared_frames
+        .iter_mut()
+        .for_each(|f| round(&mut f.bytes));
+    functions.iter_mut().for_each(|f| round(&mut f.frame_bytes));
     storage
 }
 
