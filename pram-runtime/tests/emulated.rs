@@ -54,20 +54,10 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
     let mut compared = 0;
     for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
         let name = case.file.display().to_string();
-        let options = fork_frontend::Options {
-            defines: case.defines.clone(),
-        };
-        let Ok(checked) = fork_frontend::check_file(&case.file, &options) else {
+        let Some((checked, plan)) = case.plan() else {
             continue;
         };
-        let Ok(plan) = transform::transform(&checked.program) else {
-            continue;
-        };
-        let crcw = match case.crcw.as_str() {
-            "priority" => cpu::Crcw::Priority,
-            "arbitrary" => cpu::Crcw::Arbitrary,
-            _ => cpu::Crcw::Common,
-        };
+        let crcw = case.cpu_crcw();
         let config = cpu::Config {
             procs: case.procs,
             order: cpu::Order::Forward,

@@ -15,21 +15,10 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
     let mut differing = Vec::new();
     let mut compared = 0;
     for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
-        let (file, procs) = (case.file, case.procs);
-        let options = fork_frontend::Options {
-            defines: case.defines,
-        };
-        let Ok(checked) = fork_frontend::check_file(&file, &options) else {
+        let Some((checked, plan)) = case.plan() else {
             continue;
         };
-        let Ok(plan) = transform::transform(&checked.program) else {
-            continue;
-        };
-        let crcw = match case.crcw.as_str() {
-            "priority" => cpu::Crcw::Priority,
-            "arbitrary" => cpu::Crcw::Arbitrary,
-            _ => cpu::Crcw::Common,
-        };
+        let (file, procs, crcw) = (&case.file, case.procs, case.cpu_crcw());
         let config = cpu::Config {
             procs,
             order: cpu::Order::Forward,

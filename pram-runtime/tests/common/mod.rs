@@ -21,6 +21,29 @@ pub struct Case {
     pub expects_error: bool,
 }
 
+// Each test binary uses part of this module.
+#[allow(dead_code)]
+impl Case {
+    /// The checked program and its Plan; None when the front end or the transform rejects it.
+    pub fn plan(&self) -> Option<(fork_frontend::Checked, transform::plan::Plan)> {
+        let options = fork_frontend::Options {
+            defines: self.defines.clone(),
+        };
+        let checked = fork_frontend::check_file(&self.file, &options).ok()?;
+        let plan = transform::transform(&checked.program).ok()?;
+        Some((checked, plan))
+    }
+
+    /// The case's `--crcw` mode for the CPU Plan executor.
+    pub fn cpu_crcw(&self) -> pram_runtime::cpu::Crcw {
+        match self.crcw.as_str() {
+            "priority" => pram_runtime::cpu::Crcw::Priority,
+            "arbitrary" => pram_runtime::cpu::Crcw::Arbitrary,
+            _ => pram_runtime::cpu::Crcw::Common,
+        }
+    }
+}
+
 /// One case per `//! run:` line (a file without one: one case, `-p 1`, no defines), files
 /// sorted by path.
 pub fn cases(dirs: &[&str]) -> Vec<Case> {
