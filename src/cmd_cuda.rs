@@ -3,7 +3,7 @@
 
 use crate::cli::load;
 use crate::cmd_plan::plan;
-use crate::cmd_sim::{CrcwArg, ModelArg, SimArgs};
+use crate::cmd_sim::{CheckArg, CrcwArg, SimArgs};
 use fork_frontend::{diag, Checked};
 use pram_runtime::cuda::{self, nvrtc};
 use pram_runtime::gpu;
@@ -50,7 +50,7 @@ pub fn ptx_text(checked: &Checked) -> Option<String> {
 /// `forkcc run --backend gpu`: the output on stdout, `--stats` and errors on stderr. The GPU
 /// has no step limit; `--crcw priority` is honoured, `common`/`arbitrary` let some writer win.
 pub fn run(args: &SimArgs) -> ExitCode {
-    if !matches!(args.machine.model, ModelArg::Crcw) || !args.machine.check.is_empty() {
+    if args.machine.simulator_only_checks() {
         eprintln!(
             "error: the GPU does not check `--model erew|crew` or `--check races`; run with \
              `--backend sim`"
@@ -63,7 +63,10 @@ pub fn run(args: &SimArgs) -> ExitCode {
     let Some(plan) = plan(&checked) else {
         return ExitCode::FAILURE;
     };
-    let emitted = match emit_cuda::emit(&plan, &checked.sources) {
+    let options = emit_cuda::EmitOptions {
+        check_bounds: args.machine.check.contains(&CheckArg::Bounds),
+    };
+    let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {
         Ok(e) => e,
         Err(e) => {
             report(&checked, &e);

@@ -20,7 +20,9 @@ pub struct MachineFlags {
     /// Which concurrent accesses are forbidden.
     #[arg(long, value_enum, default_value_t = ModelArg::Crcw)]
     pub model: ModelArg,
-    /// Extra checks: `races` reports sibling subgroups touching one shared cell, one writing.
+    /// Extra checks: `races` reports sibling subgroups touching one shared cell, one writing
+    /// (simulator only); `bounds` makes the GPU check array indexes (the simulator always
+    /// checks every access).
     #[arg(long = "check", value_enum, value_name = "CHECK")]
     pub check: Vec<CheckArg>,
     /// Stop with an error after this many group steps.
@@ -48,6 +50,14 @@ pub enum ModelArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckArg {
     Races,
+    Bounds,
+}
+
+impl MachineFlags {
+    /// Checks only the simulator makes: the access model and races.
+    pub fn simulator_only_checks(&self) -> bool {
+        !matches!(self.model, ModelArg::Crcw) || self.check.contains(&CheckArg::Races)
+    }
 }
 
 /// Where `forkcc run` executes a program. GPU backends extend this.
@@ -158,8 +168,7 @@ pub fn sim(args: &SimArgs) -> ExitCode {
 /// `forkcc run`: runs on the chosen backend.
 pub fn run(args: &SimArgs, backend: Backend) -> ExitCode {
     // The GPU does not check EREW/CREW accesses or races: such runs stay on the simulator.
-    let checks = !matches!(args.machine.model, ModelArg::Crcw) || !args.machine.check.is_empty();
-    if backend == Backend::Auto && !checks {
+    if backend == Backend::Auto && !args.machine.simulator_only_checks() {
         if pram_runtime::gpu::available() {
             return crate::cmd_cuda::run(args);
         }

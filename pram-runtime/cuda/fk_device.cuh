@@ -60,7 +60,7 @@ struct FkMachine {
     char *out;          // printf records
     fk_u64 out_bytes;
     fk_u64 *out_top;
-    int *fault;         // [0]: 1 + fault site (0: none), [1]: processor, [2]: launch
+    int *fault;         // [0]: 1 + fault site (0: none), [1]: processor, [2]: launch, [3]: sub
 };
 
 __device__ FkMachine fk_m;
@@ -76,6 +76,7 @@ struct FkThread {
     fk_i64 at;          // @
     fk_u64 slot_base;   // base of the current activation's slot frame
     unsigned launch;    // launch number (orders printf records)
+    unsigned sub;       // segment of a block region's launch (0 outside regions)
     unsigned key;       // printf order key: $$ in synchronous, __PROC_NR__ in asynchronous code
     unsigned seq;       // printf records of this thread in this launch
 };
@@ -87,6 +88,15 @@ struct FkVar {
     fk_u64 offset;
     fk_u64 size;
 };
+
+__host__ __device__ inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u64 size) {
+    FkVar v;
+    v.kind = kind;
+    v.frame_id = frame;
+    v.offset = offset;
+    v.size = size;
+    return v;
+}
 
 // The GPU driver (pram_runtime::gpu::abi) writes these structures with the same layout.
 static_assert(sizeof(FkGroup) == 40, "FkGroup layout");
@@ -101,6 +111,7 @@ __device__ void fk_fault(int site, const FkThread *th) {
     if (atomicCAS(&fk_m.fault[0], 0, site + 1) == 0) {
         fk_m.fault[1] = th->proc;
         fk_m.fault[2] = (int)th->launch;
+        fk_m.fault[3] = (int)th->sub;
     }
 }
 
@@ -117,6 +128,13 @@ template <class T> __device__ T fk_rem(T a, T b, int site, const FkThread *th) {
 __device__ int fk_ilog2(fk_i64 x, int site, const FkThread *th) {
     if (x <= 0) { fk_fault(site, th); return 0; }
     return 63 - __clzll(x);
+}
+
+// `--check bounds`: an array index inside 0..n, else a fault (and element 0, so that the
+// thread touches no memory outside the array).
+__device__ fk_i64 fk_index(fk_i64 i, fk_i64 n, int site, const FkThread *th) {
+    if (i < 0 || i >= n) { fk_fault(site, th); return 0; }
+    return i;
 }
 
 __device__ void fk_assert(int holds, int site, const FkThread *th) {
@@ -198,9 +216,10 @@ __device__ int fk_combine(int a, int b, int op) {
 }
 
 // ---- printf records ----
-// Record: 6 words of 4 bytes (total bytes, launch, key, seq, format id, argument count), then
-// per argument 8 bytes (integer or double bits); a %s argument is its length (8 bytes) and
-// its bytes, padded to 8. The host sorts records by (launch, key, seq) and formats them.
+// Record: 8 words of 4 bytes (total bytes, launch, sub, key, seq, format id, argument count,
+// 0), then per argument 8 bytes (integer or double bits); a %s argument is its length (8
+// bytes) and its bytes, padded to 8. The host sorts records by (launch, sub, key, seq) and
+// formats them.
 
 #define FK_STR_MAX 4096
 
@@ -225,17 +244,19 @@ __device__ char *fk_put_arg(char *at, const signed char *s) {
 }
 
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
-    fk_u64 bytes = 24 + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 bytes = 32 + (fk_arg_bytes(args) + ... + 0ull);
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
     if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
     unsigned *h = (unsigned *)(fk_m.out + at);
     h[0] = (unsigned)bytes;
     h[1] = th->launch;
-    h[2] = th->key;
-    h[3] = th->seq++;
-    h[4] = (unsigned)format;
-    h[5] = (unsigned)sizeof...(A);
-    char *p = fk_m.out + at + 24;
+    h[2] = th->sub;
+    h[3] = th->key;
+    h[4] = th->seq++;
+    h[5] = (unsigned)format;
+    h[6] = (unsigned)sizeof...(A);
+    h[7] = 0;
+    char *p = fk_m.out + at + 32;
     ((p = fk_put_arg(p, args)), ...);
     return 0;
 }
@@ -255,6 +276,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->at = grp.at;
     th->slot_base = slot_base;
     th->launch = launch;
+    th->sub = 0;
     th->key = sync ? (unsigned)t : (unsigned)proc;
     th->seq = 0;
     return true;
@@ -332,8 +354,8 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
     if (c >= 0) atomicAdd(&fk_m.counts[c], 1);
 }
 
-// Block-wide exclusive scan of one int per thread (FK_SCAN_THREADS threads); returns the
-// thread's prefix and the block total in *total.
+// Block-wide exclusive scan of one int per thread (a multiple of 32 threads, at most 1024);
+// returns the thread's prefix and the block total in *total.
 __device__ int fk_block_scan(int x, int *total) {
     __shared__ int warp_sums[32];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -344,7 +366,7 @@ __device__ int fk_block_scan(int x, int *total) {
     }
     if (lane == 31) warp_sums[warp] = incl;
     __syncthreads();
-    const int warps = FK_SCAN_THREADS / 32;
+    const int warps = blockDim.x / 32;
     if (warp == 0) {
         int s = lane < warps ? warp_sums[lane] : 0;
         for (int d = 1; d < 32; d <<= 1) {
@@ -478,14 +500,14 @@ extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, in
     for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
 }
 
-// Synchronous multiprefix (fork-dialect.md §6), one block of FK_SCAN_THREADS: the active
+// Synchronous multiprefix (fork-dialect.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
 // cell; each gets the exclusive prefix. Chunks and warps take their turn; within a warp, the
 // lanes on one cell are found by __match_any_sync and combined by the cell's leader.
-extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
-                                          FkVar value, int has_result, FkVar result) {
+__device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
+                                     FkVar value, int has_result, FkVar result) {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
+    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
         int t = c0 + threadIdx.x;
         int proc = -1;
         if (t < n) {
@@ -499,7 +521,9 @@ extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op
             v = (int)fk_load_int(fk_var_addr(value, g, slot_base, proc), value.size);
         }
         unsigned same = __match_any_sync(0xffffffffu, proc >= 0 ? cell : ~0ull);
-        for (int w = 0; w < FK_SCAN_THREADS / 32; w++) {
+        // Only the warps that hold members of this chunk take a turn.
+        int warps = (min(n - c0, (int)blockDim.x) + 31) / 32;
+        for (int w = 0; w < warps; w++) {
             if (w == warp) {
                 int leader = __ffs(same) - 1;
                 int old = 0;
@@ -522,4 +546,174 @@ extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op
             __syncthreads();
         }
     }
+}
+
+extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
+                                          FkVar value, int has_result, FkVar result) {
+    fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
+}
+
+// ---- block regions ----
+// A block region (transform::regions) runs a piece of a host control graph in one block:
+// thread t is member t of the current group, and every construct ends with __syncthreads,
+// which also makes its global-memory writes visible to the whole block. Every thread
+// executes the same sequence of helpers (the group state they read is the same for all), so
+// the barriers match. The host reserves the stack space the region's nested groups take
+// (`RegionNeeds`) and passes the tops; the emitted code hands each construct its part.
+
+// Where a region is: its slot frame, its launch number and the segments run so far (a
+// segment is one Plan kernel's run; (launch, sub) orders printf records and faults).
+struct FkRegion {
+    fk_u64 slot_base;
+    unsigned launch;
+    unsigned sub;
+};
+
+__device__ int fk_r_threads(int g, int seq) {
+    int n = fk_m.groups[g].size;
+    return seq ? (n > 0 ? 1 : 0) : n;
+}
+
+// One Plan kernel K in a region: its members run K_body, then the block waits.
+#define FK_R_LAUNCH(K, SYNC, G, SEQ)                                                  \
+    do {                                                                             \
+        int n_ = fk_r_threads(G, SEQ);                                               \
+        for (int t_ = threadIdx.x; t_ < n_; t_ += blockDim.x) {                      \
+            FkThread th_;                                                            \
+            if (fk_thread(&th_, G, t_, r.slot_base, r.launch, SYNC)) {               \
+                th_.sub = r.sub;                                                     \
+                K##_body(&th_);                                                      \
+            }                                                                        \
+        }                                                                            \
+        r.sub++;                                                                     \
+        __syncthreads();                                                             \
+    } while (0)
+
+// A shared branch: 1 or 0 for the condition of the first active member, -1 when none is
+// active (fk_read_first).
+__device__ int fk_r_branch(int g, int n, fk_u64 slot_base, FkVar v) {
+    __shared__ int taken;
+    if (threadIdx.x == 0) {
+        taken = -1;
+        for (int t = 0; t < n; t++) {
+            int proc = fk_m.members[fk_m.groups[g].members + t];
+            if (fk_m.status[proc] != FK_ACTIVE) continue;
+            taken = fk_load_int(fk_var_addr(v, g, slot_base, proc), v.size) != 0;
+            break;
+        }
+    }
+    __syncthreads();
+    int b = taken;
+    __syncthreads();
+    return b;
+}
+
+__device__ void fk_r_zero(char *p, fk_u64 bytes) {
+    for (fk_u64 i = threadIdx.x; i < bytes; i += blockDim.x) p[i] = 0;
+}
+
+// The subgroup key of member t of g: an `if` split (`marks` == ~0): 0 then, 1 else; a loop
+// group: 0 for a marked active participant. -1: no subgroup.
+__device__ int fk_r_key(int g, int t, int n, fk_u64 slot_base, FkVar cond, fk_u64 marks) {
+    if (t >= n) return -1;
+    int proc = fk_m.members[fk_m.groups[g].members + t];
+    if (fk_m.status[proc] != FK_ACTIVE) return -1;
+    if (marks != ~0ull) return fk_m.words[marks + t] ? 0 : -1;
+    return fk_load_int(fk_var_addr(cond, g, slot_base, proc), cond.size) != 0 ? 0 : 1;
+}
+
+// Splits g into k (1 or 2) subgroups at groups[first..first+k): sizes, then member lists at
+// `member_base` in the parent's $$ order (a block scan per chunk of members), descriptors
+// (`@` inherited) and zeroed frames `stride` bytes apart.
+__device__ void fk_r_split(int g, int n, fk_u64 slot_base, FkVar cond, fk_u64 marks, int k,
+                           int first, fk_u64 member_base, int frame0, int frame1, char *frames,
+                           fk_u64 stride) {
+    int size0 = 0, size1 = 0;
+    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
+        int key = fk_r_key(g, c0 + threadIdx.x, n, slot_base, cond, marks);
+        size0 += __syncthreads_count(key == 0);
+        size1 += __syncthreads_count(key == 1);
+    }
+    int carry0 = 0, carry1 = size0;
+    FkGroup parent = fk_m.groups[g];
+    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
+        int t = c0 + threadIdx.x;
+        int key = fk_r_key(g, t, n, slot_base, cond, marks);
+        int total0, total1;
+        int before0 = fk_block_scan(key == 0, &total0);
+        int before1 = fk_block_scan(key == 1, &total1);
+        if (key == 0) fk_m.members[member_base + carry0 + before0] = fk_m.members[parent.members + t];
+        if (key == 1) fk_m.members[member_base + carry1 + before1] = fk_m.members[parent.members + t];
+        carry0 += total0;
+        carry1 += total1;
+    }
+    if (threadIdx.x < (unsigned)k) {
+        int c = threadIdx.x;
+        FkGroup d;
+        d.at = parent.at;
+        d.parent = g;
+        d.size = c == 0 ? size0 : size1;
+        d.members = member_base + (c == 0 ? 0 : size0);
+        d.frame_id = c == 0 ? frame0 : frame1;
+        d.frame = (fk_u64)(frames + c * stride);
+        fk_m.groups[first + c] = d;
+    }
+    fk_r_zero(frames, k * stride);
+    __syncthreads();
+}
+
+// A loop group that keeps the members of g: a new descriptor with the loop's frame.
+__device__ void fk_r_same_group(int g, int loop_g, int frame_id, char *frame, fk_u64 bytes) {
+    if (threadIdx.x == 0) {
+        FkGroup d = fk_m.groups[g];
+        d.parent = g;
+        d.frame_id = frame_id;
+        d.frame = (fk_u64)frame;
+        fk_m.groups[loop_g] = d;
+    }
+    fk_r_zero(frame, bytes);
+    __syncthreads();
+}
+
+__device__ void fk_r_mark_active(int g, int n, fk_u64 marks) {
+    for (int t = threadIdx.x; t < n; t += blockDim.x) {
+        int proc = fk_m.members[fk_m.groups[g].members + t];
+        fk_m.words[marks + t] = fk_m.status[proc] == FK_ACTIVE;
+    }
+    __syncthreads();
+}
+
+__device__ void fk_r_marked_status(int g, int n, fk_u64 marks, int from, int to) {
+    for (int t = threadIdx.x; t < n; t += blockDim.x) {
+        int proc = fk_m.members[fk_m.groups[g].members + t];
+        if (fk_m.words[marks + t] && fk_m.status[proc] == from) fk_m.status[proc] = to;
+    }
+    __syncthreads();
+}
+
+// The loop-exit update (fk_loop_exit) in the block: returns the participants still active.
+__device__ int fk_r_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond,
+                              FkVar cond, int cond_group) {
+    int running = 0;
+    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
+        int t = c0 + threadIdx.x, stays = 0;
+        if (t < n && fk_m.words[marks + t]) {
+            int proc = fk_m.members[fk_m.groups[g].members + t];
+            if (fk_m.status[proc] == FK_ACTIVE) {
+                if (has_cond &&
+                    fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) == 0)
+                    fk_m.status[proc] = FK_BREAK;
+                else
+                    stays = 1;
+            }
+        }
+        running += __syncthreads_count(stays);
+    }
+    return running;
+}
+
+__device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value,
+                                 int has_result, FkVar result) {
+    fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
+    __syncthreads();
 }

@@ -88,15 +88,6 @@ inline void *fk_device_alloc(fk_u64 bytes, const char *what) {
     return p;
 }
 
-inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u64 size) {
-    FkVar v;
-    v.kind = kind;
-    v.frame_id = frame;
-    v.offset = offset;
-    v.size = size;
-    return v;
-}
-
 inline FkTops fk_tops() { return fk_h.top; }
 inline void fk_pop(FkTops t) {
     fk_h.top = t;
@@ -183,6 +174,39 @@ inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int fr
     fk_h.groups[g].at = at;
     return g;
 }
+
+// ---- block regions ----
+
+// The largest group a region kernel runs (one thread per member), and its block size.
+#ifndef FK_REGION_MAX
+#define FK_REGION_MAX 1024
+#endif
+#ifndef FK_REGION_THREADS
+#define FK_REGION_THREADS(n) (((n) + 31) / 32 * 32)
+#endif
+
+// Whether the context's group runs a block region as one kernel (--crcw priority runs
+// members serially, which only the ordinary launches do).
+inline bool fk_region_fits(FkCtx c) {
+    int n = fk_h.groups[c.g].size;
+    return !fk_h.priority && n > 0 && n <= FK_REGION_MAX;
+}
+
+// Run region kernel R for the context's group, with the stack space it needs reserved
+// (transform::plan::RegionNeeds; lists as long as the group).
+#define FK_REGION(R, c, GROUPS, MEMBER_LISTS, WORD_LISTS, FRAME_BYTES)                      \
+    do {                                                                                   \
+        FkTops t_ = fk_tops();                                                             \
+        int n_ = fk_h.groups[(c).g].size;                                                  \
+        int g_ = fk_alloc_groups(GROUPS);                                                  \
+        fk_u64 m_ = fk_alloc_members((fk_u64)(MEMBER_LISTS) * n_);                         \
+        fk_u64 w_ = fk_alloc_words((fk_u64)(WORD_LISTS) * n_);                             \
+        fk_u64 f_ = fk_alloc_frames(FRAME_BYTES);                                          \
+        R<<<1, FK_REGION_THREADS(n_)>>>((c).g, (c).seq, (c).slot_base, fk_next_launch(), g_, m_, \
+                                        w_, f_);                                           \
+        fk_after_launch(#R);                                                               \
+        fk_pop(t_);                                                                        \
+    } while (0)
 
 // One read-back: `n` ints from the device.
 inline void fk_read(int *dst, const int *src, fk_u64 n) {
@@ -527,34 +551,36 @@ inline void fk_format(const char *fmt, const char *args, unsigned nargs, std::st
 }
 
 struct FkRecord {
-    unsigned launch, key, seq;
+    unsigned launch, sub, key, seq;
     fk_u64 offset;
 };
 
-// Formats the printf records in the order of fork-dialect.md §7: by launch, then by $$
-// (synchronous) or __PROC_NR__ (asynchronous), then each thread's records in program order.
-// Records of launch `cut` and later ones are dropped (a fault stopped the program there).
-inline std::string fk_output(std::vector<char> &buf, unsigned cut) {
+// Formats the printf records in the order of fork-dialect.md §7: by launch and segment of a
+// block region, then by $$ (synchronous) or __PROC_NR__ (asynchronous), then each thread's
+// records in program order. Records from (launch, sub) `cut` on are dropped (a fault stopped
+// the program there).
+inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsigned cut_sub) {
     std::vector<FkRecord> recs;
-    for (fk_u64 at = 0; at + 24 <= buf.size();) {
-        unsigned h[6];
-        memcpy(h, buf.data() + at, 24);
-        if (h[0] < 24) break;
-        FkRecord r = {h[1], h[2], h[3], at};
-        if (r.launch < cut) recs.push_back(r);
+    for (fk_u64 at = 0; at + 32 <= buf.size();) {
+        unsigned h[8];
+        memcpy(h, buf.data() + at, 32);
+        if (h[0] < 32) break;
+        FkRecord r = {h[1], h[2], h[3], h[4], at};
+        if (r.launch < cut_launch || (r.launch == cut_launch && r.sub < cut_sub)) recs.push_back(r);
         at += h[0];
     }
     std::stable_sort(recs.begin(), recs.end(), [](const FkRecord &a, const FkRecord &b) {
         if (a.launch != b.launch) return a.launch < b.launch;
+        if (a.sub != b.sub) return a.sub < b.sub;
         if (a.key != b.key) return a.key < b.key;
         return a.seq < b.seq;
     });
     std::string out;
     for (const FkRecord &r : recs) {
-        unsigned h[6];
-        memcpy(h, buf.data() + r.offset, 24);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[4]];
-        fk_format(format, buf.data() + r.offset + 24, h[5], &out);
+        unsigned h[8];
+        memcpy(h, buf.data() + r.offset, 32);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[5]];
+        fk_format(format, buf.data() + r.offset + 32, h[6], &out);
     }
     return out;
 }
@@ -567,9 +593,10 @@ inline int fk_finish() {
     fk_u64 bytes = std::min(top, fk_h.m.out_bytes);
     std::vector<char> buf(bytes);
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
-    int fault[3];
-    fk_read(fault, fk_h.m.fault, 3);
-    std::string out = fk_output(buf, fault[0] != 0 ? (unsigned)fault[2] : ~0u);
+    int fault[4];
+    fk_read(fault, fk_h.m.fault, 4);
+    std::string out = fault[0] != 0 ? fk_output(buf, (unsigned)fault[2], (unsigned)fault[3])
+                                    : fk_output(buf, ~0u, ~0u);
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault[0] != 0) {

@@ -3,13 +3,15 @@
 //! (transformation-rules.md, architecture.md).
 //!
 //! `effects` says what code does (shared reads/writes, output, group dependence), `rules`
-//! applies the splitting rules, `storage` lays out memory, `print` renders the Plan as text.
+//! applies the splitting rules, `storage` lays out memory, `regions` marks what one thread
+//! block can run without the host, `print` renders the Plan as text.
 
 pub mod effects;
 pub mod emit_cuda;
 pub mod lifetimes;
 pub mod plan;
 pub mod print;
+pub mod regions;
 pub mod rules;
 pub mod storage;
 
@@ -69,11 +71,13 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         &builder.shared_homes,
         builder.shared_frames,
     );
-    Ok(Plan {
+    let mut plan = Plan {
         program: builder.program,
         kernels: builder.kernels,
         functions,
         main: HostFnId(0),
         storage,
-    })
+    };
+    regions::mark_block_regions(&mut plan);
+    Ok(plan)
 }

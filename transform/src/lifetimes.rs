@@ -118,7 +118,7 @@ impl Walk<'_> {
                 s.extend([*ptr, *value]);
                 s.extend(*result);
             }
-            HostOp::Return | HostOp::Seq(_) | HostOp::Start { .. } => {}
+            HostOp::Return | HostOp::Seq(_) | HostOp::Start { .. } | HostOp::Region(_) => {}
         }
         s
     }
@@ -142,6 +142,7 @@ fn nested(op: &HostOp) -> Vec<&[HostOp]> {
         HostOp::Branch { then, els, .. } => vec![then, els],
         HostOp::Loop(l) => vec![&l.entry_cond, &l.body, &l.latch],
         HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
+        HostOp::Region(r) => vec![&r.ops],
         HostOp::Launch(_) | HostOp::Call { .. } | HostOp::Return | HostOp::Multiprefix { .. } => {
             Vec::new()
         }

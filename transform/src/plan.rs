@@ -212,6 +212,31 @@ pub enum HostOp {
         result: Option<VarId>,
         span: Span,
     },
+    /// A block region (`regions`): the nested ops (no call, fork, `start` or `return`
+    /// among them) as one kernel of one thread block, where the block's barriers replace the
+    /// host's launches and read-backs. An executor may run `Region::ops` the ordinary way
+    /// instead; the GPU runs the region kernel when the group fits one block.
+    Region(Region),
+}
+
+/// A block region: see `HostOp::Region` and `crate::regions`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Region {
+    /// The region kernel's name (`r0_main`).
+    pub name: String,
+    pub ops: Vec<HostOp>,
+    pub needs: RegionNeeds,
+}
+
+/// The runtime stack space a region's nested groups take at most, reserved by the host
+/// before the launch: group descriptors, member lists and word lists (each as long as the
+/// region's group), and shared-frame bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RegionNeeds {
+    pub groups: u32,
+    pub member_lists: u32,
+    pub word_lists: u32,
+    pub frame_bytes: u64,
 }
 
 /// `Split{if|fork}`.

@@ -184,6 +184,22 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
             let _ = writeln!(out, "{ind}seq ($$ == 0 only):");
             ops(plan, body, depth + 1, out);
         }
+        HostOp::Region(r) => {
+            let n = r.needs;
+            let _ = writeln!(
+                out,
+                "{ind}block region {} (one thread block for a group of at most {} members; \
+                 {} groups, {} member lists, {} word lists, {} frame bytes):",
+                r.name,
+                crate::regions::MAX_MEMBERS,
+                n.groups,
+                n.member_lists,
+                n.word_lists,
+                n.frame_bytes
+            );
+            ops(plan, &r.ops, depth + 1, out);
+            let _ = writeln!(out, "{ind}end region");
+        }
         HostOp::Start { body, .. } => {
             let _ = writeln!(out, "{ind}start (all processors form the root group):");
             ops(plan, body, depth + 1, out);

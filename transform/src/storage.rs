@@ -234,6 +234,7 @@ fn host_vars(op: &HostOp, out: &mut HashSet<VarId>) {
             out.extend(*result);
         }
         HostOp::Seq(body) | HostOp::Start { body, .. } => nested(body, out),
+        HostOp::Region(r) => nested(&r.ops, out),
         HostOp::Multiprefix {
             ptr, value, result, ..
         } => {

@@ -267,6 +267,8 @@ impl<'p> Machine<'p> {
             HostOp::Seq(body) => {
                 self.ops(body, Ctx { seq: true, ..ctx })?;
             }
+            // A block region is a GPU execution strategy: here its ops run as usual.
+            HostOp::Region(r) => return self.ops(&r.ops, ctx),
             HostOp::Start { body, shared_frame } => {
                 for (p, s) in self.state.iter_mut().enumerate() {
                     s.dollar = p as i64;

@@ -13,7 +13,9 @@ use fork_frontend::hir::VarId;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use transform::plan::{Home, HostFnId, HostLoop, HostOp, Plan, SharedFrameId, Split, SplitKind};
+use transform::plan::{
+    Home, HostFnId, HostLoop, HostOp, Plan, Region, SharedFrameId, Split, SplitKind,
+};
 
 const FK_ACTIVE: i32 = 0;
 const FK_BREAK: i32 = 1;
@@ -177,10 +179,16 @@ impl<'p> Machine<'p> {
             })?;
         let base = arena.device_ptr(&stream).0;
         let mut functions = HashMap::new();
+        let regions = plan
+            .functions
+            .iter()
+            .flat_map(|f| transform::emit_cuda::regions_in(&f.body))
+            .map(|r| r.name.clone());
         let names = plan
             .kernels
             .iter()
             .map(|k| k.name.clone())
+            .chain(regions)
             .chain(RUNTIME_KERNELS.iter().map(|s| s.to_string()))
             .chain([transform::emit_cuda::GLOBALS_KERNEL.to_string()]);
         for name in names {
@@ -531,6 +539,13 @@ impl<'p> Machine<'p> {
             HostOp::Seq(body) => {
                 self.ops(body, Ctx { seq: true, ..c })?;
             }
+            HostOp::Region(r) => {
+                let n = self.groups[c.g as usize].size;
+                if self.priority || n <= 0 || n as u32 > transform::regions::MAX_MEMBERS {
+                    return self.ops(&r.ops, c);
+                }
+                self.region(r, c, n)?;
+            }
             HostOp::Start { body, shared_frame } => {
                 let tops = self.top;
                 let members = self.alloc_members(self.procs)?;
@@ -565,6 +580,46 @@ impl<'p> Machine<'p> {
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// A block region as one kernel of one block (`transform::regions`), with the stack
+    /// space its nested groups take reserved above the tops. (The region zeroes its frames.)
+    fn region(&mut self, r: &Region, c: Ctx, n: i32) -> Result<(), GpuError> {
+        let tops = self.top;
+        let needs = r.needs;
+        let first = self.alloc_groups(needs.groups as usize)? as i32;
+        let members = self.alloc_members(needs.member_lists as u64 * n as u64)?;
+        let words = self.alloc_words(needs.word_lists as u64 * n as u64)?;
+        let at = align(self.top.frames, 8);
+        if at + needs.frame_bytes > self.caps.frames {
+            return Err(GpuError::Capacity(
+                "shared-frame stack (groups nested too deeply)",
+            ));
+        }
+        self.top.frames = at + needs.frame_bytes;
+        let frames = self.base + self.r.frames + at;
+        let launch = self.launches;
+        self.launches += 1;
+        let seq = c.seq as i32;
+        let threads = (n as u32).div_ceil(32) * 32;
+        self.launch(
+            &r.name,
+            1,
+            threads,
+            &[
+                &c.g,
+                &seq,
+                &c.slot_base,
+                &launch,
+                &first,
+                &members,
+                &words,
+                &frames,
+            ],
+        )?;
+        self.stats.regions += 1;
+        self.pop(tops);
+        Ok(())
     }
 
     fn split(&mut self, s: &Split, c: Ctx) -> Result<(), GpuError> {
@@ -847,11 +902,12 @@ impl<'p> Machine<'p> {
         );
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
-        let fault = self.read_ints(self.r.fault, 3)?;
+        let fault = self.read_ints(self.r.fault, 4)?;
         let fault = (fault[0] != 0).then(|| Fault {
             site: (fault[0] - 1) as usize,
             proc: fault[1] as usize,
             launch: fault[2] as u32,
+            sub: fault[3] as u32,
         });
         for (start, end) in self.kernel_events.drain(..) {
             if let Ok(ms) = start.elapsed_ms(&end) {
@@ -866,11 +922,12 @@ impl<'p> Machine<'p> {
     }
 }
 
-/// The first device fault: where, who, and in which launch.
+/// The first device fault: where, who, and in which launch (and segment of a block region).
 pub struct Fault {
     pub site: usize,
     pub proc: usize,
     pub launch: u32,
+    pub sub: u32,
 }
 
 /// What the device left at the end of a run.

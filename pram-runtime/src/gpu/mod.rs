@@ -21,6 +21,8 @@ use transform::plan::Plan;
 #[derive(Debug, Default, Clone)]
 pub struct Stats {
     pub launches: u64,
+    /// Of the launches, block-region kernels (each runs many Plan kernels in one block).
+    pub regions: u64,
     pub read_backs: u64,
     pub bytes_copied: u64,
     /// GPU time of the Plan's kernels and the runtime kernels (CUDA events; only with stats).
@@ -39,10 +41,11 @@ impl fmt::Display for Stats {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         write!(
             f,
-            "kernels launched {}, host read-backs {}, bytes copied {}\n\
+            "kernels launched {} ({} of them block regions), host read-backs {}, bytes copied {}\n\
              time: kernels {:.3} ms, synchronisation {:.3} ms, host-side group management {:.3} ms, \
              NVRTC {:.3} ms{}, total {:.3} ms",
             self.launches,
+            self.regions,
             self.read_backs,
             self.bytes_copied,
             ms(self.kernels),
@@ -177,8 +180,11 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     stats.host = walk_time.saturating_sub(sync_in_walk);
     stats.compile = compile;
     stats.cached = matches!(origin, cache::Origin::Cached);
-    // The simulator stops at a faulting step: no output from that launch on.
-    let cut = fault.as_ref().map_or(u32::MAX, |f| f.launch);
+    // The simulator stops at a faulting step: no output from that launch (and segment of a
+    // block region) on.
+    let cut = fault
+        .as_ref()
+        .map_or((u32::MAX, u32::MAX), |f| (f.launch, f.sub));
     let stdout = format_records(plan, &records, cut)?;
     stats.total = start.elapsed();
     let error = match fault {
@@ -203,6 +209,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
 /// One printf record of the device buffer (layout in `cuda/fk_device.cuh`).
 struct Record<'a> {
     launch: u32,
+    sub: u32,
     key: u32,
     seq: u32,
     format: u32,
@@ -214,31 +221,35 @@ fn word(b: &[u8], i: usize) -> u32 {
         .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
 }
 
-/// The records of launches before `cut`, sorted by (launch, key, seq) and formatted
-/// (fork-dialect.md §7).
-fn format_records(plan: &Plan, buf: &[u8], cut: u32) -> Result<Vec<u8>, GpuError> {
+/// Bytes of a record's header.
+const RECORD_HEADER: usize = 32;
+
+/// The records before `cut` (launch, segment of a block region), sorted by (launch, segment,
+/// key, seq) and formatted (fork-dialect.md §7).
+fn format_records(plan: &Plan, buf: &[u8], cut: (u32, u32)) -> Result<Vec<u8>, GpuError> {
     let mut records = Vec::new();
     let mut at = 0;
-    while at + 24 <= buf.len() {
-        let h = &buf[at..at + 24];
+    while at + RECORD_HEADER <= buf.len() {
+        let h = &buf[at..at + RECORD_HEADER];
         let bytes = word(h, 0) as usize;
-        if bytes < 24 || at + bytes > buf.len() {
+        if bytes < RECORD_HEADER || at + bytes > buf.len() {
             break;
         }
-        if word(h, 1) >= cut {
+        if (word(h, 1), word(h, 2)) >= cut {
             at += bytes;
             continue;
         }
         records.push(Record {
             launch: word(h, 1),
-            key: word(h, 2),
-            seq: word(h, 3),
-            format: word(h, 4),
-            args: &buf[at + 24..at + bytes],
+            sub: word(h, 2),
+            key: word(h, 3),
+            seq: word(h, 4),
+            format: word(h, 5),
+            args: &buf[at + RECORD_HEADER..at + bytes],
         });
         at += bytes;
     }
-    records.sort_by_key(|r| (r.launch, r.key, r.seq));
+    records.sort_by_key(|r| (r.launch, r.sub, r.key, r.seq));
     let mut out = Vec::new();
     for r in records {
         let fmt = plan
@@ -307,8 +318,13 @@ mod tests {
     use super::*;
 
     fn record(launch: u32, key: u32, seq: u32, format: u32, args: &[u8]) -> Vec<u8> {
+        record_in(launch, 0, key, seq, format, args)
+    }
+
+    fn record_in(launch: u32, sub: u32, key: u32, seq: u32, format: u32, args: &[u8]) -> Vec<u8> {
         let mut r = Vec::new();
-        for w in [24 + args.len() as u32, launch, key, seq, format, 0] {
+        let bytes = (RECORD_HEADER + args.len()) as u32;
+        for w in [bytes, launch, sub, key, seq, format, 0, 0] {
             r.extend(w.to_le_bytes());
         }
         r.extend(args);
@@ -341,7 +357,8 @@ mod tests {
         buf.extend(record(0, 2, 1, 0, &7i64.to_le_bytes()));
         buf.extend(record(0, 2, 0, 0, &6i64.to_le_bytes()));
         buf.extend(record(0, 1, 0, 0, &(-5i64).to_le_bytes()));
-        let out = format_records(&plan, &buf, u32::MAX).unwrap_or_else(|e| panic!("{e}"));
+        let out =
+            format_records(&plan, &buf, (u32::MAX, u32::MAX)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(String::from_utf8_lossy(&out), "-5|6|7|[  2.2 abc ff]");
     }
 
@@ -352,16 +369,30 @@ mod tests {
         let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
         buf.extend(record(2, 0, 0, 0, &3i64.to_le_bytes()));
         buf.extend(record(1, 0, 0, 0, &2i64.to_le_bytes()));
-        let out = format_records(&plan, &buf, 1).unwrap_or_else(|e| panic!("{e}"));
+        let out = format_records(&plan, &buf, (1, 0)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out, b"1\n");
+    }
+
+    /// In a block region, segments order records before keys; a fault in segment 2 of launch
+    /// 1 keeps the earlier segments' output.
+    #[test]
+    fn region_segments_order_records_and_cut_at_the_faulting_segment() {
+        let plan = plan_with_strings(&["%d\n"]);
+        let mut buf = record_in(1, 1, 0, 0, 0, &2i64.to_le_bytes());
+        buf.extend(record_in(1, 0, 5, 0, 0, &1i64.to_le_bytes()));
+        buf.extend(record_in(1, 2, 0, 0, 0, &3i64.to_le_bytes()));
+        buf.extend(record_in(0, 0, 9, 0, 0, &0i64.to_le_bytes()));
+        let out = format_records(&plan, &buf, (1, 2)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out, b"0\n1\n2\n");
     }
 
     #[test]
     fn a_truncated_buffer_ends_the_records() {
         let plan = plan_with_strings(&["%d\n"]);
         let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
-        buf.extend(&record(0, 1, 0, 0, &2i64.to_le_bytes())[..20]);
-        let out = format_records(&plan, &buf, u32::MAX).unwrap_or_else(|e| panic!("{e}"));
+        buf.extend(&record(0, 1, 0, 0, &2i64.to_le_bytes())[..28]);
+        let out =
+            format_records(&plan, &buf, (u32::MAX, u32::MAX)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out, b"1\n");
     }
 }

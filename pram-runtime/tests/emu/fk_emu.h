@@ -21,11 +21,16 @@
 
 #define __global__
 #define __device__
+#define __host__
+#define __launch_bounds__(n)
 #define __shared__ static
 
 // Block-wide runtime kernels run with 64 threads here (1024 on the GPU): the same code,
 // fewer threads to synchronise on a CPU.
 #define FK_SCAN_THREADS 64
+// A block region runs on a block of that size, one thread per member.
+#define FK_REGION_MAX FK_SCAN_THREADS
+#define FK_REGION_THREADS(n) FK_SCAN_THREADS
 
 struct fk_emu_dim {
     unsigned x;
@@ -67,6 +72,20 @@ inline fk_emu_block &fk_emu_pool() {
 }
 
 inline void __syncthreads() { fk_emu_current->all->arrive_and_wait(); }
+
+inline int __syncthreads_count(int pred) {
+    static std::atomic<int> sum{0};
+    __syncthreads();
+    if (threadIdx.x == 0) sum = 0;
+    __syncthreads();
+    if (pred) sum++;
+    __syncthreads();
+    int n = sum;
+    __syncthreads();
+    return n;
+}
+
+template <class T> T min(T a, T b) { return a < b ? a : b; }
 
 // Every lane publishes `v`; returns the lane's warp base in the slots.
 inline unsigned fk_emu_publish(unsigned long long v) {

@@ -72,10 +72,17 @@ pub struct DeviceEmitter<'a, 's> {
     pub called: BTreeSet<FuncId>,
     /// Device functions called by the body being emitted.
     pub body_calls: BTreeSet<FuncId>,
+    /// `--check bounds`: indexes into arrays of known length are checked (a fault names the
+    /// access); accesses through pointers are not.
+    check_bounds: bool,
 }
 
 impl<'a, 's> DeviceEmitter<'a, 's> {
-    pub fn new(plan: &'a Plan, sites: &'a mut Sites<'s>) -> DeviceEmitter<'a, 's> {
+    pub fn new(
+        plan: &'a Plan,
+        sites: &'a mut Sites<'s>,
+        check_bounds: bool,
+    ) -> DeviceEmitter<'a, 's> {
         DeviceEmitter {
             plan,
             program: &plan.program,
@@ -89,6 +96,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             switches: 0,
             called: BTreeSet::new(),
             body_calls: BTreeSet::new(),
+            check_bounds,
         }
     }
 
@@ -492,11 +500,21 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 } if ptr.ty.pointee().map(|t| t.size(&p.structs)) == Some(*elem_size)
                     && !matches!(ptr.ty.pointee(), Some(Type::Void)) =>
                 {
-                    let base = match &ptr.kind {
-                        ExprKind::Decay(array) => self.expr(array)?,
-                        _ => self.expr(ptr)?,
-                    };
-                    format!("{base}[{}]", self.expr(index)?)
+                    let index_text = self.expr(index)?;
+                    match &ptr.kind {
+                        ExprKind::Decay(array) => {
+                            let base = self.expr(array)?;
+                            let index_text = match &array.ty {
+                                Type::Array(_, len) if self.check_bounds => {
+                                    let site = self.site(e, "array index out of bounds");
+                                    format!("fk_index({index_text}, {len}, {site}, th)")
+                                }
+                                _ => index_text,
+                            };
+                            format!("{base}[{index_text}]")
+                        }
+                        _ => format!("{}[{index_text}]", self.expr(ptr)?),
+                    }
                 }
                 _ => format!("(*{})", self.expr(x)?),
             },
@@ -510,7 +528,17 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let name = &p.structs[id.0 as usize].fields[*field].name;
                 format!("{}.{}", self.expr(base)?, field_name(name))
             }
-            ExprKind::AddrOf(x) => format!("(&{})", self.expr(x)?),
+            // `&a[i]` is `a + i`: no access, so no bounds check (one past the end is valid C).
+            ExprKind::AddrOf(x) => match &x.kind {
+                ExprKind::Deref(y) if matches!(&y.kind, ExprKind::PtrOffset { ptr, .. } if matches!(ptr.kind, ExprKind::Decay(_))) =>
+                {
+                    let checking = std::mem::replace(&mut self.check_bounds, false);
+                    let text = self.expr(x);
+                    self.check_bounds = checking;
+                    format!("(&{})", text?)
+                }
+                _ => format!("(&{})", self.expr(x)?),
+            },
             ExprKind::Decay(x) => format!("(&{}[0])", self.expr(x)?),
             ExprKind::Convert(x) => {
                 format!("(({}){})", type_name(p, &e.ty), self.expr(x)?)

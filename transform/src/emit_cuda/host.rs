@@ -208,6 +208,18 @@ impl<'a> HostEmitter<'a> {
                 self.ctxs.pop();
                 let _ = writeln!(out, "{pad}    fk_pop(start);\n{pad}}}");
             }
+            HostOp::Region(r) => {
+                let n = r.needs;
+                let _ = writeln!(out, "{pad}if (fk_region_fits({c})) {{");
+                let _ = writeln!(
+                    out,
+                    "{pad}    FK_REGION({}, {c}, {}, {}, {}, {});",
+                    r.name, n.groups, n.member_lists, n.word_lists, n.frame_bytes
+                );
+                let _ = writeln!(out, "{pad}}} else {{");
+                self.ops(&r.ops, depth + 1, out)?;
+                let _ = writeln!(out, "{pad}}}");
+            }
             HostOp::Multiprefix {
                 op,
                 ptr,

@@ -16,11 +16,12 @@
 mod ctype;
 mod device;
 mod host;
+mod region;
 
 pub use device::{mp_code, string_offsets};
 pub use host::fk_var;
 
-use crate::plan::{HostFnId, Plan};
+use crate::plan::{HostFnId, HostOp, Plan, Region};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::FuncId;
@@ -94,17 +95,37 @@ pub struct Emitted {
 /// The name of the kernel that applies the global initialisers.
 pub const GLOBALS_KERNEL: &str = "k_globals";
 
+/// Choices that change the emitted code.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmitOptions {
+    /// `--check bounds`: array indexes fault with their location when out of bounds.
+    pub check_bounds: bool,
+}
+
 pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
+    emit_with(plan, sources, EmitOptions::default())
+}
+
+pub fn emit_with(
+    plan: &Plan,
+    sources: &SourceMap,
+    options: EmitOptions,
+) -> Result<Emitted, EmitError> {
     let mut sites = Sites::new(sources);
     let mut calls = BTreeMap::new();
     let mut kernels = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
     {
-        let mut dev = DeviceEmitter::new(plan, &mut sites);
+        let mut dev = DeviceEmitter::new(plan, &mut sites, options.check_bounds);
         dev.globals_kernel(&mut kernels)?;
         for k in &plan.kernels {
             dev.kernel(k, &mut kernels)?;
+        }
+        for f in &plan.functions {
+            for r in regions_in(&f.body) {
+                region::region_kernel(plan, r, &mut kernels)?;
+            }
         }
         // Device functions, and the ones they call, until none is new.
         let mut done = BTreeSet::new();
@@ -150,6 +171,32 @@ pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
         sites: sites.locations,
         stack_bytes,
     })
+}
+
+/// The block regions in a host op list and the lists nested in it, in program order.
+pub fn regions_in(ops: &[HostOp]) -> Vec<&Region> {
+    let mut out = Vec::new();
+    for op in ops {
+        match op {
+            HostOp::Region(r) => out.push(r),
+            HostOp::Split(s) => s.arms.iter().for_each(|a| out.extend(regions_in(a))),
+            HostOp::Branch { then, els, .. } => {
+                out.extend(regions_in(then));
+                out.extend(regions_in(els));
+            }
+            HostOp::Loop(l) => {
+                for b in [&l.entry_cond, &l.body, &l.latch] {
+                    out.extend(regions_in(b));
+                }
+            }
+            HostOp::Seq(body) | HostOp::Start { body, .. } => out.extend(regions_in(body)),
+            HostOp::Launch(_)
+            | HostOp::Call { .. }
+            | HostOp::Return
+            | HostOp::Multiprefix { .. } => {}
+        }
+    }
+    out
 }
 
 /// The per-thread stack a program with recursive device functions asks for (CUDA's default

@@ -1,0 +1,192 @@
+//! Block regions (performance.md, levers 1, 2 and 7 for small groups): a maximal run of host
+//! ops that needs no host decision beyond the group's own state (kernels, `if` splits, loops,
+//! shared branches, `seq`, multiprefix; no call, `fork`, `start` or `return`) becomes one
+//! kernel of one thread block. The block runs the group's members as its threads, and its
+//! barriers and block-wide scans replace the host's launches and read-backs, so a loop
+//! iteration costs a few `__syncthreads` instead of a dozen launches and a round trip.
+//!
+//! The ops stay in the Plan (`HostOp::Region`): a group larger than one block (or a
+//! `--crcw priority` run, which serialises members) runs them the ordinary way.
+
+use crate::plan::{HostOp, Plan, Region, RegionNeeds, SplitKind};
+
+/// The most members a group may have to run a region: one thread per member, so that
+/// members of asynchronous kernels that wait for each other run on their own threads.
+pub const MAX_MEMBERS: u32 = 1024;
+
+/// Wraps the maximal runs of region-able ops in every host function into `HostOp::Region`s.
+pub fn mark_block_regions(plan: &mut Plan) {
+    let mut marker = Marker {
+        plan_frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
+        count: 0,
+    };
+    for f in 0..plan.functions.len() {
+        let name = plan.functions[f].name.clone();
+        let body = std::mem::take(&mut plan.functions[f].body);
+        plan.functions[f].body = marker.list(body, &name);
+    }
+}
+
+struct Marker {
+    plan_frames: Vec<u64>,
+    count: usize,
+}
+
+impl Marker {
+    fn list(&mut self, ops: Vec<HostOp>, func: &str) -> Vec<HostOp> {
+        let mut out = Vec::new();
+        let mut run: Vec<HostOp> = Vec::new();
+        for op in ops {
+            if region_able(&op) {
+                run.push(op);
+                continue;
+            }
+            self.flush(&mut run, &mut out, func);
+            out.push(self.nested(op, func));
+        }
+        self.flush(&mut run, &mut out, func);
+        out
+    }
+
+    /// Regions inside the blocks of an op that cannot be part of one.
+    fn nested(&mut self, op: HostOp, func: &str) -> HostOp {
+        match op {
+            HostOp::Split(mut s) => {
+                s.arms = s.arms.into_iter().map(|a| self.list(a, func)).collect();
+                HostOp::Split(s)
+            }
+            HostOp::Branch { cond, then, els } => HostOp::Branch {
+                cond,
+                then: self.list(then, func),
+                els: self.list(els, func),
+            },
+            HostOp::Loop(mut l) => {
+                l.entry_cond = self.list(l.entry_cond, func);
+                l.body = self.list(l.body, func);
+                l.latch = self.list(l.latch, func);
+                HostOp::Loop(l)
+            }
+            HostOp::Seq(body) => HostOp::Seq(self.list(body, func)),
+            HostOp::Start { body, shared_frame } => HostOp::Start {
+                body: self.list(body, func),
+                shared_frame,
+            },
+            op => op,
+        }
+    }
+
+    /// A run becomes a region when it saves something: two launches or read-backs.
+    fn flush(&mut self, run: &mut Vec<HostOp>, out: &mut Vec<HostOp>, func: &str) {
+        let ops = std::mem::take(run);
+        if ops.iter().map(host_steps).sum::<usize>() < 2 {
+            out.extend(ops);
+            return;
+        }
+        let needs = self.needs(&ops);
+        let name = format!("r{}_{func}", self.count);
+        self.count += 1;
+        out.push(HostOp::Region(Region { name, ops, needs }));
+    }
+
+    fn needs(&self, ops: &[HostOp]) -> RegionNeeds {
+        ops.iter()
+            .map(|op| self.op_needs(op))
+            .fold(RegionNeeds::default(), max)
+    }
+
+    /// What an op allocates itself, plus the most its nested blocks allocate on top. The
+    /// region emitter (`emit_cuda::region`) allocates in exactly this way.
+    fn op_needs(&self, op: &HostOp) -> RegionNeeds {
+        match op {
+            HostOp::Split(s) => {
+                let stride = split_frame_stride(s, &self.plan_frames);
+                let arms = s
+                    .arms
+                    .iter()
+                    .map(|a| self.needs(a))
+                    .fold(RegionNeeds::default(), max);
+                plus(
+                    RegionNeeds {
+                        groups: 2,
+                        member_lists: 1,
+                        word_lists: 0,
+                        frame_bytes: 2 * stride,
+                    },
+                    arms,
+                )
+            }
+            HostOp::Loop(l) => {
+                let inner = [&l.entry_cond, &l.body, &l.latch]
+                    .into_iter()
+                    .map(|b| self.needs(b))
+                    .fold(RegionNeeds::default(), max);
+                plus(
+                    RegionNeeds {
+                        groups: 1,
+                        member_lists: l.forms_group as u32,
+                        word_lists: 1,
+                        frame_bytes: align8(self.plan_frames[l.shared_frame.0 as usize]),
+                    },
+                    inner,
+                )
+            }
+            HostOp::Branch { then, els, .. } => max(self.needs(then), self.needs(els)),
+            HostOp::Seq(body) => self.needs(body),
+            _ => RegionNeeds::default(),
+        }
+    }
+}
+
+/// The bytes between the two subgroups' frames of an `if` split.
+pub fn split_frame_stride(s: &crate::plan::Split, frames: &[u64]) -> u64 {
+    let bytes = |i: usize| s.shared_frames.get(i).map_or(0, |f| frames[f.0 as usize]);
+    align8(bytes(0).max(bytes(1)))
+}
+
+pub fn align8(x: u64) -> u64 {
+    x.div_ceil(8) * 8
+}
+
+/// Whether an op (with everything nested in it) can run inside a block region.
+fn region_able(op: &HostOp) -> bool {
+    let all = |ops: &[HostOp]| ops.iter().all(region_able);
+    match op {
+        HostOp::Launch(_) | HostOp::Multiprefix { .. } => true,
+        HostOp::Split(s) => matches!(s.kind, SplitKind::If { .. }) && s.arms.iter().all(|a| all(a)),
+        HostOp::Branch { then, els, .. } => all(then) && all(els),
+        HostOp::Loop(l) => all(&l.entry_cond) && all(&l.body) && all(&l.latch),
+        HostOp::Seq(body) => all(body),
+        HostOp::Call { .. } | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => false,
+    }
+}
+
+/// The launches and read-backs an op costs the host at least.
+fn host_steps(op: &HostOp) -> usize {
+    let all = |ops: &[HostOp]| ops.iter().map(host_steps).sum::<usize>();
+    match op {
+        HostOp::Launch(_) | HostOp::Multiprefix { .. } => 1,
+        HostOp::Split(s) => 2 + s.arms.iter().map(|a| all(a)).sum::<usize>(),
+        HostOp::Branch { then, els, .. } => 1 + all(then).max(all(els)),
+        HostOp::Loop(l) => 3 + all(&l.entry_cond) + all(&l.body) + all(&l.latch),
+        HostOp::Seq(body) => all(body),
+        HostOp::Call { .. } | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => 0,
+    }
+}
+
+fn max(a: RegionNeeds, b: RegionNeeds) -> RegionNeeds {
+    RegionNeeds {
+        groups: a.groups.max(b.groups),
+        member_lists: a.member_lists.max(b.member_lists),
+        word_lists: a.word_lists.max(b.word_lists),
+        frame_bytes: a.frame_bytes.max(b.frame_bytes),
+    }
+}
+
+fn plus(a: RegionNeeds, b: RegionNeeds) -> RegionNeeds {
+    RegionNeeds {
+        groups: a.groups + b.groups,
+        member_lists: a.member_lists + b.member_lists,
+        word_lists: a.word_lists + b.word_lists,
+        frame_bytes: a.frame_bytes + b.frame_bytes,
+    }
+}
