@@ -24,12 +24,90 @@ pub struct BenchArgs {
     /// invocation within a time limit.
     #[arg(long = "n", value_name = "N")]
     pub sizes: Vec<i64>,
+    /// Only these processor counts P of the suite (repeat the flag for several).
+    #[arg(long = "procs", value_name = "P")]
+    pub procs: Vec<u64>,
     /// Tiny sizes: checks that the harness works end to end.
     #[arg(long)]
     pub quick: bool,
+    /// Runs nothing: merges the results.json of earlier runs (e.g. the GPU rows from a GPU
+    /// machine and the simulator rows from another) into one table, JSON, CSV and plots,
+    /// with the ratios recomputed across them.
+    #[arg(long, value_name = "RESULTS_JSON", num_args = 1..)]
+    pub merge: Vec<PathBuf>,
+}
+
+/// `--merge`: the rows of several results files as one result.
+fn merge(args: &BenchArgs) -> ExitCode {
+    let mut parts = Vec::new();
+    for path in &args.merge {
+        match Results::read(path) {
+            Ok(results) => parts.push(results),
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let Some(first) = parts.first() else {
+        return ExitCode::FAILURE;
+    };
+    let host = first.host.clone();
+    let sources: Vec<String> = parts
+        .iter()
+        .map(|r| {
+            format!(
+                "{} ({}, {}: {})",
+                r.command,
+                r.date,
+                r.host.cpu,
+                r.host.gpu.as_deref().unwrap_or("no GPU")
+            )
+        })
+        .collect();
+    let mut rows: Vec<_> = parts.into_iter().flat_map(|r| r.rows).collect();
+    rows.sort_by(|a, b| (&a.program, a.n).cmp(&(&b.program, b.n)));
+    let mut start = 0;
+    while start < rows.len() {
+        let end = (start..rows.len())
+            .find(|&i| (&rows[i].program, rows[i].n) != (&rows[start].program, rows[start].n))
+            .unwrap_or(rows.len());
+        run::add_ratios(&mut rows[start..end]);
+        start = end;
+    }
+    print!("{}", report::table(&rows));
+    let command = format!("merged from: {}", sources.join("; "));
+    let results = Results::new(command, host, rows);
+    write_outputs(&results, &args.out)
+}
+
+/// results.json, results.csv and the plots of time against P.
+fn write_outputs(results: &Results, out: &std::path::Path) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(out)
+        .map_err(|e| e.to_string())
+        .and_then(|()| report::write_files(results, out))
+    {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    eprintln!("wrote results.json and results.csv into {}", out.display());
+    for program in ["sieve", "quicksort"] {
+        match plot::time_against_procs(&results.rows, program, out) {
+            Ok(Some(path)) => eprintln!("wrote {}", path.display()),
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 pub fn bench(args: &BenchArgs) -> ExitCode {
+    if !args.merge.is_empty() {
+        return merge(args);
+    }
     let Some(cases) = suite::cases(&args.suite, args.quick) else {
         eprintln!(
             "error: no suite `{}`; the suites are {}",
@@ -41,11 +119,17 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
     let cases: Vec<_> = cases
         .into_iter()
         .filter(|c| args.sizes.is_empty() || args.sizes.contains(&c.n))
+        .map(|mut c| {
+            c.procs
+                .retain(|p| args.procs.is_empty() || args.procs.contains(p));
+            c
+        })
+        .filter(|c| !c.procs.is_empty())
         .collect();
     if cases.is_empty() {
         eprintln!(
-            "error: suite `{}` has no case with N in {:?}",
-            args.suite, args.sizes
+            "error: suite `{}` has no case with N in {:?} and P in {:?}",
+            args.suite, args.sizes, args.procs
         );
         return ExitCode::FAILURE;
     }
@@ -90,23 +174,8 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
     print!("{}", report::table(&rows));
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let results = Results::new(command, host, rows);
-    if let Err(e) = report::write_files(&results, &args.out) {
-        eprintln!("error: {e}");
+    if write_outputs(&results, &args.out) != ExitCode::SUCCESS {
         return ExitCode::FAILURE;
-    }
-    eprintln!(
-        "wrote results.json and results.csv into {}",
-        args.out.display()
-    );
-    for program in ["sieve", "quicksort"] {
-        match plot::time_against_procs(&results.rows, program, &args.out) {
-            Ok(Some(path)) => eprintln!("wrote {}", path.display()),
-            Ok(None) => {}
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
     }
     let with = |prefix: &str| {
         (results.rows.iter())

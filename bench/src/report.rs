@@ -56,6 +56,12 @@ pub struct Results {
 }
 
 impl Results {
+    /// A results.json written by `write_files`.
+    pub fn read(path: &Path) -> Result<Results, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        serde_json::from_str(&text).map_err(|e| e.to_string())
+    }
+
     /// Results dated now (UTC, RFC 3339).
     pub fn new(command: String, host: Host, rows: Vec<Row>) -> Results {
         Results {

@@ -344,7 +344,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
 }
 
 /// Ratios between the backends of one case (same program and N; same P where P matters).
-fn add_ratios(rows: &mut [Row]) {
+pub fn add_ratios(rows: &mut [Row]) {
     let median = |rows: &[Row], backend: &str, procs: Option<u64>| {
         rows.iter()
             .find(|r| r.backend == backend && (procs.is_none() || r.procs == procs))

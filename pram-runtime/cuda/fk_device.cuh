@@ -263,6 +263,19 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
 
 // ---- kernels ----
 
+// `*counter += 1` from many threads: the lanes of a warp that add to the same counter add
+// together (one atomic per warp and counter instead of one per thread: with 2^20 members a
+// single counter would serialise a million atomics). The CPU stand-in of the tests runs such
+// kernels one thread after another, without warps.
+__device__ void fk_count(int *counter) {
+#ifdef FK_EMU
+    atomicAdd(counter, 1);
+#else
+    unsigned same = __match_any_sync(__activemask(), (unsigned long long)counter);
+    if ((threadIdx.x & 31) == (unsigned)(__ffs(same) - 1)) atomicAdd(counter, __popc(same));
+#endif
+}
+
 // Member `t` of group `g` as a kernel thread; false when its processor is not active.
 __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned launch, bool sync) {
     FkGroup grp = fk_m.groups[g];
@@ -351,7 +364,7 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
             fk_m.dollar[proc] = fk_load_int(fk_var_addr(dollar, g, slot_base, proc), dollar.size);
     }
     fk_m.keys[t] = c;
-    if (c >= 0) atomicAdd(&fk_m.counts[c], 1);
+    if (c >= 0) fk_count(&fk_m.counts[c]);
 }
 
 // Block-wide exclusive scan of one int per thread (a multiple of 32 threads, at most 1024);
@@ -416,6 +429,23 @@ extern "C" __global__ void fk_split_rank(int g, int n, int k, int first, fk_u64 
         if (threadIdx.x == 0) carry += total;
         __syncthreads();
     }
+    if (k <= 2) {
+        // An `if` split or a loop group: a block scan per subgroup and chunk (a few barriers
+        // per chunk instead of every warp taking its turn).
+        int at0 = fk_m.cursor[0], at1 = k == 2 ? fk_m.cursor[1] : 0;
+        for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
+            int t = c0 + threadIdx.x;
+            int key = t < n ? fk_m.keys[t] : -1;
+            int total0, total1;
+            int before0 = fk_block_scan(key == 0, &total0);
+            int before1 = fk_block_scan(key == 1, &total1);
+            if (key == 0) fk_m.members[member_base + at0 + before0] = fk_m.members[parent.members + t];
+            if (key == 1) fk_m.members[member_base + at1 + before1] = fk_m.members[parent.members + t];
+            at0 += total0;
+            at1 += total1;
+        }
+        return;
+    }
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
         int t = c0 + threadIdx.x;
@@ -470,7 +500,7 @@ extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 m
         fk_m.status[proc] = FK_BREAK;
         return;
     }
-    atomicAdd(&fk_m.flag[0], 1);
+    fk_count(&fk_m.flag[0]);
 }
 
 // Loop entry with a private condition: the active participants form the loop group `child`
@@ -479,7 +509,7 @@ extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks) {
     FK_FOR_MEMBER(g, n)
     int in = fk_m.words[marks + t] && fk_m.status[proc] == FK_ACTIVE;
     fk_m.keys[t] = in ? 0 : -1;
-    if (in) atomicAdd(&fk_m.counts[0], 1);
+    if (in) fk_count(&fk_m.counts[0]);
 }
 
 // A call's argument or result: every marked (active) caller copies `src` (in the source

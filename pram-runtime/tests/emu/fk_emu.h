@@ -21,6 +21,7 @@
 
 #define __global__
 #define __device__
+#define FK_EMU 1
 #define __host__
 #define __launch_bounds__(n)
 #define __shared__ static
