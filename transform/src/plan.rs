@@ -7,7 +7,8 @@
 //!   launched group, one thread per PRAM processor;
 //! - the **host control graph** of each host function (`HostFunction::body`): a structured
 //!   tree of `HostOp`s (launch, split/restore, loop with exit update, call, return, seq, start)
-//!   that the host walks;
+//!   that the host walks; `regions` wraps the runs one thread block can run on its own in
+//!   `HostOp::Region`;
 //! - the **storage layout** (`Storage`): where shared variables, shared frames of group
 //!   instances and spilled private slots live in global memory.
 //!
