@@ -395,6 +395,20 @@ __device__ int fk_block_scan(int x, int *total) {
     return before + incl - x;
 }
 
+// One chunk of a split into at most two subgroups, in the block: member `t` of the parent
+// (member list at `from`) with key 0 or 1 (-1: neither) goes to its subgroup's list at
+// `member_base + *at_key`, after the members of earlier chunks and of lower $$ with the same
+// key (a block scan per key); *at0 and *at1 move past the chunk.
+__device__ void fk_place_in_two(int key, int t, fk_u64 from, fk_u64 member_base, int *at0, int *at1) {
+    int total0, total1;
+    int before0 = fk_block_scan(key == 0, &total0);
+    int before1 = fk_block_scan(key == 1, &total1);
+    if (key == 0) fk_m.members[member_base + *at0 + before0] = fk_m.members[from + t];
+    if (key == 1) fk_m.members[member_base + *at1 + before1] = fk_m.members[from + t];
+    *at0 += total0;
+    *at1 += total1;
+}
+
 // Split, step 2 (one block of FK_SCAN_THREADS): subgroup offsets (a scan of the sizes), the
 // descriptors of the k subgroups at groups[first..first+k), and the member lists: member `t`
 // with key c goes to position offset[c] + (members before it with key c), so new ranks are
@@ -435,14 +449,7 @@ extern "C" __global__ void fk_split_rank(int g, int n, int k, int first, fk_u64 
         int at0 = fk_m.cursor[0], at1 = k == 2 ? fk_m.cursor[1] : 0;
         for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
             int t = c0 + threadIdx.x;
-            int key = t < n ? fk_m.keys[t] : -1;
-            int total0, total1;
-            int before0 = fk_block_scan(key == 0, &total0);
-            int before1 = fk_block_scan(key == 1, &total1);
-            if (key == 0) fk_m.members[member_base + at0 + before0] = fk_m.members[parent.members + t];
-            if (key == 1) fk_m.members[member_base + at1 + before1] = fk_m.members[parent.members + t];
-            at0 += total0;
-            at1 += total1;
+            fk_place_in_two(t < n ? fk_m.keys[t] : -1, t, parent.members, member_base, &at0, &at1);
         }
         return;
     }
@@ -669,13 +676,7 @@ __device__ void fk_r_split(int g, int n, fk_u64 slot_base, FkVar cond, fk_u64 ma
     for (int c0 = 0; c0 < n; c0 += blockDim.x) {
         int t = c0 + threadIdx.x;
         int key = fk_r_key(g, t, n, slot_base, cond, marks);
-        int total0, total1;
-        int before0 = fk_block_scan(key == 0, &total0);
-        int before1 = fk_block_scan(key == 1, &total1);
-        if (key == 0) fk_m.members[member_base + carry0 + before0] = fk_m.members[parent.members + t];
-        if (key == 1) fk_m.members[member_base + carry1 + before1] = fk_m.members[parent.members + t];
-        carry0 += total0;
-        carry1 += total1;
+        fk_place_in_two(key, t, parent.members, member_base, &carry0, &carry1);
     }
     if (threadIdx.x < (unsigned)k) {
         int c = threadIdx.x;

@@ -29,6 +29,31 @@ pub fn fk_var(plan: &Plan, var: VarId, span: Span) -> Result<String, EmitError> 
     Ok(format!("fk_var({kind}, {frame}, {offset}, {size})"))
 }
 
+/// `1, fk_var(...)` for a variable the runtime may use, `0, FkVar{}` for none (the `has_*`
+/// flag and the variable the runtime functions take together).
+pub fn optional_var(plan: &Plan, var: Option<VarId>, span: Span) -> Result<String, EmitError> {
+    Ok(match var {
+        Some(v) => format!("1, {}", fk_var(plan, v, span)?),
+        None => "0, FkVar{}".into(),
+    })
+}
+
+/// The operands of a multiprefix for the runtime: `code, ptr, value, has_result, result`.
+pub fn multiprefix_args(
+    plan: &Plan,
+    op: fork_frontend::hir::MpOp,
+    (ptr, value, result): (VarId, VarId, Option<VarId>),
+    span: Span,
+) -> Result<String, EmitError> {
+    Ok(format!(
+        "{}, {}, {}, {}",
+        super::device::mp_code(op),
+        fk_var(plan, ptr, span)?,
+        fk_var(plan, value, span)?,
+        optional_var(plan, result, span)?
+    ))
+}
+
 pub fn host_fn_name(plan: &Plan, f: HostFnId) -> String {
     format!("h_{}", plan.function(f).name)
 }
@@ -227,17 +252,8 @@ impl<'a> HostEmitter<'a> {
                 result,
                 span,
             } => {
-                let result = match result {
-                    Some(r) => format!("1, {}", fk_var(plan, *r, *span)?),
-                    None => "0, FkVar{}".into(),
-                };
-                let _ = writeln!(
-                    out,
-                    "{pad}fk_multiprefix_op({c}, {}, {}, {}, {result});",
-                    super::device::mp_code(*op),
-                    fk_var(plan, *ptr, *span)?,
-                    fk_var(plan, *value, *span)?
-                );
+                let args = multiprefix_args(plan, *op, (*ptr, *value, *result), *span)?;
+                let _ = writeln!(out, "{pad}fk_multiprefix_op({c}, {args});");
             }
         }
         Ok(())
@@ -264,10 +280,7 @@ impl<'a> HostEmitter<'a> {
             }
             SplitKind::Fork { count, at, dollar } => {
                 let (f0, b0) = frame(0);
-                let dollar = match dollar {
-                    Some(d) => format!("1, {}", fk_var(plan, *d, split.span)?),
-                    None => "0, FkVar{}".into(),
-                };
+                let dollar = optional_var(plan, *dollar, split.span)?;
                 let _ = writeln!(
                     out,
                     "{pad}    FkSplit s = fk_split_fork({c}, {}, {}, {dollar}, {f0}, {b0});",
@@ -311,10 +324,7 @@ impl<'a> HostEmitter<'a> {
         let pad = "    ".repeat(depth);
         let plan = self.plan;
         let c = self.ctx().to_string();
-        let cond = match l.cond {
-            Some(v) => format!("1, {}", fk_var(plan, v, l.span)?),
-            None => "0, FkVar{}".into(),
-        };
+        let cond = optional_var(plan, l.cond, l.span)?;
         let bytes = plan.storage.shared_frames[l.shared_frame.0 as usize].bytes;
         let _ = writeln!(out, "{pad}{{");
         let _ = writeln!(out, "{pad}    FkLoop l = fk_loop_begin({c});");

@@ -8,7 +8,7 @@
 //! is in, and the tops of the runtime stacks above which the host reserved
 //! `Region::needs`. Member and word lists are as long as the region's group.
 
-use super::host::fk_var;
+use super::host::{fk_var, multiprefix_args, optional_var};
 use super::EmitError;
 use crate::plan::{HostLoop, HostOp, Plan, Region, RegionNeeds, Split, SplitKind};
 use crate::regions::{align8, split_frame_stride};
@@ -127,18 +127,12 @@ impl RegionEmitter<'_> {
                 result,
                 span,
             } => {
-                let result = match result {
-                    Some(r) => format!("1, {}", fk_var(plan, *r, *span)?),
-                    None => "0, FkVar{}".into(),
-                };
+                let args = multiprefix_args(plan, *op, (*ptr, *value, *result), *span)?;
                 let _ = writeln!(
                     out,
-                    "{pad}fk_r_multiprefix({}, {}, r.slot_base, {}, {}, {}, {result});",
+                    "{pad}fk_r_multiprefix({}, {}, r.slot_base, {args});",
                     c.g,
-                    c.threads(),
-                    super::device::mp_code(*op),
-                    fk_var(plan, *ptr, *span)?,
-                    fk_var(plan, *value, *span)?
+                    c.threads()
                 );
             }
             HostOp::Branch { cond, then, els } => {
@@ -249,10 +243,7 @@ impl RegionEmitter<'_> {
     ) -> Result<(), EmitError> {
         let pad = "    ".repeat(depth);
         let plan = self.plan;
-        let cond = match l.cond {
-            Some(v) => format!("1, {}", fk_var(plan, v, l.span)?),
-            None => "0, FkVar{}".into(),
-        };
+        let cond = optional_var(plan, l.cond, l.span)?;
         let (n, marks, run, lg) = (
             self.fresh("n"),
             self.fresh("marks"),
