@@ -36,7 +36,9 @@ pub fn region_kernel(plan: &Plan, r: &Region, out: &mut String) -> Result<(), Em
     out.push_str(
         "    FkRegion r;\n    r.slot_base = slot_base;\n    r.launch = launch;\n    r.sub = 0;\n",
     );
-    out.push_str("    fk_u64 list = (fk_u64)fk_m.groups[g].size;\n");
+    if r.needs.member_lists + r.needs.word_lists > 0 {
+        out.push_str("    fk_u64 list = (fk_u64)fk_m.groups[g].size;\n");
+    }
     let at = Ctx {
         g: "g".into(),
         seq: "seq".into(),
