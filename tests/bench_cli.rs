@@ -165,3 +165,53 @@ fn unknown_suite_and_backend_are_errors() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no backend `tpu`"));
 }
+
+/// `--merge` joins runs made apart (here: simulator rows and sequential rows) and recomputes
+/// the ratios across them; an unreadable file is a clear error.
+#[test]
+fn merge_joins_runs_and_recomputes_ratios() {
+    let (sim, seq, merged) = (
+        tempfile::tempdir().expect("tempdir"),
+        tempfile::tempdir().expect("tempdir"),
+        tempfile::tempdir().expect("tempdir"),
+    );
+    assert!(quick("sim", sim.path()).status.success());
+    assert!(quick("seq", seq.path()).status.success());
+    let (a, b) = (
+        sim.path().join("results.json"),
+        seq.path().join("results.json"),
+    );
+    let out = forkcc(&[
+        "bench",
+        "--merge",
+        a.to_str().expect("utf-8"),
+        b.to_str().expect("utf-8"),
+        "--out",
+        merged.path().to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results = Results::read(&merged.path().join("results.json")).expect("merged json");
+    assert!(
+        results.command.starts_with("merged from: "),
+        "{}",
+        results.command
+    );
+    let sim_rows: Vec<&Row> = results.rows.iter().filter(|r| r.backend == "sim").collect();
+    assert!(!sim_rows.is_empty());
+    assert!(
+        sim_rows.iter().all(|r| r.speedup_vs_seq.is_some()),
+        "simulator rows get a ratio to the sequential rows of the other run"
+    );
+    let missing = merged.path().join("nope.json");
+    let out = forkcc(&["bench", "--merge", missing.to_str().expect("utf-8")]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: cannot read `") && stderr.contains("nope.json"),
+        "{stderr}"
+    );
+}

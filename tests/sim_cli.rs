@@ -151,3 +151,25 @@ fn explain_knows_runtime_codes() {
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("CRCW common"));
 }
+
+/// The GPU checks bounds only: the access-model and race checks stay on the simulator, and
+/// asking the GPU for them is an error naming the flags.
+#[test]
+fn gpu_backend_refuses_simulator_only_checks() {
+    let out = forkcc(&[
+        "run",
+        "classroom-examples/groups.fork",
+        "-p",
+        "4",
+        "--backend",
+        "gpu",
+        "--check",
+        "races",
+    ]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the GPU does not check `--model erew|crew` or `--check races`"),
+        "{stderr}"
+    );
+}

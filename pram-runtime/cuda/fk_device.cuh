@@ -334,18 +334,25 @@ extern "C" __global__ void fk_start(int procs, fk_u64 base) {
     fk_m.dollar[p] = p;
 }
 
-// The value of `v` for the first active member (in $$ order) into `fk_m.flag`, or -1 in
-// flag[1] when no member is active. One thread: the first member is almost always active.
-extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v) {
-    fk_m.flag[1] = -1;
+// The value of `v` for the first active member (in $$ order) in *value; false when no member
+// is active. One thread: the first member is almost always active.
+__device__ bool fk_first_active_value(int g, int n, fk_u64 slot_base, FkVar v, fk_i64 *value) {
     for (int t = 0; t < n; t++) {
         int proc = fk_m.members[fk_m.groups[g].members + t];
         if (fk_m.status[proc] != FK_ACTIVE) continue;
-        fk_i64 x = fk_load_int(fk_var_addr(v, g, slot_base, proc), v.size);
-        fk_m.flag[0] = (int)x;
-        fk_m.flag[1] = (x != 0);
-        return;
+        *value = fk_load_int(fk_var_addr(v, g, slot_base, proc), v.size);
+        return true;
     }
+    return false;
+}
+
+// fk_first_active_value into `fk_m.flag`: the value, and in flag[1] whether it is non-zero, or
+// -1 when no member is active.
+extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v) {
+    fk_i64 x = 0;
+    bool found = fk_first_active_value(g, n, slot_base, v, &x);
+    fk_m.flag[0] = (int)x;
+    fk_m.flag[1] = found ? (x != 0) : -1;
 }
 
 // Split, step 1: each member's subgroup key (`kind` 0: if, key 0 = then, 1 = else; 1: fork,
@@ -483,31 +490,53 @@ extern "C" __global__ void fk_restore_dollar(int g, int n, fk_u64 saved) {
     fk_m.dollar[proc] = fk_m.words[saved + t];
 }
 
-// Marks the members of `g` that are active (a loop's participants, a call's callers).
-extern "C" __global__ void fk_mark_active(int g, int n, fk_u64 marks) {
-    FK_FOR_MEMBER(g, n)
+// The per-member steps of marks and loop exits, shared by the runtime's kernels (one thread
+// per member) and by block regions (fk_r_*).
+
+// Marks member t of `g` when it is active (a loop's participants, a call's callers).
+__device__ void fk_mark_member(int g, int t, fk_u64 marks) {
+    int proc = fk_m.members[fk_m.groups[g].members + t];
     fk_m.words[marks + t] = fk_m.status[proc] == FK_ACTIVE;
 }
 
-// Marked members with status `from` get status `to`.
-extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from, int to) {
-    FK_FOR_MEMBER(g, n)
+// A marked member t of `g` with status `from` gets status `to`.
+__device__ void fk_marked_member_status(int g, int t, fk_u64 marks, int from, int to) {
+    int proc = fk_m.members[fk_m.groups[g].members + t];
     if (fk_m.words[marks + t] && fk_m.status[proc] == from) fk_m.status[proc] = to;
 }
 
-// Loop-exit update (the study's Updategroup) over the marked participants of the group `g`
-// that encloses the loop: active ones whose condition is 0 leave (FK_BREAK); flag[0] counts
-// the participants still active (the all-exited test, lastexit). The host zeroes flag[0].
-extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond,
-                                        FkVar cond, int cond_group) {
-    FK_FOR_MEMBER(g, n)
-    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE) return;
+// Loop-exit update (the study's Updategroup) of member t of the group `g` that encloses the
+// loop: a marked active participant whose condition (in `cond_group`) is 0 leaves
+// (FK_BREAK). Returns whether it is a participant still active.
+__device__ bool fk_member_stays(int g, int t, fk_u64 slot_base, fk_u64 marks, int has_cond,
+                                FkVar cond, int cond_group) {
+    int proc = fk_m.members[fk_m.groups[g].members + t];
+    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE) return false;
     if (has_cond &&
         fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) == 0) {
         fk_m.status[proc] = FK_BREAK;
-        return;
+        return false;
     }
-    fk_count(&fk_m.flag[0]);
+    return true;
+}
+
+extern "C" __global__ void fk_mark_active(int g, int n, fk_u64 marks) {
+    FK_FOR_MEMBER(g, n)
+    fk_mark_member(g, t, marks);
+}
+
+extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from, int to) {
+    FK_FOR_MEMBER(g, n)
+    fk_marked_member_status(g, t, marks, from, to);
+}
+
+// flag[0] counts the participants still active (the all-exited test, lastexit). The host
+// zeroes flag[0].
+extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond,
+                                        FkVar cond, int cond_group) {
+    FK_FOR_MEMBER(g, n)
+    if (fk_member_stays(g, t, slot_base, marks, has_cond, cond, cond_group))
+        fk_count(&fk_m.flag[0]);
 }
 
 // Loop entry with a private condition: the active participants form the loop group `child`
@@ -631,13 +660,8 @@ __device__ int fk_r_threads(int g, int seq) {
 __device__ int fk_r_branch(int g, int n, fk_u64 slot_base, FkVar v) {
     __shared__ int taken;
     if (threadIdx.x == 0) {
-        taken = -1;
-        for (int t = 0; t < n; t++) {
-            int proc = fk_m.members[fk_m.groups[g].members + t];
-            if (fk_m.status[proc] != FK_ACTIVE) continue;
-            taken = fk_load_int(fk_var_addr(v, g, slot_base, proc), v.size) != 0;
-            break;
-        }
+        fk_i64 x = 0;
+        taken = fk_first_active_value(g, n, slot_base, v, &x) ? (x != 0) : -1;
     }
     __syncthreads();
     int b = taken;
@@ -707,18 +731,12 @@ __device__ void fk_r_same_group(int g, int loop_g, int frame_id, char *frame, fk
 }
 
 __device__ void fk_r_mark_active(int g, int n, fk_u64 marks) {
-    for (int t = threadIdx.x; t < n; t += blockDim.x) {
-        int proc = fk_m.members[fk_m.groups[g].members + t];
-        fk_m.words[marks + t] = fk_m.status[proc] == FK_ACTIVE;
-    }
+    for (int t = threadIdx.x; t < n; t += blockDim.x) fk_mark_member(g, t, marks);
     __syncthreads();
 }
 
 __device__ void fk_r_marked_status(int g, int n, fk_u64 marks, int from, int to) {
-    for (int t = threadIdx.x; t < n; t += blockDim.x) {
-        int proc = fk_m.members[fk_m.groups[g].members + t];
-        if (fk_m.words[marks + t] && fk_m.status[proc] == from) fk_m.status[proc] = to;
-    }
+    for (int t = threadIdx.x; t < n; t += blockDim.x) fk_marked_member_status(g, t, marks, from, to);
     __syncthreads();
 }
 
@@ -727,17 +745,8 @@ __device__ int fk_r_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int 
                               FkVar cond, int cond_group) {
     int running = 0;
     for (int c0 = 0; c0 < n; c0 += blockDim.x) {
-        int t = c0 + threadIdx.x, stays = 0;
-        if (t < n && fk_m.words[marks + t]) {
-            int proc = fk_m.members[fk_m.groups[g].members + t];
-            if (fk_m.status[proc] == FK_ACTIVE) {
-                if (has_cond &&
-                    fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) == 0)
-                    fk_m.status[proc] = FK_BREAK;
-                else
-                    stays = 1;
-            }
-        }
+        int t = c0 + threadIdx.x;
+        bool stays = t < n && fk_member_stays(g, t, slot_base, marks, has_cond, cond, cond_group);
         running += __syncthreads_count(stays);
     }
     return running;

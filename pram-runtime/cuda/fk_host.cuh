@@ -140,12 +140,18 @@ inline fk_u64 fk_alloc_members(fk_u64 n) {
     return at;
 }
 
-inline fk_u64 fk_alloc_frames(fk_u64 bytes) {
+// Shared-frame bytes on the stack, not zeroed (a block region zeroes its own).
+inline fk_u64 fk_reserve_frames(fk_u64 bytes) {
     fk_u64 at = (fk_h.top.frames + 7) & ~7ull;
     if (at + bytes > fk_h.frames_cap) fk_fatal("the shared-frame stack is full (groups nested too deeply)");
-    if (bytes) fk_cuda(cudaMemsetAsync(fk_h.frames + at, 0, bytes), "zeroing a shared frame");
     fk_h.top.frames = at + bytes;
     return (fk_u64)(fk_h.frames + at);
+}
+
+inline fk_u64 fk_alloc_frames(fk_u64 bytes) {
+    fk_u64 at = fk_reserve_frames(bytes);
+    if (bytes) fk_cuda(cudaMemsetAsync((void *)at, 0, bytes), "zeroing a shared frame");
+    return at;
 }
 
 inline int fk_alloc_groups(int k) {
@@ -201,7 +207,7 @@ inline bool fk_region_fits(FkCtx c) {
         int g_ = fk_alloc_groups(GROUPS);                                                  \
         fk_u64 m_ = fk_alloc_members((fk_u64)(MEMBER_LISTS) * n_);                         \
         fk_u64 w_ = fk_alloc_words((fk_u64)(WORD_LISTS) * n_);                             \
-        fk_u64 f_ = fk_alloc_frames(FRAME_BYTES);                                          \
+        fk_u64 f_ = fk_reserve_frames(FRAME_BYTES);                                        \
         R<<<1, FK_REGION_THREADS(n_)>>>((c).g, (c).seq, (c).slot_base, fk_next_launch(), g_, m_, \
                                         w_, f_);                                           \
         fk_after_launch(#R);                                                               \

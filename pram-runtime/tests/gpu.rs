@@ -47,3 +47,41 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
     assert!(compared > 0);
     assert!(differing.is_empty(), "GPU output differs: {differing:#?}");
 }
+
+/// `--check bounds` on the GPU: P = 5 writes a[4] of a 4-element array; the run stops with
+/// the access's location and processor, as the simulator does.
+#[test]
+fn gpu_reports_an_array_index_out_of_bounds_with_check_bounds() {
+    if !gpu::available() {
+        eprintln!("skipped: no GPU");
+        return;
+    }
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/semantics/fault_out_of_bounds.fork");
+    let checked =
+        fork_frontend::check_file(&file, &Default::default()).unwrap_or_else(|_| panic!("checks"));
+    let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("transforms"));
+    let options = transform::emit_cuda::EmitOptions { check_bounds: true };
+    let emitted = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    let config = gpu::Config {
+        procs: 5,
+        priority: false,
+        timing: false,
+    };
+    let run = gpu::run(&plan, &emitted, config).unwrap_or_else(|e| panic!("{e}"));
+    let error = run
+        .error
+        .expect("the out-of-bounds write is reported")
+        .to_string();
+    assert!(
+        error.contains("array index out of bounds at")
+            && error.contains("fault_out_of_bounds.fork:17:5"),
+        "{error}"
+    );
+    assert!(error.contains("processor 4"), "{error}");
+    assert!(
+        run.stdout.is_empty(),
+        "nothing printed from the faulting step on"
+    );
+}

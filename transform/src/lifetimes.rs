@@ -46,7 +46,7 @@ impl Walk<'_> {
         for op in ops {
             let first = *next;
             *next += 1;
-            for l in nested(op) {
+            for l in op.blocks() {
                 self.number(l, next);
             }
             self.spans.insert(op as *const HostOp, (first, *next));
@@ -58,7 +58,7 @@ impl Walk<'_> {
         let own: Vec<HashSet<VarId>> = ops.iter().map(|op| self.own(op)).collect();
         let inner: Vec<Vec<HashSet<VarId>>> = ops
             .iter()
-            .map(|op| nested(op).iter().map(|l| self.all(l)).collect())
+            .map(|op| op.blocks().iter().map(|l| self.all(l)).collect())
             .collect();
         let mut touched: Vec<VarId> = own
             .iter()
@@ -84,7 +84,7 @@ impl Walk<'_> {
             }
         }
         for op in ops {
-            for l in nested(op) {
+            for l in op.blocks() {
                 self.list(l);
             }
         }
@@ -127,24 +127,10 @@ impl Walk<'_> {
         let mut s = HashSet::new();
         for op in ops {
             s.extend(self.own(op));
-            for l in nested(op) {
+            for l in op.blocks() {
                 s.extend(self.all(l));
             }
         }
         s
-    }
-}
-
-/// The blocks nested in an op.
-fn nested(op: &HostOp) -> Vec<&[HostOp]> {
-    match op {
-        HostOp::Split(split) => split.arms.iter().map(Vec::as_slice).collect(),
-        HostOp::Branch { then, els, .. } => vec![then, els],
-        HostOp::Loop(l) => vec![&l.entry_cond, &l.body, &l.latch],
-        HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
-        HostOp::Region(r) => vec![&r.ops],
-        HostOp::Launch(_) | HostOp::Call { .. } | HostOp::Return | HostOp::Multiprefix { .. } => {
-            Vec::new()
-        }
     }
 }

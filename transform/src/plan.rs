@@ -220,6 +220,38 @@ pub enum HostOp {
     Region(Region),
 }
 
+impl HostOp {
+    /// The blocks of host ops nested in this op, in program order.
+    pub fn blocks(&self) -> Vec<&[HostOp]> {
+        match self {
+            HostOp::Split(split) => split.arms.iter().map(Vec::as_slice).collect(),
+            HostOp::Branch { then, els, .. } => vec![then, els],
+            HostOp::Loop(l) => vec![&l.entry_cond, &l.body, &l.latch],
+            HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
+            HostOp::Region(r) => vec![&r.ops],
+            HostOp::Launch(_)
+            | HostOp::Call { .. }
+            | HostOp::Return
+            | HostOp::Multiprefix { .. } => Vec::new(),
+        }
+    }
+
+    /// `blocks`, to change them.
+    pub fn blocks_mut(&mut self) -> Vec<&mut Vec<HostOp>> {
+        match self {
+            HostOp::Split(split) => split.arms.iter_mut().collect(),
+            HostOp::Branch { then, els, .. } => vec![then, els],
+            HostOp::Loop(l) => vec![&mut l.entry_cond, &mut l.body, &mut l.latch],
+            HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
+            HostOp::Region(r) => vec![&mut r.ops],
+            HostOp::Launch(_)
+            | HostOp::Call { .. }
+            | HostOp::Return
+            | HostOp::Multiprefix { .. } => Vec::new(),
+        }
+    }
+}
+
 /// A block region: see `HostOp::Region` and `crate::regions`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Region {

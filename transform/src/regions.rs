@@ -49,30 +49,11 @@ impl Marker {
     }
 
     /// Regions inside the blocks of an op that cannot be part of one.
-    fn nested(&mut self, op: HostOp, func: &str) -> HostOp {
-        match op {
-            HostOp::Split(mut s) => {
-                s.arms = s.arms.into_iter().map(|a| self.list(a, func)).collect();
-                HostOp::Split(s)
-            }
-            HostOp::Branch { cond, then, els } => HostOp::Branch {
-                cond,
-                then: self.list(then, func),
-                els: self.list(els, func),
-            },
-            HostOp::Loop(mut l) => {
-                l.entry_cond = self.list(l.entry_cond, func);
-                l.body = self.list(l.body, func);
-                l.latch = self.list(l.latch, func);
-                HostOp::Loop(l)
-            }
-            HostOp::Seq(body) => HostOp::Seq(self.list(body, func)),
-            HostOp::Start { body, shared_frame } => HostOp::Start {
-                body: self.list(body, func),
-                shared_frame,
-            },
-            op => op,
+    fn nested(&mut self, mut op: HostOp, func: &str) -> HostOp {
+        for block in op.blocks_mut() {
+            *block = self.list(std::mem::take(block), func);
         }
+        op
     }
 
     /// A run becomes a region when it saves something: two launches or read-backs.
@@ -149,15 +130,16 @@ pub fn align8(x: u64) -> u64 {
 
 /// Whether an op (with everything nested in it) can run inside a block region.
 fn region_able(op: &HostOp) -> bool {
-    let all = |ops: &[HostOp]| ops.iter().all(region_able);
-    match op {
-        HostOp::Launch(_) | HostOp::Multiprefix { .. } => true,
-        HostOp::Split(s) => matches!(s.kind, SplitKind::If { .. }) && s.arms.iter().all(|a| all(a)),
-        HostOp::Branch { then, els, .. } => all(then) && all(els),
-        HostOp::Loop(l) => all(&l.entry_cond) && all(&l.body) && all(&l.latch),
-        HostOp::Seq(body) => all(body),
+    let own = match op {
+        HostOp::Launch(_)
+        | HostOp::Multiprefix { .. }
+        | HostOp::Branch { .. }
+        | HostOp::Loop(_)
+        | HostOp::Seq(_) => true,
+        HostOp::Split(s) => matches!(s.kind, SplitKind::If { .. }),
         HostOp::Call { .. } | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => false,
-    }
+    };
+    own && op.blocks().iter().all(|b| b.iter().all(region_able))
 }
 
 /// The launches and read-backs an op costs the host at least.

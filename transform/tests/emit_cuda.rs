@@ -40,3 +40,28 @@ fn fig5_loop() {
 fn sync_recursion() {
     insta::assert_snapshot!(emitted("../tests/semantics/sync_recursion.fork"));
 }
+
+/// `--check bounds`: an index into a declared array is checked against its length and names
+/// its location; `&a[i]` (no access) and accesses through pointers are not checked.
+#[test]
+fn check_bounds_guards_array_indexes_with_their_location() {
+    let src = "sh int a[4];\nsync void main(void)\n{\n    sh int *p;\n    a[$$] = 1;\n    p = &a[4];\n    p[-1] = 2;\n}\n";
+    let checked = fork_frontend::check_source("b.fork", src, &Options::default())
+        .unwrap_or_else(|_| panic!("checks"));
+    let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("transforms"));
+    let options = transform::emit_cuda::EmitOptions { check_bounds: true };
+    let e = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(
+        e.sites
+            .iter()
+            .filter(|s| s.starts_with("array index out of bounds at "))
+            .collect::<Vec<_>>(),
+        ["array index out of bounds at b.fork:5:5"],
+        "one checked access, at a[$$]"
+    );
+    assert_eq!(e.device.matches("fk_index(").count(), 1, "{}", e.device);
+    let unchecked = transform::emit_cuda::emit(&plan, &checked.sources)
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert!(!unchecked.device.contains("fk_index("));
+}

@@ -396,16 +396,24 @@ impl<'p> Machine<'p> {
         Ok(at)
     }
 
-    fn alloc_frames(&mut self, bytes: u64) -> Result<u64, GpuError> {
+    /// Shared-frame bytes on the stack, not zeroed (a block region zeroes its own); their
+    /// device address.
+    fn reserve_frames(&mut self, bytes: u64) -> Result<u64, GpuError> {
         let at = align(self.top.frames, 8);
         if at + bytes > self.caps.frames {
             return Err(GpuError::Capacity(
                 "shared-frame stack (groups nested too deeply)",
             ));
         }
-        self.zero(self.r.frames + at, bytes)?;
         self.top.frames = at + bytes;
         Ok(self.base + self.r.frames + at)
+    }
+
+    /// Zeroed shared frames; their device address.
+    fn alloc_frames(&mut self, bytes: u64) -> Result<u64, GpuError> {
+        let address = self.reserve_frames(bytes)?;
+        self.zero(address - self.base, bytes)?;
+        Ok(address)
     }
 
     fn alloc_groups(&mut self, k: usize) -> Result<usize, GpuError> {
@@ -583,21 +591,14 @@ impl<'p> Machine<'p> {
     }
 
     /// A block region as one kernel of one block (`transform::regions`), with the stack
-    /// space its nested groups take reserved above the tops. (The region zeroes its frames.)
+    /// space its nested groups take reserved above the tops.
     fn region(&mut self, r: &Region, c: Ctx, n: i32) -> Result<(), GpuError> {
         let tops = self.top;
         let needs = r.needs;
         let first = self.alloc_groups(needs.groups as usize)? as i32;
         let members = self.alloc_members(needs.member_lists as u64 * n as u64)?;
         let words = self.alloc_words(needs.word_lists as u64 * n as u64)?;
-        let at = align(self.top.frames, 8);
-        if at + needs.frame_bytes > self.caps.frames {
-            return Err(GpuError::Capacity(
-                "shared-frame stack (groups nested too deeply)",
-            ));
-        }
-        self.top.frames = at + needs.frame_bytes;
-        let frames = self.base + self.r.frames + at;
+        let frames = self.reserve_frames(needs.frame_bytes)?;
         let launch = self.launches;
         self.launches += 1;
         let seq = c.seq as i32;

@@ -179,21 +179,10 @@ pub fn regions_in(ops: &[HostOp]) -> Vec<&Region> {
     for op in ops {
         match op {
             HostOp::Region(r) => out.push(r),
-            HostOp::Split(s) => s.arms.iter().for_each(|a| out.extend(regions_in(a))),
-            HostOp::Branch { then, els, .. } => {
-                out.extend(regions_in(then));
-                out.extend(regions_in(els));
-            }
-            HostOp::Loop(l) => {
-                for b in [&l.entry_cond, &l.body, &l.latch] {
-                    out.extend(regions_in(b));
-                }
-            }
-            HostOp::Seq(body) | HostOp::Start { body, .. } => out.extend(regions_in(body)),
-            HostOp::Launch(_)
-            | HostOp::Call { .. }
-            | HostOp::Return
-            | HostOp::Multiprefix { .. } => {}
+            op => op
+                .blocks()
+                .into_iter()
+                .for_each(|b| out.extend(regions_in(b))),
         }
     }
     out
