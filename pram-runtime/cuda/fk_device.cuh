@@ -315,10 +315,12 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
 
 __device__ void fk_leave(FkThread *th, int status) { fk_m.status[th->proc] = status; }
 
-// Each member `t` of group `g`, with its processor.
-#define FK_FOR_MEMBER(g, n)                                      \
+// Each member index `t` of a launch over n members; FK_FOR_MEMBER also gives its processor.
+#define FK_FOR_MEMBER_INDEX(n)                                   \
     int t = blockIdx.x * blockDim.x + threadIdx.x;               \
-    if (t >= (n)) return;                                        \
+    if (t >= (n)) return;
+#define FK_FOR_MEMBER(g, n)                                      \
+    FK_FOR_MEMBER_INDEX(n)                                       \
     int proc = fk_m.members[fk_m.groups[g].members + t];
 
 extern "C" __global__ void fk_set_group(int g, FkGroup desc) { fk_m.groups[g] = desc; }
@@ -521,12 +523,12 @@ __device__ bool fk_member_stays(int g, int t, fk_u64 slot_base, fk_u64 marks, in
 }
 
 extern "C" __global__ void fk_mark_active(int g, int n, fk_u64 marks) {
-    FK_FOR_MEMBER(g, n)
+    FK_FOR_MEMBER_INDEX(n)
     fk_mark_member(g, t, marks);
 }
 
 extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from, int to) {
-    FK_FOR_MEMBER(g, n)
+    FK_FOR_MEMBER_INDEX(n)
     fk_marked_member_status(g, t, marks, from, to);
 }
 
@@ -534,7 +536,7 @@ extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from
 // zeroes flag[0].
 extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond,
                                         FkVar cond, int cond_group) {
-    FK_FOR_MEMBER(g, n)
+    FK_FOR_MEMBER_INDEX(n)
     if (fk_member_stays(g, t, slot_base, marks, has_cond, cond, cond_group))
         fk_count(&fk_m.flag[0]);
 }
