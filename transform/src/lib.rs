@@ -4,16 +4,20 @@
 //!
 //! `effects` says what code does (shared reads/writes, output, group dependence), `rules`
 //! applies the splitting rules, `storage` lays out memory, `regions` marks what one thread
-//! block can run without the host, `print` renders the Plan as text.
+//! block can run without the host, `host_program` lowers the host control graph once into
+//! the flat form every executor walks, `valid` checks the finished Plan, `print` renders it
+//! as text.
 
 pub mod effects;
 pub mod emit_cuda;
+pub mod host_program;
 pub mod lifetimes;
 pub mod plan;
 pub mod print;
 pub mod regions;
 pub mod rules;
 pub mod storage;
+pub mod valid;
 
 use effects::Summaries;
 use fork_frontend::diag::{Code, Diagnostic};
@@ -22,7 +26,7 @@ use plan::{HostFnId, HostFunction, Plan};
 use std::collections::HashMap;
 
 /// The transform's diagnostic codes (E05xx).
-pub const CODES: &[&Code] = &[&rules::E0501, &emit_cuda::E0591];
+pub const CODES: &[&Code] = &[&rules::E0501, &valid::E0590, &emit_cuda::E0591];
 
 /// Splits a checked program into a Plan. Errors name the construct the transform cannot
 /// handle, with its location.
@@ -77,7 +81,13 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         functions,
         main: HostFnId(0),
         storage,
+        host: Default::default(),
     };
     regions::mark_block_regions(&mut plan);
+    plan.host = host_program::lower(&plan);
+    if let Err(valid::Invalid(what)) = valid::validate(&plan) {
+        let span = plan.program.func(plan.program.main).span;
+        return Err(vec![Diagnostic::error(&valid::E0590, span, what)]);
+    }
     Ok(plan)
 }

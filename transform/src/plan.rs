@@ -71,6 +71,9 @@ pub struct Plan {
     /// The host function of `main`; it starts on all P processors in `HostFunction::mode`.
     pub main: HostFnId,
     pub storage: Storage,
+    /// The host control graph of every function lowered once (`host_program::lower`): what
+    /// the executors walk.
+    pub host: crate::host_program::HostProgram,
 }
 
 impl Plan {

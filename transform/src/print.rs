@@ -22,6 +22,8 @@ pub fn print_plan(plan: &Plan) -> String {
         );
         ops(plan, &f.body, 1, &mut out);
     }
+    out.push('\n');
+    crate::host_program::print(plan, &plan.host, &mut out);
     for k in &plan.kernels {
         kernel(plan, k, &mut out);
     }

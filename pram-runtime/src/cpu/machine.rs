@@ -1,14 +1,15 @@
-//! The host side of the CPU Plan executor: walks each host function's control graph, keeps
+//! The host side of the CPU Plan executor: runs the lowered host program
+//! (`transform::host_program::walk`, the one walk every executor shares), keeps
 //! the group tree (members in `$$` order, `@`, shared frames) and every processor's `$` and
 //! leave status, and launches kernels as loops over their threads in the chosen order.
 
 use super::memory::{self, Memory};
 use super::thread::{combine, Env, Flow as ThreadFlow, Thread, V};
 use super::{Config, Fault, Order, Output};
-use fork_frontend::hir::{Mode, Sharity, Type, VarId};
-use transform::plan::{
-    HostFnId, HostLoop, HostOp, KernelId, Plan, SharedFrameId, Split, SplitKind,
-};
+use fork_frontend::hir::{Mode, MpOp, Sharity, Type, VarId};
+use fork_frontend::source::Span;
+use transform::host_program::{self, HostMachine, LoopHeader};
+use transform::plan::{HostFnId, KernelId, Plan, SharedFrameId, SplitKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Status {
@@ -31,21 +32,9 @@ struct Group {
     frames: Vec<(SharedFrameId, u64)>,
 }
 
-/// Where the host is: the group, the activation's slot frame, the function.
-#[derive(Clone, Copy)]
-struct Ctx {
-    group: usize,
-    slot_base: u64,
-    func: HostFnId,
-    /// Inside `seq`: only the member with `$$ == 0` runs.
-    seq: bool,
-}
-
-enum HostFlow {
-    Normal,
-    /// Every active member returned (`HostOp::Return`): the rest of the block is skipped.
-    Returned,
-}
+/// Where the walk is: the group (an index into `Machine::groups`), the activation's slot
+/// frame, the function, whether inside `seq`.
+type Ctx = host_program::Ctx<usize>;
 
 pub struct Machine<'p> {
     plan: &'p Plan,
@@ -105,7 +94,7 @@ impl<'p> Machine<'p> {
             seq: false,
         };
         self.init_globals(ctx)?;
-        self.ops(&main.body, ctx)?;
+        host_program::walk(&plan.host, &mut self, ctx)?;
         Ok(self.out)
     }
 
@@ -229,84 +218,58 @@ impl<'p> Machine<'p> {
         })
     }
 
-    // ---- the control graph ----
+    // ---- the host instructions (`transform::host_program::walk` decides their order) ----
 
-    fn ops(&mut self, ops: &[HostOp], ctx: Ctx) -> Result<HostFlow, Fault> {
-        for op in ops {
-            if let HostFlow::Returned = self.op(op, ctx)? {
-                return Ok(HostFlow::Returned);
+    /// `LoopExitUpdate`: active members whose condition slot is 0 leave the loop.
+    fn exit_update(
+        &mut self,
+        cond: Option<VarId>,
+        members: &[(usize, usize)],
+        ctx: Ctx,
+    ) -> Result<(), Fault> {
+        self.out.read_backs += 1;
+        let Some(cond) = cond else {
+            return Ok(());
+        };
+        for &(rank, proc) in members {
+            if self.state[proc].status == Status::Active
+                && self.read_int(cond, proc, rank, ctx)? == 0
+            {
+                self.state[proc].status = Status::Break;
             }
         }
-        Ok(HostFlow::Normal)
+        Ok(())
     }
 
-    fn op(&mut self, op: &HostOp, ctx: Ctx) -> Result<HostFlow, Fault> {
-        match op {
-            HostOp::Launch(k) => self.launch(*k, ctx)?,
-            HostOp::Split(split) => self.split(split, ctx)?,
-            HostOp::Branch { cond, then, els } => {
-                self.out.read_backs += 1;
-                let Some(&(rank, proc)) = self.active(ctx).first() else {
-                    return Ok(HostFlow::Normal);
-                };
-                let taken = if self.read_int(*cond, proc, rank, ctx)? != 0 {
-                    then
-                } else {
-                    els
-                };
-                return self.ops(taken, ctx);
-            }
-            HostOp::Loop(l) => self.host_loop(l, ctx)?,
-            HostOp::Call {
-                callee,
-                args,
-                result,
-                ..
-            } => self.call(*callee, args, *result, ctx)?,
-            HostOp::Return => return Ok(HostFlow::Returned),
-            HostOp::Seq(body) => {
-                self.ops(body, Ctx { seq: true, ..ctx })?;
-            }
-            // A block region is a GPU execution strategy: here its ops run as usual.
-            HostOp::Region(r) => return self.ops(&r.ops, ctx),
-            HostOp::Start { body, shared_frame } => {
-                for (p, s) in self.state.iter_mut().enumerate() {
-                    s.dollar = p as i64;
-                }
-                let root =
-                    self.push_group(Some(ctx.group), (0..self.procs).collect(), 0, *shared_frame);
-                self.ops(body, Ctx { group: root, ..ctx })?;
-                self.pop_group(root);
-            }
-            HostOp::Multiprefix {
-                op,
-                ptr,
-                value,
-                result,
-                span,
-            } => {
-                let mut members = self.active(ctx);
-                members.sort_by_key(|(_, p)| *p);
-                for (rank, proc) in members {
-                    let cell = self.read_int(*ptr, proc, rank, ctx)? as u64;
-                    let v = self.read_int(*value, proc, rank, ctx)?;
-                    let old = self.with_thread(proc, rank, ctx, |t| {
-                        let V::I(old) = t.load(cell, &Type::INT, *span)? else {
-                            return Ok(0);
-                        };
-                        t.store(cell, &Type::INT, V::I(combine(*op, old, v)), *span)?;
-                        Ok(old)
-                    })?;
-                    if let Some(r) = result {
-                        self.write_slot(*r, proc, rank, ctx, V::I(old))?;
-                    }
-                }
-            }
-        }
-        Ok(HostFlow::Normal)
+    fn any_active(&self, members: &[(usize, usize)]) -> bool {
+        members
+            .iter()
+            .any(|(_, p)| self.state[*p].status == Status::Active)
     }
+}
 
-    fn launch(&mut self, k: KernelId, ctx: Ctx) -> Result<(), Fault> {
+/// A loop's participants (active at entry, as (rank, proc) in the enclosing group), the
+/// same with their ranks in the loop group, and the loop group.
+pub struct LoopState {
+    participants: Vec<(usize, usize)>,
+    in_loop: Vec<(usize, usize)>,
+    group: usize,
+}
+
+impl HostMachine for Machine<'_> {
+    type Group = usize;
+    /// Members in the parent's `$$` order, `@`, the shared frame.
+    type Sub = (Vec<usize>, i64, SharedFrameId);
+    /// The `$` of members a `fork` renumbered, to put back at the restore.
+    type SplitSaved = Vec<(usize, i64)>;
+    type LoopSaved = LoopState;
+    /// The members active at the call, and the callee's group.
+    type CallSaved = (Vec<(usize, usize)>, usize);
+    type StartSaved = usize;
+    type Error = Fault;
+
+    fn launch(&mut self, k: KernelId, ctx: &Ctx) -> Result<(), Fault> {
+        let ctx = *ctx;
         let kernel = self.plan.kernel(k);
         self.out.launches += 1;
         let mut threads = self.active(ctx);
@@ -355,15 +318,29 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    /// `Split{if|fork}`, the arms per subgroup in canonical order, `Restore`.
-    fn split(&mut self, split: &Split, ctx: Ctx) -> Result<(), Fault> {
+    fn branch(&mut self, cond: VarId, ctx: &Ctx) -> Result<Option<bool>, Fault> {
+        self.out.read_backs += 1;
+        let Some(&(rank, proc)) = self.active(*ctx).first() else {
+            return Ok(None);
+        };
+        Ok(Some(self.read_int(cond, proc, rank, *ctx)? != 0))
+    }
+
+    /// `Split{if|fork}`: the subgroups in canonical order (then before else, fork
+    /// subgroups by `@`).
+    fn split(
+        &mut self,
+        kind: &SplitKind,
+        shared_frames: &[SharedFrameId],
+        ctx: &Ctx,
+    ) -> Result<(Vec<(Self::Sub, usize)>, Self::SplitSaved), Fault> {
+        let ctx = *ctx;
         self.out.read_backs += 1;
         let active = self.active(ctx);
         let at = self.groups[ctx.group].at;
-        // (subgroup members in the parent's `$$` order, its `@`, its arm)
-        let mut subgroups: Vec<(Vec<usize>, i64, usize)> = Vec::new();
+        let mut subgroups = Vec::new();
         let mut saved_dollars = Vec::new();
-        match &split.kind {
+        match kind {
             SplitKind::If { cond } => {
                 let (mut then, mut els) = (Vec::new(), Vec::new());
                 for &(rank, proc) in &active {
@@ -373,12 +350,12 @@ impl<'p> Machine<'p> {
                         els.push(proc);
                     }
                 }
-                subgroups.push((then, at, 0));
-                subgroups.push((els, at, 1));
+                subgroups.push(((then, at, shared_frames[0]), 0));
+                subgroups.push(((els, at, shared_frames[1]), 1));
             }
             SplitKind::Fork { count, at, dollar } => {
                 let Some(&(rank0, proc0)) = active.first() else {
-                    return Ok(());
+                    return Ok((Vec::new(), saved_dollars));
                 };
                 let k = self.read_int(*count, proc0, rank0, ctx)?.max(0);
                 let mut chosen = Vec::new();
@@ -402,34 +379,51 @@ impl<'p> Machine<'p> {
                         .filter(|(_, index, _)| *index == i)
                         .map(|(p, _, _)| *p)
                         .collect();
-                    subgroups.push((members, i, 0));
+                    subgroups.push(((members, i, shared_frames[0]), 0));
                 }
             }
         }
-        for (members, group_at, arm) in subgroups {
-            if members.is_empty() {
-                continue;
-            }
-            let frame = split.shared_frames[arm];
-            let g = self.push_group(Some(ctx.group), members, group_at, frame);
-            self.ops(&split.arms[arm], Ctx { group: g, ..ctx })?;
-            self.pop_group(g);
-        }
-        for (proc, d) in saved_dollars {
+        subgroups.retain(|((members, _, _), _)| !members.is_empty());
+        Ok((subgroups, saved_dollars))
+    }
+
+    fn enter_subgroup(&mut self, sub: &Self::Sub, ctx: &Ctx) -> Result<usize, Fault> {
+        let (members, at, frame) = sub;
+        Ok(self.push_group(Some(ctx.group), members.clone(), *at, *frame))
+    }
+
+    fn leave_subgroup(&mut self, _sub: &Self::Sub, inner: &Ctx) -> Result<(), Fault> {
+        self.pop_group(inner.group);
+        Ok(())
+    }
+
+    fn restore(&mut self, saved: Self::SplitSaved, _ctx: &Ctx) -> Result<(), Fault> {
+        for (proc, d) in saved {
             self.state[proc].dollar = d;
         }
         Ok(())
     }
 
-    /// `Split{loop-entry}`, iterations with `LoopExitUpdate` and the all-exited test, `Restore`.
-    fn host_loop(&mut self, l: &HostLoop, ctx: Ctx) -> Result<(), Fault> {
-        let participants = self.active(ctx);
+    fn loop_begin(&mut self, _l: &LoopHeader, ctx: &Ctx) -> Result<LoopState, Fault> {
+        Ok(LoopState {
+            participants: self.active(*ctx),
+            in_loop: Vec::new(),
+            group: ctx.group,
+        })
+    }
+
+    fn loop_enter(
+        &mut self,
+        l: &LoopHeader,
+        s: &mut LoopState,
+        ctx: &Ctx,
+    ) -> Result<(usize, bool), Fault> {
+        let ctx = *ctx;
         if l.test_first {
-            self.ops(&l.entry_cond, ctx)?;
-            self.exit_update(l.cond, &participants, ctx)?;
+            self.exit_update(l.cond, &s.participants, ctx)?;
         }
         let members = if l.forms_group {
-            participants
+            s.participants
                 .iter()
                 .filter(|(_, p)| self.state[*p].status == Status::Active)
                 .map(|(_, p)| *p)
@@ -438,72 +432,56 @@ impl<'p> Machine<'p> {
             self.groups[ctx.group].members.clone()
         };
         let at = self.groups[ctx.group].at;
-        let g = self.push_group(Some(ctx.group), members, at, l.shared_frame);
-        let inner = Ctx { group: g, ..ctx };
+        s.group = self.push_group(Some(ctx.group), members, at, l.shared_frame);
         // Ranks in the loop group, for reading the condition slots.
-        let ranked = |m: &Self| -> Vec<(usize, usize)> {
-            m.groups[g]
-                .members
-                .iter()
-                .copied()
-                .enumerate()
-                .filter(|(_, p)| participants.iter().any(|(_, q)| q == p))
-                .collect()
-        };
-        let in_loop = ranked(self);
-        while in_loop
+        s.in_loop = self.groups[s.group]
+            .members
             .iter()
-            .any(|(_, p)| self.state[*p].status == Status::Active)
-        {
-            self.ops(&l.body, inner)?;
-            for (_, p) in &in_loop {
-                if self.state[*p].status == Status::Continue {
-                    self.state[*p].status = Status::Active;
-                }
+            .copied()
+            .enumerate()
+            .filter(|(_, p)| s.participants.iter().any(|(_, q)| q == p))
+            .collect();
+        Ok((s.group, self.any_active(&s.in_loop)))
+    }
+
+    fn loop_next(&mut self, s: &LoopState, _ctx: &Ctx) -> Result<(), Fault> {
+        for (_, p) in &s.in_loop {
+            if self.state[*p].status == Status::Continue {
+                self.state[*p].status = Status::Active;
             }
-            self.ops(&l.latch, inner)?;
-            self.exit_update(l.cond, &in_loop, inner)?;
         }
-        for (_, p) in &participants {
+        Ok(())
+    }
+
+    fn loop_latch(
+        &mut self,
+        l: &LoopHeader,
+        s: &LoopState,
+        _ctx: &Ctx,
+        inner: &Ctx,
+    ) -> Result<bool, Fault> {
+        self.exit_update(l.cond, &s.in_loop, *inner)?;
+        Ok(self.any_active(&s.in_loop))
+    }
+
+    fn loop_end(&mut self, s: LoopState, _ctx: &Ctx) -> Result<(), Fault> {
+        for (_, p) in &s.participants {
             if self.state[*p].status == Status::Break {
                 self.state[*p].status = Status::Active;
             }
         }
-        self.pop_group(g);
+        self.pop_group(s.group);
         Ok(())
     }
 
-    /// `LoopExitUpdate`: active members whose condition slot is 0 leave the loop; the host
-    /// reads back whether any is left.
-    fn exit_update(
-        &mut self,
-        cond: Option<VarId>,
-        members: &[(usize, usize)],
-        ctx: Ctx,
-    ) -> Result<(), Fault> {
-        self.out.read_backs += 1;
-        let Some(cond) = cond else {
-            return Ok(());
-        };
-        for &(rank, proc) in members {
-            if self.state[proc].status == Status::Active
-                && self.read_int(cond, proc, rank, ctx)? == 0
-            {
-                self.state[proc].status = Status::Break;
-            }
-        }
-        Ok(())
-    }
-
-    /// A host-level call: new activation frame and shared frame, arguments into parameters,
-    /// the callee's graph, the return values into `result`.
+    /// A host-level call: new activation frame and shared frame, arguments into parameters.
     fn call(
         &mut self,
         callee: HostFnId,
         args: &[VarId],
-        result: Option<VarId>,
-        ctx: Ctx,
-    ) -> Result<(), Fault> {
+        ctx: &Ctx,
+    ) -> Result<Option<(Ctx, Self::CallSaved)>, Fault> {
+        let ctx = *ctx;
         let plan = self.plan;
         let f = plan.function(callee);
         let p = self.procs as u64;
@@ -515,7 +493,7 @@ impl<'p> Machine<'p> {
         let active = self.active(ctx);
         if active.is_empty() {
             // Every member has left (e.g. returned): nothing to run, and recursion ends.
-            return Ok(());
+            return Ok(None);
         }
         let members = self.groups[ctx.group].members.clone();
         let at = self.groups[ctx.group].at;
@@ -538,17 +516,69 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        self.ops(&f.body, inner)?;
+        Ok(Some((inner, (active, g))))
+    }
+
+    /// Back from a call: the return values into `result`.
+    fn ret(
+        &mut self,
+        result: Option<VarId>,
+        (active, g): Self::CallSaved,
+        inner: &Ctx,
+        ctx: &Ctx,
+    ) -> Result<(), Fault> {
+        let f = self.plan.function(inner.func);
         for &(rank, proc) in &active {
             if self.state[proc].status == Status::Return {
                 self.state[proc].status = Status::Active;
             }
             if let (Some(r), Some(ret)) = (result, f.ret) {
-                let v = self.read_slot(ret, proc, rank, inner)?;
-                self.write_slot(r, proc, rank, ctx, v)?;
+                let v = self.read_slot(ret, proc, rank, *inner)?;
+                self.write_slot(r, proc, rank, *ctx, v)?;
             }
         }
         self.pop_group(g);
+        Ok(())
+    }
+
+    fn start(&mut self, shared_frame: SharedFrameId, ctx: &Ctx) -> Result<(usize, usize), Fault> {
+        for (p, s) in self.state.iter_mut().enumerate() {
+            s.dollar = p as i64;
+        }
+        let root = self.push_group(Some(ctx.group), (0..self.procs).collect(), 0, shared_frame);
+        Ok((root, root))
+    }
+
+    fn start_end(&mut self, root: usize, _ctx: &Ctx) -> Result<(), Fault> {
+        self.pop_group(root);
+        Ok(())
+    }
+
+    fn multiprefix(
+        &mut self,
+        op: MpOp,
+        [ptr, value]: [VarId; 2],
+        result: Option<VarId>,
+        span: Span,
+        ctx: &Ctx,
+    ) -> Result<(), Fault> {
+        let ctx = *ctx;
+        let mut members = self.active(ctx);
+        members.sort_by_key(|(_, p)| *p);
+        for (rank, proc) in members {
+            let cell = self.read_int(ptr, proc, rank, ctx)? as u64;
+            let v = self.read_int(value, proc, rank, ctx)?;
+            let old = self.with_thread(proc, rank, ctx, |t| {
+                let V::I(old) = t.load(cell, &Type::INT, span)? else {
+                    return Ok(0);
+                };
+                t.store(cell, &Type::INT, V::I(combine(op, old, v)), span)?;
+                Ok(old)
+            })?;
+            if let Some(r) = result {
+                self.write_slot(r, proc, rank, ctx, V::I(old))?;
+            }
+        }
         Ok(())
     }
 }

@@ -1,0 +1,341 @@
+//! The Plan validator: a stage of its own between the transform and the executors (as naga's
+//! `valid/` sits between its IR and its backends). A Plan that passes never makes an emitter
+//! or executor fail for a structural reason; one that fails is a transform bug, reported as
+//! E0590 with what is wrong.
+//!
+//! Checked: every kernel, host function, shared frame and variable an instruction names
+//! exists; every value the host reads or writes (conditions, arguments, results, multiprefix
+//! operands, return slots) has a home in memory; kernel bodies address no variable of another
+//! function's frame; and the host program is well nested on every path: each jump lands
+//! inside its function, each split arm ends with `SubgroupEnd`, each loop's instructions come
+//! in order, and every path reaches `Ret` with no group operation left open.
+
+use crate::host_program::{HostProgram, Instr, Pc};
+use crate::plan::{Home, Plan, SplitKind};
+use fork_frontend::diag::Code;
+use fork_frontend::hir::VarId;
+use std::collections::HashMap;
+
+pub const E0590: Code = Code {
+    id: "E0590",
+    title: "internal error: the transform made an invalid Plan",
+    explain: "The Plan validator found a Plan that breaks one of its invariants (a missing \
+kernel or variable home, a jump outside its function, a split or loop not closed on every \
+path). This is a bug in forkcc's transform, not in your program; `forkcc sim` runs the program \
+without the Plan. Please report it with the program.",
+};
+
+/// What a validation failure says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid(pub String);
+
+/// The open group operations on a path, innermost last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// A split, by the pc of its `Split`.
+    Split(Pc),
+    /// A loop, by the pc of its `LoopBegin`; `entered` after its `LoopEnter`.
+    Loop {
+        at: Pc,
+        entered: bool,
+    },
+    Seq,
+    Start,
+}
+
+pub fn validate(plan: &Plan) -> Result<(), Invalid> {
+    let host = &plan.host;
+    if host.entries.len() != plan.functions.len() {
+        return Err(Invalid(format!(
+            "{} host functions but {} entries in the host program",
+            plan.functions.len(),
+            host.entries.len()
+        )));
+    }
+    for (i, instr) in host.code.iter().enumerate() {
+        operands(plan, instr).map_err(|e| Invalid(format!("instruction {i}: {}", e.0)))?;
+    }
+    for f in &plan.functions {
+        if let Some(ret) = f.ret {
+            has_home(plan, ret)?;
+        }
+    }
+    let mut ends: Vec<u32> = host.entries.iter().map(|e| e.0).collect();
+    ends.sort_unstable();
+    for (fi, entry) in host.entries.iter().enumerate() {
+        let end = ends
+            .iter()
+            .copied()
+            .find(|e| *e > entry.0)
+            .unwrap_or(host.code.len() as u32);
+        nesting(host, *entry, end).map_err(|e| {
+            Invalid(format!(
+                "host function `{}`: {}",
+                plan.functions[fi].name, e.0
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+fn has_home(plan: &Plan, v: VarId) -> Result<(), Invalid> {
+    if (v.0 as usize) >= plan.program.vars.len() {
+        return Err(Invalid(format!("variable #{} does not exist", v.0)));
+    }
+    let Some(home) = plan.storage.home(v) else {
+        return Err(Invalid(format!(
+            "the host reads or writes `{}`, which has no home in memory",
+            plan.program.var(v).name
+        )));
+    };
+    if let Home::SharedFrame { frame, offset } = home {
+        let Some(f) = plan.storage.shared_frames.get(frame.0 as usize) else {
+            return Err(Invalid(format!("shared frame #{} does not exist", frame.0)));
+        };
+        let size = plan.program.var(v).ty.size(&plan.program.structs);
+        if offset + size > f.bytes {
+            return Err(Invalid(format!(
+                "`{}` (+{offset}, {size} bytes) lies outside shared frame `{}` ({} bytes)",
+                plan.program.var(v).name,
+                f.name,
+                f.bytes
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn operands(plan: &Plan, instr: &Instr) -> Result<(), Invalid> {
+    let frame = |f: crate::plan::SharedFrameId| {
+        if (f.0 as usize) < plan.storage.shared_frames.len() {
+            Ok(())
+        } else {
+            Err(Invalid(format!("shared frame #{} does not exist", f.0)))
+        }
+    };
+    match instr {
+        Instr::Launch(k) => {
+            if (k.0 as usize) >= plan.kernels.len() {
+                return Err(Invalid(format!("kernel #{} does not exist", k.0)));
+            }
+        }
+        Instr::Branch { cond, .. } => has_home(plan, *cond)?,
+        Instr::Split {
+            kind,
+            shared_frames,
+            arms,
+            ..
+        } => {
+            match kind {
+                SplitKind::If { cond } => {
+                    has_home(plan, *cond)?;
+                    if arms.len() != 2 || shared_frames.len() != 2 {
+                        return Err(Invalid("an `if` split needs two arms and frames".into()));
+                    }
+                }
+                SplitKind::Fork { count, at, dollar } => {
+                    has_home(plan, *count)?;
+                    has_home(plan, *at)?;
+                    if let Some(d) = dollar {
+                        has_home(plan, *d)?;
+                    }
+                    if arms.len() != 1 || shared_frames.is_empty() {
+                        return Err(Invalid("a `fork` split needs one arm and a frame".into()));
+                    }
+                }
+            }
+            for f in shared_frames {
+                frame(*f)?;
+            }
+        }
+        Instr::LoopBegin { header, .. } => {
+            if let Some(c) = header.cond {
+                has_home(plan, c)?;
+            }
+            frame(header.shared_frame)?;
+        }
+        Instr::Call {
+            callee,
+            args,
+            result,
+            ..
+        } => {
+            let Some(f) = plan.functions.get(callee.0 as usize) else {
+                return Err(Invalid(format!(
+                    "host function #{} does not exist",
+                    callee.0
+                )));
+            };
+            let params = &plan.program.func(f.func).params;
+            if params.len() != args.len() {
+                return Err(Invalid(format!(
+                    "call of `{}` with {} arguments for {} parameters",
+                    f.name,
+                    args.len(),
+                    params.len()
+                )));
+            }
+            for v in args.iter().chain(params) {
+                has_home(plan, *v)?;
+            }
+            if let Some(r) = result {
+                has_home(plan, *r)?;
+                if f.ret.is_none() {
+                    return Err(Invalid(format!("`{}` returns no value to take", f.name)));
+                }
+            }
+        }
+        Instr::StartBegin { shared_frame } => frame(*shared_frame)?,
+        Instr::Multiprefix {
+            ptr, value, result, ..
+        } => {
+            has_home(plan, *ptr)?;
+            has_home(plan, *value)?;
+            if let Some(r) = result {
+                has_home(plan, *r)?;
+            }
+        }
+        Instr::Jump(_)
+        | Instr::SubgroupEnd
+        | Instr::LoopEnter
+        | Instr::LoopNext
+        | Instr::LoopLatch { .. }
+        | Instr::LoopEnd
+        | Instr::Ret
+        | Instr::SeqBegin
+        | Instr::SeqEnd
+        | Instr::StartEnd
+        | Instr::Region { .. } => {}
+    }
+    Ok(())
+}
+
+/// Follows every path of one function's code with the stack of open group operations; the
+/// stack at an instruction must be the same on every path that reaches it.
+fn nesting(host: &HostProgram, entry: Pc, end: u32) -> Result<(), Invalid> {
+    let mut seen: HashMap<u32, Vec<Open>> = HashMap::new();
+    let mut work = vec![(entry, Vec::new())];
+    while let Some((pc, open)) = work.pop() {
+        if pc.0 < entry.0 || pc.0 >= end {
+            return Err(Invalid(format!(
+                "a jump to {} leaves the function ({}..{end})",
+                pc.0, entry.0
+            )));
+        }
+        if let Some(before) = seen.get(&pc.0) {
+            if *before != open {
+                return Err(Invalid(format!(
+                    "instruction {} is reached with different open operations ({before:?} and {open:?})",
+                    pc.0
+                )));
+            }
+            continue;
+        }
+        seen.insert(pc.0, open.clone());
+        let next = Pc(pc.0 + 1);
+        let top = open.last().copied();
+        let popped = || open[..open.len() - 1].to_vec();
+        let pushed = |o: Open| {
+            let mut v = open.clone();
+            v.push(o);
+            v
+        };
+        let wrong = |what: &str| Invalid(format!("instruction {}: {what} (open: {open:?})", pc.0));
+        match &host.code[pc.0 as usize] {
+            Instr::Launch(_) | Instr::Call { .. } | Instr::Multiprefix { .. } => {
+                work.push((next, open.clone()))
+            }
+            Instr::Branch { els, end, .. } => {
+                work.push((next, open.clone()));
+                work.push((*els, open.clone()));
+                work.push((*end, open.clone()));
+            }
+            Instr::Jump(to) => work.push((*to, open.clone())),
+            Instr::Region { end, .. } => {
+                work.push((next, open.clone()));
+                work.push((*end, open.clone()));
+            }
+            Instr::Split { arms, end, .. } => {
+                for arm in arms {
+                    work.push((*arm, pushed(Open::Split(pc))));
+                }
+                work.push((*end, open.clone()));
+            }
+            Instr::SubgroupEnd => {
+                let Some(Open::Split(at)) = top else {
+                    return Err(wrong("`subgroup end` outside a split arm"));
+                };
+                let Instr::Split { arms, end, .. } = &host.code[at.0 as usize] else {
+                    return Err(wrong("a split that is not a `Split`"));
+                };
+                for arm in arms {
+                    work.push((*arm, open.clone()));
+                }
+                work.push((*end, popped()));
+            }
+            Instr::LoopBegin { exit, .. } => {
+                if !matches!(host.code.get(exit.0 as usize), Some(Instr::LoopEnd)) {
+                    return Err(wrong("a loop whose exit is not its `LoopEnd`"));
+                }
+                work.push((
+                    next,
+                    pushed(Open::Loop {
+                        at: pc,
+                        entered: false,
+                    }),
+                ));
+            }
+            Instr::LoopEnter => {
+                let Some(Open::Loop { at, entered: false }) = top else {
+                    return Err(wrong("`loop enter` outside its loop's entry"));
+                };
+                let Instr::LoopBegin { exit, .. } = &host.code[at.0 as usize] else {
+                    return Err(wrong("a loop that is not a `LoopBegin`"));
+                };
+                let mut inside = popped();
+                inside.push(Open::Loop { at, entered: true });
+                work.push((next, inside.clone()));
+                work.push((*exit, inside));
+            }
+            Instr::LoopNext => {
+                if !matches!(top, Some(Open::Loop { entered: true, .. })) {
+                    return Err(wrong("`loop next` outside a loop body"));
+                }
+                work.push((next, open.clone()));
+            }
+            Instr::LoopLatch { body } => {
+                if !matches!(top, Some(Open::Loop { entered: true, .. })) {
+                    return Err(wrong("`loop latch` outside a loop"));
+                }
+                work.push((*body, open.clone()));
+                work.push((next, open.clone()));
+            }
+            Instr::LoopEnd => {
+                if !matches!(top, Some(Open::Loop { entered: true, .. })) {
+                    return Err(wrong("`loop end` outside an entered loop"));
+                }
+                work.push((next, popped()));
+            }
+            Instr::SeqBegin => work.push((next, pushed(Open::Seq))),
+            Instr::SeqEnd => {
+                if top != Some(Open::Seq) {
+                    return Err(wrong("`seq end` without its `seq begin`"));
+                }
+                work.push((next, popped()));
+            }
+            Instr::StartBegin { .. } => work.push((next, pushed(Open::Start))),
+            Instr::StartEnd => {
+                if top != Some(Open::Start) {
+                    return Err(wrong("`start end` without its `start begin`"));
+                }
+                work.push((next, popped()));
+            }
+            Instr::Ret => {
+                if !open.is_empty() {
+                    return Err(wrong("`ret` with group operations still open"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
