@@ -1,5 +1,6 @@
-//! The host side of the GPU driver: walks each host function's control graph and runs the
-//! Plan's kernels and the runtime library's group kernels on the device. It does what the
+//! The host side of the GPU driver: runs the lowered host program
+//! (`transform::host_program::walk`, shared with the CPU executor) by launching the Plan's
+//! kernels and the runtime library's group kernels on the device. It does what the
 //! host part of the standalone `.cu` (`cuda/fk_host.cuh`) does, with the same device calls
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
@@ -9,13 +10,13 @@ use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
     PushKernelArg,
 };
-use fork_frontend::hir::VarId;
+use fork_frontend::hir::{MpOp, VarId};
+use fork_frontend::source::Span;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use transform::plan::{
-    Home, HostFnId, HostLoop, HostOp, Plan, Region, SharedFrameId, Split, SplitKind,
-};
+use transform::host_program::{self, HostMachine, LoopHeader};
+use transform::plan::{Home, HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
 const FK_ACTIVE: i32 = 0;
 const FK_BREAK: i32 = 1;
@@ -68,25 +69,15 @@ struct HostGroup {
 }
 
 #[derive(Clone, Copy)]
-struct Tops {
+pub struct Tops {
     groups: usize,
     members: u64,
     words: u64,
     frames: u64,
 }
 
-#[derive(Clone, Copy)]
-struct Ctx {
-    g: i32,
-    slot_base: u64,
-    seq: bool,
-    func: HostFnId,
-}
-
-enum Flow {
-    Normal,
-    Returned,
-}
+/// Where the walk is; the group is an index into the device's group table.
+type Ctx = host_program::Ctx<i32>;
 
 pub struct Machine<'p> {
     plan: &'p Plan,
@@ -348,7 +339,7 @@ impl<'p> Machine<'p> {
     }
 
     fn threads(&self, c: Ctx) -> u32 {
-        let n = self.groups[c.g as usize].size.max(0) as u32;
+        let n = self.groups[c.group as usize].size.max(0) as u32;
         if c.seq {
             n.min(1)
         } else {
@@ -366,7 +357,7 @@ impl<'p> Machine<'p> {
         let launch = self.launches;
         self.launches += 1;
         let serial = (self.priority && sync) as i32;
-        let args: [&dyn KernelArg; 5] = [&c.g, &(n as i32), &c.slot_base, &launch, &serial];
+        let args: [&dyn KernelArg; 5] = [&c.group, &(n as i32), &c.slot_base, &launch, &serial];
         if serial == 1 {
             self.launch(name, 1, 1, &args)
         } else {
@@ -487,12 +478,12 @@ impl<'p> Machine<'p> {
     fn read_first(&mut self, c: Ctx, v: VarId) -> Result<Option<i32>, GpuError> {
         let var = self.var(v)?;
         let n = self.threads(c) as i32;
-        self.launch("fk_read_first", 1, 1, &[&c.g, &n, &c.slot_base, &var])?;
+        self.launch("fk_read_first", 1, 1, &[&c.group, &n, &c.slot_base, &var])?;
         let flag = self.read_ints(self.r.flag, 2)?;
         Ok((flag[1] >= 0).then_some(flag[0]))
     }
 
-    // ---- the walk ----
+    // ---- the walk (`transform::host_program::walk` decides the order) ----
 
     pub fn run(&mut self) -> Result<(), GpuError> {
         let plan = self.plan;
@@ -502,226 +493,13 @@ impl<'p> Machine<'p> {
         self.launch_members("fk_start", p as u32, &[&p, &members])?;
         let g = self.push_group(-1, p, members, 0, main.shared_frame)?;
         let root = Ctx {
-            g,
+            group: g,
             slot_base: plan.storage.private_globals_bytes * self.procs,
             seq: false,
             func: plan.main,
         };
         self.kernel(transform::emit_cuda::GLOBALS_KERNEL, true, root)?;
-        self.ops(&main.body, root)?;
-        Ok(())
-    }
-
-    fn ops(&mut self, ops: &[HostOp], c: Ctx) -> Result<Flow, GpuError> {
-        for op in ops {
-            if let Flow::Returned = self.op(op, c)? {
-                return Ok(Flow::Returned);
-            }
-        }
-        Ok(Flow::Normal)
-    }
-
-    fn op(&mut self, op: &HostOp, c: Ctx) -> Result<Flow, GpuError> {
-        let plan = self.plan;
-        match op {
-            HostOp::Launch(k) => {
-                let k = plan.kernel(*k);
-                self.kernel(&k.name, k.mode == fork_frontend::hir::Mode::Sync, c)?
-            }
-            HostOp::Split(s) => self.split(s, c)?,
-            HostOp::Branch { cond, then, els } => {
-                return match self.read_first(c, *cond)? {
-                    Some(v) if v != 0 => self.ops(then, c),
-                    Some(_) => self.ops(els, c),
-                    None => Ok(Flow::Normal),
-                }
-            }
-            HostOp::Loop(l) => self.host_loop(l, c)?,
-            HostOp::Call {
-                callee,
-                args,
-                result,
-                ..
-            } => self.call(*callee, args, *result, c)?,
-            HostOp::Return => return Ok(Flow::Returned),
-            HostOp::Seq(body) => {
-                self.ops(body, Ctx { seq: true, ..c })?;
-            }
-            HostOp::Region(r) => {
-                let n = self.groups[c.g as usize].size;
-                if self.priority || n <= 0 || n as u32 > transform::regions::MAX_MEMBERS {
-                    return self.ops(&r.ops, c);
-                }
-                self.region(r, c, n)?;
-            }
-            HostOp::Start { body, shared_frame } => {
-                let tops = self.top;
-                let members = self.alloc_members(self.procs)?;
-                let p = self.procs as i32;
-                self.launch_members("fk_start", p as u32, &[&p, &members])?;
-                let g = self.push_group(c.g, p, members, 0, *shared_frame)?;
-                self.ops(body, Ctx { g, seq: false, ..c })?;
-                self.pop(tops);
-            }
-            HostOp::Multiprefix {
-                op,
-                ptr,
-                value,
-                result,
-                ..
-            } => {
-                let n = self.threads(c) as i32;
-                if n > 0 {
-                    let (ptr, value) = (self.var(*ptr)?, self.var(*value)?);
-                    let (has, res) = match result {
-                        Some(r) => (1i32, self.var(*r)?),
-                        None => (0, FkVar::default()),
-                    };
-                    let code = transform::emit_cuda::mp_code(*op) as i32;
-                    self.launch(
-                        "fk_multiprefix",
-                        1,
-                        SCAN_THREADS,
-                        &[&c.g, &n, &c.slot_base, &code, &ptr, &value, &has, &res],
-                    )?;
-                }
-            }
-        }
-        Ok(Flow::Normal)
-    }
-
-    /// A block region as one kernel of one block (`transform::regions`), with the stack
-    /// space its nested groups take reserved above the tops.
-    fn region(&mut self, r: &Region, c: Ctx, n: i32) -> Result<(), GpuError> {
-        let tops = self.top;
-        let needs = r.needs;
-        let first = self.alloc_groups(needs.groups as usize)? as i32;
-        let members = self.alloc_members(needs.member_lists as u64 * n as u64)?;
-        let words = self.alloc_words(needs.word_lists as u64 * n as u64)?;
-        let frames = self.reserve_frames(needs.frame_bytes)?;
-        let launch = self.launches;
-        self.launches += 1;
-        let seq = c.seq as i32;
-        let threads = (n as u32).div_ceil(32) * 32;
-        self.launch(
-            &r.name,
-            1,
-            threads,
-            &[
-                &c.g,
-                &seq,
-                &c.slot_base,
-                &launch,
-                &first,
-                &members,
-                &words,
-                &frames,
-            ],
-        )?;
-        self.stats.regions += 1;
-        self.pop(tops);
-        Ok(())
-    }
-
-    fn split(&mut self, s: &Split, c: Ctx) -> Result<(), GpuError> {
-        let tops = self.top;
-        let n = self.threads(c) as i32;
-        let (kind, key, k, dollar) = match &s.kind {
-            SplitKind::If { cond } => (0i32, *cond, 2i64, None),
-            SplitKind::Fork { count, at, dollar } => {
-                let k = self.read_first(c, *count)?.unwrap_or(0).max(0) as i64;
-                (1, *at, k, *dollar)
-            }
-        };
-        if k as u64 > self.caps.counts {
-            return Err(GpuError::Capacity(
-                "subgroup table (fork into too many subgroups)",
-            ));
-        }
-        let key = self.var(key)?;
-        let (set_dollar, dollar_var) = match dollar {
-            Some(d) => (1i32, self.var(d)?),
-            None => (0, FkVar::default()),
-        };
-        let saved = self.alloc_words(n as u64)?;
-        let k32 = k as i32;
-        self.launch_members(
-            "fk_split_count",
-            n as u32,
-            &[
-                &c.g,
-                &n,
-                &c.slot_base,
-                &kind,
-                &key,
-                &k32,
-                &set_dollar,
-                &dollar_var,
-                &saved,
-            ],
-        )?;
-        let sizes = if k > 0 {
-            self.read_ints(self.r.counts, k as usize)?
-        } else {
-            Vec::new()
-        };
-        let total: u64 = sizes.iter().map(|s| *s as u64).sum();
-        let member_base = self.alloc_members(total)?;
-        let frame = |i: usize| s.shared_frames.get(i).copied().unwrap_or(SharedFrameId(0));
-        let bytes = |f: SharedFrameId| self.plan.storage.shared_frames[f.0 as usize].bytes;
-        let (f0, f1) = (frame(0), frame(if kind == 0 { 1 } else { 0 }));
-        let stride = align(bytes(f0).max(bytes(f1)), 8);
-        let frames = self.alloc_frames(stride * k as u64)?;
-        let first = self.alloc_groups(k as usize)? as i32;
-        if k > 0 {
-            let inherit = (kind == 0) as i32;
-            let (f0i, f1i) = (f0.0 as i32, f1.0 as i32);
-            self.launch(
-                "fk_split_rank",
-                1,
-                SCAN_THREADS,
-                &[
-                    &c.g,
-                    &n,
-                    &k32,
-                    &first,
-                    &member_base,
-                    &inherit,
-                    &f0i,
-                    &f1i,
-                    &frames,
-                    &stride,
-                ],
-            )?;
-        }
-        let parent_at = self.groups[c.g as usize].at;
-        let mut off = 0;
-        for (i, size) in sizes.iter().enumerate() {
-            self.groups[first as usize + i] = HostGroup {
-                size: *size,
-                members: member_base + off,
-                at: if kind == 0 { parent_at } else { i as i64 },
-            };
-            off += *size as u64;
-        }
-        for (i, size) in sizes.iter().enumerate() {
-            if *size == 0 {
-                continue;
-            }
-            let arm = if kind == 0 { i } else { 0 };
-            if let Some(ops) = s.arms.get(arm) {
-                let sub = Ctx {
-                    g: first + i as i32,
-                    ..c
-                };
-                self.ops(ops, sub)?;
-            }
-        }
-        if set_dollar == 1 && n > 0 {
-            self.launch_members("fk_restore_dollar", n as u32, &[&c.g, &n, &saved])?;
-        }
-        self.pop(tops);
-        Ok(())
+        host_program::walk(&plan.host, self, root)
     }
 
     /// LoopExitUpdate and the all-exited test: whether a participant is still active.
@@ -742,7 +520,7 @@ impl<'p> Machine<'p> {
             "fk_loop_exit",
             n as u32,
             &[
-                &parent.g,
+                &parent.group,
                 &n,
                 &parent.slot_base,
                 &marks,
@@ -765,100 +543,8 @@ impl<'p> Machine<'p> {
         self.launch_members(
             "fk_marked_status",
             n as u32,
-            &[&c.g, &n, &marks, &from, &to],
+            &[&c.group, &n, &marks, &from, &to],
         )
-    }
-
-    fn host_loop(&mut self, l: &HostLoop, c: Ctx) -> Result<(), GpuError> {
-        let tops = self.top;
-        let n = self.threads(c) as i32;
-        let marks = self.alloc_words(n as u64)?;
-        self.launch_members("fk_mark_active", n as u32, &[&c.g, &n, &marks])?;
-        let mut running = None;
-        if l.test_first {
-            self.ops(&l.entry_cond, c)?;
-            running = Some(self.exit_update(c, n, marks, l.cond, c.g)?);
-        }
-        let bytes = self.plan.storage.shared_frames[l.shared_frame.0 as usize].bytes;
-        let inner_g = if l.forms_group {
-            self.launch_members("fk_loop_keys", n as u32, &[&c.g, &n, &marks])?;
-            let size = self.read_ints(self.r.counts, 1)?[0];
-            let members = self.alloc_members(size as u64)?;
-            let frames = self.alloc_frames(bytes)?;
-            let g = self.alloc_groups(1)? as i32;
-            let (one, inherit, f, zero) = (1i32, 1i32, l.shared_frame.0 as i32, 0u64);
-            self.launch(
-                "fk_split_rank",
-                1,
-                SCAN_THREADS,
-                &[
-                    &c.g, &n, &one, &g, &members, &inherit, &f, &f, &frames, &zero,
-                ],
-            )?;
-            let at = self.groups[c.g as usize].at;
-            self.groups[g as usize] = HostGroup { size, members, at };
-            running = Some(size > 0);
-            g
-        } else {
-            let p = self.groups[c.g as usize];
-            let g = self.push_group(c.g, p.size, p.members, p.at, l.shared_frame)?;
-            if running.is_none() {
-                running = Some(self.exit_update(c, n, marks, None, c.g)?);
-            }
-            g
-        };
-        let inner = Ctx { g: inner_g, ..c };
-        let mut running = running.unwrap_or(false);
-        while running {
-            self.ops(&l.body, inner)?;
-            self.marked_status(c, n, marks, FK_CONTINUE, FK_ACTIVE)?;
-            self.ops(&l.latch, inner)?;
-            running = self.exit_update(c, n, marks, l.cond, inner.g)?;
-        }
-        self.marked_status(c, n, marks, FK_BREAK, FK_ACTIVE)?;
-        self.pop(tops);
-        Ok(())
-    }
-
-    fn call(
-        &mut self,
-        callee: HostFnId,
-        args: &[VarId],
-        result: Option<VarId>,
-        c: Ctx,
-    ) -> Result<(), GpuError> {
-        let plan = self.plan;
-        let f = plan.function(callee);
-        let tops = self.top;
-        let n = self.threads(c) as i32;
-        let marks = self.alloc_words(n as u64)?;
-        self.launch_members("fk_mark_active", n as u32, &[&c.g, &n, &marks])?;
-        let base = c.slot_base + plan.function(c.func).frame_bytes * self.procs;
-        let need = base + f.frame_bytes * self.procs;
-        if need > self.caps.slots {
-            return Err(GpuError::Capacity(
-                "call stack of spilled slots (recursion too deep?)",
-            ));
-        }
-        let p = self.groups[c.g as usize];
-        let g = self.push_group(c.g, p.size, p.members, p.at, f.shared_frame)?;
-        let inner = Ctx {
-            g,
-            slot_base: base,
-            seq: c.seq,
-            func: callee,
-        };
-        let params = &plan.program.func(f.func).params;
-        for (param, arg) in params.iter().zip(args) {
-            self.copy_var(c, n, marks, (*arg, c), (*param, inner))?;
-        }
-        self.ops(&f.body, inner)?;
-        self.marked_status(c, n, marks, FK_RETURN, FK_ACTIVE)?;
-        if let (Some(r), Some(ret)) = (result, f.ret) {
-            self.copy_var(c, n, marks, (ret, inner), (r, c))?;
-        }
-        self.pop(tops);
-        Ok(())
     }
 
     fn copy_var(
@@ -874,14 +560,14 @@ impl<'p> Machine<'p> {
             "fk_copy_var",
             n as u32,
             &[
-                &c.g,
+                &c.group,
                 &n,
                 &marks,
                 &s,
-                &src_ctx.g,
+                &src_ctx.group,
                 &src_ctx.slot_base,
                 &d,
-                &dst_ctx.g,
+                &dst_ctx.group,
                 &dst_ctx.slot_base,
             ],
         )
@@ -957,6 +643,355 @@ const RUNTIME_KERNELS: &[&str] = &[
     "fk_copy_var",
     "fk_multiprefix",
 ];
+
+/// A split's stack tops, and the `$` to put back after a `fork` that renumbered it.
+pub struct SplitSaved {
+    tops: Tops,
+    restore_dollar: Option<(i32, u64)>,
+}
+
+/// A loop's or a call's stack tops, the members of the enclosing group and their marks.
+pub struct Marked {
+    tops: Tops,
+    n: i32,
+    marks: u64,
+}
+
+impl HostMachine for Machine<'_> {
+    type Group = i32;
+    /// The subgroup's group index.
+    type Sub = i32;
+    type SplitSaved = SplitSaved;
+    type LoopSaved = Marked;
+    type CallSaved = Marked;
+    type StartSaved = Tops;
+    type Error = GpuError;
+
+    fn launch(&mut self, k: KernelId, c: &Ctx) -> Result<(), GpuError> {
+        let k = self.plan.kernel(k);
+        self.kernel(&k.name, k.mode == fork_frontend::hir::Mode::Sync, *c)
+    }
+
+    fn branch(&mut self, cond: VarId, c: &Ctx) -> Result<Option<bool>, GpuError> {
+        Ok(self.read_first(*c, cond)?.map(|v| v != 0))
+    }
+
+    fn split(
+        &mut self,
+        kind: &SplitKind,
+        shared_frames: &[SharedFrameId],
+        c: &Ctx,
+    ) -> Result<(Vec<(i32, usize)>, SplitSaved), GpuError> {
+        let c = *c;
+        let tops = self.top;
+        let n = self.threads(c) as i32;
+        let (if_split, key, k, dollar) = match kind {
+            SplitKind::If { cond } => (true, *cond, 2i64, None),
+            SplitKind::Fork { count, at, dollar } => {
+                let k = self.read_first(c, *count)?.unwrap_or(0).max(0) as i64;
+                (false, *at, k, *dollar)
+            }
+        };
+        if k as u64 > self.caps.counts {
+            return Err(GpuError::Capacity(
+                "subgroup table (fork into too many subgroups)",
+            ));
+        }
+        let key = self.var(key)?;
+        let (set_dollar, dollar_var) = match dollar {
+            Some(d) => (1i32, self.var(d)?),
+            None => (0, FkVar::default()),
+        };
+        let saved = self.alloc_words(n as u64)?;
+        let k32 = k as i32;
+        let kind_code = (!if_split) as i32;
+        self.launch_members(
+            "fk_split_count",
+            n as u32,
+            &[
+                &c.group,
+                &n,
+                &c.slot_base,
+                &kind_code,
+                &key,
+                &k32,
+                &set_dollar,
+                &dollar_var,
+                &saved,
+            ],
+        )?;
+        let sizes = if k > 0 {
+            self.read_ints(self.r.counts, k as usize)?
+        } else {
+            Vec::new()
+        };
+        let total: u64 = sizes.iter().map(|s| *s as u64).sum();
+        let member_base = self.alloc_members(total)?;
+        let frame = |i: usize| shared_frames.get(i).copied().unwrap_or(SharedFrameId(0));
+        let bytes = |f: SharedFrameId| self.plan.storage.shared_frames[f.0 as usize].bytes;
+        let (f0, f1) = (frame(0), frame(if if_split { 1 } else { 0 }));
+        let stride = align(bytes(f0).max(bytes(f1)), 8);
+        let frames = self.alloc_frames(stride * k as u64)?;
+        let first = self.alloc_groups(k as usize)? as i32;
+        if k > 0 {
+            let inherit = if_split as i32;
+            let (f0i, f1i) = (f0.0 as i32, f1.0 as i32);
+            self.launch(
+                "fk_split_rank",
+                1,
+                SCAN_THREADS,
+                &[
+                    &c.group,
+                    &n,
+                    &k32,
+                    &first,
+                    &member_base,
+                    &inherit,
+                    &f0i,
+                    &f1i,
+                    &frames,
+                    &stride,
+                ],
+            )?;
+        }
+        let parent_at = self.groups[c.group as usize].at;
+        let mut off = 0;
+        let mut subs = Vec::new();
+        for (i, size) in sizes.iter().enumerate() {
+            self.groups[first as usize + i] = HostGroup {
+                size: *size,
+                members: member_base + off,
+                at: if if_split { parent_at } else { i as i64 },
+            };
+            off += *size as u64;
+            if *size > 0 {
+                subs.push((first + i as i32, if if_split { i } else { 0 }));
+            }
+        }
+        let restore_dollar = (set_dollar == 1 && n > 0).then_some((n, saved));
+        Ok((
+            subs,
+            SplitSaved {
+                tops,
+                restore_dollar,
+            },
+        ))
+    }
+
+    fn enter_subgroup(&mut self, sub: &i32, _c: &Ctx) -> Result<i32, GpuError> {
+        Ok(*sub)
+    }
+
+    fn leave_subgroup(&mut self, _sub: &i32, _inner: &Ctx) -> Result<(), GpuError> {
+        Ok(())
+    }
+
+    fn restore(&mut self, saved: SplitSaved, c: &Ctx) -> Result<(), GpuError> {
+        if let Some((n, words)) = saved.restore_dollar {
+            self.launch_members("fk_restore_dollar", n as u32, &[&c.group, &n, &words])?;
+        }
+        self.pop(saved.tops);
+        Ok(())
+    }
+
+    fn loop_begin(&mut self, _l: &LoopHeader, c: &Ctx) -> Result<Marked, GpuError> {
+        let tops = self.top;
+        let n = self.threads(*c) as i32;
+        let marks = self.alloc_words(n as u64)?;
+        self.launch_members("fk_mark_active", n as u32, &[&c.group, &n, &marks])?;
+        Ok(Marked { tops, n, marks })
+    }
+
+    fn loop_enter(
+        &mut self,
+        l: &LoopHeader,
+        m: &mut Marked,
+        c: &Ctx,
+    ) -> Result<(i32, bool), GpuError> {
+        let c = *c;
+        let (n, marks) = (m.n, m.marks);
+        let mut running = None;
+        if l.test_first {
+            running = Some(self.exit_update(c, n, marks, l.cond, c.group)?);
+        }
+        let bytes = self.plan.storage.shared_frames[l.shared_frame.0 as usize].bytes;
+        let inner = if l.forms_group {
+            self.launch_members("fk_loop_keys", n as u32, &[&c.group, &n, &marks])?;
+            let size = self.read_ints(self.r.counts, 1)?[0];
+            let members = self.alloc_members(size as u64)?;
+            let frames = self.alloc_frames(bytes)?;
+            let g = self.alloc_groups(1)? as i32;
+            let (one, inherit, f, zero) = (1i32, 1i32, l.shared_frame.0 as i32, 0u64);
+            self.launch(
+                "fk_split_rank",
+                1,
+                SCAN_THREADS,
+                &[
+                    &c.group, &n, &one, &g, &members, &inherit, &f, &f, &frames, &zero,
+                ],
+            )?;
+            let at = self.groups[c.group as usize].at;
+            self.groups[g as usize] = HostGroup { size, members, at };
+            running = Some(size > 0);
+            g
+        } else {
+            let p = self.groups[c.group as usize];
+            let g = self.push_group(c.group, p.size, p.members, p.at, l.shared_frame)?;
+            if running.is_none() {
+                running = Some(self.exit_update(c, n, marks, None, c.group)?);
+            }
+            g
+        };
+        Ok((inner, running.unwrap_or(false)))
+    }
+
+    fn loop_next(&mut self, m: &Marked, c: &Ctx) -> Result<(), GpuError> {
+        self.marked_status(*c, m.n, m.marks, FK_CONTINUE, FK_ACTIVE)
+    }
+
+    fn loop_latch(
+        &mut self,
+        l: &LoopHeader,
+        m: &Marked,
+        c: &Ctx,
+        inner: &Ctx,
+    ) -> Result<bool, GpuError> {
+        self.exit_update(*c, m.n, m.marks, l.cond, inner.group)
+    }
+
+    fn loop_end(&mut self, m: Marked, c: &Ctx) -> Result<(), GpuError> {
+        self.marked_status(*c, m.n, m.marks, FK_BREAK, FK_ACTIVE)?;
+        self.pop(m.tops);
+        Ok(())
+    }
+
+    fn call(
+        &mut self,
+        callee: HostFnId,
+        args: &[VarId],
+        c: &Ctx,
+    ) -> Result<Option<(Ctx, Marked)>, GpuError> {
+        let c = *c;
+        let plan = self.plan;
+        let f = plan.function(callee);
+        let tops = self.top;
+        let n = self.threads(c) as i32;
+        let marks = self.alloc_words(n as u64)?;
+        self.launch_members("fk_mark_active", n as u32, &[&c.group, &n, &marks])?;
+        let base = c.slot_base + plan.function(c.func).frame_bytes * self.procs;
+        let need = base + f.frame_bytes * self.procs;
+        if need > self.caps.slots {
+            return Err(GpuError::Capacity(
+                "call stack of spilled slots (recursion too deep?)",
+            ));
+        }
+        let p = self.groups[c.group as usize];
+        let g = self.push_group(c.group, p.size, p.members, p.at, f.shared_frame)?;
+        let inner = Ctx {
+            group: g,
+            slot_base: base,
+            seq: c.seq,
+            func: callee,
+        };
+        let params = &plan.program.func(f.func).params;
+        for (param, arg) in params.iter().zip(args) {
+            self.copy_var(c, n, marks, (*arg, c), (*param, inner))?;
+        }
+        Ok(Some((inner, Marked { tops, n, marks })))
+    }
+
+    fn ret(
+        &mut self,
+        result: Option<VarId>,
+        m: Marked,
+        inner: &Ctx,
+        c: &Ctx,
+    ) -> Result<(), GpuError> {
+        self.marked_status(*c, m.n, m.marks, FK_RETURN, FK_ACTIVE)?;
+        if let (Some(r), Some(ret)) = (result, self.plan.function(inner.func).ret) {
+            self.copy_var(*c, m.n, m.marks, (ret, *inner), (r, *c))?;
+        }
+        self.pop(m.tops);
+        Ok(())
+    }
+
+    fn start(&mut self, shared_frame: SharedFrameId, c: &Ctx) -> Result<(i32, Tops), GpuError> {
+        let tops = self.top;
+        let members = self.alloc_members(self.procs)?;
+        let p = self.procs as i32;
+        self.launch_members("fk_start", p as u32, &[&p, &members])?;
+        let g = self.push_group(c.group, p, members, 0, shared_frame)?;
+        Ok((g, tops))
+    }
+
+    fn start_end(&mut self, tops: Tops, _c: &Ctx) -> Result<(), GpuError> {
+        self.pop(tops);
+        Ok(())
+    }
+
+    fn multiprefix(
+        &mut self,
+        op: MpOp,
+        [ptr, value]: [VarId; 2],
+        result: Option<VarId>,
+        _span: Span,
+        c: &Ctx,
+    ) -> Result<(), GpuError> {
+        let n = self.threads(*c) as i32;
+        if n == 0 {
+            return Ok(());
+        }
+        let (ptr, value) = (self.var(ptr)?, self.var(value)?);
+        let (has, res) = match result {
+            Some(r) => (1i32, self.var(r)?),
+            None => (0, FkVar::default()),
+        };
+        let code = transform::emit_cuda::mp_code(op) as i32;
+        self.launch(
+            "fk_multiprefix",
+            1,
+            SCAN_THREADS,
+            &[&c.group, &n, &c.slot_base, &code, &ptr, &value, &has, &res],
+        )
+    }
+
+    /// A block region as one kernel of one block (`transform::regions`), with the stack
+    /// space its nested groups take reserved above the tops; false when the group does not
+    /// fit one block (or `--crcw priority` serialises members).
+    fn region(&mut self, name: &str, needs: RegionNeeds, c: &Ctx) -> Result<bool, GpuError> {
+        let n = self.groups[c.group as usize].size;
+        if self.priority || n <= 0 || n as u32 > transform::regions::MAX_MEMBERS {
+            return Ok(false);
+        }
+        let tops = self.top;
+        let first = self.alloc_groups(needs.groups as usize)? as i32;
+        let members = self.alloc_members(needs.member_lists as u64 * n as u64)?;
+        let words = self.alloc_words(needs.word_lists as u64 * n as u64)?;
+        let frames = self.reserve_frames(needs.frame_bytes)?;
+        let launch = self.launches;
+        self.launches += 1;
+        let seq = c.seq as i32;
+        let threads = (n as u32).div_ceil(32) * 32;
+        self.launch(
+            name,
+            1,
+            threads,
+            &[
+                &c.group,
+                &seq,
+                &c.slot_base,
+                &launch,
+                &first,
+                &members,
+                &words,
+                &frames,
+            ],
+        )?;
+        self.stats.regions += 1;
+        self.pop(tops);
+        Ok(true)
+    }
+}
 
 /// A kernel argument of any of the types the kernels take.
 trait KernelArg {
