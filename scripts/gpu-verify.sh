@@ -11,12 +11,15 @@
 #
 # For every `//! run:` case of classroom-examples/, tests/semantics/ and tests/cpu_plan/ it runs
 #   sim  : forkcc sim FILE ARGS                      (the reference)
-#   gpu  : forkcc run FILE ARGS --backend gpu        (NVRTC + cudarc driver)
+#   gpu  : forkcc run FILE ARGS --backend gpu        (NVRTC + cudarc driver, host schedule)
+#   dev  : the same with --schedule device           (one persistent launch)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
+#   cud  : the same with --schedule device
 # and compares stdout bytes and success/failure with the reference (runs with --model erew/crew,
 # --check races or --max-steps are simulator-only: n/a; with --check bounds the .cu is n/a). Then it runs compute-sanitizer memcheck and
-# racecheck on the nvcc binaries of the classroom examples. Cases run in parallel (JOBS, default
-# nproc), and so do the sanitizer passes.
+# racecheck on the nvcc binaries of the classroom examples (both schedules; synccheck too on the
+# device schedule's). Cases run in parallel (JOBS, default nproc), and so do the sanitizer
+# passes.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
 
@@ -43,7 +46,8 @@ SUMMARY=$OUT/summary.txt
     command -v nvidia-smi >/dev/null &&
         nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
     echo
-    printf '%-44s %-34s %-6s %-6s %-6s %s\n' case args sim gpu cu 'gpu total (--stats)'
+    printf '%-44s %-34s %-6s %-6s %-6s %-6s %-6s %-22s %s\n' case args sim gpu dev cu cud \
+        'gpu total (--stats)' 'dev total'
 } >"$SUMMARY"
 
 ROWS=$OUT/rows
@@ -101,7 +105,7 @@ compare() {
 # its summary row to $ROWS/INDEX (status word first: pass, fail or na).
 verify_case() {
     local index=$1 file=$2 n=$3 args=$4
-    local name sim rc gpu cu status simres gpu_ms
+    local name sim rc gpu dev cu cud status simres gpu_ms dev_ms
     name="$(basename "$file" .fork).$n"
     # shellcheck disable=SC2086
     timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
@@ -112,7 +116,9 @@ verify_case() {
         # (R0004; fork-dialect.md §5: the GPU is not required to check it) exist only on the
         # simulator.
         gpu=n/a
+        dev=n/a
         cu=n/a
+        cud=n/a
         status=na
     else
         # shellcheck disable=SC2086
@@ -121,31 +127,56 @@ verify_case() {
         rc=$?
         gpu=$(compare "$name" gpu $rc $sim)
         # shellcheck disable=SC2086
+        timeout 300 "$FORKCC" run "$file" $args --backend gpu --schedule device --stats \
+            >"$LOGS/$name.dev.out" 2>"$LOGS/$name.dev.err"
+        rc=$?
+        dev=$(compare "$name" dev $rc $sim)
         if [[ " $args " == *" --check bounds"* ]]; then
             # Bounds checks exist in `forkcc run` only, not in the standalone .cu.
             cu=n/a
-        elif "$FORKCC" build "$file" $(define_args "$args") --emit cuda -o "$BIN/$name.cu" \
-            2>"$LOGS/$name.build.err" &&
-            "$NVCC" -O2 -arch=sm_90 "$BIN/$name.cu" -o "$BIN/$name" >"$LOGS/$name.nvcc.log" 2>&1; then
-            # shellcheck disable=SC2046
-            timeout 300 "$BIN/$name" -p "$(procs_of "$args")" $(crcw_of "$args") \
-                >"$LOGS/$name.cu.out" 2>"$LOGS/$name.cu.err"
-            rc=$?
-            cu=$(compare "$name" cu $rc $sim)
+            cud=n/a
         else
-            # A program the front end rejects agrees when the simulator rejected it too.
-            : >"$LOGS/$name.cu.out"
-            cu=$(compare "$name" cu 1 $sim)
-            [ "$cu" = ok ] || cu=BUILD
+            cu=$(standalone "$name" "$file" "$args" host $sim)
+            cud=$(standalone "$name" "$file" "$args" device $sim)
         fi
-        status=$([ "$gpu" = ok ] && [[ $cu == ok || $cu == n/a ]] && echo pass || echo fail)
+        status=$([ "$gpu" = ok ] && [ "$dev" = ok ] && [[ $cu == ok || $cu == n/a ]] &&
+            [[ $cud == ok || $cud == n/a ]] && echo pass || echo fail)
     fi
     simres=$([ $sim -eq 0 ] && echo ok || echo "rc=$sim")
     gpu_ms=$(grep -so 'total [0-9.]* ms' "$LOGS/$name.gpu.err" | tail -1)
-    printf '%s %-44s %-34s %-6s %-6s %-6s %s\n' "$status" "$name" "$args" "$simres" "$gpu" "$cu" \
-        "$gpu_ms" >"$ROWS/$index"
+    dev_ms=$(grep -so 'total [0-9.]* ms' "$LOGS/$name.dev.err" | tail -1)
+    printf '%s %-44s %-34s %-6s %-6s %-6s %-6s %-6s %-22s %s\n' "$status" "$name" "$args" \
+        "$simres" "$gpu" "$dev" "$cu" "$cud" "$gpu_ms" "$dev_ms" >"$ROWS/$index"
 }
-export -f verify_case compare define_args crcw_of procs_of
+
+# standalone NAME FILE ARGS SCHEDULE SIM_STATUS: builds the .cu of one schedule with nvcc, runs
+# it, compares; prints ok, DIFF or BUILD. The host schedule's binary is $BIN/NAME, the device
+# schedule's $BIN/NAME.dev.
+standalone() {
+    local name=$1 file=$2 args=$3 schedule=$4 sim=$5 bin col rc result
+    bin=$BIN/$name
+    col=cu
+    if [ "$schedule" = device ]; then
+        bin=$BIN/$name.dev
+        col=cud
+    fi
+    # shellcheck disable=SC2086,SC2046
+    if "$FORKCC" build "$file" $(define_args "$args") --emit cuda --schedule "$schedule" \
+        -o "$bin.cu" 2>"$LOGS/$name.$col.build.err" &&
+        "$NVCC" -O2 -arch=sm_90 "$bin.cu" -o "$bin" >"$LOGS/$name.$col.nvcc.log" 2>&1; then
+        # shellcheck disable=SC2046
+        timeout 300 "$bin" -p "$(procs_of "$args")" $(crcw_of "$args") \
+            >"$LOGS/$name.$col.out" 2>"$LOGS/$name.$col.err"
+        rc=$?
+        compare "$name" $col $rc "$sim"
+    else
+        # A program the front end rejects agrees when the simulator rejected it too.
+        : >"$LOGS/$name.$col.out"
+        result=$(compare "$name" $col 1 "$sim")
+        [ "$result" = ok ] && echo ok || echo BUILD
+    fi
+}
+export -f verify_case compare define_args crcw_of procs_of standalone
 export FORKCC NVCC LOGS BIN ROWS
 
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
@@ -174,7 +205,7 @@ cut -d' ' -f2- "$ROWS"/* >>"$SUMMARY"
 
 {
     echo
-    echo "cases: $total, sim = gpu = cu: $passed, simulator-only checks (n/a): $skipped"
+    echo "cases: $total, sim = gpu = dev = cu = cud: $passed, simulator-only checks (n/a): $skipped"
     [ -n "$failed_cases" ] && echo "differing: $failed_cases"
     echo
     echo "compute-sanitizer (classroom examples, nvcc binaries, first run line):"
@@ -202,6 +233,10 @@ elif command -v "$SANITIZER" >/dev/null; then
         args=$(grep -m1 '^//! run:' "$file")
         p=$(procs_of "${args#//! run:}")
         printf '%s %s memcheck\n%s %s racecheck\n' "$name" "$p" "$name" "$p"
+        if [ -x "$BIN/$name.dev" ]; then
+            printf '%s %s memcheck\n%s %s racecheck\n%s %s synccheck\n' "$name.dev" "$p" \
+                "$name.dev" "$p" "$name.dev" "$p"
+        fi
     done | xargs -P "$JOBS" -L1 bash -c 'sanitize "$@"' _
     cat "$ROWS"/san.* >>"$SUMMARY" 2>/dev/null
 else

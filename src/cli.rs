@@ -40,6 +40,9 @@ enum Command {
         /// Write to this file instead of stdout.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// `cuda`/`ptx`: how the GPU runs the program's groups.
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Host)]
+        schedule: ScheduleArg,
     },
     /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
     Sim(SimArgs),
@@ -54,6 +57,9 @@ enum Command {
         /// `cpu-plan`: the thread order of every kernel: forward, reverse or shuffle:SEED.
         #[arg(long, default_value = "forward")]
         order: pram_runtime::cpu::Order,
+        /// `gpu`: how the GPU runs the program's groups.
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Host)]
+        schedule: ScheduleArg,
     },
     /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.
     Test {
@@ -68,6 +74,26 @@ enum Command {
     Bench(crate::cmd_bench::BenchArgs),
     /// Explain a diagnostic code, e.g. `forkcc explain E0101`.
     Explain { code: String },
+}
+
+/// `--schedule`: how the GPU runs the host program.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ScheduleArg {
+    /// The 2012 study's design: the host launches each kernel and decides every split and
+    /// loop exit.
+    Host,
+    /// One persistent launch; every processor runs the program from its own program point
+    /// on the device, sibling subgroups at the same time.
+    Device,
+}
+
+impl ScheduleArg {
+    pub fn schedule(self) -> transform::emit_cuda::Schedule {
+        match self {
+            ScheduleArg::Host => transform::emit_cuda::Schedule::Host,
+            ScheduleArg::Device => transform::emit_cuda::Schedule::Device,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -93,6 +119,7 @@ pub fn main() -> ExitCode {
             source,
             emit,
             output,
+            schedule,
         } => {
             let Some(checked) = load(&source) else {
                 return ExitCode::FAILURE;
@@ -103,11 +130,11 @@ pub fn main() -> ExitCode {
                     Some(text) => text,
                     None => return ExitCode::FAILURE,
                 },
-                Emit::Cuda => match crate::cmd_cuda::cuda_text(&checked) {
+                Emit::Cuda => match crate::cmd_cuda::cuda_text(&checked, schedule.schedule()) {
                     Some(text) => text,
                     None => return ExitCode::FAILURE,
                 },
-                Emit::Ptx => match crate::cmd_cuda::ptx_text(&checked) {
+                Emit::Ptx => match crate::cmd_cuda::ptx_text(&checked, schedule.schedule()) {
                     Some(text) => text,
                     None => return ExitCode::FAILURE,
                 },
@@ -119,13 +146,20 @@ pub fn main() -> ExitCode {
             sim,
             backend: Backend::CpuPlan,
             order,
+            ..
         } => crate::cmd_plan::run(&sim, order),
         Command::Run {
             sim,
             backend: Backend::Gpu,
+            schedule,
             ..
-        } => crate::cmd_cuda::run(&sim),
-        Command::Run { sim, backend, .. } => cmd_sim::run(&sim, backend),
+        } => crate::cmd_cuda::run(&sim, schedule.schedule()),
+        Command::Run {
+            sim,
+            backend,
+            schedule,
+            ..
+        } => cmd_sim::run(&sim, backend, schedule.schedule()),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Bench(args) => crate::cmd_bench::bench(&args),
         Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {

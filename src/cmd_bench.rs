@@ -11,8 +11,13 @@ pub struct BenchArgs {
     /// The suite: study (all), sieve, quicksort, matmul, prefix, list_ranking.
     #[arg(default_value = "study")]
     pub suite: String,
-    /// Comma-separated backends: gpu, sim, seq, cuda-hand.
-    #[arg(long, value_delimiter = ',', default_value = "gpu,sim,seq,cuda-hand")]
+    /// Comma-separated backends: gpu (host schedule), gpu-device (device schedule), sim, seq,
+    /// cuda-hand.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "gpu,gpu-device,sim,seq,cuda-hand"
+    )]
     pub backends: Vec<String>,
     /// Timed runs per configuration, after one warm-up run.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -139,7 +144,7 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
             Some(b) => backends.push(b),
             None => {
                 eprintln!(
-                    "error: no backend `{name}` in --backends; use gpu, sim, seq or cuda-hand"
+                    "error: no backend `{name}` in --backends; use gpu, gpu-device, sim, seq or cuda-hand"
                 );
                 return ExitCode::FAILURE;
             }

@@ -9,7 +9,7 @@ use pram_runtime::cuda::{self, nvrtc};
 use pram_runtime::gpu;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use transform::emit_cuda::{self, EmitError};
+use transform::emit_cuda::{self, EmitError, EmitOptions, Schedule};
 
 fn report(checked: &Checked, err: &EmitError) {
     let color = std::io::stderr().is_terminal();
@@ -20,17 +20,25 @@ fn report(checked: &Checked, err: &EmitError) {
 }
 
 /// The standalone `.cu`; None (diagnostics printed) when the program cannot be emitted.
-pub fn cuda_text(checked: &Checked) -> Option<String> {
+pub fn cuda_text(checked: &Checked, schedule: Schedule) -> Option<String> {
     let plan = plan(checked)?;
-    cuda::standalone_source(&plan, &checked.sources)
+    let options = EmitOptions {
+        schedule,
+        ..EmitOptions::default()
+    };
+    cuda::standalone_source_with(&plan, &checked.sources, options)
         .map_err(|e| report(checked, &e))
         .ok()
 }
 
 /// The PTX of the kernels; None (message printed) without NVRTC or when it fails.
-pub fn ptx_text(checked: &Checked) -> Option<String> {
+pub fn ptx_text(checked: &Checked, schedule: Schedule) -> Option<String> {
     let plan = plan(checked)?;
-    let emitted = emit_cuda::emit(&plan, &checked.sources)
+    let options = EmitOptions {
+        schedule,
+        ..EmitOptions::default()
+    };
+    let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
         .map_err(|e| report(checked, &e))
         .ok()?;
     match nvrtc::compile_ptx(&cuda::device_source(&emitted)) {
@@ -49,7 +57,7 @@ pub fn ptx_text(checked: &Checked) -> Option<String> {
 
 /// `forkcc run --backend gpu`: the output on stdout, `--stats` and errors on stderr. The GPU
 /// has no step limit; `--crcw priority` is honoured, `common`/`arbitrary` let some writer win.
-pub fn run(args: &SimArgs) -> ExitCode {
+pub fn run(args: &SimArgs, schedule: Schedule) -> ExitCode {
     if args.machine.simulator_only_checks() {
         eprintln!(
             "error: the GPU does not check `--model erew|crew` or `--check races`; run with \
@@ -65,6 +73,7 @@ pub fn run(args: &SimArgs) -> ExitCode {
     };
     let options = emit_cuda::EmitOptions {
         check_bounds: args.machine.check.contains(&CheckArg::Bounds),
+        schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {
         Ok(e) => e,

@@ -166,11 +166,11 @@ pub fn sim(args: &SimArgs) -> ExitCode {
 }
 
 /// `forkcc run`: runs on the chosen backend.
-pub fn run(args: &SimArgs, backend: Backend) -> ExitCode {
+pub fn run(args: &SimArgs, backend: Backend, schedule: transform::emit_cuda::Schedule) -> ExitCode {
     // The GPU does not check EREW/CREW accesses or races: such runs stay on the simulator.
     if backend == Backend::Auto && !args.machine.simulator_only_checks() {
         if pram_runtime::gpu::available() {
-            return crate::cmd_cuda::run(args);
+            return crate::cmd_cuda::run(args, schedule);
         }
         eprintln!(
             "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)"

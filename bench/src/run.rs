@@ -9,14 +9,17 @@ use crate::suite::{Case, Program, SIM_MAX_PROCS};
 use fork_frontend::{diag, Checked, Options};
 use pram_runtime::gpu;
 use std::time::Instant;
+use transform::emit_cuda::Schedule;
 use transform::emit_cuda::{self, Emitted};
 use transform::plan::Plan;
 
 /// Where a case runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
-    /// forkcc's generated CUDA (`pram_runtime::gpu`).
+    /// forkcc's generated CUDA (`pram_runtime::gpu`), the host schedule.
     Gpu,
+    /// The same under the device-resident schedule (one persistent launch).
+    GpuDevice,
     /// The reference PRAM simulator.
     Sim,
     /// The sequential Rust baselines.
@@ -26,11 +29,18 @@ pub enum Backend {
 }
 
 impl Backend {
-    pub const ALL: [Backend; 4] = [Backend::Gpu, Backend::Sim, Backend::Seq, Backend::CudaHand];
+    pub const ALL: [Backend; 5] = [
+        Backend::Gpu,
+        Backend::GpuDevice,
+        Backend::Sim,
+        Backend::Seq,
+        Backend::CudaHand,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Backend::Gpu => "gpu",
+            Backend::GpuDevice => "gpu-device",
             Backend::Sim => "sim",
             Backend::Seq => "seq",
             Backend::CudaHand => "cuda-hand",
@@ -39,6 +49,15 @@ impl Backend {
 
     pub fn parse(name: &str) -> Option<Backend> {
         Backend::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// The schedule of a backend that runs forkcc's generated CUDA.
+    fn schedule(self) -> Option<Schedule> {
+        match self {
+            Backend::Gpu => Some(Schedule::Host),
+            Backend::GpuDevice => Some(Schedule::Device),
+            _ => None,
+        }
     }
 }
 
@@ -202,6 +221,7 @@ fn sim_row(case: &Case, checked: &Checked, procs: u64, expected: &str, runs: usi
 /// NVRTC (or the PTX cache), context, module loading and allocation are setup, not counted.
 fn gpu_row(
     case: &Case,
+    backend: Backend,
     compiled: &(Plan, Emitted),
     procs: u64,
     expected: &str,
@@ -225,7 +245,7 @@ fn gpu_row(
         })
     });
     finish(
-        row(case, Some(procs), Backend::Gpu.name()),
+        row(case, Some(procs), backend.name()),
         measured,
         |row, stats| {
             if let Some(last) = stats.last() {
@@ -264,10 +284,14 @@ fn hand_row(case: &Case, hand: &HandCuda, procs: u64, expected: &str, runs: usiz
     )
 }
 
-fn compile_for_gpu(checked: &Checked) -> Result<(Plan, Emitted), String> {
+fn compile_for_gpu(checked: &Checked, schedule: Schedule) -> Result<(Plan, Emitted), String> {
     let plan = transform::transform(&checked.program)
         .map_err(|d| diag::render(&checked.sources, &d, false))?;
-    let emitted = emit_cuda::emit(&plan, &checked.sources)
+    let options = emit_cuda::EmitOptions {
+        schedule,
+        ..Default::default()
+    };
+    let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
         .map_err(|e| diag::render(&checked.sources, &[e.to_diagnostic()], false))?;
     Ok((plan, emitted))
 }
@@ -283,16 +307,23 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
         let expected = baselines(case, settings, &mut rows);
         rows[start..].iter().for_each(&mut progress);
         let checked = expected.clone().and_then(|_| check(case));
-        let compiled = if uses(Backend::Gpu) && gpu_present {
-            Some(
-                checked
-                    .as_ref()
-                    .map_err(Clone::clone)
-                    .and_then(compile_for_gpu),
-            )
-        } else {
-            None
-        };
+        let gpu_backends: Vec<(Backend, Schedule)> = settings
+            .backends
+            .iter()
+            .filter_map(|b| Some((*b, b.schedule()?)))
+            .collect();
+        let compiled: Vec<_> = gpu_backends
+            .iter()
+            .map(|&(backend, schedule)| {
+                let c = gpu_present.then(|| {
+                    checked
+                        .as_ref()
+                        .map_err(Clone::clone)
+                        .and_then(|c| compile_for_gpu(c, schedule))
+                });
+                (backend, c)
+            })
+            .collect();
         for &procs in &case.procs {
             let failed = |backend: Backend, e: &str| Row {
                 status: format!("error: {e}"),
@@ -310,14 +341,14 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
                 progress(&r);
                 rows.push(r);
             }
-            if uses(Backend::Gpu) {
-                let r = match (&compiled, &text) {
+            for (backend, compiled) in &compiled {
+                let r = match (compiled, &text) {
                     (None, _) => Row {
                         status: NO_GPU.into(),
-                        ..row(case, Some(procs), Backend::Gpu.name())
+                        ..row(case, Some(procs), backend.name())
                     },
-                    (Some(Ok(c)), Ok(t)) => gpu_row(case, c, procs, t, settings.runs),
-                    (Some(Err(e)), _) | (_, Err(e)) => failed(Backend::Gpu, e),
+                    (Some(Ok(c)), Ok(t)) => gpu_row(case, *backend, c, procs, t, settings.runs),
+                    (Some(Err(e)), _) | (_, Err(e)) => failed(*backend, e),
                 };
                 progress(&r);
                 rows.push(r);
@@ -355,7 +386,7 @@ pub fn add_ratios(rows: &mut [Row]) {
     for row in rows.iter_mut().filter(|r| r.procs.is_some()) {
         let Some(time) = row.median_s else { continue };
         row.speedup_vs_seq = seq.map(|s| s / time);
-        if row.backend == Backend::Gpu.name() {
+        if Backend::parse(&row.backend).is_some_and(|b| b.schedule().is_some()) {
             row.speedup_vs_sim =
                 median(&snapshot, Backend::Sim.name(), row.procs).map(|s| s / time);
             row.generated_vs_hand =

@@ -79,6 +79,9 @@ struct FkThread {
     unsigned sub;       // segment of a block region's launch (0 outside regions)
     unsigned key;       // printf order key: $$ in synchronous, __PROC_NR__ in asynchronous code
     unsigned seq;       // printf records of this thread in this launch
+#ifdef FK_SCHEDULE_DEVICE
+    const struct FkProc *state;  // the processor's program point and frames (fk_schedule.cuh)
+#endif
 };
 
 // A variable the runtime kernels read or write (condition slots, arguments, results).
@@ -105,13 +108,21 @@ static_assert(sizeof(FkMachine) == 160, "FkMachine layout");
 
 // ---- faults ----
 
+#ifdef FK_SCHEDULE_DEVICE
+__device__ void fk_fault_key(const FkThread *th);
+#endif
+
 // The first fault wins: its site, processor and launch (the host drops the output of that
-// launch and later ones, as the simulator stops at the faulting step).
+// launch and later ones, as the simulator stops at the faulting step). Under the device
+// schedule the launch is replaced by the step's output order key (fk_schedule.cuh).
 __device__ void fk_fault(int site, const FkThread *th) {
     if (atomicCAS(&fk_m.fault[0], 0, site + 1) == 0) {
         fk_m.fault[1] = th->proc;
         fk_m.fault[2] = (int)th->launch;
         fk_m.fault[3] = (int)th->sub;
+#ifdef FK_SCHEDULE_DEVICE
+        fk_fault_key(th);
+#endif
     }
 }
 
@@ -167,15 +178,37 @@ __device__ char *fk_frame(int group, int frame_id) {
     return 0;
 }
 
-// A processor's spilled slot: frame offset `offset`, `size` bytes (coalesced layout).
+// A processor's private global: offset `offset`, `size` bytes, in the global private frame at
+// the bottom of `fk_m.slots` (coalesced: processor p's copy at offset * P + p * size).
+__device__ char *fk_private_global(fk_u64 offset, fk_u64 size, int proc) {
+    return fk_m.slots + offset * (fk_u64)fk_m.procs + (fk_u64)proc * size;
+}
+
+#ifdef FK_SCHEDULE_DEVICE
+// Under the device schedule sibling subgroups run at the same time and may call different
+// functions at the same depth, so frames of different layouts would overlap in the coalesced
+// layout: each processor has a slot stack of its own (`slot_base` is its height there).
+struct FkSlotStacks {
+    char *base;
+    fk_u64 stride;  // bytes per processor
+};
+__device__ FkSlotStacks fk_slot_stacks;
+__device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64, int proc) {
+    return fk_slot_stacks.base + (fk_u64)proc * fk_slot_stacks.stride + base + offset;
+}
+#else
+// A processor's spilled slot: frame offset `offset`, `size` bytes (coalesced layout: the
+// frames of one call depth hold the same function's layout for every processor, because the
+// host runs sibling subgroups one after another).
 __device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64 size, int proc) {
     return fk_m.slots + base + offset * (fk_u64)fk_m.procs + (fk_u64)proc * size;
 }
+#endif
 
 __device__ char *fk_var_addr(FkVar v, int group, fk_u64 slot_base, int proc) {
     switch (v.kind) {
     case 0: return fk_slot(slot_base, v.offset, v.size, proc);
-    case 1: return fk_slot(0, v.offset, v.size, proc);
+    case 1: return fk_private_global(v.offset, v.size, proc);
     case 2: return fk_m.shared_globals + v.offset;
     default: return fk_frame(group, v.frame_id) + v.offset;
     }
@@ -243,6 +276,9 @@ __device__ char *fk_put_arg(char *at, const signed char *s) {
     return at + 8 + ((n + 7) & ~7ull);
 }
 
+#ifdef FK_SCHEDULE_DEVICE
+template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args);
+#else
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
     fk_u64 bytes = 32 + (fk_arg_bytes(args) + ... + 0ull);
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
@@ -260,6 +296,7 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
     ((p = fk_put_arg(p, args)), ...);
     return 0;
 }
+#endif
 
 // ---- kernels ----
 

@@ -58,6 +58,7 @@ struct FkHost {
     char *frames;
     unsigned launches;
     const FkProgram *program;
+    unsigned *fault_key;  // device schedule: the faulting step's order key (device memory)
 };
 
 static FkHost fk_h;
@@ -591,6 +592,11 @@ inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsign
     return out;
 }
 
+#ifdef FK_SCHEDULE_DEVICE
+inline std::string fk_output_device(std::vector<char> &buf, bool faulted);  // fk_host_schedule.cuh
+inline int fk_schedule_depth(fk_u64 procs);
+#endif
+
 // Prints the output; reports a fault or an overflow. Returns the exit status.
 inline int fk_finish() {
     fk_cuda(cudaDeviceSynchronize(), "running the kernels");
@@ -601,8 +607,12 @@ inline int fk_finish() {
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
     int fault[4];
     fk_read(fault, fk_h.m.fault, 4);
+#ifdef FK_SCHEDULE_DEVICE
+    std::string out = fk_output_device(buf, fault[0] != 0);
+#else
     std::string out = fault[0] != 0 ? fk_output(buf, (unsigned)fault[2], (unsigned)fault[3])
                                     : fk_output(buf, ~0u, ~0u);
+#endif
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault[0] != 0) {
@@ -654,6 +664,10 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     h.members_cap = 64 * P + 4096;
     h.words_cap = 64 * P + 4096;
     h.groups_cap = 1 << 18;
+#ifdef FK_SCHEDULE_DEVICE
+    // Group instance ids of the device schedule: processor * (depth + 1) + frame height.
+    h.groups_cap = std::max<fk_u64>(h.groups_cap, P * (fk_schedule_depth(P) + 1));
+#endif
     h.frames_cap = 16 << 20;
     h.counts_cap = std::max<fk_u64>(P, 1 << 16);
     h.slots_cap = std::max<fk_u64>(64ull << 20, (program->private_globals_bytes + 64 * program->main_frame_bytes) * P);

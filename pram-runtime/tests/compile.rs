@@ -8,8 +8,10 @@ mod common;
 use pram_runtime::cuda::{self, nvrtc};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use transform::emit_cuda::{EmitOptions, Schedule};
 
-/// The emitted sources of every program the transform accepts; the others are listed.
+/// The emitted sources of every program the transform accepts, for both schedules; the
+/// others are listed.
 fn sources(standalone: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut cases = common::cases(&[
@@ -39,17 +41,24 @@ fn sources(standalone: bool) -> Vec<(String, String)> {
             eprintln!("not emitted (the transform rejects it): {name}");
             continue;
         };
-        let text = if standalone {
-            cuda::standalone_source(&plan, &checked.sources)
-        } else {
-            transform::emit_cuda::emit(&plan, &checked.sources).map(|e| cuda::device_source(&e))
-        };
-        match text {
-            Ok(text) => out.push((name, text)),
-            Err(e) => panic!("{name}: cannot emit CUDA: {}", e.message),
+        for schedule in [Schedule::Host, Schedule::Device] {
+            let options = EmitOptions {
+                schedule,
+                ..EmitOptions::default()
+            };
+            let text = if standalone {
+                cuda::standalone_source_with(&plan, &checked.sources, options)
+            } else {
+                transform::emit_cuda::emit_with(&plan, &checked.sources, options)
+                    .map(|e| cuda::device_source(&e))
+            };
+            match text {
+                Ok(text) => out.push((format!("{name} ({schedule:?} schedule)"), text)),
+                Err(e) => panic!("{name}: cannot emit CUDA: {}", e.message),
+            }
         }
     }
-    assert!(out.len() >= 40, "only {} programs emitted", out.len());
+    assert!(out.len() >= 80, "only {} sources emitted", out.len());
     out
 }
 

@@ -9,6 +9,7 @@ mod common;
 use pram_runtime::cpu;
 use std::path::Path;
 use std::process::Command;
+use transform::emit_cuda::{EmitOptions, Schedule};
 
 /// `K<<<grid, block>>>(args)` becomes `fk_emu_launch(grid, block, K, args)`.
 fn emulated_launches(source: &str) -> String {
@@ -25,10 +26,14 @@ fn emulated_launches(source: &str) -> String {
         let config = &rest[open + 3..open + close];
         out.push_str(&before[..name_start]);
         out.push_str(&format!(
-            "fk_emu_launch({config}, {}, ",
+            "fk_emu_launch({config}, {}",
             &before[name_start..]
         ));
         rest = &rest[open + close + 4..];
+        // A kernel without arguments: `K<<<g, b>>>()`.
+        if !rest.starts_with(')') {
+            out.push_str(", ");
+        }
     }
     out.push_str(rest);
     out
@@ -40,10 +45,25 @@ fn launch_syntax_is_rewritten() {
         emulated_launches("x; k<<<FK_BLOCKS(l->n)>>>(a, b);"),
         "x; fk_emu_launch(FK_BLOCKS(l->n), k, a, b);"
     );
+    assert_eq!(
+        emulated_launches("k<<<1, 64>>>();"),
+        "fk_emu_launch(1, 64, k);"
+    );
 }
 
 #[test]
 fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
+    emulated_runs_agree(Schedule::Host);
+}
+
+/// The device-resident schedule's `.cu`: one persistent launch of 64 real threads (one
+/// emulated block), every processor from its own program point, virtualised when P > 64.
+#[test]
+fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
+    emulated_runs_agree(Schedule::Device);
+}
+
+fn emulated_runs_agree(schedule: Schedule) {
     if Command::new("g++").arg("--version").output().is_err() {
         eprintln!("skipped: no g++");
         return;
@@ -68,7 +88,11 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
         let Ok(reference) = cpu::run(&plan, config) else {
             continue;
         };
-        let source = pram_runtime::cuda::standalone_source(&plan, &checked.sources)
+        let options = EmitOptions {
+            schedule,
+            ..EmitOptions::default()
+        };
+        let source = pram_runtime::cuda::standalone_source_with(&plan, &checked.sources, options)
             .unwrap_or_else(|e| panic!("{name}: {}", e.message));
         let cpp = dir.path().join(format!("p{compared}.cpp"));
         let bin = dir.path().join(format!("p{compared}"));

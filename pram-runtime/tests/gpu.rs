@@ -1,13 +1,23 @@
 //! GPU execution: every classroom example and semantics program (its `//! run:` cases) runs
-//! on the GPU driver and prints the same bytes as the CPU Plan executor. Without a GPU (or
-//! without NVRTC) it says "skipped: no GPU".
+//! on the GPU driver, under both schedules, and prints the same bytes as the CPU Plan
+//! executor. Without a GPU (or without NVRTC) it says "skipped: no GPU".
 
 mod common;
 
 use pram_runtime::{cpu, gpu};
+use transform::emit_cuda::{EmitOptions, Schedule};
 
 #[test]
 fn gpu_prints_what_the_cpu_plan_executor_prints() {
+    gpu_runs_agree(Schedule::Host);
+}
+
+#[test]
+fn gpu_device_schedule_prints_what_the_cpu_plan_executor_prints() {
+    gpu_runs_agree(Schedule::Device);
+}
+
+fn gpu_runs_agree(schedule: Schedule) {
     if !gpu::available() {
         eprintln!("skipped: no GPU");
         return;
@@ -28,7 +38,12 @@ fn gpu_prints_what_the_cpu_plan_executor_prints() {
         let Ok(reference) = cpu::run(&plan, config) else {
             continue; // a faulting program: compared by scripts/gpu-verify.sh
         };
-        let emitted = transform::emit_cuda::emit(&plan, &checked.sources).expect("emits");
+        let options = EmitOptions {
+            schedule,
+            ..EmitOptions::default()
+        };
+        let emitted =
+            transform::emit_cuda::emit_with(&plan, &checked.sources, options).expect("emits");
         let run = gpu::run(
             &plan,
             &emitted,
@@ -61,13 +76,15 @@ fn gpu_reports_an_array_index_out_of_bounds_with_check_bounds() {
     let checked =
         fork_frontend::check_file(&file, &Default::default()).unwrap_or_else(|_| panic!("checks"));
     let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("transforms"));
-    let options = transform::emit_cuda::EmitOptions { check_bounds: true };
+    let options = EmitOptions {
+        check_bounds: true,
+        ..EmitOptions::default()
+    };
     let emitted = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
         .unwrap_or_else(|e| panic!("{}", e.message));
     let config = gpu::Config {
         procs: 5,
-        priority: false,
-        timing: false,
+        ..gpu::Config::default()
     };
     let run = gpu::run(&plan, &emitted, config).unwrap_or_else(|e| panic!("{e}"));
     let error = run

@@ -49,7 +49,10 @@ fn check_bounds_guards_array_indexes_with_their_location() {
     let checked = fork_frontend::check_source("b.fork", src, &Options::default())
         .unwrap_or_else(|_| panic!("checks"));
     let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("transforms"));
-    let options = transform::emit_cuda::EmitOptions { check_bounds: true };
+    let options = transform::emit_cuda::EmitOptions {
+        check_bounds: true,
+        ..Default::default()
+    };
     let e = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
         .unwrap_or_else(|e| panic!("{}", e.message));
     assert_eq!(

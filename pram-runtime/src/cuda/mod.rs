@@ -12,7 +12,7 @@
 pub mod nvrtc;
 
 use fork_frontend::source::SourceMap;
-use transform::emit_cuda::{self, EmitError, Emitted};
+use transform::emit_cuda::{self, EmitError, EmitOptions, Emitted, Schedule};
 use transform::plan::Plan;
 
 /// The library's device part: descriptors, split / loop / call / multiprefix kernels, printf
@@ -20,6 +20,10 @@ use transform::plan::Plan;
 pub const DEVICE_LIBRARY: &str = include_str!("../../cuda/fk_device.cuh");
 /// The library's host part for the standalone `.cu` (CUDA runtime API).
 pub const HOST_LIBRARY: &str = include_str!("../../cuda/fk_host.cuh");
+/// The device-resident schedule's device part (`--schedule device`).
+pub const SCHEDULE_LIBRARY: &str = include_str!("../../cuda/fk_schedule.cuh");
+/// The device-resident schedule's host part of the standalone `.cu`.
+pub const SCHEDULE_HOST_LIBRARY: &str = include_str!("../../cuda/fk_host_schedule.cuh");
 
 /// The options every compilation uses (NVRTC and the nvcc line in the `.cu` header).
 pub const ARCH: &str = "sm_90";
@@ -31,28 +35,51 @@ fn header(what: &str) -> String {
     )
 }
 
+/// The runtime library's device part for the emitted program's schedule.
+fn device_library(emitted: &Emitted, s: &mut String) {
+    if emitted.schedule == Schedule::Device {
+        s.push_str("#define FK_SCHEDULE_DEVICE 1\n");
+    }
+    s.push_str(DEVICE_LIBRARY);
+    s.push('\n');
+    if emitted.schedule == Schedule::Device {
+        s.push_str(SCHEDULE_LIBRARY);
+        s.push('\n');
+    }
+}
+
 /// The source NVRTC compiles: the library's device part and the program's device code.
 pub fn device_source(emitted: &Emitted) -> String {
     let mut s = header("device code for NVRTC");
-    s.push_str(DEVICE_LIBRARY);
-    s.push('\n');
+    device_library(emitted, &mut s);
     s.push_str(&emitted.device);
     s
 }
 
 /// The self-contained `.cu`: `nvcc -O2 -arch=sm_90 prog.cu -o prog && ./prog -p P`.
 pub fn standalone_source(plan: &Plan, sources: &SourceMap) -> Result<String, EmitError> {
-    let emitted = emit_cuda::emit(plan, sources)?;
+    standalone_source_with(plan, sources, EmitOptions::default())
+}
+
+pub fn standalone_source_with(
+    plan: &Plan,
+    sources: &SourceMap,
+    options: EmitOptions,
+) -> Result<String, EmitError> {
+    let emitted = emit_cuda::emit_with(plan, sources, options)?;
     let mut s = header(&format!(
         "standalone CUDA program: nvcc -O2 -arch={ARCH} prog.cu -o prog && ./prog -p P"
     ));
     s.push_str("// ==== runtime library: device part ====\n");
-    s.push_str(DEVICE_LIBRARY);
-    s.push('\n');
+    device_library(&emitted, &mut s);
     s.push_str(&emitted.device);
     s.push_str("// ==== runtime library: host part ====\n");
     s.push_str(HOST_LIBRARY);
     s.push('\n');
+    if emitted.schedule == Schedule::Device {
+        s.push_str(SCHEDULE_HOST_LIBRARY);
+        s.push('\n');
+    }
     s.push_str(&emitted.host);
     Ok(s)
 }

@@ -52,12 +52,54 @@ pub struct FkMachine {
     pub fault: u64,
 }
 
+/// `FkDevice` (`cuda/fk_schedule.cuh`): the device schedule's state, set into `fk_d`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkDevice {
+    pub procs: u64,
+    pub frames: u64,
+    pub sync: u64,
+    pub scratch: u64,
+    pub frame_heap: u64,
+    pub frame_heap_bytes: u64,
+    pub frame_heap_top: u64,
+    pub depth: i32,
+    pub entry: i32,
+    pub slot_stack_bytes: u64,
+    pub error: u64,
+    pub fault_key: u64,
+}
+
+/// `FkSlotStacks`: each processor's slot stack under the device schedule.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkSlotStacks {
+    pub base: u64,
+    pub stride: u64,
+}
+
+/// Sizes of the device schedule's per-processor, per-frame and per-group records, which the
+/// driver allocates (`static_assert`ed in `cuda/fk_schedule.cuh`).
+pub const FK_PROC_BYTES: u64 = 64;
+pub const FK_FRAME_BYTES: u64 = 48;
+pub const FK_SYNC_BYTES: u64 = 40;
+pub const FK_SLOT_BYTES: u64 = 32;
+/// `FK_KEY_MAX`: the most (step, index) pairs of an order key.
+pub const FK_KEY_MAX: u64 = 256;
+/// `FK_ERR_*`: the runtime limits the device schedule reports.
+pub const FK_ERR_FRAMES: i32 = 1;
+pub const FK_ERR_FRAME_HEAP: i32 = 2;
+
 // SAFETY: plain `repr(C)` data with the layout of the C structs; no pointers into host memory.
 unsafe impl DeviceRepr for FkGroup {}
 // SAFETY: as above.
 unsafe impl DeviceRepr for FkVar {}
 // SAFETY: as above; the device addresses are into the driver's own allocation.
 unsafe impl DeviceRepr for FkMachine {}
+// SAFETY: as above.
+unsafe impl DeviceRepr for FkDevice {}
+// SAFETY: as above.
+unsafe impl DeviceRepr for FkSlotStacks {}
 
 #[cfg(test)]
 mod tests {
@@ -73,5 +115,28 @@ mod tests {
         assert!(lib.contains("sizeof(FkGroup) == 40"));
         assert!(lib.contains("sizeof(FkVar) == 24"));
         assert!(lib.contains("sizeof(FkMachine) == 160"));
+    }
+
+    #[test]
+    fn layouts_match_the_device_schedule() {
+        assert_eq!(std::mem::size_of::<FkDevice>(), 88);
+        assert_eq!(std::mem::size_of::<FkSlotStacks>(), 16);
+        let lib = crate::cuda::SCHEDULE_LIBRARY;
+        for (name, bytes) in [
+            ("FkProc", FK_PROC_BYTES),
+            ("FkFrame", FK_FRAME_BYTES),
+            ("FkSync", FK_SYNC_BYTES),
+            ("FkSlot", FK_SLOT_BYTES),
+            ("FkDevice", 88),
+            ("FkSlotStacks", 16),
+        ] {
+            assert!(
+                lib.contains(&format!("sizeof({name}) == {bytes}")),
+                "{name}"
+            );
+        }
+        assert!(lib.contains(&format!("#define FK_KEY_MAX {FK_KEY_MAX}")));
+        assert!(lib.contains(&format!("#define FK_ERR_FRAMES {FK_ERR_FRAMES} ")));
+        assert!(lib.contains(&format!("#define FK_ERR_FRAME_HEAP {FK_ERR_FRAME_HEAP} ")));
     }
 }

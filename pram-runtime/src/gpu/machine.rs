@@ -4,7 +4,7 @@
 //! host part of the standalone `.cu` (`cuda/fk_host.cuh`) does, with the same device calls
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
-use super::abi::{FkGroup, FkMachine, FkVar};
+use super::abi::{self, FkDevice, FkGroup, FkMachine, FkSlotStacks, FkVar};
 use super::{GpuError, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
@@ -15,6 +15,7 @@ use fork_frontend::source::Span;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use transform::emit_cuda::{schedule as emit_schedule, Schedule};
 use transform::host_program::{self, HostMachine, LoopHeader};
 use transform::plan::{Home, HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
@@ -96,7 +97,36 @@ pub struct Machine<'p> {
     /// `--crcw priority`: synchronous kernels run their members serially.
     priority: bool,
     kernel_events: Vec<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>,
+    /// `--schedule device`: where its state lives in the arena.
+    device: Option<DeviceRegions>,
 }
+
+/// Byte offsets of the device schedule's state in the arena (`cuda/fk_schedule.cuh`).
+#[derive(Clone, Copy)]
+struct DeviceRegions {
+    depth: i32,
+    slot_stack_bytes: u64,
+    procs: u64,
+    frames: u64,
+    sync: u64,
+    scratch: u64,
+    frame_heap: u64,
+    frame_heap_top: u64,
+    error: u64,
+    fault_key: u64,
+    slot_stacks: u64,
+}
+
+/// The heap of the device schedule's shared frames (group instances' `sh` locals).
+const FRAME_HEAP_BYTES: u64 = 64 << 20;
+
+/// The device schedule's kernels.
+const SCHEDULE_KERNELS: &[&str] = &[
+    "fk_set_device",
+    "fk_set_slot_stacks",
+    "fk_device_init",
+    "fk_device_run",
+];
 
 fn align(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
@@ -110,13 +140,21 @@ impl<'p> Machine<'p> {
         procs: u64,
         timing: bool,
         priority: bool,
+        schedule: Schedule,
     ) -> Result<Machine<'p>, GpuError> {
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
+        let depth = emit_schedule::depth(procs) as u64;
+        let device = schedule == Schedule::Device;
         let caps = Caps {
             members: 64 * procs + 4096,
             words: 64 * procs + 4096,
-            groups: 1 << 18,
+            // The device schedule's group ids: processor * (depth + 1) + frame height.
+            groups: if device {
+                (procs * (depth + 1)).max(1 << 18)
+            } else {
+                1 << 18
+            },
             frames: 16 << 20,
             slots: (64u64 << 20)
                 .max((plan.storage.private_globals_bytes + 64 * main.frame_bytes) * procs),
@@ -152,6 +190,20 @@ impl<'p> Machine<'p> {
             frames: region(caps.frames),
             total: 0,
         };
+        let slot_stack_bytes = emit_schedule::slot_stack_bytes(plan);
+        let device = device.then(|| DeviceRegions {
+            depth: depth as i32,
+            slot_stack_bytes,
+            procs: region(procs * abi::FK_PROC_BYTES),
+            frames: region(procs * depth * abi::FK_FRAME_BYTES),
+            sync: region(procs * (depth + 1) * abi::FK_SYNC_BYTES),
+            scratch: region(2 * procs * abi::FK_SLOT_BYTES),
+            frame_heap: region(FRAME_HEAP_BYTES),
+            frame_heap_top: region(8),
+            error: region(8),
+            fault_key: region(4 * (1 + 2 * abi::FK_KEY_MAX)),
+            slot_stacks: region(procs * slot_stack_bytes),
+        });
         r.total = at;
         let (free, _) = ctx
             .mem_get_info()
@@ -181,6 +233,12 @@ impl<'p> Machine<'p> {
             .map(|k| k.name.clone())
             .chain(regions)
             .chain(RUNTIME_KERNELS.iter().map(|s| s.to_string()))
+            .chain(
+                SCHEDULE_KERNELS
+                    .iter()
+                    .filter(|_| device.is_some())
+                    .map(|s| s.to_string()),
+            )
             .chain([transform::emit_cuda::GLOBALS_KERNEL.to_string()]);
         for name in names {
             let f = module
@@ -209,6 +267,7 @@ impl<'p> Machine<'p> {
             timing,
             priority,
             kernel_events: Vec::new(),
+            device,
         };
         if !strings.is_empty() {
             m.write(r.strings, &strings)?;
@@ -499,7 +558,73 @@ impl<'p> Machine<'p> {
             func: plan.main,
         };
         self.kernel(transform::emit_cuda::GLOBALS_KERNEL, true, root)?;
-        host_program::walk(&plan.host, self, root)
+        match self.device {
+            None => host_program::walk(&plan.host, self, root),
+            Some(d) => self.run_on_device(d),
+        }
+    }
+
+    /// `--schedule device`: one cooperative launch of the persistent kernel, which runs the
+    /// host program from every processor's own program point (the root group is group 0).
+    fn run_on_device(&mut self, d: DeviceRegions) -> Result<(), GpuError> {
+        let at = |o: u64| self.base + o;
+        let desc = FkDevice {
+            procs: at(d.procs),
+            frames: at(d.frames),
+            sync: at(d.sync),
+            scratch: at(d.scratch),
+            frame_heap: at(d.frame_heap),
+            frame_heap_bytes: FRAME_HEAP_BYTES,
+            frame_heap_top: at(d.frame_heap_top),
+            depth: d.depth,
+            entry: self.plan.host.entry(self.plan.main).0 as i32,
+            slot_stack_bytes: d.slot_stack_bytes,
+            error: at(d.error),
+            fault_key: at(d.fault_key),
+        };
+        let stacks = FkSlotStacks {
+            base: at(d.slot_stacks),
+            stride: d.slot_stack_bytes,
+        };
+        self.launch("fk_set_device", 1, 1, &[&desc])?;
+        self.launch("fk_set_slot_stacks", 1, 1, &[&stacks])?;
+        self.launch_members("fk_device_init", self.procs as u32, &[])?;
+        let f = self
+            .functions
+            .get("fk_device_run")
+            .ok_or_else(|| GpuError::Internal("no kernel `fk_device_run`".into()))?
+            .clone();
+        const THREADS: u32 = 256;
+        let per_sm = f
+            .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
+            .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
+        let sms = self
+            .stream
+            .context()
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+            .map_err(GpuError::driver("the GPU's SM count"))?;
+        let blocks = (per_sm.max(1) as u64 * sms.max(1) as u64)
+            .min(self.procs.div_ceil(THREADS as u64)) as u32;
+        let cfg = LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: (THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut b = self.stream.launch_builder(&f);
+        if self.timing {
+            b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+        }
+        // SAFETY: `fk_device_run` takes no arguments; it touches only the arena. Cooperative
+        // launch guarantees every block is resident, which its barriers need.
+        let events = unsafe { b.launch_cooperative(cfg) }
+            .map_err(GpuError::driver("launching the persistent kernel"))?;
+        if let Some(e) = events {
+            self.kernel_events.push(e);
+        }
+        self.stats.launches += 1;
+        Ok(())
     }
 
     /// LoopExitUpdate and the all-exited test: whether a participant is still active.
@@ -589,13 +714,29 @@ impl<'p> Machine<'p> {
         );
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
-        let fault = self.read_ints(self.r.fault, 4)?;
-        let fault = (fault[0] != 0).then(|| Fault {
-            site: (fault[0] - 1) as usize,
-            proc: fault[1] as usize,
-            launch: fault[2] as u32,
-            sub: fault[3] as u32,
+        let words = self.read_ints(self.r.fault, 4)?;
+        let mut fault = (words[0] != 0).then(|| Fault {
+            site: (words[0] - 1) as usize,
+            proc: words[1] as usize,
+            cut: vec![words[2] as u32, words[3] as u32],
         });
+        if let Some(d) = self.device {
+            let error = self.read_ints(d.error, 2)?;
+            if error[0] != 0 {
+                return Err(GpuError::Schedule {
+                    code: error[0],
+                    proc: error[1] as usize,
+                    depth: d.depth,
+                    slot_stack_bytes: d.slot_stack_bytes,
+                    frame_heap_bytes: FRAME_HEAP_BYTES,
+                });
+            }
+            if let Some(f) = fault.as_mut() {
+                let key = self.read_ints(d.fault_key, 1 + 2 * abi::FK_KEY_MAX as usize)?;
+                let pairs = (key[0].max(0) as usize).min(abi::FK_KEY_MAX as usize);
+                f.cut = key[1..1 + 2 * pairs].iter().map(|w| *w as u32).collect();
+            }
+        }
         for (start, end) in self.kernel_events.drain(..) {
             if let Ok(ms) = start.elapsed_ms(&end) {
                 self.stats.kernels += Duration::from_secs_f64(ms as f64 / 1000.0);
@@ -609,12 +750,13 @@ impl<'p> Machine<'p> {
     }
 }
 
-/// The first device fault: where, who, and in which launch (and segment of a block region).
+/// The first device fault: where, who, and the order key from which output is dropped
+/// (host schedule: the launch and segment of a block region; device schedule: the faulting
+/// step's key).
 pub struct Fault {
     pub site: usize,
     pub proc: usize,
-    pub launch: u32,
-    pub sub: u32,
+    pub cut: Vec<u32>,
 }
 
 /// What the device left at the end of a run.

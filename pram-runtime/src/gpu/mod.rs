@@ -14,7 +14,7 @@ use crate::cpu::printf::{self, Arg};
 use crate::cuda::{self, nvrtc::CompileError};
 use std::fmt;
 use std::time::{Duration, Instant};
-use transform::emit_cuda::Emitted;
+use transform::emit_cuda::{Emitted, Schedule};
 use transform::plan::Plan;
 
 /// What `--stats` prints.
@@ -70,6 +70,14 @@ pub enum GpuError {
     },
     /// A runtime stack of the library is full.
     Capacity(&'static str),
+    /// The device schedule ran out of one of its limits (`abi::FK_ERR_*`).
+    Schedule {
+        code: i32,
+        proc: usize,
+        depth: i32,
+        slot_stack_bytes: u64,
+        frame_heap_bytes: u64,
+    },
     /// A device fault: the site's message (`division by zero at f.fork:3:5`) and the processor.
     Fault {
         message: String,
@@ -101,6 +109,29 @@ impl fmt::Display for GpuError {
                 *needed as f64 / (1 << 20) as f64
             ),
             GpuError::Capacity(what) => write!(f, "the runtime's {what} is full"),
+            GpuError::Schedule {
+                code,
+                proc,
+                depth,
+                slot_stack_bytes,
+                frame_heap_bytes,
+            } => match *code {
+                abi::FK_ERR_FRAMES => write!(
+                    f,
+                    "the device schedule: processor {proc} nested groups deeper than {depth} \
+                     frames (recursion too deep?); `--schedule host` has no such limit"
+                ),
+                abi::FK_ERR_FRAME_HEAP => write!(
+                    f,
+                    "the device schedule: the {frame_heap_bytes}-byte heap of shared frames is \
+                     full (processor {proc})"
+                ),
+                _ => write!(
+                    f,
+                    "the device schedule: processor {proc}'s {slot_stack_bytes}-byte slot stack \
+                     is full (recursion too deep?)"
+                ),
+            },
             GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
             GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
             GpuError::Internal(m) => write!(f, "internal error of the GPU driver: {m}"),
@@ -136,7 +167,7 @@ pub struct Config {
     pub timing: bool,
 }
 
-/// Runs the Plan on GPU 0.
+/// Runs the Plan on GPU 0, under the schedule it was emitted for.
 pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, GpuError> {
     let start = Instant::now();
     if !available() {
@@ -164,6 +195,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         config.procs,
         config.timing,
         config.priority,
+        emitted.schedule,
     )?;
     let walk = Instant::now();
     let walked = m.run();
@@ -180,12 +212,13 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     stats.host = walk_time.saturating_sub(sync_in_walk);
     stats.compile = compile;
     stats.cached = matches!(origin, cache::Origin::Cached);
-    // The simulator stops at a faulting step: no output from that launch (and segment of a
-    // block region) on.
-    let cut = fault
-        .as_ref()
-        .map_or((u32::MAX, u32::MAX), |f| (f.launch, f.sub));
-    let stdout = format_records(plan, &records, cut)?;
+    // The simulator stops at a faulting step: no output from that step on.
+    let stdout = format_records(
+        plan,
+        &records,
+        emitted.schedule,
+        fault.as_ref().map(|f| f.cut.as_slice()),
+    )?;
     stats.total = start.elapsed();
     let error = match fault {
         Some(f) => Some(GpuError::Fault {
@@ -206,12 +239,12 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     })
 }
 
-/// One printf record of the device buffer (layout in `cuda/fk_device.cuh`).
+/// One printf record of the device buffer (layouts in `cuda/fk_device.cuh` and
+/// `cuda/fk_schedule.cuh`).
 struct Record<'a> {
-    launch: u32,
-    sub: u32,
-    key: u32,
-    seq: u32,
+    /// What orders records (fork-dialect.md §7): (launch, segment, key, seq) under the host
+    /// schedule, the order key's (step, index) pairs and seq under the device schedule.
+    order: Vec<u32>,
     format: u32,
     args: &'a [u8],
 }
@@ -224,9 +257,14 @@ fn word(b: &[u8], i: usize) -> u32 {
 /// Bytes of a record's header.
 const RECORD_HEADER: usize = 32;
 
-/// The records before `cut` (launch, segment of a block region), sorted by (launch, segment,
-/// key, seq) and formatted (fork-dialect.md §7).
-fn format_records(plan: &Plan, buf: &[u8], cut: (u32, u32)) -> Result<Vec<u8>, GpuError> {
+/// The records before `cut` (the faulting step: host schedule (launch, segment), device
+/// schedule its order key), sorted and formatted (fork-dialect.md §7).
+fn format_records(
+    plan: &Plan,
+    buf: &[u8],
+    schedule: Schedule,
+    cut: Option<&[u32]>,
+) -> Result<Vec<u8>, GpuError> {
     let mut records = Vec::new();
     let mut at = 0;
     while at + RECORD_HEADER <= buf.len() {
@@ -235,21 +273,34 @@ fn format_records(plan: &Plan, buf: &[u8], cut: (u32, u32)) -> Result<Vec<u8>, G
         if bytes < RECORD_HEADER || at + bytes > buf.len() {
             break;
         }
-        if (word(h, 1), word(h, 2)) >= cut {
+        let (key, seq, args_at) = match schedule {
+            Schedule::Host => (
+                vec![word(h, 1), word(h, 2)],
+                [word(h, 3), word(h, 4)],
+                RECORD_HEADER,
+            ),
+            Schedule::Device => {
+                let pairs = word(h, 1) as usize;
+                let key = (0..2 * pairs)
+                    .map(|i| word(&buf[at + RECORD_HEADER..at + bytes], i))
+                    .collect();
+                (key, [0, word(h, 2)], RECORD_HEADER + 8 * pairs)
+            }
+        };
+        if cut.is_some_and(|cut| key.as_slice() >= cut) || args_at > bytes {
             at += bytes;
             continue;
         }
+        let mut order = key;
+        order.extend(seq);
         records.push(Record {
-            launch: word(h, 1),
-            sub: word(h, 2),
-            key: word(h, 3),
-            seq: word(h, 4),
+            order,
             format: word(h, 5),
-            args: &buf[at + RECORD_HEADER..at + bytes],
+            args: &buf[at + args_at..at + bytes],
         });
         at += bytes;
     }
-    records.sort_by_key(|r| (r.launch, r.sub, r.key, r.seq));
+    records.sort_by(|a, b| a.order.cmp(&b.order));
     let mut out = Vec::new();
     for r in records {
         let fmt = plan
@@ -358,7 +409,7 @@ mod tests {
         buf.extend(record(0, 2, 0, 0, &6i64.to_le_bytes()));
         buf.extend(record(0, 1, 0, 0, &(-5i64).to_le_bytes()));
         let out =
-            format_records(&plan, &buf, (u32::MAX, u32::MAX)).unwrap_or_else(|e| panic!("{e}"));
+            format_records(&plan, &buf, Schedule::Host, None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(String::from_utf8_lossy(&out), "-5|6|7|[  2.2 abc ff]");
     }
 
@@ -369,7 +420,8 @@ mod tests {
         let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
         buf.extend(record(2, 0, 0, 0, &3i64.to_le_bytes()));
         buf.extend(record(1, 0, 0, 0, &2i64.to_le_bytes()));
-        let out = format_records(&plan, &buf, (1, 0)).unwrap_or_else(|e| panic!("{e}"));
+        let out = format_records(&plan, &buf, Schedule::Host, Some(&[1, 0]))
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out, b"1\n");
     }
 
@@ -382,7 +434,42 @@ mod tests {
         buf.extend(record_in(1, 0, 5, 0, 0, &1i64.to_le_bytes()));
         buf.extend(record_in(1, 2, 0, 0, 0, &3i64.to_le_bytes()));
         buf.extend(record_in(0, 0, 9, 0, 0, &0i64.to_le_bytes()));
-        let out = format_records(&plan, &buf, (1, 2)).unwrap_or_else(|e| panic!("{e}"));
+        let out = format_records(&plan, &buf, Schedule::Host, Some(&[1, 2]))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out, b"0\n1\n2\n");
+    }
+
+    /// A device-schedule record: its order key's (step, index) pairs after the header.
+    fn keyed(key: &[u32], seq: u32, args: &[u8]) -> Vec<u8> {
+        let mut r = Vec::new();
+        let bytes = (RECORD_HEADER + 4 * key.len() + args.len()) as u32;
+        for w in [bytes, key.len() as u32 / 2, seq, 0, 0, 0, 0, 0] {
+            r.extend(w.to_le_bytes());
+        }
+        for w in key {
+            r.extend(w.to_le_bytes());
+        }
+        r.extend(args);
+        r
+    }
+
+    /// Under the device schedule records sort by their order keys: a subgroup's records
+    /// (path element (step 3, subgroup 1)) come after the then-group's (3, 0) and before the
+    /// parent's next step (5, ...), however they were written; a fault at the else-group's
+    /// step 2 drops it and everything after it in that order.
+    #[test]
+    fn device_records_sort_by_order_key_and_cut_at_the_faulting_step() {
+        let plan = plan_with_strings(&["%d\n"]);
+        let mut buf = keyed(&[5, 0], 0, &4i64.to_le_bytes());
+        buf.extend(keyed(&[3, 1, 2, 0], 0, &3i64.to_le_bytes()));
+        buf.extend(keyed(&[3, 0, 1, 1], 0, &2i64.to_le_bytes()));
+        buf.extend(keyed(&[3, 0, 1, 0], 1, &1i64.to_le_bytes()));
+        buf.extend(keyed(&[3, 0, 1, 0], 0, &0i64.to_le_bytes()));
+        let out =
+            format_records(&plan, &buf, Schedule::Device, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out, b"0\n1\n2\n3\n4\n");
+        let out = format_records(&plan, &buf, Schedule::Device, Some(&[3, 1, 2, 0]))
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out, b"0\n1\n2\n");
     }
 
@@ -392,7 +479,7 @@ mod tests {
         let mut buf = record(0, 0, 0, 0, &1i64.to_le_bytes());
         buf.extend(&record(0, 1, 0, 0, &2i64.to_le_bytes())[..28]);
         let out =
-            format_records(&plan, &buf, (u32::MAX, u32::MAX)).unwrap_or_else(|e| panic!("{e}"));
+            format_records(&plan, &buf, Schedule::Host, None).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out, b"1\n");
     }
 }

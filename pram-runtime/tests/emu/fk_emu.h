@@ -37,7 +37,7 @@ struct fk_emu_dim {
     unsigned x;
 };
 static thread_local fk_emu_dim blockIdx, threadIdx;
-static fk_emu_dim blockDim;
+static fk_emu_dim blockDim, gridDim;
 
 // A block of FK_SCAN_THREADS persistent threads (created once), each running `job` per launch.
 struct fk_emu_block {
@@ -131,6 +131,10 @@ template <class T> unsigned __match_any_sync(unsigned, T v) {
     return mask;
 }
 
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// A processor of the device schedule's persistent kernel that waits lets the others run.
+inline void fk_emu_yield() { std::this_thread::yield(); }
+
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
@@ -161,6 +165,7 @@ inline int atomicCAS(int *p, int expected, int v) {
 // FK_SCAN_THREADS threads, get real threads.
 template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block, K kernel, A... args) {
     blockDim.x = block;
+    gridDim.x = grid;
     if (block != FK_SCAN_THREADS) {
         for (unsigned b = 0; b < grid; b++)
             for (unsigned t = 0; t < block; t++) {

@@ -448,7 +448,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         match self.plan.storage.home(v) {
             Some(Home::Shared { offset }) => format!("(fk_m.shared_globals + {offset})"),
             Some(Home::PrivateGlobal { offset }) => {
-                format!("fk_slot(0, {offset}, {size}, th->proc)")
+                format!("fk_private_global({offset}, {size}, th->proc)")
             }
             Some(Home::Slot { offset }) => {
                 format!("fk_slot(th->slot_base, {offset}, {size}, th->proc)")

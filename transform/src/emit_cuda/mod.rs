@@ -17,6 +17,7 @@ mod ctype;
 mod device;
 mod host;
 mod region;
+pub mod schedule;
 
 pub use device::{mp_code, string_offsets};
 pub use host::fk_var;
@@ -90,16 +91,30 @@ pub struct Emitted {
     /// The per-thread stack the kernels need (0: CUDA's default); non-zero when device
     /// functions recurse.
     pub stack_bytes: u64,
+    pub schedule: Schedule,
 }
 
 /// The name of the kernel that applies the global initialisers.
 pub const GLOBALS_KERNEL: &str = "k_globals";
+
+/// How the GPU runs the host program.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Schedule {
+    /// The 2012 study's design: the host walks the host program, launching kernels and
+    /// reading back what decides splits and loop exits.
+    #[default]
+    Host,
+    /// One persistent launch: every processor runs the host program from its own program
+    /// point on the device (`schedule`, `pram-runtime/cuda/fk_schedule.cuh`).
+    Device,
+}
 
 /// Choices that change the emitted code.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EmitOptions {
     /// `--check bounds`: array indexes fault with their location when out of bounds.
     pub check_bounds: bool,
+    pub schedule: Schedule,
 }
 
 pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
@@ -153,23 +168,36 @@ pub fn emit_with(
     }
     device.push_str("// ---- program: kernels ----\n\n");
     device.push_str(&kernels);
+    if options.schedule == Schedule::Device {
+        schedule::interpreter(plan, &mut device)?;
+    }
 
     let mut host = String::new();
-    host.push_str("// ---- program: host control graph ----\n\n");
-    let mut h = HostEmitter::new(plan);
-    for i in 0..plan.functions.len() {
-        let _ = writeln!(host, "{};", h.prototype(HostFnId(i as u32)));
+    // The device schedule's host only launches the persistent kernel.
+    if options.schedule == Schedule::Host {
+        host.push_str("// ---- program: host control graph ----\n\n");
+        let mut h = HostEmitter::new(plan);
+        for i in 0..plan.functions.len() {
+            let _ = writeln!(host, "{};", h.prototype(HostFnId(i as u32)));
+        }
+        host.push('\n');
+        for i in 0..plan.functions.len() {
+            h.function(HostFnId(i as u32), &mut host)?;
+        }
     }
-    host.push('\n');
-    for i in 0..plan.functions.len() {
-        h.function(HostFnId(i as u32), &mut host)?;
-    }
-    tables(plan, &sites.locations, stack_bytes, &mut host);
+    tables(
+        plan,
+        &sites.locations,
+        stack_bytes,
+        options.schedule,
+        &mut host,
+    );
     Ok(Emitted {
         device,
         host,
         sites: sites.locations,
         stack_bytes,
+        schedule: options.schedule,
     })
 }
 
@@ -211,7 +239,7 @@ fn recursive(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> bool {
 }
 
 /// The host's tables and `main`.
-fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
+fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, schedule: Schedule, out: &mut String) {
     let strings: Vec<u8> = plan.program.strings.concat();
     let _ = writeln!(
         out,
@@ -239,10 +267,19 @@ fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
     let _ = writeln!(out, "    0,\n}};\n");
     let main = plan.function(plan.main);
     let frame = &plan.storage.shared_frames[main.shared_frame.0 as usize];
+    let run = match schedule {
+        Schedule::Host => format!("{}(c)", host::host_fn_name(plan, plan.main)),
+        Schedule::Device => {
+            schedule::host_rules(plan, out);
+            format!(
+                "fk_device_schedule({}, fk_slot_stack_bytes)",
+                plan.host.entry(plan.main).0
+            )
+        }
+    };
     let _ = writeln!(
         out,
-        "static void fk_run(FkCtx c) {{\n    FK_LAUNCH({GLOBALS_KERNEL}, c, 1);\n    {}(c);\n}}\n",
-        host::host_fn_name(plan, plan.main)
+        "static void fk_run(FkCtx c) {{\n    FK_LAUNCH({GLOBALS_KERNEL}, c, 1);\n    {run};\n}}\n"
     );
     let _ = writeln!(out, "int main(int argc, char **argv) {{");
     let _ = writeln!(out, "    FkProgram program;");

@@ -1,0 +1,110 @@
+// forkcc device-resident schedule, host side of the standalone .cu (`--schedule device`): one
+// cooperative launch of the persistent kernel runs the whole program (fk_schedule.cuh); the
+// host then orders the printf records by their order keys.
+
+#include <vector>
+
+// `fk_schedule_depth(P)` and the slot stack size are generated with the program (the GPU
+// driver uses the same rules: transform::emit_cuda::schedule).
+inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
+    FkHost &h = fk_h;
+    fk_u64 P = (fk_u64)h.procs;
+    FkDevice d;
+    memset(&d, 0, sizeof d);
+    d.depth = fk_schedule_depth(P);
+    d.entry = entry;
+    d.procs = (FkProc *)fk_device_alloc(P * sizeof(FkProc), "processor program points");
+    d.frames = (FkFrame *)fk_device_alloc(P * d.depth * sizeof(FkFrame), "processor frames");
+    d.sync = (FkSync *)fk_device_alloc(P * (d.depth + 1) * sizeof(FkSync), "group barriers");
+    d.scratch = (FkSlot *)fk_device_alloc(2 * P * sizeof(FkSlot), "collective scratch");
+    d.frame_heap_bytes = 64 << 20;
+    d.frame_heap = (char *)fk_device_alloc(d.frame_heap_bytes, "shared frames");
+    d.frame_heap_top = (fk_u64 *)fk_device_alloc(8, "shared frames");
+    d.error = (int *)fk_device_alloc(8, "the schedule's error word");
+    d.fault_key = (unsigned *)fk_device_alloc(4 * (1 + 2 * FK_KEY_MAX), "the fault's order key");
+    fk_u64 stride = slot_stack_bytes;
+    d.slot_stack_bytes = stride;
+    FkSlotStacks stacks;
+    stacks.stride = stride;
+    stacks.base = (char *)fk_device_alloc(P * stride, "processor slot stacks");
+    fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
+    fk_cuda(cudaMemcpyToSymbol(fk_slot_stacks, &stacks, sizeof stacks), "the slot stacks");
+    fk_device_init<<<FK_BLOCKS(h.procs)>>>();
+    fk_after_launch("fk_device_init");
+#ifdef FK_EMU
+    fk_device_run<<<1, FK_SCAN_THREADS>>>();
+#else
+    int per_sm = 0, sms = 0;
+    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, 256, 0),
+            "the persistent kernel's occupancy");
+    fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
+    fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + 255) / 256);
+    void *args[1] = {0};
+    fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, 256, args, 0, 0),
+            "launching the persistent kernel");
+#endif
+    fk_cuda(cudaDeviceSynchronize(), "running the program");
+    int error[2];
+    fk_read(error, d.error, 2);
+    char m[256];
+    switch (error[0]) {
+    case 0:
+        break;
+    case FK_ERR_FRAMES:
+        snprintf(m, sizeof m, "the device schedule: processor %d nested groups deeper than %d frames (recursion too deep?)", error[1], d.depth);
+        fk_fatal(m);
+    case FK_ERR_FRAME_HEAP:
+        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error[1]);
+        fk_fatal(m);
+    default:
+        snprintf(m, sizeof m, "the device schedule: processor %d's %llu-byte slot stack is full (recursion too deep?)", error[1], stride);
+        fk_fatal(m);
+    }
+    fk_h.fault_key = d.fault_key;
+}
+
+struct FkKeyedRecord {
+    std::vector<unsigned> key;
+    unsigned seq;
+    fk_u64 offset;
+};
+
+// The records in order-key order (fork-dialect.md §7), those at or after `cut` (the faulting
+// step's key) dropped.
+inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<unsigned> *cut) {
+    std::vector<FkKeyedRecord> recs;
+    for (fk_u64 at = 0; at + 32 <= buf.size();) {
+        unsigned h[8];
+        memcpy(h, buf.data() + at, 32);
+        if (h[0] < 32) break;
+        FkKeyedRecord r;
+        r.key.resize(2 * h[1]);
+        memcpy(r.key.data(), buf.data() + at + 32, 8ull * h[1]);
+        r.seq = h[2];
+        r.offset = at;
+        if (!cut || r.key < *cut) recs.push_back(r);
+        at += h[0];
+    }
+    std::stable_sort(recs.begin(), recs.end(), [](const FkKeyedRecord &a, const FkKeyedRecord &b) {
+        if (a.key != b.key) return a.key < b.key;
+        return a.seq < b.seq;
+    });
+    std::string out;
+    for (const FkKeyedRecord &r : recs) {
+        unsigned h[8];
+        memcpy(h, buf.data() + r.offset, 32);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[5]];
+        fk_format(format, buf.data() + r.offset + 32 + 8ull * h[1], h[6], &out);
+    }
+    return out;
+}
+
+inline std::string fk_output_device(std::vector<char> &buf, bool faulted) {
+    if (!faulted) return fk_output_keyed(buf, 0);
+    unsigned pairs = 0;
+    fk_read((int *)&pairs, (const int *)fk_h.fault_key, 1);
+    std::vector<unsigned> cut(1 + 2 * pairs);
+    fk_read((int *)cut.data(), (const int *)fk_h.fault_key, 1 + 2 * pairs);
+    cut.erase(cut.begin());
+    return fk_output_keyed(buf, &cut);
+}

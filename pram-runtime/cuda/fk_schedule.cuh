@@ -1,0 +1,827 @@
+// forkcc device-resident schedule (`--schedule device`), device side.
+//
+// One persistent launch runs the whole program. Every PRAM processor carries its own program
+// point in the lowered host program (transform::host_program: a `pc` per processor, a stack
+// of frames for the splits, loops, calls, `seq` and `start` it is inside), so sibling
+// subgroups advance independently and at the same time. The emitted `fk_run_proc` is a
+// switch over the host program's instructions; each instruction calls a helper below.
+//
+// Collective instructions (a kernel's end, a split, a loop's entry and exit test, a call, a
+// shared branch, a multiprefix, a restore) are barriers of the current group: a counter and a
+// generation per group instance in global memory. Each member writes its part into the
+// group's scratch slice and arrives; the last to arrive runs the instruction's leader action
+// (forms the subgroups, decides the branch, combines the multiprefix) and releases the
+// others. Nothing waits by blocking: a processor that must wait records the generation it
+// waits for, and its thread runs its other processors (processors are virtualised over the
+// resident threads, Brent). The launch is cooperative, so all threads are resident and every
+// waiting processor's group eventually completes.
+//
+// Memory of the schedule (fk_d):
+// - FkProc per processor: pc, phase inside a collective instruction, group, $$, seq flag,
+//   frame stack height, slot stack height, what it waits for;
+// - FkFrame `depth` per processor: what a construct restores at its end;
+// - group instance ids: leader * (depth + 1) + d, where leader is the group's lowest
+//   processor (its $$ 0 member) and d the height of the leader's frame that owns the group
+//   (0 for the root group). A
+//   processor's frames are LIFO, so at most one live group has a given id. `fk_m.groups[id]`
+//   holds the descriptor (parent, size, @, shared frame), `fk_d.sync[id]` the barrier;
+// - scratch: two FkSlot arrays of one entry per processor. A group owns a slice; its
+//   subgroups take disjoint parts of it (they partition its members), a call or loop group
+//   all or part of it. Members write a collective's inputs into the first array at their $$;
+//   the leader uses the second as working space and writes each member's results into the
+//   member's own FkProc (res_*), where nothing else can overwrite them before it reads them;
+// - shared frames of group instances: a bump heap, zeroed, never reused.
+//
+// Output order: a printf record carries its order key, the path of (step of the parent when
+// the group formed, subgroup index) from the root, then (step, $$ or __PROC_NR__). Sorting by
+// key gives the canonical order of fork-dialect.md §7 (each subgroup as if it ran to
+// completion before the next), however the subgroups interleaved in time.
+
+#define FK_FRAME_SPLIT 1
+#define FK_FRAME_LOOP 2
+#define FK_FRAME_CALL 3
+#define FK_FRAME_SEQ 4
+#define FK_FRAME_START 5
+
+#define FK_FLAG_PATH 1          // the frame formed a group: an element of the order key
+#define FK_FLAG_DOLLAR 2        // a fork set $: `saved` holds the old one
+#define FK_FLAG_PARTICIPANT 4   // loop: active at the loop's start
+#define FK_FLAG_IN_LOOP 8       // loop: a member of the loop group
+#define FK_FLAG_ACTIVE 16       // call: active at the call
+
+// Runtime limits the schedule reports to the host (fk_d.error[0]); [1] the processor.
+#define FK_ERR_FRAMES 1      // frames nested deeper than fk_d.depth
+#define FK_ERR_FRAME_HEAP 2  // shared frames of group instances exhausted the frame heap
+#define FK_ERR_SLOTS 3       // a call's slot frame does not fit the processor's slot stack
+
+struct FkFrame {
+    int kind;
+    int group;           // the group before the frame
+    int rank;            // $$ before the frame
+    int seq;             // seq flag before the frame
+    fk_u64 slot_base;    // slot stack height before the frame
+    int back;            // split: the end pc; call: the Call's pc (the result copy)
+    int flags;
+    fk_i64 saved;        // fork with `$ = e`: the old $
+    unsigned step;       // order key element: the parent's step when the group formed
+    unsigned index;      // ... and the subgroup index
+};
+
+struct FkProc {
+    int pc;
+    int phase;           // inside a collective instruction: where to go on
+    int group;
+    int rank;            // $$
+    int seq;             // inside `seq`: only $$ == 0 runs kernels
+    int sp;              // frames in use
+    int waiting;         // waits for fk_d.sync[wait_group].gen to leave wait_gen
+    int done;
+    fk_u64 slot_base;    // height of the current activation in its slot stack
+    int wait_group;
+    unsigned wait_gen;
+    int res_rank;        // a collective's results for this processor (written by the leader)
+    int res_group;       // new group, or -1
+    fk_i64 res_value;
+};
+
+struct FkSync {
+    unsigned arrived;
+    unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
+    unsigned step;       // collectives completed: the step of the output order key
+    unsigned pad;
+    fk_i64 value;        // a collective's result for every member (branch, running, first active)
+    fk_u64 scratch;      // the group's slice in the scratch arrays
+    fk_i64 aux;          // a collective's second result (the call group)
+};
+
+struct FkSlot {
+    fk_i64 value;
+    fk_i64 aux;
+    int proc;
+    int result;          // leader's working space
+    int result2;
+    int flag;
+};
+
+struct FkDevice {
+    FkProc *procs;
+    FkFrame *frames;     // procs * depth
+    FkSync *sync;        // procs * (depth + 1), as fk_m.groups
+    FkSlot *scratch;     // 2 * procs
+    char *frame_heap;
+    fk_u64 frame_heap_bytes;
+    fk_u64 *frame_heap_top;
+    int depth;
+    int entry;           // main's first instruction
+    fk_u64 slot_stack_bytes;  // per processor
+    int *error;          // [0] FK_ERR_*, [1] processor
+    unsigned *fault_key; // [0] pairs, then (step, index) pairs: the faulting step's order key
+};
+
+__device__ FkDevice fk_d;
+
+// The GPU driver (pram_runtime::gpu::abi) allocates and writes these with the same layout.
+static_assert(sizeof(FkProc) == 64, "FkProc layout");
+static_assert(sizeof(FkFrame) == 48, "FkFrame layout");
+static_assert(sizeof(FkSync) == 40, "FkSync layout");
+static_assert(sizeof(FkSlot) == 32, "FkSlot layout");
+static_assert(sizeof(FkDevice) == 88, "FkDevice layout");
+static_assert(sizeof(FkSlotStacks) == 16, "FkSlotStacks layout");
+
+// The GPU driver sets the descriptors with these one-thread kernels.
+extern "C" __global__ void fk_set_device(FkDevice d) { fk_d = d; }
+extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s) { fk_slot_stacks = s; }
+
+// The emitted interpreter of one processor (generated from the host program).
+__device__ void fk_run_proc(int p, FkProc *s);
+
+__device__ inline unsigned fk_load_volatile(const unsigned *a) { return *(const volatile unsigned *)a; }
+
+__device__ inline FkFrame *fk_frames(int p) { return fk_d.frames + (fk_u64)p * fk_d.depth; }
+
+// Array 0 holds the members' inputs, array 1 is the leader's working space.
+__device__ inline FkSlot *fk_scratch(int g, unsigned array, int rank) {
+    return fk_d.scratch + (fk_u64)array * fk_m.procs + fk_d.sync[g].scratch + rank;
+}
+
+// The processor's input slot for a collective of its current group.
+__device__ inline FkSlot *fk_my_slot(const FkProc *s) { return fk_scratch(s->group, 0, s->rank); }
+
+__device__ void fk_error(int code, int p) {
+    if (atomicCAS(&fk_d.error[0], 0, code) == 0) fk_d.error[1] = p;
+}
+
+__device__ inline bool fk_stopped() {
+    return *(volatile int *)&fk_m.fault[0] != 0 || *(volatile int *)&fk_d.error[0] != 0;
+}
+
+__device__ FkFrame *fk_push(int p, FkProc *s, int kind, int flags) {
+    if (s->sp >= fk_d.depth) {
+        fk_error(FK_ERR_FRAMES, p);
+        return 0;
+    }
+    FkFrame *f = fk_frames(p) + s->sp++;
+    f->kind = kind;
+    f->group = s->group;
+    f->rank = s->rank;
+    f->seq = s->seq;
+    f->slot_base = s->slot_base;
+    f->flags = flags;
+    f->back = 0;
+    f->saved = 0;
+    f->step = 0;
+    f->index = 0;
+    return f;
+}
+
+// Pops the top frame; the entry stays readable until the processor pushes again.
+__device__ FkFrame *fk_pop(int p, FkProc *s) { return fk_frames(p) + --s->sp; }
+
+__device__ FkFrame *fk_top(int p, FkProc *s) { return fk_frames(p) + s->sp - 1; }
+
+__device__ char *fk_frame_alloc(fk_u64 bytes, int p) {
+    if (bytes == 0) return 0;
+    fk_u64 n = (bytes + 7) & ~7ull;
+    fk_u64 at = atomicAdd(fk_d.frame_heap_top, n);
+    if (at + n > fk_d.frame_heap_bytes) {
+        fk_error(FK_ERR_FRAME_HEAP, p);
+        return 0;
+    }
+    return fk_d.frame_heap + at;
+}
+
+// A new group instance: its descriptor and barrier, its scratch slice.
+__device__ int fk_new_group(int leader, int d, int parent, int size, fk_i64 at, int frame_id,
+                            fk_u64 frame_bytes, fk_u64 scratch) {
+    int id = leader * (fk_d.depth + 1) + d;
+    FkGroup *g = &fk_m.groups[id];
+    g->at = at;
+    g->parent = parent;
+    g->size = size;
+    g->members = 0;
+    g->frame_id = frame_id;
+    g->frame = (fk_u64)fk_frame_alloc(frame_bytes, leader);
+    FkSync *y = &fk_d.sync[id];
+    y->arrived = 0;
+    y->step = fk_d.sync[parent].step + 1;  // the parent's step after this collective, +1
+    y->value = 0;
+    y->aux = 0;
+    y->scratch = scratch;
+    return id;
+}
+
+// Arrives at group g's barrier; the last member runs `leader` and releases the others.
+// Returns true when the processor must wait (its thread goes on with its other processors).
+template <class F> __device__ bool fk_arrive(FkProc *s, int g, F leader) {
+    FkSync *y = &fk_d.sync[g];
+    int n = fk_m.groups[g].size;
+    if (n > 1) {
+        unsigned gen = fk_load_volatile(&y->gen);
+        __threadfence();
+        if (atomicAdd(&y->arrived, 1u) != (unsigned)n - 1) {
+            s->waiting = 1;
+            s->wait_group = g;
+            s->wait_gen = gen;
+            return true;
+        }
+        __threadfence();
+    }
+    leader();
+    y->step++;
+    y->arrived = 0;
+    __threadfence();
+    atomicAdd(&y->gen, 1u);
+    return false;
+}
+
+__device__ inline bool fk_barrier(FkProc *s, int g) {
+    return fk_arrive(s, g, [] {});
+}
+
+// Whether a waiting processor's barrier has released it.
+__device__ inline bool fk_released(FkProc *s) {
+    if (fk_load_volatile(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
+    __threadfence();
+    s->waiting = 0;
+    return true;
+}
+
+// Whether the processor runs the current kernel: active, and in `seq` only $$ == 0.
+__device__ inline bool fk_runs(int p, const FkProc *s) {
+    return fk_m.status[p] == FK_ACTIVE && (!s->seq || s->rank == 0);
+}
+
+__device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sync) {
+    const FkGroup &g = fk_m.groups[s->group];
+    th->proc = p;
+    th->rank = s->rank;
+    th->size = g.size;
+    th->group = s->group;
+    th->dollar = fk_m.dollar[p];
+    th->at = g.at;
+    th->slot_base = s->slot_base;
+    th->launch = 0;
+    th->sub = 0;
+    th->key = sync ? (unsigned)s->rank : (unsigned)p;
+    th->seq = 0;
+    th->state = s;
+}
+
+__device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {
+    return fk_load_int(fk_var_addr(v, s->group, s->slot_base, p), v.size);
+}
+
+// ---- leader actions ----
+
+// Forms the subgroups of group g from the members' keys (this collective's slots: key -1 for
+// none): consecutive new ranks in $$ order per key, one group instance per key led by its
+// first member. Subgroups take consecutive parts of g's scratch slice. `d` is how far above
+// the leader's current frame height the owning frame will be (1: pushed after this
+// collective; 0: already pushed, a loop's). `at_is_key`: fork (@ = the key), else @ kept.
+__device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 bytes0,
+                               int frame1, fk_u64 bytes1) {
+    int n = fk_m.groups[g].size;
+    FkSlot *sl = fk_scratch(g, 0, 0);
+    fk_i64 parent_at = fk_m.groups[g].at;
+    if (!at_is_key) {
+        // `if` and loop groups: keys 0 and 1 only, counted directly.
+        int count[2] = {0, 0}, leader[2] = {0, 0}, id[2] = {-1, -1}, next[2] = {0, 0};
+        for (int r = 0; r < n; r++) {
+            fk_i64 key = sl[r].value;
+            if (key >= 0 && count[key]++ == 0) leader[key] = sl[r].proc;
+        }
+        fk_u64 offset = fk_d.sync[g].scratch;
+        for (int k = 0; k < 2; k++) {
+            if (count[k] == 0) continue;
+            id[k] = fk_new_group(leader[k], fk_d.procs[leader[k]].sp + d, g, count[k], parent_at,
+                                 k ? frame1 : frame0, k ? bytes1 : bytes0, offset);
+            offset += count[k];
+        }
+        for (int r = 0; r < n; r++) {
+            FkProc *m = &fk_d.procs[sl[r].proc];
+            fk_i64 key = sl[r].value;
+            m->res_value = key;
+            m->res_group = key < 0 ? -1 : id[key];
+            if (key >= 0) m->res_rank = next[key]++;
+        }
+        return;
+    }
+    // fork: an open-addressing table of the keys, n entries for at most n keys.
+    FkSlot *tab = fk_scratch(g, 1, 0);
+    for (int i = 0; i < n; i++) tab[i].value = -1;
+    for (int r = 0; r < n; r++) {
+        fk_i64 key = sl[r].value;
+        if (key < 0) continue;
+        int h = (int)(key % n);
+        while (tab[h].value != -1 && tab[h].value != key) h = (h + 1) % n;
+        if (tab[h].value == -1) {
+            tab[h].value = key;
+            tab[h].proc = sl[r].proc;
+            tab[h].result = 0;
+        }
+        tab[h].result++;
+    }
+    fk_u64 offset = fk_d.sync[g].scratch;
+    for (int h = 0; h < n; h++) {
+        if (tab[h].value == -1) continue;
+        int leader = tab[h].proc;
+        fk_i64 key = tab[h].value;
+        tab[h].result2 = fk_new_group(leader, fk_d.procs[leader].sp + d, g, tab[h].result, key,
+                                      frame0, bytes0, offset);
+        offset += tab[h].result;
+        tab[h].result = 0;
+    }
+    for (int r = 0; r < n; r++) {
+        FkProc *m = &fk_d.procs[sl[r].proc];
+        fk_i64 key = sl[r].value;
+        m->res_value = key;
+        if (key < 0) {
+            m->res_group = -1;
+            continue;
+        }
+        int h = (int)(key % n);
+        while (tab[h].value != key) h = (h + 1) % n;
+        m->res_rank = tab[h].result++;
+        m->res_group = tab[h].result2;
+    }
+}
+
+// The first member (in $$ order) whose slot has `flag`: its value, or -1 when there is none.
+__device__ fk_i64 fk_first_flagged(int g) {
+    int n = fk_m.groups[g].size;
+    FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int r = 0; r < n; r++)
+        if (sl[r].flag) return sl[r].value;
+    return -1;
+}
+
+__device__ fk_i64 fk_any_flagged(int g) {
+    int n = fk_m.groups[g].size;
+    FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int r = 0; r < n; r++)
+        if (sl[r].flag) return 1;
+    return 0;
+}
+
+// ---- instructions (each returns true when the processor waits) ----
+
+// Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
+// barrier ends the step.
+__device__ bool fk_s_end_of_kernel(FkProc *s, int next) {
+    if (s->phase == 0) {
+        s->phase = 1;
+        if (fk_barrier(s, s->group)) return true;
+    }
+    s->phase = 0;
+    s->pc = next;
+    return false;
+}
+
+// Branch on a shared condition: the first active member's value.
+__device__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next, int els, int end) {
+    if (s->phase == 0) {
+        FkSlot *m = fk_my_slot(s);
+        m->flag = fk_runs(p, s);
+        m->value = m->flag ? fk_s_read(cond, p, s) != 0 : 0;
+        s->phase = 1;
+        int g = s->group;
+        if (fk_arrive(s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
+    }
+    fk_i64 v = fk_d.sync[s->group].value;
+    s->phase = 0;
+    s->pc = v < 0 ? end : v ? next : els;
+    return false;
+}
+
+// Split{if|fork}: the subgroups form; each member pushes a split frame and goes to its arm;
+// a member in no subgroup waits at the restore (the parent's next barrier).
+__device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count, int set_dollar,
+                           FkVar dollar, int frame0, fk_u64 bytes0, int frame1, fk_u64 bytes1,
+                           int arm0, int arm1, int end) {
+    if (s->phase == 0) {
+        FkSlot *m = fk_my_slot(s);
+        fk_i64 k = -1;
+        if (fk_runs(p, s)) {
+            fk_i64 v = fk_s_read(key, p, s);
+            if (!fork) k = v != 0 ? 0 : 1;
+            else if (v >= 0 && v < fk_s_read(count, p, s)) k = v;
+        }
+        m->value = k;
+        m->proc = p;
+        s->phase = 1;
+        int g = s->group;
+        if (fk_arrive(s, g, [=] { fk_form_groups(g, 1, fork, frame0, bytes0, frame1, bytes1); }))
+            return true;
+    }
+    if (s->phase == 1) {
+        int g = s->group;
+        if (s->res_group < 0) {
+            // In no subgroup: straight to the restore.
+            s->phase = 2;
+            if (fk_barrier(s, g)) return true;
+        } else {
+            FkFrame *f = fk_push(p, s, FK_FRAME_SPLIT, FK_FLAG_PATH);
+            if (!f) return true;
+            f->back = end;
+            f->step = fk_d.sync[g].step - 1;
+            f->index = (unsigned)s->res_value;
+            if (fork && set_dollar) {
+                f->flags |= FK_FLAG_DOLLAR;
+                f->saved = fk_m.dollar[p];
+                fk_m.dollar[p] = fk_s_read(dollar, p, s);
+            }
+            s->group = s->res_group;
+            s->rank = s->res_rank;
+            s->phase = 0;
+            s->pc = fork || s->res_value == 0 ? arm0 : arm1;
+            return false;
+        }
+    }
+    s->phase = 0;
+    s->pc = end;
+    return false;
+}
+
+// The end of a split arm: back to the parent group, which is restored by its barrier.
+__device__ bool fk_s_subgroup_end(int p, FkProc *s) {
+    if (s->phase == 0) {
+        FkFrame *f = fk_pop(p, s);
+        if (f->flags & FK_FLAG_DOLLAR) fk_m.dollar[p] = f->saved;
+        s->group = f->group;
+        s->rank = f->rank;
+        s->phase = 1;
+        if (fk_barrier(s, s->group)) return true;
+    }
+    s->phase = 0;
+    s->pc = fk_frames(p)[s->sp].back;
+    return false;
+}
+
+__device__ bool fk_s_loop_begin(int p, FkProc *s, int next) {
+    int flags = fk_m.status[p] == FK_ACTIVE ? FK_FLAG_PARTICIPANT : 0;
+    if (!fk_push(p, s, FK_FRAME_LOOP, flags)) return true;
+    s->pc = next;
+    return false;
+}
+
+// Loop entry: the exit update of a test-first loop, then the loop group (the participants
+// still active for a private condition; the whole group for a shared one).
+__device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond, FkVar cond,
+                                int forms_group, int frame, fk_u64 bytes, int next, int exit) {
+    FkFrame *f = fk_top(p, s);
+    int g = s->group;
+    if (s->phase == 0) {
+        bool part = f->flags & FK_FLAG_PARTICIPANT;
+        if (test_first && has_cond && part && fk_m.status[p] == FK_ACTIVE &&
+            fk_s_read(cond, p, s) == 0)
+            fk_m.status[p] = FK_BREAK;
+        bool running = part && fk_m.status[p] == FK_ACTIVE;
+        FkSlot *m = fk_my_slot(s);
+        m->value = forms_group ? (running ? 0 : -1) : 0;
+        m->proc = p;
+        m->flag = running;
+        s->phase = 1;
+        if (fk_arrive(s, g, [=] {
+                fk_d.sync[g].value = fk_any_flagged(g);
+                fk_form_groups(g, 0, 0, frame, bytes, frame, bytes);
+            }))
+            return true;
+    }
+    bool running = fk_d.sync[g].value != 0;
+    s->phase = 0;
+    if (s->res_group >= 0) {
+        f->flags |= FK_FLAG_IN_LOOP | FK_FLAG_PATH;
+        f->step = fk_d.sync[g].step - 1;
+        s->group = s->res_group;
+        s->rank = s->res_rank;
+        s->pc = running ? next : exit;
+    } else {
+        s->pc = exit;
+    }
+    return false;
+}
+
+// After the body: members that left by `continue` are active again.
+__device__ void fk_s_loop_next(int p, FkProc *s, int next) {
+    if ((fk_top(p, s)->flags & FK_FLAG_PARTICIPANT) && fk_m.status[p] == FK_CONTINUE)
+        fk_m.status[p] = FK_ACTIVE;
+    s->pc = next;
+}
+
+// The loop-exit update and the all-exited test, in the loop group.
+__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next) {
+    int g = s->group;
+    if (s->phase == 0) {
+        bool part = fk_top(p, s)->flags & FK_FLAG_PARTICIPANT;
+        if (has_cond && part && fk_m.status[p] == FK_ACTIVE && fk_s_read(cond, p, s) == 0)
+            fk_m.status[p] = FK_BREAK;
+        fk_my_slot(s)->flag = part && fk_m.status[p] == FK_ACTIVE;
+        s->phase = 1;
+        if (fk_arrive(s, g, [g] { fk_d.sync[g].value = fk_any_flagged(g); })) return true;
+    }
+    s->phase = 0;
+    s->pc = fk_d.sync[g].value ? body : next;
+    return false;
+}
+
+// The loop's end: members that left by `break` are active again; the enclosing group is
+// restored by its barrier (members that never entered the loop wait there).
+__device__ bool fk_s_loop_end(int p, FkProc *s, int next) {
+    if (s->phase == 0) {
+        FkFrame *f = fk_pop(p, s);
+        if ((f->flags & FK_FLAG_PARTICIPANT) && fk_m.status[p] == FK_BREAK)
+            fk_m.status[p] = FK_ACTIVE;
+        s->group = f->group;
+        s->rank = f->rank;
+        s->phase = 1;
+        if (fk_barrier(s, s->group)) return true;
+    }
+    s->phase = 0;
+    s->pc = next;
+    return false;
+}
+
+// A call, step 1: the callee's group (the same members and ranks, a new shared frame), unless
+// no member is active. Returns 1 to go on with the arguments, 0 when the call is skipped
+// (`s->pc` is the next instruction), -1 when the processor waits.
+__device__ int fk_s_call_begin(int p, FkProc *s, int frame, fk_u64 bytes, int next) {
+    int g = s->group;
+    if (s->phase == 0) {
+        FkSlot *m = fk_my_slot(s);
+        m->flag = fk_runs(p, s);
+        m->value = s->rank;
+        m->proc = p;
+        s->phase = 1;
+        if (fk_arrive(s, g, [=] {
+                fk_i64 first = fk_first_flagged(g);
+                fk_d.sync[g].value = first;
+                if (first < 0) return;
+                int n = fk_m.groups[g].size;
+                FkSlot *sl = fk_scratch(g, 0, 0);
+                for (int r = 0; r < n; r++) fk_d.procs[sl[r].proc].res_value = sl[r].flag;
+                int leader = sl[0].proc;
+                fk_d.sync[g].aux = fk_new_group(leader, fk_d.procs[leader].sp + 1, g,
+                                                fk_m.groups[g].size, fk_m.groups[g].at, frame,
+                                                bytes, fk_d.sync[g].scratch);
+            }))
+            return -1;
+    }
+    if (fk_d.sync[g].value < 0) {
+        s->phase = 0;
+        s->pc = next;
+        return 0;
+    }
+    return 1;
+}
+
+// Whether the processor was active at the call (it copies its arguments and takes the
+// result), and whether it is the first active member (it writes the `sh` arguments).
+__device__ inline bool fk_s_call_active(const FkProc *s) { return s->res_value != 0; }
+__device__ inline bool fk_s_call_first(const FkProc *s) {
+    return fk_d.sync[s->group].value == s->rank;
+}
+
+// Copies a variable between two activations (arguments into parameters, the result back).
+__device__ void fk_s_copy(int p, FkVar src, int src_group, fk_u64 src_base, FkVar dst,
+                          int dst_group, fk_u64 dst_base) {
+    const char *a = fk_var_addr(src, src_group, src_base, p);
+    char *b = fk_var_addr(dst, dst_group, dst_base, p);
+    for (fk_u64 i = 0; i < dst.size; i++) b[i] = a[i];
+}
+
+// Step 2, after the emitted argument copies: enter the callee's group and frame.
+__device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 callee_frame,
+                                int call_pc, int entry) {
+    int g = s->group;
+    if (s->phase == 1) {
+        int flags = FK_FLAG_PATH | (s->res_value ? FK_FLAG_ACTIVE : 0);
+        if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes) {
+            fk_error(FK_ERR_SLOTS, p);
+            return true;
+        }
+        FkFrame *f = fk_push(p, s, FK_FRAME_CALL, flags);
+        if (!f) return true;
+        f->back = call_pc;
+        f->step = fk_d.sync[g].step - 1;
+        s->group = (int)fk_d.sync[g].aux;
+        s->slot_base += caller_frame;
+        s->phase = 2;
+        if (fk_barrier(s, s->group)) return true;
+    }
+    s->phase = 0;
+    s->pc = entry;
+    return false;
+}
+
+// `Ret`: back at the Call (phase 3 copies the result), or the end of the processor's run.
+__device__ void fk_s_ret(int p, FkProc *s) {
+    if (s->sp == 0) {
+        s->done = 1;
+        return;
+    }
+    FkFrame *f = fk_pop(p, s);
+    if ((f->flags & FK_FLAG_ACTIVE) && fk_m.status[p] == FK_RETURN) fk_m.status[p] = FK_ACTIVE;
+    s->group = f->group;
+    s->rank = f->rank;
+    s->seq = f->seq;
+    s->pc = f->back;
+    s->phase = 3;
+}
+
+// Back at the Call: whether the processor takes the result (it was active at the call); the
+// callee's slot stack height is still `s->slot_base` until fk_s_call_done.
+__device__ bool fk_s_call_returned(int p, const FkProc *s) {
+    return fk_frames(p)[s->sp].flags & FK_FLAG_ACTIVE;
+}
+
+__device__ void fk_s_call_done(int p, FkProc *s, int next) {
+    s->slot_base = fk_frames(p)[s->sp].slot_base;
+    s->phase = 0;
+    s->pc = next;
+}
+
+__device__ bool fk_s_seq_begin(int p, FkProc *s, int next) {
+    if (!fk_push(p, s, FK_FRAME_SEQ, 0)) return true;
+    s->seq = 1;
+    s->pc = next;
+    return false;
+}
+
+__device__ void fk_s_seq_end(int p, FkProc *s, int next) {
+    s->seq = fk_pop(p, s)->seq;
+    s->pc = next;
+}
+
+// `start`: all processors form the root group of the synchronous region ($ = $$ =
+// __PROC_NR__, @ = 0).
+__device__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) {
+    int g = s->group;
+    if (s->phase == 0) {
+        s->phase = 1;
+        if (fk_arrive(s, g, [=] {
+                fk_d.sync[g].aux = fk_new_group(0, fk_d.procs[0].sp + 1, g, fk_m.procs, 0, frame,
+                                                bytes, fk_d.sync[g].scratch);
+            }))
+            return true;
+    }
+    FkFrame *f = fk_push(p, s, FK_FRAME_START, FK_FLAG_PATH);
+    if (!f) return true;
+    f->step = fk_d.sync[g].step - 1;
+    s->group = (int)fk_d.sync[g].aux;
+    s->rank = p;
+    s->seq = 0;
+    fk_m.dollar[p] = p;
+    s->phase = 0;
+    s->pc = next;
+    return false;
+}
+
+__device__ void fk_s_start_end(int p, FkProc *s, int next) {
+    FkFrame *f = fk_pop(p, s);
+    s->group = f->group;
+    s->rank = f->rank;
+    s->seq = f->seq;
+    s->pc = next;
+}
+
+// A synchronous multiprefix: the participating members combined per cell in __PROC_NR__
+// order ($$ order is __PROC_NR__ order in every group), each getting the exclusive prefix.
+__device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar value, int has_result,
+                                 FkVar result, int next) {
+    int g = s->group;
+    if (s->phase == 0) {
+        FkSlot *m = fk_my_slot(s);
+        m->flag = fk_runs(p, s);
+        m->proc = p;
+        if (m->flag) {
+            m->aux = fk_s_read(ptr, p, s);
+            m->value = fk_s_read(value, p, s);
+        }
+        s->phase = 1;
+        if (fk_arrive(s, g, [=] {
+                int n = fk_m.groups[g].size;
+                FkSlot *sl = fk_scratch(g, 0, 0);
+                for (int r = 0; r < n; r++) {
+                    FkProc *m = &fk_d.procs[sl[r].proc];
+                    m->res_group = sl[r].flag;
+                    if (!sl[r].flag) continue;
+                    int *cell = (int *)sl[r].aux;
+                    int old = *cell;
+                    *cell = fk_combine(old, (int)sl[r].value, op);
+                    m->res_value = old;
+                }
+            }))
+            return true;
+    }
+    if (has_result && s->res_group)
+        *(int *)fk_var_addr(result, g, s->slot_base, p) = (int)s->res_value;
+    s->phase = 0;
+    s->pc = next;
+    return false;
+}
+
+// ---- output order keys ----
+
+// The order key of the processor's current step: the path of the groups it is in, then
+// (step, key). Writes at most `max` pairs; returns the number of pairs.
+__device__ unsigned fk_order_key(const FkProc *s, int p, unsigned key, unsigned *out, unsigned max) {
+    unsigned n = 0;
+    const FkFrame *f = fk_frames(p);
+    for (int i = 0; i < s->sp; i++) {
+        if (!(f[i].flags & FK_FLAG_PATH)) continue;
+        if (n < max) {
+            out[2 * n] = f[i].step;
+            out[2 * n + 1] = f[i].index;
+        }
+        n++;
+    }
+    if (n < max) {
+        out[2 * n] = fk_d.sync[s->group].step;
+        out[2 * n + 1] = key;
+    }
+    return n + 1;
+}
+
+#define FK_KEY_MAX 256
+
+// A record: 8 words (total bytes, pairs in the key, seq, 0, 0, format id, argument count, 0),
+// the key's (step, index) pairs, then the arguments as in the host schedule.
+template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
+    unsigned key[2 * FK_KEY_MAX];
+    unsigned pairs = fk_order_key(th->state, th->proc, th->key, key, FK_KEY_MAX);
+    if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
+    fk_u64 bytes = 32 + 8ull * pairs + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 at = atomicAdd(fk_m.out_top, bytes);
+    if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
+    unsigned *h = (unsigned *)(fk_m.out + at);
+    h[0] = (unsigned)bytes;
+    h[1] = pairs;
+    h[2] = th->seq++;
+    h[3] = 0;
+    h[4] = 0;
+    h[5] = (unsigned)format;
+    h[6] = (unsigned)sizeof...(A);
+    h[7] = 0;
+    for (unsigned i = 0; i < 2 * pairs; i++) h[8 + i] = key[i];
+    char *p = fk_m.out + at + 32 + 8ull * pairs;
+    ((p = fk_put_arg(p, args)), ...);
+    return 0;
+}
+
+// The faulting step's key with index 0: the host drops the records from that step on.
+__device__ void fk_fault_key(const FkThread *th) {
+    unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key + 1, FK_KEY_MAX);
+    fk_d.fault_key[0] = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
+}
+
+// ---- the launch ----
+
+// Sets up every processor at main's entry in the root group (id 0: processor 0, height 0;
+// the host set its descriptor).
+extern "C" __global__ void fk_device_init() {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= fk_m.procs) return;
+    FkProc *s = &fk_d.procs[p];
+    s->pc = fk_d.entry;
+    s->phase = 0;
+    s->group = 0;
+    s->rank = p;
+    s->seq = 0;
+    s->sp = 0;
+    s->waiting = 0;
+    s->done = 0;
+    s->slot_base = 0;
+    fk_m.dollar[p] = p;
+    if (p == 0) {
+        FkSync *y = &fk_d.sync[0];
+        y->arrived = 0;
+        y->step = 0;
+        y->scratch = 0;
+    }
+}
+
+// The persistent kernel: thread t runs processors t, t + T, ... until all are done (or a
+// fault or a runtime limit stops the run).
+extern "C" __global__ void fk_device_run() {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int T = gridDim.x * blockDim.x;
+    for (;;) {
+        bool live = false, moved = false;
+        for (int p = t; p < fk_m.procs; p += T) {
+            FkProc *s = &fk_d.procs[p];
+            if (s->done) continue;
+            live = true;
+            if (s->waiting && !fk_released(s)) continue;
+            moved = true;
+            fk_run_proc(p, s);
+        }
+        if (!live || fk_stopped()) return;
+        if (!moved) {
+#ifdef FK_EMU
+            fk_emu_yield();
+#else
+            __nanosleep(64);
+#endif
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The device-resident schedule's interpreter: `fk_run_proc`, one `case` per instruction of
+//! the lowered host program (`crate::host_program`), run by every processor from its own
+//! program point (`pram-runtime/cuda/fk_schedule.cuh` has the helpers and the design). The
+//! kernels of the Plan run inside it as device functions (`<kernel>_body`).
+
+use super::host::fk_var;
+use super::EmitError;
+use crate::host_program::{Instr, Pc};
+use crate::plan::{HostFnId, Plan, SplitKind};
+use fork_frontend::hir::{Mode, VarId};
+use fork_frontend::source::Span;
+use std::fmt::Write;
+
+/// Frames per processor (nested splits, loops, calls, `seq`, `start`): deep enough for the
+/// recursion of the classroom programs, fewer for very many processors (the schedule keeps
+/// about 150 bytes per processor and frame).
+pub fn depth(procs: u64) -> u32 {
+    if procs > 1 << 16 {
+        16
+    } else {
+        64
+    }
+}
+
+/// Bytes of each processor's slot stack: 64 activations of the largest frame, at least 4 KiB.
+pub fn slot_stack_bytes(plan: &Plan) -> u64 {
+    let largest = plan
+        .functions
+        .iter()
+        .map(|f| f.frame_bytes)
+        .max()
+        .unwrap_or(0);
+    (64 * largest.div_ceil(8) * 8).max(4096)
+}
+
+/// The host's copies of `depth` and `slot_stack_bytes` for the standalone `.cu`.
+pub fn host_rules(plan: &Plan, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "inline int fk_schedule_depth(fk_u64 procs) {{ return procs > (1ull << 16) ? {} : {}; }}",
+        depth((1 << 16) + 1),
+        depth(1)
+    );
+    let _ = writeln!(
+        out,
+        "static const fk_u64 fk_slot_stack_bytes = {};\n",
+        slot_stack_bytes(plan)
+    );
+}
+
+pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
+    let host = &plan.host;
+    let func_of = |pc: usize| -> HostFnId {
+        let f = host
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.0 as usize <= pc)
+            .max_by_key(|(_, e)| e.0)
+            .map(|(i, _)| i)
+            .unwrap_or(0);
+        HostFnId(f as u32)
+    };
+    let frame =
+        |id: crate::plan::SharedFrameId| (id.0, plan.storage.shared_frames[id.0 as usize].bytes);
+    let var = |v: VarId, span: Span| fk_var(plan, v, span);
+    let _ = writeln!(
+        out,
+        "// ---- program: the device schedule's interpreter (one case per host instruction) ----\n"
+    );
+    let _ = writeln!(out, "__device__ void fk_run_proc(int p, FkProc *s) {{");
+    let _ = writeln!(out, "    for (;;) {{");
+    let _ = writeln!(out, "        if (fk_stopped()) return;");
+    let _ = writeln!(out, "        switch (s->pc) {{");
+    for (pc, instr) in host.code.iter().enumerate() {
+        let next = pc + 1;
+        let f = plan.function(func_of(pc));
+        let span = plan.program.func(f.func).span;
+        let _ = writeln!(out, "        case {pc}: // {}", describe(plan, instr));
+        let body = match instr {
+            Instr::Launch(k) => {
+                let k = plan.kernel(*k);
+                let sync = (k.mode == Mode::Sync) as i32;
+                format!(
+                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(s, {next})) return;",
+                    k.name
+                )
+            }
+            Instr::Branch { cond, els, end } => format!(
+                "if (fk_s_branch(p, s, {}, {next}, {}, {})) return;",
+                var(*cond, span)?,
+                els.0,
+                end.0
+            ),
+            Instr::Jump(to) => format!("s->pc = {};", to.0),
+            Instr::Split {
+                kind,
+                shared_frames,
+                arms,
+                end,
+                span,
+            } => {
+                let (f0, b0) = frame(shared_frames[0]);
+                let (f1, b1) = frame(*shared_frames.get(1).unwrap_or(&shared_frames[0]));
+                let arm = |i: usize| arms.get(i).unwrap_or(&arms[0]).0;
+                let none = "FkVar{}".to_string();
+                let (fork, key, count, set_dollar, dollar) = match kind {
+                    SplitKind::If { cond } => (0, var(*cond, *span)?, none.clone(), 0, none),
+                    SplitKind::Fork { count, at, dollar } => (
+                        1,
+                        var(*at, *span)?,
+                        var(*count, *span)?,
+                        dollar.is_some() as i32,
+                        match dollar {
+                            Some(d) => var(*d, *span)?,
+                            None => none,
+                        },
+                    ),
+                };
+                format!(
+                    "if (fk_s_split(p, s, {fork}, {key}, {count}, {set_dollar}, {dollar}, {f0}, {b0}, {f1}, {b1}, {}, {}, {})) return;",
+                    arm(0),
+                    arm(1),
+                    end.0
+                )
+            }
+            Instr::SubgroupEnd => "if (fk_s_subgroup_end(p, s)) return;".into(),
+            Instr::LoopBegin { .. } => format!("if (fk_s_loop_begin(p, s, {next})) return;"),
+            Instr::LoopEnter => {
+                let (header, exit) = loop_of(host, Pc(pc as u32));
+                let (fr, bytes) = frame(header.shared_frame);
+                let (has, cond) = match header.cond {
+                    Some(c) => (1, var(c, header.span)?),
+                    None => (0, "FkVar{}".into()),
+                };
+                format!(
+                    "if (fk_s_loop_enter(p, s, {}, {has}, {cond}, {}, {fr}, {bytes}, {next}, {})) return;",
+                    header.test_first as i32, header.forms_group as i32, exit.0
+                )
+            }
+            Instr::LoopNext => format!("fk_s_loop_next(p, s, {next});"),
+            Instr::LoopLatch { body } => {
+                let (header, _) = loop_of(host, Pc(pc as u32));
+                let (has, cond) = match header.cond {
+                    Some(c) => (1, var(c, header.span)?),
+                    None => (0, "FkVar{}".into()),
+                };
+                format!(
+                    "if (fk_s_loop_latch(p, s, {has}, {cond}, {}, {next})) return;",
+                    body.0
+                )
+            }
+            Instr::LoopEnd => format!("if (fk_s_loop_end(p, s, {next})) return;"),
+            Instr::Call {
+                callee,
+                args,
+                result,
+                span,
+            } => {
+                let g = plan.function(*callee);
+                let (fr, bytes) = frame(g.shared_frame);
+                let caller_frame = f.frame_bytes;
+                let callee_frame = g.frame_bytes;
+                let mut copies = String::new();
+                let params = &plan.program.func(g.func).params;
+                for (param, arg) in params.iter().zip(args) {
+                    let shared =
+                        plan.program.var(*param).sharity == fork_frontend::hir::Sharity::Shared;
+                    let _ = write!(
+                        copies,
+                        "\n                if (fk_s_call_{}(s)) fk_s_copy(p, {}, s->group, s->slot_base, {}, cg, cb);",
+                        if shared { "first" } else { "active" },
+                        var(*arg, *span)?,
+                        var(*param, *span)?
+                    );
+                }
+                let result_copy = match (result, g.ret) {
+                    (Some(r), Some(ret)) => format!(
+                        "\n                if (fk_s_call_returned(p, s)) fk_s_copy(p, {}, s->group, s->slot_base, {}, s->group, fk_frames(p)[s->sp].slot_base);",
+                        var(ret, *span)?,
+                        var(*r, *span)?
+                    ),
+                    _ => String::new(),
+                };
+                format!(
+                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;\n                int cg = (int)fk_d.sync[s->group].aux;\n                fk_u64 cb = s->slot_base + {caller_frame};\n                (void)cg;\n                (void)cb;{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {})) return;",
+                    plan.host.entry(*callee).0
+                )
+            }
+            Instr::Ret => "fk_s_ret(p, s);\n            if (s->done) return;".into(),
+            Instr::SeqBegin => format!("if (fk_s_seq_begin(p, s, {next})) return;"),
+            Instr::SeqEnd => format!("fk_s_seq_end(p, s, {next});"),
+            Instr::StartBegin { shared_frame } => {
+                let (fr, bytes) = frame(*shared_frame);
+                format!("if (fk_s_start(p, s, {fr}, {bytes}, {next})) return;")
+            }
+            Instr::StartEnd => format!("fk_s_start_end(p, s, {next});"),
+            Instr::Multiprefix {
+                op,
+                ptr,
+                value,
+                result,
+                span,
+            } => {
+                let (has, res) = match result {
+                    Some(r) => (1, var(*r, *span)?),
+                    None => (0, "FkVar{}".into()),
+                };
+                format!(
+                    "if (fk_s_multiprefix(p, s, {}, {}, {}, {has}, {res}, {next})) return;",
+                    super::device::mp_code(*op),
+                    var(*ptr, *span)?,
+                    var(*value, *span)?
+                )
+            }
+            // The device schedule runs a region's instructions like any others.
+            Instr::Region { .. } => format!("s->pc = {next};"),
+        };
+        let _ = writeln!(out, "            {body}\n            break;");
+    }
+    let _ = writeln!(out, "        default:\n            return;");
+    let _ = writeln!(out, "        }}\n    }}\n}}\n");
+    Ok(())
+}
+
+/// The loop an instruction inside it belongs to: the innermost `LoopBegin` before it whose
+/// exit lies after it.
+fn loop_of(
+    host: &crate::host_program::HostProgram,
+    pc: Pc,
+) -> (crate::host_program::LoopHeader, Pc) {
+    for i in (0..pc.0 as usize).rev() {
+        if let Instr::LoopBegin { header, exit } = &host.code[i] {
+            if exit.0 > pc.0 {
+                return (*header, *exit);
+            }
+        }
+    }
+    unreachable!("validated: loop instructions lie inside their loop")
+}
+
+fn describe(plan: &Plan, instr: &Instr) -> String {
+    match instr {
+        Instr::Launch(k) => format!("launch {}", plan.kernel(*k).name),
+        Instr::Call { callee, .. } => format!("call {}", plan.function(*callee).name),
+        other => {
+            let s = format!("{other:?}");
+            s.split([' ', '{', '(']).next().unwrap_or("").to_string()
+        }
+    }
+}
