@@ -14,6 +14,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     d.depth = fk_schedule_depth(P);
     d.entry = entry;
     d.procs = (FkProc *)fk_device_alloc(P * sizeof(FkProc), "processor program points");
+    d.results = (FkResult *)fk_device_alloc(P * sizeof(FkResult), "collective results");
     d.frames = (FkFrame *)fk_device_alloc(P * d.depth * sizeof(FkFrame), "processor frames");
     d.sync = (FkSync *)fk_device_alloc(P * (d.depth + 1) * sizeof(FkSync), "group barriers");
     d.scratch = (FkSlot *)fk_device_alloc(2 * P * sizeof(FkSlot), "collective scratch");

@@ -29,7 +29,7 @@
 //   subgroups take disjoint parts of it (they partition its members), a call or loop group
 //   all or part of it. Members write a collective's inputs into the first array at their $$;
 //   the leader uses the second as working space and writes each member's results into the
-//   member's own FkProc (res_*), where nothing else can overwrite them before it reads them;
+//   member's own FkResult, where nothing else can overwrite them before it reads them;
 // - shared frames of group instances: a bump heap, zeroed, never reused.
 //
 // Output order: a printf record carries its order key, the path of (step of the parent when
@@ -79,19 +79,27 @@ struct FkProc {
     fk_u64 slot_base;    // height of the current activation in its slot stack
     int wait_group;
     unsigned wait_gen;
-    int res_rank;        // a collective's results for this processor (written by the leader)
-    int res_group;       // new group, or -1
-    fk_i64 res_value;
+    fk_u64 pad[2];
+};
+
+// A collective's results for one processor, written by the leader.
+struct FkResult {
+    int rank;            // new $$
+    int group;           // new group, or -1
+    fk_i64 value;
 };
 
 struct FkSync {
     unsigned arrived;
-    unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
     unsigned step;       // collectives completed: the step of the output order key
-    unsigned pad;
     fk_i64 value;        // a collective's result for every member (branch, running, first active)
     fk_u64 scratch;      // the group's slice in the scratch arrays
     fk_i64 aux;          // a collective's second result (the call group)
+    // The generation, which every waiting member polls, in a cache line of its own: on the
+    // arrival counter's line the polls would slow the arrivals and the leader's writes.
+    unsigned pad[24];
+    unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
+    unsigned pad2[31];
 };
 
 struct FkSlot {
@@ -105,6 +113,7 @@ struct FkSlot {
 
 struct FkDevice {
     FkProc *procs;
+    FkResult *results;   // procs
     FkFrame *frames;     // procs * depth
     FkSync *sync;        // procs * (depth + 1), as fk_m.groups
     FkSlot *scratch;     // 2 * procs
@@ -123,9 +132,10 @@ __device__ FkDevice fk_d;
 // The GPU driver (pram_runtime::gpu::abi) allocates and writes these with the same layout.
 static_assert(sizeof(FkProc) == 64, "FkProc layout");
 static_assert(sizeof(FkFrame) == 48, "FkFrame layout");
-static_assert(sizeof(FkSync) == 40, "FkSync layout");
+static_assert(sizeof(FkSync) == 256, "FkSync layout");
 static_assert(sizeof(FkSlot) == 32, "FkSlot layout");
-static_assert(sizeof(FkDevice) == 88, "FkDevice layout");
+static_assert(sizeof(FkResult) == 16, "FkResult layout");
+static_assert(sizeof(FkDevice) == 96, "FkDevice layout");
 static_assert(sizeof(FkSlotStacks) == 16, "FkSlotStacks layout");
 
 // The GPU driver sets the descriptors with these one-thread kernels.
@@ -212,20 +222,27 @@ __device__ int fk_new_group(int leader, int d, int parent, int size, fk_i64 at, 
 
 // Arrives at group g's barrier; the last member runs `leader` and releases the others.
 // Returns true when the processor must wait (its thread goes on with its other processors).
-template <class F> __device__ bool fk_arrive(FkProc *s, int g, F leader) {
+template <class F> __device__ bool fk_arrive(int p, FkProc *s, int g, F leader) {
     FkSync *y = &fk_d.sync[g];
     int n = fk_m.groups[g].size;
-    if (n > 1) {
-        unsigned gen = fk_load_volatile(&y->gen);
-        __threadfence();
-        if (atomicAdd(&y->arrived, 1u) != (unsigned)n - 1) {
-            s->waiting = 1;
-            s->wait_group = g;
-            s->wait_gen = gen;
-            return true;
-        }
-        __threadfence();
+    // A processor runs from a copy of its state (fk_device_run); the leader reads only its
+    // frame height.
+    fk_d.procs[p].sp = s->sp;
+    if (n == 1) {
+        // A group of one processor: no barrier, nobody to release.
+        leader();
+        y->step++;
+        return false;
     }
+    unsigned gen = fk_load_volatile(&y->gen);
+    __threadfence();
+    if (atomicAdd(&y->arrived, 1u) != (unsigned)n - 1) {
+        s->waiting = 1;
+        s->wait_group = g;
+        s->wait_gen = gen;
+        return true;
+    }
+    __threadfence();
     leader();
     y->step++;
     y->arrived = 0;
@@ -234,8 +251,8 @@ template <class F> __device__ bool fk_arrive(FkProc *s, int g, F leader) {
     return false;
 }
 
-__device__ inline bool fk_barrier(FkProc *s, int g) {
-    return fk_arrive(s, g, [] {});
+__device__ inline bool fk_barrier(int p, FkProc *s, int g) {
+    return fk_arrive(p, s, g, [] {});
 }
 
 // Whether a waiting processor's barrier has released it.
@@ -298,11 +315,11 @@ __device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 b
             offset += count[k];
         }
         for (int r = 0; r < n; r++) {
-            FkProc *m = &fk_d.procs[sl[r].proc];
+            FkResult *m = &fk_d.results[sl[r].proc];
             fk_i64 key = sl[r].value;
-            m->res_value = key;
-            m->res_group = key < 0 ? -1 : id[key];
-            if (key >= 0) m->res_rank = next[key]++;
+            m->value = key;
+            m->group = key < 0 ? -1 : id[key];
+            if (key >= 0) m->rank = next[key]++;
         }
         return;
     }
@@ -332,17 +349,17 @@ __device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 b
         tab[h].result = 0;
     }
     for (int r = 0; r < n; r++) {
-        FkProc *m = &fk_d.procs[sl[r].proc];
+        FkResult *m = &fk_d.results[sl[r].proc];
         fk_i64 key = sl[r].value;
-        m->res_value = key;
+        m->value = key;
         if (key < 0) {
-            m->res_group = -1;
+            m->group = -1;
             continue;
         }
         int h = (int)(key % n);
         while (tab[h].value != key) h = (h + 1) % n;
-        m->res_rank = tab[h].result++;
-        m->res_group = tab[h].result2;
+        m->rank = tab[h].result++;
+        m->group = tab[h].result2;
     }
 }
 
@@ -367,10 +384,10 @@ __device__ fk_i64 fk_any_flagged(int g) {
 
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
 // barrier ends the step.
-__device__ bool fk_s_end_of_kernel(FkProc *s, int next) {
+__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next) {
     if (s->phase == 0) {
         s->phase = 1;
-        if (fk_barrier(s, s->group)) return true;
+        if (fk_barrier(p, s, s->group)) return true;
     }
     s->phase = 0;
     s->pc = next;
@@ -385,7 +402,7 @@ __device__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next, int els, int
         m->value = m->flag ? fk_s_read(cond, p, s) != 0 : 0;
         s->phase = 1;
         int g = s->group;
-        if (fk_arrive(s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
     }
     fk_i64 v = fk_d.sync[s->group].value;
     s->phase = 0;
@@ -410,30 +427,31 @@ __device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count, i
         m->proc = p;
         s->phase = 1;
         int g = s->group;
-        if (fk_arrive(s, g, [=] { fk_form_groups(g, 1, fork, frame0, bytes0, frame1, bytes1); }))
+        if (fk_arrive(p, s, g, [=] { fk_form_groups(g, 1, fork, frame0, bytes0, frame1, bytes1); }))
             return true;
     }
     if (s->phase == 1) {
         int g = s->group;
-        if (s->res_group < 0) {
+        const FkResult &m = fk_d.results[p];
+        if (m.group < 0) {
             // In no subgroup: straight to the restore.
             s->phase = 2;
-            if (fk_barrier(s, g)) return true;
+            if (fk_barrier(p, s, g)) return true;
         } else {
             FkFrame *f = fk_push(p, s, FK_FRAME_SPLIT, FK_FLAG_PATH);
             if (!f) return true;
             f->back = end;
             f->step = fk_d.sync[g].step - 1;
-            f->index = (unsigned)s->res_value;
+            f->index = (unsigned)m.value;
             if (fork && set_dollar) {
                 f->flags |= FK_FLAG_DOLLAR;
                 f->saved = fk_m.dollar[p];
                 fk_m.dollar[p] = fk_s_read(dollar, p, s);
             }
-            s->group = s->res_group;
-            s->rank = s->res_rank;
+            s->group = m.group;
+            s->rank = m.rank;
             s->phase = 0;
-            s->pc = fork || s->res_value == 0 ? arm0 : arm1;
+            s->pc = fork || m.value == 0 ? arm0 : arm1;
             return false;
         }
     }
@@ -450,7 +468,7 @@ __device__ bool fk_s_subgroup_end(int p, FkProc *s) {
         s->group = f->group;
         s->rank = f->rank;
         s->phase = 1;
-        if (fk_barrier(s, s->group)) return true;
+        if (fk_barrier(p, s, s->group)) return true;
     }
     s->phase = 0;
     s->pc = fk_frames(p)[s->sp].back;
@@ -481,7 +499,7 @@ __device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond, 
         m->proc = p;
         m->flag = running;
         s->phase = 1;
-        if (fk_arrive(s, g, [=] {
+        if (fk_arrive(p, s, g, [=] {
                 fk_d.sync[g].value = fk_any_flagged(g);
                 fk_form_groups(g, 0, 0, frame, bytes, frame, bytes);
             }))
@@ -489,11 +507,12 @@ __device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond, 
     }
     bool running = fk_d.sync[g].value != 0;
     s->phase = 0;
-    if (s->res_group >= 0) {
+    const FkResult &m = fk_d.results[p];
+    if (m.group >= 0) {
         f->flags |= FK_FLAG_IN_LOOP | FK_FLAG_PATH;
         f->step = fk_d.sync[g].step - 1;
-        s->group = s->res_group;
-        s->rank = s->res_rank;
+        s->group = m.group;
+        s->rank = m.rank;
         s->pc = running ? next : exit;
     } else {
         s->pc = exit;
@@ -517,7 +536,7 @@ __device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int 
             fk_m.status[p] = FK_BREAK;
         fk_my_slot(s)->flag = part && fk_m.status[p] == FK_ACTIVE;
         s->phase = 1;
-        if (fk_arrive(s, g, [g] { fk_d.sync[g].value = fk_any_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_any_flagged(g); })) return true;
     }
     s->phase = 0;
     s->pc = fk_d.sync[g].value ? body : next;
@@ -534,7 +553,7 @@ __device__ bool fk_s_loop_end(int p, FkProc *s, int next) {
         s->group = f->group;
         s->rank = f->rank;
         s->phase = 1;
-        if (fk_barrier(s, s->group)) return true;
+        if (fk_barrier(p, s, s->group)) return true;
     }
     s->phase = 0;
     s->pc = next;
@@ -552,13 +571,13 @@ __device__ int fk_s_call_begin(int p, FkProc *s, int frame, fk_u64 bytes, int ne
         m->value = s->rank;
         m->proc = p;
         s->phase = 1;
-        if (fk_arrive(s, g, [=] {
+        if (fk_arrive(p, s, g, [=] {
                 fk_i64 first = fk_first_flagged(g);
                 fk_d.sync[g].value = first;
                 if (first < 0) return;
                 int n = fk_m.groups[g].size;
                 FkSlot *sl = fk_scratch(g, 0, 0);
-                for (int r = 0; r < n; r++) fk_d.procs[sl[r].proc].res_value = sl[r].flag;
+                for (int r = 0; r < n; r++) fk_d.results[sl[r].proc].value = sl[r].flag;
                 int leader = sl[0].proc;
                 fk_d.sync[g].aux = fk_new_group(leader, fk_d.procs[leader].sp + 1, g,
                                                 fk_m.groups[g].size, fk_m.groups[g].at, frame,
@@ -576,8 +595,8 @@ __device__ int fk_s_call_begin(int p, FkProc *s, int frame, fk_u64 bytes, int ne
 
 // Whether the processor was active at the call (it copies its arguments and takes the
 // result), and whether it is the first active member (it writes the `sh` arguments).
-__device__ inline bool fk_s_call_active(const FkProc *s) { return s->res_value != 0; }
-__device__ inline bool fk_s_call_first(const FkProc *s) {
+__device__ inline bool fk_s_call_active(int p, const FkProc *) { return fk_d.results[p].value != 0; }
+__device__ inline bool fk_s_call_first(int, const FkProc *s) {
     return fk_d.sync[s->group].value == s->rank;
 }
 
@@ -594,7 +613,7 @@ __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 ca
                                 int call_pc, int entry) {
     int g = s->group;
     if (s->phase == 1) {
-        int flags = FK_FLAG_PATH | (s->res_value ? FK_FLAG_ACTIVE : 0);
+        int flags = FK_FLAG_PATH | (fk_d.results[p].value ? FK_FLAG_ACTIVE : 0);
         if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes) {
             fk_error(FK_ERR_SLOTS, p);
             return true;
@@ -606,7 +625,7 @@ __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 ca
         s->group = (int)fk_d.sync[g].aux;
         s->slot_base += caller_frame;
         s->phase = 2;
-        if (fk_barrier(s, s->group)) return true;
+        if (fk_barrier(p, s, s->group)) return true;
     }
     s->phase = 0;
     s->pc = entry;
@@ -658,7 +677,7 @@ __device__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) 
     int g = s->group;
     if (s->phase == 0) {
         s->phase = 1;
-        if (fk_arrive(s, g, [=] {
+        if (fk_arrive(p, s, g, [=] {
                 fk_d.sync[g].aux = fk_new_group(0, fk_d.procs[0].sp + 1, g, fk_m.procs, 0, frame,
                                                 bytes, fk_d.sync[g].scratch);
             }))
@@ -698,23 +717,23 @@ __device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar valu
             m->value = fk_s_read(value, p, s);
         }
         s->phase = 1;
-        if (fk_arrive(s, g, [=] {
+        if (fk_arrive(p, s, g, [=] {
                 int n = fk_m.groups[g].size;
                 FkSlot *sl = fk_scratch(g, 0, 0);
                 for (int r = 0; r < n; r++) {
-                    FkProc *m = &fk_d.procs[sl[r].proc];
-                    m->res_group = sl[r].flag;
+                    FkResult *m = &fk_d.results[sl[r].proc];
+                    m->group = sl[r].flag;
                     if (!sl[r].flag) continue;
                     int *cell = (int *)sl[r].aux;
                     int old = *cell;
                     *cell = fk_combine(old, (int)sl[r].value, op);
-                    m->res_value = old;
+                    m->value = old;
                 }
             }))
             return true;
     }
-    if (has_result && s->res_group)
-        *(int *)fk_var_addr(result, g, s->slot_base, p) = (int)s->res_value;
+    const FkResult &m = fk_d.results[p];
+    if (has_result && m.group) *(int *)fk_var_addr(result, g, s->slot_base, p) = (int)m.value;
     s->phase = 0;
     s->pc = next;
     return false;
@@ -801,22 +820,28 @@ extern "C" __global__ void fk_device_init() {
 }
 
 // The persistent kernel: thread t runs processors t, t + T, ... until all are done (or a
-// fault or a runtime limit stops the run).
+// fault or a runtime limit stops the run). The lanes of a warp meet after every pass (the
+// votes): a waiting lane spinning on its own would keep the warp from the lane whose
+// processor the others wait for, as divergent paths of a warp take turns.
 extern "C" __global__ void fk_device_run() {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     int T = gridDim.x * blockDim.x;
     for (;;) {
         bool live = false, moved = false;
         for (int p = t; p < fk_m.procs; p += T) {
-            FkProc *s = &fk_d.procs[p];
-            if (s->done) continue;
+            FkProc *state = &fk_d.procs[p];
+            if (state->done) continue;
             live = true;
-            if (s->waiting && !fk_released(s)) continue;
+            // The processor runs from a copy in registers; only its thread writes it back.
+            FkProc s = *state;
+            if (s.waiting && !fk_released(&s)) continue;
             moved = true;
-            fk_run_proc(p, s);
+            fk_run_proc(p, &s);
+            *state = s;
         }
-        if (!live || fk_stopped()) return;
-        if (!moved) {
+        bool stop = fk_stopped();
+        if (!__any_sync(0xffffffffu, live) || __any_sync(0xffffffffu, stop)) return;
+        if (!__any_sync(0xffffffffu, moved)) {
 #ifdef FK_EMU
             fk_emu_yield();
 #else

@@ -114,7 +114,9 @@ fn emulated_runs_agree(schedule: Schedule) {
             "{name}: g++ failed:\n{}",
             String::from_utf8_lossy(&built.stderr)
         );
-        let mut run = Command::new(&bin);
+        // A hang (a barrier that never completes) is a failure, not a stuck test.
+        let mut run = Command::new("timeout");
+        run.arg("120").arg(&bin);
         run.args(["-p", &case.procs.to_string()]);
         if case.crcw == "priority" {
             run.args(["--crcw", "priority"]);

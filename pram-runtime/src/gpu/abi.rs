@@ -57,6 +57,7 @@ pub struct FkMachine {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FkDevice {
     pub procs: u64,
+    pub results: u64,
     pub frames: u64,
     pub sync: u64,
     pub scratch: u64,
@@ -81,8 +82,9 @@ pub struct FkSlotStacks {
 /// Sizes of the device schedule's per-processor, per-frame and per-group records, which the
 /// driver allocates (`static_assert`ed in `cuda/fk_schedule.cuh`).
 pub const FK_PROC_BYTES: u64 = 64;
+pub const FK_RESULT_BYTES: u64 = 16;
 pub const FK_FRAME_BYTES: u64 = 48;
-pub const FK_SYNC_BYTES: u64 = 40;
+pub const FK_SYNC_BYTES: u64 = 256;
 pub const FK_SLOT_BYTES: u64 = 32;
 /// `FK_KEY_MAX`: the most (step, index) pairs of an order key.
 pub const FK_KEY_MAX: u64 = 256;
@@ -119,15 +121,16 @@ mod tests {
 
     #[test]
     fn layouts_match_the_device_schedule() {
-        assert_eq!(std::mem::size_of::<FkDevice>(), 88);
+        assert_eq!(std::mem::size_of::<FkDevice>(), 96);
         assert_eq!(std::mem::size_of::<FkSlotStacks>(), 16);
         let lib = crate::cuda::SCHEDULE_LIBRARY;
         for (name, bytes) in [
             ("FkProc", FK_PROC_BYTES),
+            ("FkResult", FK_RESULT_BYTES),
             ("FkFrame", FK_FRAME_BYTES),
             ("FkSync", FK_SYNC_BYTES),
             ("FkSlot", FK_SLOT_BYTES),
-            ("FkDevice", 88),
+            ("FkDevice", 96),
             ("FkSlotStacks", 16),
         ] {
             assert!(

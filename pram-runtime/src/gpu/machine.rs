@@ -107,6 +107,7 @@ struct DeviceRegions {
     depth: i32,
     slot_stack_bytes: u64,
     procs: u64,
+    results: u64,
     frames: u64,
     sync: u64,
     scratch: u64,
@@ -195,6 +196,7 @@ impl<'p> Machine<'p> {
             depth: depth as i32,
             slot_stack_bytes,
             procs: region(procs * abi::FK_PROC_BYTES),
+            results: region(procs * abi::FK_RESULT_BYTES),
             frames: region(procs * depth * abi::FK_FRAME_BYTES),
             sync: region(procs * (depth + 1) * abi::FK_SYNC_BYTES),
             scratch: region(2 * procs * abi::FK_SLOT_BYTES),
@@ -570,6 +572,7 @@ impl<'p> Machine<'p> {
         let at = |o: u64| self.base + o;
         let desc = FkDevice {
             procs: at(d.procs),
+            results: at(d.results),
             frames: at(d.frames),
             sync: at(d.sync),
             scratch: at(d.scratch),

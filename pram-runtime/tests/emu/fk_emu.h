@@ -135,6 +135,14 @@ inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // A processor of the device schedule's persistent kernel that waits lets the others run.
 inline void fk_emu_yield() { std::this_thread::yield(); }
 
+inline int __any_sync(unsigned, int pred) {
+    unsigned base = fk_emu_publish(pred != 0);
+    int any = 0;
+    for (unsigned l = 0; l < 32; l++) any |= fk_emu_current->slots[base + l] != 0;
+    fk_emu_done();
+    return any;
+}
+
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }

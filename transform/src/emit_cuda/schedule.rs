@@ -82,7 +82,7 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                 let k = plan.kernel(*k);
                 let sync = (k.mode == Mode::Sync) as i32;
                 format!(
-                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(s, {next})) return;",
+                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next})) return;",
                     k.name
                 )
             }
@@ -168,7 +168,7 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                         plan.program.var(*param).sharity == fork_frontend::hir::Sharity::Shared;
                     let _ = write!(
                         copies,
-                        "\n                if (fk_s_call_{}(s)) fk_s_copy(p, {}, s->group, s->slot_base, {}, cg, cb);",
+                        "\n                if (fk_s_call_{}(p, s)) fk_s_copy(p, {}, s->group, s->slot_base, {}, cg, cb);",
                         if shared { "first" } else { "active" },
                         var(*arg, *span)?,
                         var(*param, *span)?
