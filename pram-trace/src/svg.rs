@@ -261,19 +261,25 @@ impl Picture<'_> {
         self.rows as f64 * self.row_h
     }
 
-    /// A colour per group: siblings and parent and child differ, except that a subgroup with
+    /// A colour per group: neighbours in the tree differ, except that a subgroup with
     /// all of its parent's processors (nobody waits: a private `if` of one processor, a loop
     /// all members stay in) keeps its parent's colour.
     fn colours(&self) -> Vec<&'static str> {
         let groups = &self.trace.groups;
-        let mut children = vec![0usize; groups.len()];
+        let mut turn = 0;
         let mut colours: Vec<&'static str> = Vec::with_capacity(groups.len());
         for g in groups {
             let colour = match g.parent {
                 Some(p) if groups[p].members == g.members => colours[p],
                 Some(p) => {
-                    children[p] += 1;
-                    PALETTE[(g.depth as usize * 5 + children[p] - 1) % PALETTE.len()]
+                    // Colours in turn, in tree order: siblings and cousins differ; the root's
+                    // colour stays the root's; a subgroup differs from its parent.
+                    let pick = |k: usize| PALETTE[1 + k % (PALETTE.len() - 1)];
+                    turn += 1;
+                    if pick(turn) == colours[p] {
+                        turn += 1;
+                    }
+                    pick(turn)
                 }
                 None => PALETTE[0],
             };
