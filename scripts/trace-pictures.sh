@@ -6,16 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/trace-pictures}
 mkdir -p "$out"
-cargo build -q --release --bin forkcc
-cargo build -q --release -p pram-trace --example svg_to_png
+cargo build -q --bin forkcc
+cargo build -q -p pram-trace --example svg_to_png
 for file in classroom-examples/*.fork; do
     name=$(basename "$file" .fork)
-    # shellcheck disable=SC2046 # the case's arguments are words
     args=$(grep -m1 '^//! run:' "$file" | sed 's#^//! run:##')
     for ext in json svg; do
-        # shellcheck disable=SC2086
-        target/release/forkcc sim "$file" $args --trace "$out/$name.$ext" > /dev/null
+        # shellcheck disable=SC2086 # the case's arguments are words
+        target/debug/forkcc sim "$file" $args --trace "$out/$name.$ext" > /dev/null
     done
-    target/release/examples/svg_to_png "$out/$name.svg" "$out/$name.png"
+    target/debug/examples/svg_to_png "$out/$name.svg" "$out/$name.png"
     echo "$out/$name.{json,svg,png} ($args)"
 done
