@@ -489,6 +489,7 @@ impl Picture<'_> {
         let blocks = rects(&shown, rows, cols, |s| {
             !s.colour.is_empty() && s.kind != Kind::Wait
         });
+        let mut labelled: HashMap<(usize, String), usize> = HashMap::new();
         for b in &blocks {
             let group = |r: usize, c: usize| cells[r * cols + c].group;
             let first = group(b.rows.0, b.cols.0);
@@ -509,7 +510,12 @@ impl Picture<'_> {
                 (true, Some(_)) => format!("{} {name}", g.label()),
                 _ => name.to_string(),
             };
-            self.bar_label(b, &text);
+            // A block right below one that starts at the same step with the same text reads
+            // as its continuation: one label for both.
+            let below = labelled.insert((b.cols.0, text.clone()), b.rows.1);
+            if below.is_none_or(|end| end + 1 != b.rows.0) {
+                self.bar_label(b, &text);
+            }
         }
     }
 
@@ -808,7 +814,7 @@ mod tests {
             construct: Construct::Main,
             at: 0,
             size: 4,
-            members: vec![0..4],
+            members: std::iter::once(0..4).collect(),
             function: "main".into(),
             site: "a:1:1".into(),
             begin,
