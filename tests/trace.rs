@@ -195,6 +195,13 @@ fn every_classroom_example_gives_a_valid_trace_and_picture() {
         assert!(u64_of(&doc["otherData"], "group_instances") >= 1, "{name}");
         let (run, svg) = traced(path, &args, &dir.path().join(format!("{name}.svg")));
         assert!(run.status.success(), "{name}: {}", text(&run.stderr));
+        let mut plain = vec!["sim", path];
+        plain.extend_from_slice(&args);
+        assert_eq!(
+            text(&run.stdout),
+            text(&forkcc(&plain).stdout),
+            "{name}: tracing changed the output"
+        );
         assert!(svg.contains(&format!("{name}.fork")), "{name}: no title");
         check_svg(&svg);
     }
