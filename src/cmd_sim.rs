@@ -247,8 +247,7 @@ pub fn trace_elsewhere(backend: Backend) -> ExitCode {
         .to_possible_value()
         .map_or(String::new(), |v| v.get_name().to_string());
     eprintln!(
-        "error: `--trace` is only on the simulator for now; the `{name}` backend does not record traces\n  \
-         = help: run it with `--backend sim` (or `forkcc sim`)"
+        "error: `--trace` is only on the simulator for now; the `{name}` backend does not record traces: run with `--backend sim`"
     );
     ExitCode::FAILURE
 }
