@@ -211,8 +211,15 @@ impl<'p> Machine<'p> {
         let trace = self.trace.map(|mut t| {
             if let Err(f) = &result {
                 let site = t.site(f.span);
-                let proc = f.who.map(|w| w.proc);
-                t.rec.fault(clock, f.code.id, &f.message(), proc, &site);
+                // The trace's time is the PRAM clock; the diagnostic's "PRAM step" counts the
+                // group steps executed (as `--max-steps` does): name it so they are not mixed.
+                let message = match &f.who {
+                    Some(who) => format!("{}, by {who}", f.what),
+                    None => f.what.clone(),
+                };
+                let message = format!("{message}, in group step {} of the run", f.step);
+                t.rec
+                    .fault(clock, f.code.id, &message, f.who.map(|w| w.proc), &site);
             }
             t.rec.finish(clock)
         });
