@@ -75,7 +75,6 @@ impl Recorder {
 
     /// A group instance begins: a subgroup of the innermost open group (the root when none is
     /// open). `members` are its processors' numbers.
-    #[allow(clippy::too_many_arguments)]
     pub fn enter_group(
         &mut self,
         time: u64,

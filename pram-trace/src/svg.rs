@@ -615,9 +615,14 @@ impl Picture<'_> {
                     };
                     let y = self.row_y(row) + self.row_h / 2.0;
                     let r = (self.row_h / 2.0).clamp(5.0, 8.0);
+                    // The code right of the diamond, or left of it near the right edge.
+                    let (text_x, anchor) = match x + r + 50.0 > WIDTH {
+                        true => (x - r - 3.0, "end"),
+                        false => (x + r + 3.0, "start"),
+                    };
                     let _ = writeln!(
                         self.out,
-                        r##"<g><title>fault {code} at step {} ({}): {}</title><polygon points="{x:.1},{:.1} {:.1},{y:.1} {x:.1},{:.1} {:.1},{y:.1}" fill="#d00" stroke="white"/><text x="{:.1}" y="{y:.1}" fill="#d00" font-weight="bold" dominant-baseline="central">{code}</text></g>"##,
+                        r##"<g><title>fault {code} at step {} ({}): {}</title><polygon points="{x:.1},{:.1} {:.1},{y:.1} {x:.1},{:.1} {:.1},{y:.1}" fill="#d00" stroke="white"/><text x="{text_x:.1}" y="{y:.1}" fill="#d00" stroke="white" stroke-width="3" paint-order="stroke" font-weight="bold" dominant-baseline="central" text-anchor="{anchor}">{code}</text></g>"##,
                         m.time,
                         esc(&m.site),
                         esc(message),
@@ -625,7 +630,6 @@ impl Picture<'_> {
                         x + r,
                         y + r,
                         x - r,
-                        x + r + 3.0
                     );
                 }
             }
