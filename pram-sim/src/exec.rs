@@ -654,12 +654,13 @@ impl<'p> Machine<'p> {
         span: Span,
     ) -> R<Vals> {
         let body = &self.prog.func(func).body.stmts;
-        // Calls by a group; a processor's calls in asynchronous code are not traced.
+        let (mut callee, inner, mark) = self.enter_call(fr, cx, func, args, lanes, span)?;
+        // Calls by a group, from when its arguments are evaluated (calls among them come
+        // first); a processor's calls in asynchronous code are not traced.
         let traced = cx.mode == Mode::Sync;
         if traced {
             self.trace_call(func, span);
         }
-        let (mut callee, inner, mark) = self.enter_call(fr, cx, func, args, lanes, span)?;
         let all: Lanes = (0..lanes.len() as u32).collect();
         if inner.mode == Mode::Async && cx.mode == Mode::Sync {
             // Like `farm`: the members run the function asynchronously, then meet again.
