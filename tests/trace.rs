@@ -39,8 +39,8 @@ fn u64_of(e: &Value, key: &str) -> u64 {
 
 /// Checks the trace-event format: every event has a known `ph`, `pid`, `tid` and a name;
 /// metadata names the process and every track used; complete events (`X`) have steps and
-/// durations within the run and nest on each track; instant events have a scope. Returns the
-/// document.
+/// durations within the run and nest on each track; instant events have a scope; each flow
+/// has one start and one end, in that order. Returns the document.
 fn check_trace_events(json: &str) -> Value {
     let doc: Value = serde_json::from_str(json).expect("the trace is JSON");
     let events = doc["traceEvents"]
@@ -50,6 +50,7 @@ fn check_trace_events(json: &str) -> Value {
     let mut named = BTreeSet::new();
     let mut used = BTreeSet::new();
     let mut slices: BTreeMap<u64, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut flows: BTreeMap<u64, (Option<u64>, Option<u64>)> = BTreeMap::new();
     for e in events {
         let name = e["name"].as_str().expect("every event has a name");
         assert!(!name.is_empty(), "empty name: {e}");
@@ -82,7 +83,23 @@ fn check_trace_events(json: &str) -> Value {
                     _ => panic!("an instant event without a scope: {e}"),
                 }
             }
+            Some(ph @ ("s" | "f")) => {
+                assert!(u64_of(e, "ts") <= steps, "{e} after the run");
+                let flow = flows.entry(u64_of(e, "id")).or_default();
+                let end = if ph == "s" { &mut flow.0 } else { &mut flow.1 };
+                assert!(
+                    end.replace(u64_of(e, "ts")).is_none(),
+                    "flow end twice: {e}"
+                );
+                used.insert(tid);
+            }
             _ => panic!("unknown phase: {e}"),
+        }
+    }
+    for (id, flow) in flows {
+        match flow {
+            (Some(from), Some(to)) => assert!(from <= to, "flow {id} goes back in time"),
+            _ => panic!("flow {id} lacks an end: {flow:?}"),
         }
     }
     assert!(

@@ -2,7 +2,8 @@
 //! ui.perfetto.dev and chrome://tracing open). One process is the run; each group instance is a
 //! thread (a track) named after its construct, `@` and size, ordered parents first. Groups,
 //! calls, splits (until the restore) and asynchronous regions are complete events (`ph: X`);
-//! barriers, the fault and a cut are instant events (`ph: i`). `ts` and `dur` count PRAM steps
+//! barriers, the fault and a cut are instant events (`ph: i`); a flow (`ph: s` on the split,
+//! `ph: f` on the subgroup) links each split to its subgroups. `ts` and `dur` count PRAM steps
 //! (viewers show a step as 1 µs). One event per line, so that traces diff well.
 
 use crate::{Group, MarkKind, SliceKind, Trace};
@@ -85,6 +86,19 @@ fn events(trace: &Trace) -> Vec<Value> {
             "ts": g.begin, "dur": g.end - g.begin, "pid": PID, "tid": tid(id),
             "args": args,
         }));
+    }
+    // A flow arrow from each split to each of its subgroups, so viewers link the tracks.
+    for (id, g) in trace.groups.iter().enumerate() {
+        if let (Some(s), Some(parent)) = (g.split, g.parent) {
+            out.push(json!({
+                "name": "subgroup", "cat": "split", "ph": "s", "id": id,
+                "ts": trace.slices[s].begin, "pid": PID, "tid": tid(parent),
+            }));
+            out.push(json!({
+                "name": "subgroup", "cat": "split", "ph": "f", "bp": "e", "id": id,
+                "ts": g.begin, "pid": PID, "tid": tid(id),
+            }));
+        }
     }
     for s in &trace.slices {
         let (cat, args) = match &s.kind {
