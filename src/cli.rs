@@ -144,6 +144,11 @@ pub fn main() -> ExitCode {
         Command::Sim(args) => cmd_sim::sim(&args),
         Command::Run {
             sim,
+            backend: backend @ (Backend::CpuPlan | Backend::Gpu),
+            ..
+        } if sim.trace.is_some() => cmd_sim::trace_elsewhere(backend),
+        Command::Run {
+            sim,
             backend: Backend::CpuPlan,
             order,
             ..

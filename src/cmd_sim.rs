@@ -4,7 +4,7 @@ use crate::cli::{defines_options, SourceArgs};
 use clap::ValueEnum;
 use fork_frontend::diag;
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The machine flags shared by `sim`, `run` and the `//! run:` lines of `forkcc test`.
@@ -82,6 +82,10 @@ pub struct SimArgs {
     /// Print cost statistics (PRAM time, work, groups, per function) to stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Record the run (simulator only): `FILE.json` is a trace for ui.perfetto.dev or
+    /// chrome://tracing, `FILE.svg` a picture of processors against PRAM steps.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 impl MachineFlags {
@@ -112,10 +116,23 @@ pub struct Simulation {
     pub diagnostics: String,
     pub stats: Option<pram_sim::Stats>,
     pub ok: bool,
+    /// The recorded run, when asked for (also when it faulted).
+    pub trace: Option<pram_trace::Trace>,
 }
 
 /// Checks and simulates `file`.
 pub fn simulate(file: &Path, defines: &[String], flags: &MachineFlags, color: bool) -> Simulation {
+    simulate_traced(file, defines, flags, color, false)
+}
+
+/// `simulate`, recording the run when `trace` is set.
+fn simulate_traced(
+    file: &Path,
+    defines: &[String],
+    flags: &MachineFlags,
+    color: bool,
+    trace: bool,
+) -> Simulation {
     let checked = match fork_frontend::check_file(file, &defines_options(defines)) {
         Ok(checked) => checked,
         Err(failed) => {
@@ -124,10 +141,24 @@ pub fn simulate(file: &Path, defines: &[String], flags: &MachineFlags, color: bo
                 diagnostics: diag::render(&failed.sources, &failed.diagnostics, color),
                 stats: None,
                 ok: false,
+                trace: None,
             }
         }
     };
-    let outcome = pram_sim::run(&checked.program, &flags.config());
+    let outcome = if trace {
+        let mut title = format!("forkcc sim {} -p {}", file.display(), flags.procs);
+        for d in defines {
+            title.push_str(&format!(" -D {d}"));
+        }
+        let options = pram_sim::TraceOptions {
+            title: &title,
+            limit: pram_sim::DEFAULT_LIMIT,
+            sources: &checked.sources,
+        };
+        pram_sim::run_traced(&checked.program, &flags.config(), &options)
+    } else {
+        pram_sim::run(&checked.program, &flags.config())
+    };
     let mut diagnostics = diag::render(&checked.sources, &checked.warnings, color);
     if let Some(fault) = &outcome.fault {
         diagnostics.push_str(&diag::render(
@@ -141,13 +172,28 @@ pub fn simulate(file: &Path, defines: &[String], flags: &MachineFlags, color: bo
         diagnostics,
         ok: outcome.fault.is_none(),
         stats: Some(outcome.stats),
+        trace: outcome.trace,
     }
 }
 
 /// `forkcc sim`: program output on stdout and nothing else; diagnostics and stats on stderr.
 pub fn sim(args: &SimArgs) -> ExitCode {
     let color = std::io::stderr().is_terminal();
-    let run = simulate(&args.source.file, &args.source.define, &args.machine, color);
+    let format = match args.trace.as_deref().map(pram_trace::Format::of_path) {
+        Some(Err(err)) => {
+            eprintln!("error: {err}");
+            return ExitCode::FAILURE;
+        }
+        Some(Ok(format)) => Some(format),
+        None => None,
+    };
+    let run = simulate_traced(
+        &args.source.file,
+        &args.source.define,
+        &args.machine,
+        color,
+        format.is_some(),
+    );
     let mut stdout = std::io::stdout().lock();
     let written = stdout.write_all(&run.output).and_then(|()| stdout.flush());
     eprint!("{}", run.diagnostics);
@@ -158,6 +204,21 @@ pub fn sim(args: &SimArgs) -> ExitCode {
         eprintln!("error: cannot write the program's output: {err}");
         return ExitCode::FAILURE;
     }
+    if let (Some(path), Some(format), Some(trace)) = (&args.trace, format, &run.trace) {
+        if let Err(err) = std::fs::write(path, format.write(trace)) {
+            eprintln!(
+                "error: cannot write the trace to `{}`: {err}",
+                path.display()
+            );
+            return ExitCode::FAILURE;
+        }
+        if let Some(text) = trace.cut_text() {
+            eprintln!(
+                "note: {text}; `{}` shows the run up to there",
+                path.display()
+            );
+        }
+    }
     if run.ok {
         ExitCode::SUCCESS
     } else {
@@ -167,8 +228,9 @@ pub fn sim(args: &SimArgs) -> ExitCode {
 
 /// `forkcc run`: runs on the chosen backend.
 pub fn run(args: &SimArgs, backend: Backend, schedule: transform::emit_cuda::Schedule) -> ExitCode {
-    // The GPU does not check EREW/CREW accesses or races: such runs stay on the simulator.
-    if backend == Backend::Auto && !args.machine.simulator_only_checks() {
+    // The GPU does not check EREW/CREW accesses or races, nor record traces: such runs stay on
+    // the simulator.
+    if backend == Backend::Auto && !args.machine.simulator_only_checks() && args.trace.is_none() {
         if pram_runtime::gpu::available() {
             return crate::cmd_cuda::run(args, schedule);
         }
@@ -177,4 +239,15 @@ pub fn run(args: &SimArgs, backend: Backend, schedule: transform::emit_cuda::Sch
         );
     }
     sim(args)
+}
+
+/// `run --trace` on a backend that does not record traces.
+pub fn trace_elsewhere(backend: Backend) -> ExitCode {
+    let name = backend
+        .to_possible_value()
+        .map_or(String::new(), |v| v.get_name().to_string());
+    eprintln!(
+        "error: `--trace` is only on the simulator for now; the `{name}` backend does not record traces: run with `--backend sim`"
+    );
+    ExitCode::FAILURE
 }

@@ -47,7 +47,7 @@ struct Level<'p> {
 #[derive(Clone, Copy)]
 enum State<'p> {
     Running,
-    AtBarrier,
+    AtBarrier(Span),
     AtStart(&'p Stmt),
     Finished,
     Returned,
@@ -89,6 +89,7 @@ impl<'p> Machine<'p> {
             ..*cx
         };
         let start = self.clock;
+        self.trace_async(body.first().map_or(Span::default(), |s| s.span));
         let mut threads: Vec<Thread<'p>> = lanes
             .iter()
             .map(|&lane| Thread {
@@ -123,7 +124,7 @@ impl<'p> Machine<'p> {
             let now = threads.iter().map(|t| t.clock).max().unwrap_or(start);
             let waiting: Lanes = threads
                 .iter()
-                .filter(|t| matches!(t.state, State::AtBarrier | State::AtStart(_)))
+                .filter(|t| matches!(t.state, State::AtBarrier(_) | State::AtStart(_)))
                 .map(|t| t.lane)
                 .collect();
             if waiting.is_empty() {
@@ -131,6 +132,12 @@ impl<'p> Machine<'p> {
             }
             self.flush_async_output();
             self.clock = now;
+            if let Some(span) = threads.iter().find_map(|t| match t.state {
+                State::AtBarrier(span) => Some(span),
+                _ => None,
+            }) {
+                self.trace_barrier(waiting.len() as u32, span);
+            }
             let starts: Vec<&'p Stmt> = threads
                 .iter()
                 .filter_map(|t| match t.state {
@@ -159,13 +166,14 @@ impl<'p> Machine<'p> {
                 }
             }
             for t in threads.iter_mut() {
-                if matches!(t.state, State::AtBarrier | State::AtStart(_)) {
+                if matches!(t.state, State::AtBarrier(_) | State::AtStart(_)) {
                     t.state = State::Running;
                 }
                 t.clock = self.clock;
             }
         }
         self.clock = threads.iter().map(|t| t.clock).max().unwrap_or(start);
+        self.trace_leave();
         self.flush_async_output();
         let mut flow = Flow::default();
         for t in &threads {
@@ -348,7 +356,7 @@ impl<'p> Machine<'p> {
                 self.on_lane(fr, t, |m, frame, cx, lanes| {
                     m.count_step(frame, cx, s.span, lanes)
                 })?;
-                t.state = State::AtBarrier;
+                t.state = State::AtBarrier(s.span);
                 Ok(())
             }
             StmtKind::Start(_) if t.levels.len() == 1 => {

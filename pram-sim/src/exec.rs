@@ -12,6 +12,7 @@ use fork_frontend::hir::{
     Expr, FnKind, FuncId, InitElem, Mode, Sharity, Stmt, StmtKind, SwitchCase, VarId,
 };
 use fork_frontend::source::Span;
+use pram_trace::Construct;
 use smallvec::smallvec;
 
 use crate::eval::Place;
@@ -181,7 +182,13 @@ impl<'p> Machine<'p> {
                 let Some((&first, rest)) = lanes.split_first() else {
                     return Ok(Flow::default());
                 };
+                // Not a split of the machine's group tree, but drawn as one: the others wait.
+                self.trace_split(Construct::Seq, s.span);
+                let proc = fr.procs[first as usize];
+                self.trace_group(Construct::Seq, cx.at, [proc], cx.func, s.span);
                 let flow = self.exec(fr, cx, body, smallvec![first])?;
+                self.trace_leave();
+                self.trace_leave();
                 Ok(flow.join(Flow::normal(Lanes::from_slice(rest))))
             }
             StmtKind::Barrier => {
@@ -249,10 +256,11 @@ impl<'p> Machine<'p> {
             let ff = run(self, fr, cx, els, f)?;
             return Ok(ft.join(ff));
         }
-        let mut sib = self.siblings_begin();
+        let mut sib = self.siblings_begin(Construct::If, span);
         let ft = self.run_sibling(fr, cx, &mut sib, t, cx.at, None, |m, fr, cx, l| {
             run(m, fr, cx, Some(then), l)
         })?;
+        sib.construct = Construct::Else;
         let ff = match els {
             Some(_) => self.run_sibling(fr, cx, &mut sib, f, cx.at, None, |m, fr, cx, l| {
                 run(m, fr, cx, els, l)
@@ -305,10 +313,13 @@ impl<'p> Machine<'p> {
             group: self.new_group(),
             ..*cx
         };
+        let members = lanes.iter().map(|&l| fr.procs[l as usize]);
+        self.trace_group(sib.construct, at, members, cx.func, sib.span);
         let mark = self.undo.len();
         self.group_depth += 1;
         self.stats.max_group_depth = self.stats.max_group_depth.max(self.group_depth);
         let flow = body(self, fr, &sub, lanes)?;
+        self.trace_leave();
         self.group_depth -= 1;
         self.end_scope(mark);
         for (i, &p) in procs.iter().enumerate() {
@@ -342,7 +353,7 @@ impl<'p> Machine<'p> {
         let flow = if active.is_empty() {
             Flow::default()
         } else if cond.is_some_and(|c| Self::splits(cx, c)) {
-            let mut sib = self.siblings_begin();
+            let mut sib = self.siblings_begin(Construct::Loop, span);
             let flow = self.run_sibling(fr, cx, &mut sib, active, cx.at, None, iterate)?;
             self.siblings_end(sib);
             flow
@@ -423,7 +434,7 @@ impl<'p> Machine<'p> {
         let flow = if Self::splits(cx, cond) {
             // One subgroup per entry case, in case order.
             entries.sort_by_key(|&(case, _)| case);
-            let mut sib = self.siblings_begin();
+            let mut sib = self.siblings_begin(Construct::Switch, span);
             let mut flow = Flow::default();
             for group in entries.chunk_by(|a, b| a.0 == b.0) {
                 let lanes = group.iter().map(|&(_, l)| l).collect();
@@ -511,7 +522,7 @@ impl<'p> Machine<'p> {
             }
         }
         members.sort_by_key(|m| m.0);
-        let mut sib = self.siblings_begin();
+        let mut sib = self.siblings_begin(Construct::Fork, span);
         let mut flow = Flow::normal(skipped);
         for group in members.chunk_by(|a, b| a.0 == b.0) {
             let lanes = group.iter().map(|m| m.1).collect();
@@ -548,7 +559,7 @@ impl<'p> Machine<'p> {
             ..*cx
         };
         let dollars: Vec<i64> = lanes.iter().map(|&l| fr.procs[l as usize] as i64).collect();
-        let mut sib = self.siblings_begin();
+        let mut sib = self.siblings_begin(Construct::Start, span);
         let flow = self.run_sibling(
             fr,
             &sync,
@@ -644,6 +655,12 @@ impl<'p> Machine<'p> {
     ) -> R<Vals> {
         let body = &self.prog.func(func).body.stmts;
         let (mut callee, inner, mark) = self.enter_call(fr, cx, func, args, lanes, span)?;
+        // Calls by a group, from when its arguments are evaluated (calls among them come
+        // first); a processor's calls in asynchronous code are not traced.
+        let traced = cx.mode == Mode::Sync;
+        if traced {
+            self.trace_call(func, span);
+        }
         let all: Lanes = (0..lanes.len() as u32).collect();
         if inner.mode == Mode::Async && cx.mode == Mode::Sync {
             // Like `farm`: the members run the function asynchronously, then meet again.
@@ -652,6 +669,9 @@ impl<'p> Machine<'p> {
             self.exec_block(&mut callee, &inner, body, all)?;
         }
         self.leave_call(&inner, &callee, mark)?;
+        if traced {
+            self.trace_leave();
+        }
         Ok(callee.ret)
     }
 

@@ -8,7 +8,7 @@
 //! objects reached through fat pointers (`memory`). Shared writes of a synchronous statement are
 //! buffered and applied at its end with the CRCW check (`step`).
 //!
-//! Entry point: `run`.
+//! Entry points: `run`, and `run_traced` to also record the group tree over time (`trace`).
 //!
 //! Where fork-dialect.md leaves a choice, the simulator decides (and every other backend
 //! should agree or be compared modulo the choice):
@@ -40,10 +40,12 @@ mod machine;
 pub mod memory;
 pub mod stats;
 mod step;
+mod trace;
 pub mod value;
 
 pub use fault::{Fault, CODES};
 pub use stats::Stats;
+pub use trace::{TraceOptions, DEFAULT_LIMIT};
 
 use fork_frontend::hir::Program;
 
@@ -103,17 +105,31 @@ pub struct Outcome {
     pub output: Vec<u8>,
     pub fault: Option<Box<Fault>>,
     pub stats: Stats,
+    /// The recorded run, when `run_traced` asked for it (also when it faulted).
+    pub trace: Option<pram_trace::Trace>,
 }
 
-/// Runs `program` on `config.procs` processors. Deep recursion of the simulated program uses
-/// the host stack, so the machine runs on a thread with a large stack.
+/// Runs `program` on `config.procs` processors.
 pub fn run(program: &Program, config: &Config) -> Outcome {
+    run_on_thread(program, config, None)
+}
+
+/// Runs `program` and records its trace (`Outcome::trace`).
+pub fn run_traced(program: &Program, config: &Config, options: &TraceOptions) -> Outcome {
+    run_on_thread(program, config, Some(options))
+}
+
+/// Deep recursion of the simulated program uses the host stack, so the machine runs on a
+/// thread with a large stack.
+fn run_on_thread(program: &Program, config: &Config, trace: Option<&TraceOptions>) -> Outcome {
     const STACK: usize = 1 << 30;
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
             .name("pram-sim".into())
             .stack_size(STACK)
-            .spawn_scoped(scope, || machine::Machine::new(program, config).run());
+            .spawn_scoped(scope, || {
+                machine::Machine::new(program, config, trace).run()
+            });
         match worker {
             Ok(handle) => handle
                 .join()
@@ -132,5 +148,6 @@ fn internal(what: &str) -> Outcome {
             format!("internal simulator error: {what}"),
         ))),
         stats: Stats::default(),
+        trace: None,
     }
 }

@@ -134,10 +134,16 @@ pub struct Machine<'p> {
     pub clock: u64,
     pub stats: Stats,
     pub races: Option<crate::step::RaceLog>,
+    /// Set under `--trace`.
+    pub trace: Option<crate::trace::Tracer<'p>>,
 }
 
 impl<'p> Machine<'p> {
-    pub fn new(prog: &'p Program, cfg: &'p Config) -> Machine<'p> {
+    pub fn new(
+        prog: &'p Program,
+        cfg: &'p Config,
+        trace: Option<&crate::TraceOptions<'p>>,
+    ) -> Machine<'p> {
         let mut slots = vec![0u32; prog.funcs.len()];
         let storage = prog
             .vars
@@ -190,6 +196,7 @@ impl<'p> Machine<'p> {
                 ..Stats::default()
             },
             races: cfg.check_races.then(crate::step::RaceLog::default),
+            trace: trace.map(|options| crate::trace::Tracer::new(options, cfg.procs)),
         }
     }
 
@@ -200,10 +207,27 @@ impl<'p> Machine<'p> {
         self.stats.seconds = started.elapsed().as_secs_f64();
         self.stats.time = self.clock;
         self.stats.peak_shared_bytes = self.mem.peak_shared_bytes;
+        let clock = self.clock;
+        let trace = self.trace.map(|mut t| {
+            if let Err(f) = &result {
+                let site = t.site(f.span);
+                // The trace's time is the PRAM clock; the diagnostic's "PRAM step" counts the
+                // group steps executed (as `--max-steps` does): name it so they are not mixed.
+                let message = match &f.who {
+                    Some(who) => format!("{}, by {who}", f.what),
+                    None => f.what.clone(),
+                };
+                let message = format!("{message}, in group step {} of the run", f.step);
+                t.rec
+                    .fault(clock, f.code.id, &message, f.who.map(|w| w.proc), &site);
+            }
+            t.rec.finish(clock)
+        });
         Outcome {
             output: self.out,
             fault: result.err(),
             stats: self.stats,
+            trace,
         }
     }
 
@@ -295,12 +319,15 @@ impl<'p> Machine<'p> {
         };
         let mut frame = self.frame(main, (0..procs).collect());
         self.stats.functions[main.0 as usize].calls += 1;
+        self.trace_group(pram_trace::Construct::Main, 0, 0..procs, main, f.span);
         let all = (0..procs).collect();
         match cx.mode {
             Mode::Sync => self.exec_block(&mut frame, &cx, &f.body.stmts, all)?,
             Mode::Async => self.run_async(&mut frame, &cx, &f.body.stmts, all)?,
         };
-        self.end_step(&cx)
+        self.end_step(&cx)?;
+        self.trace_leave();
+        Ok(())
     }
 
     pub fn frame(&self, func: FuncId, procs: Lanes) -> Frame {

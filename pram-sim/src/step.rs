@@ -37,6 +37,9 @@ pub struct Siblings {
     start: u64,
     end: u64,
     seen: HashMap<u64, Access>,
+    /// What made the subgroups and where, for `--trace`.
+    pub construct: pram_trace::Construct,
+    pub span: Span,
 }
 
 impl Machine<'_> {
@@ -71,13 +74,16 @@ impl Machine<'_> {
         }
     }
 
-    /// A group splits into subgroups that run as siblings.
-    pub fn siblings_begin(&mut self) -> Siblings {
+    /// A group splits into subgroups (made by `construct` at `span`) that run as siblings.
+    pub fn siblings_begin(&mut self, construct: pram_trace::Construct, span: Span) -> Siblings {
         self.stats.splits += 1;
+        self.trace_split(construct, span);
         Siblings {
             start: self.clock,
             end: self.clock,
             seen: HashMap::new(),
+            construct,
+            span,
         }
     }
 
@@ -129,6 +135,7 @@ impl Machine<'_> {
 
     pub fn siblings_end(&mut self, s: Siblings) {
         self.clock = s.end;
+        self.trace_leave();
         if let Some(top) = self.races.as_mut().and_then(|log| log.stack.last_mut()) {
             RaceLog::merge(top, s.seen);
         }
