@@ -5,9 +5,9 @@
 //!   initialisers, and one `extern "C" __global__` function per Plan kernel, each headed by a
 //!   comment that names its source location and why it ends. NVRTC compiles it (after the
 //!   runtime library's device part) for the GPU driver.
-//! - [`Emitted::host`]: one C++ host function per host function of the Plan, walking its
-//!   control graph through the runtime library's host API, the tables the host needs (string
-//!   literals, fault sites) and `main`.
+//! - [`Emitted::host`]: the lowered host program (`Plan::host`) as one C++ function with a
+//!   case per instruction, calling the runtime library's host API, the tables the host needs
+//!   (string literals, fault sites) and `main`.
 //!
 //! The runtime library itself (`.cuh` text) belongs to `pram-runtime`; the transform does not
 //! depend on it. `pram_runtime::cuda::standalone_source` assembles the one self-contained
@@ -21,12 +21,11 @@ mod region;
 pub use device::{mp_code, string_offsets};
 pub use host::fk_var;
 
-use crate::plan::{HostFnId, HostOp, Plan, Region};
+use crate::plan::{HostOp, Plan, Region};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::FuncId;
 use fork_frontend::source::{SourceMap, Span};
-use host::HostEmitter;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -155,15 +154,8 @@ pub fn emit_with(
     device.push_str(&kernels);
 
     let mut host = String::new();
-    host.push_str("// ---- program: host control graph ----\n\n");
-    let mut h = HostEmitter::new(plan);
-    for i in 0..plan.functions.len() {
-        let _ = writeln!(host, "{};", h.prototype(HostFnId(i as u32)));
-    }
-    host.push('\n');
-    for i in 0..plan.functions.len() {
-        h.function(HostFnId(i as u32), &mut host)?;
-    }
+    host.push_str("// ---- program: host program ----\n\n");
+    host::host_program(plan, &mut host)?;
     tables(plan, &sites.locations, stack_bytes, &mut host);
     Ok(Emitted {
         device,
@@ -239,11 +231,6 @@ fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
     let _ = writeln!(out, "    0,\n}};\n");
     let main = plan.function(plan.main);
     let frame = &plan.storage.shared_frames[main.shared_frame.0 as usize];
-    let _ = writeln!(
-        out,
-        "static void fk_run(FkCtx c) {{\n    FK_LAUNCH({GLOBALS_KERNEL}, c, 1);\n    {}(c);\n}}\n",
-        host::host_fn_name(plan, plan.main)
-    );
     let _ = writeln!(out, "int main(int argc, char **argv) {{");
     let _ = writeln!(out, "    FkProgram program;");
     let _ = writeln!(out, "    program.strings = fk_strings;");
