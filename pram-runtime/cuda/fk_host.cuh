@@ -301,7 +301,7 @@ inline void fk_branch(FkVar cond, int els, int end) {
 
 // The next non-empty subgroup becomes the current group and its arm runs next; after the
 // last, the restore: the parent group again ($ back after a fork that set it), `end` next.
-inline void fk_subgroup_end() {
+inline void fk_next_subgroup() {
     FkFrame &s = fk_frame(FK_FRAME_SPLIT);
     while (++s.i < s.k) {
         if (s.sizes[s.i] == 0) continue;
@@ -361,7 +361,7 @@ inline void fk_split(int is_if, FkVar key, long long k, int set_dollar, FkVar do
         fk_h.groups[s.first + i].at = is_if ? fk_h.groups[c.g].at : i;
         off += s.sizes[i];
     }
-    fk_subgroup_end();
+    fk_next_subgroup();
 }
 
 inline void fk_split_if(FkVar cond, int frame_then, fk_u64 bytes_then, int frame_else,

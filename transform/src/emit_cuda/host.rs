@@ -146,7 +146,7 @@ fn instruction(plan: &Plan, instr: &Instr, frame_bytes: u64) -> Result<Vec<Strin
                 ),
             }
         }
-        Instr::SubgroupEnd => "fk_subgroup_end();".into(),
+        Instr::SubgroupEnd => "fk_next_subgroup();".into(),
         Instr::LoopBegin { header: l, exit } => format!(
             "fk_loop_begin({}, {}, {}, {}, {});",
             optional_var(plan, l.cond, l.span)?,
