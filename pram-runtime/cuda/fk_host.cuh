@@ -1,10 +1,14 @@
 // forkcc group-tree runtime library, host side of the standalone .cu (`forkcc build --emit
 // cuda`); the GPU driver (pram_runtime::gpu) implements the same operations in Rust.
 //
-// The host walks the control graph the emitted h_* functions spell out. It keeps a mirror of
-// the group stack (sizes and offsets it computed itself from the subgroup sizes it read back)
-// so that it can size launches; everything else stays on the device. It reads back only
-// subgroup sizes, the fork count, shared branch conditions and the loop-exit count.
+// The emitted `fk_run` is the lowered host program (transform::host_program): a `switch` on
+// the program counter `fk_h.pc`, one case per instruction, each calling this API. As in
+// `host_program::walk`, the current context is `fk_h.c` and what a construct keeps until its
+// end is a frame on `fk_h.stack`, so deep recursion of host functions does not use the C++
+// stack. The host keeps a mirror of the group stack (sizes and offsets it computed itself
+// from the subgroup sizes it read back) so that it can size launches; everything else stays
+// on the device. It reads back only subgroup sizes, the fork count, shared branch conditions
+// and the loop-exit count.
 
 #include <algorithm>
 #include <cstdio>
@@ -24,7 +28,7 @@ struct FkProgram {
     int main_shared_frame;
     unsigned long long main_shared_bytes;
     unsigned long long stack_bytes;  // per-thread stack for recursive device functions (0: default)
-    void (*run)(struct FkCtx c);
+    void (*run)();  // the host program, from main's entry for the context in fk_h.c
 };
 
 // Where the host is: the group, the activation's slot frame, and whether only the member
@@ -48,6 +52,30 @@ struct FkTops {
     fk_u64 members, words, frames;
 };
 
+enum FkHostFrameKind { FK_HOST_SPLIT, FK_HOST_LOOP, FK_HOST_CALL, FK_HOST_SEQ, FK_HOST_START };
+
+// What a split, loop, call, seq or start keeps until its end (host_program's frames).
+struct FkHostFrame {
+    int kind;
+    FkCtx outer;  // the context it started in, restored at its end
+    FkTops tops;  // the stack tops at its start
+    int n;        // threads of `outer`
+    fk_u64 words;  // split: the saved $; loop, call: the marks of the participants
+    // split: subgroups first .. first + k - 1, the current one i, the arms (an `if` runs
+    // arms[i], a fork arms[0] for each) and where the walk goes on after the restore
+    int is_if, set_dollar, first, arms[2], end;
+    long long k, i;
+    std::vector<int> sizes;
+    // loop: its header, where it exits, whether a participant runs the next iteration
+    int has_cond, test_first, forms_group, shared_frame, exit, running;
+    FkVar cond;
+    fk_u64 shared_bytes;
+    // call: the callee's context, where the caller goes on, the result to copy back
+    FkCtx inner;
+    int back, has_result;
+    FkVar ret, result;
+};
+
 struct FkHost {
     int procs;
     int priority;  // --crcw priority
@@ -58,6 +86,10 @@ struct FkHost {
     char *frames;
     unsigned launches;
     const FkProgram *program;
+    // The walk: context, next instruction, frames innermost last.
+    FkCtx c;
+    int pc;
+    std::vector<FkHostFrame> stack;
     unsigned *fault_key;  // device schedule: the faulting step's order key (device memory)
 };
 
@@ -100,6 +132,32 @@ inline unsigned fk_threads(FkCtx c) {
     return c.seq ? (n > 0 ? 1u : 0u) : (unsigned)n;
 }
 
+// A new frame of `kind` for the current context.
+inline FkHostFrame &fk_push_frame(int kind) {
+    fk_h.stack.emplace_back();
+    FkHostFrame &f = fk_h.stack.back();
+    f.kind = kind;
+    f.outer = fk_h.c;
+    f.tops = fk_tops();
+    f.n = (int)fk_threads(fk_h.c);
+    return f;
+}
+
+// The innermost frame, which must be of `kind` (transform::valid checks the program).
+inline FkHostFrame &fk_frame(int kind) {
+    if (fk_h.stack.empty() || fk_h.stack.back().kind != kind)
+        fk_fatal("the host program's constructs are not nested (a forkcc bug)");
+    return fk_h.stack.back();
+}
+
+// Ends the innermost construct: its context and stack tops again.
+inline void fk_pop_frame() {
+    FkHostFrame &f = fk_h.stack.back();
+    fk_h.c = f.outer;
+    fk_pop(f.tops);
+    fk_h.stack.pop_back();
+}
+
 inline unsigned fk_next_launch() { return fk_h.launches++; }
 
 inline void fk_after_launch(const char *name) {
@@ -112,19 +170,20 @@ inline void fk_after_launch(const char *name) {
 
 #define FK_BLOCKS(n) (((n) + 255) / 256), 256
 
-// Run kernel K (one thread per member of the context's group). Under --crcw priority a
+// Run kernel K (one thread per member of the current group). Under --crcw priority a
 // synchronous kernel runs its members serially in __PROC_NR__ order (FK_KERNEL).
-#define FK_LAUNCH(K, c, SYNC)                                                           \
-    do {                                                                                \
-        unsigned n_ = fk_threads(c);                                                    \
-        if (n_ > 0) {                                                                   \
-            int serial_ = fk_h.priority && (SYNC);                                      \
-            if (serial_)                                                                \
-                K<<<1, 1>>>((c).g, (int)n_, (c).slot_base, fk_next_launch(), 1);         \
-            else                                                                        \
-                K<<<FK_BLOCKS(n_)>>>((c).g, (int)n_, (c).slot_base, fk_next_launch(), 0); \
-            fk_after_launch(#K);                                                        \
-        }                                                                               \
+#define FK_LAUNCH(K, SYNC)                                                                  \
+    do {                                                                                    \
+        FkCtx c_ = fk_h.c;                                                                  \
+        unsigned n_ = fk_threads(c_);                                                       \
+        if (n_ > 0) {                                                                       \
+            int serial_ = fk_h.priority && (SYNC);                                          \
+            if (serial_)                                                                    \
+                K<<<1, 1>>>(c_.g, (int)n_, c_.slot_base, fk_next_launch(), 1);              \
+            else                                                                            \
+                K<<<FK_BLOCKS(n_)>>>(c_.g, (int)n_, c_.slot_base, fk_next_launch(), 0);     \
+            fk_after_launch(#K);                                                            \
+        }                                                                                   \
     } while (0)
 
 inline fk_u64 fk_alloc_words(fk_u64 n) {
@@ -192,24 +251,25 @@ inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int fr
 #define FK_REGION_THREADS(n) (((n) + 31) / 32 * 32)
 #endif
 
-// Whether the context's group runs a block region as one kernel (--crcw priority runs
-// members serially, which only the ordinary launches do).
-inline bool fk_region_fits(FkCtx c) {
-    int n = fk_h.groups[c.g].size;
+// Whether the current group runs a block region as one kernel (--crcw priority runs members
+// serially, which only the ordinary launches do).
+inline bool fk_region_fits() {
+    int n = fk_h.groups[fk_h.c.g].size;
     return !fk_h.priority && n > 0 && n <= FK_REGION_MAX;
 }
 
-// Run region kernel R for the context's group, with the stack space it needs reserved
+// Run region kernel R for the current group, with the stack space it needs reserved
 // (transform::plan::RegionNeeds; lists as long as the group).
-#define FK_REGION(R, c, GROUPS, MEMBER_LISTS, WORD_LISTS, FRAME_BYTES)                      \
+#define FK_REGION(R, GROUPS, MEMBER_LISTS, WORD_LISTS, FRAME_BYTES)                         \
     do {                                                                                   \
+        FkCtx c_ = fk_h.c;                                                                 \
         FkTops t_ = fk_tops();                                                             \
-        int n_ = fk_h.groups[(c).g].size;                                                  \
+        int n_ = fk_h.groups[c_.g].size;                                                   \
         int g_ = fk_alloc_groups(GROUPS);                                                  \
         fk_u64 m_ = fk_alloc_members((fk_u64)(MEMBER_LISTS) * n_);                         \
         fk_u64 w_ = fk_alloc_words((fk_u64)(WORD_LISTS) * n_);                             \
         fk_u64 f_ = fk_reserve_frames(FRAME_BYTES);                                        \
-        R<<<1, FK_REGION_THREADS(n_)>>>((c).g, (c).seq, (c).slot_base, fk_next_launch(), g_, m_, \
+        R<<<1, FK_REGION_THREADS(n_)>>>(c_.g, c_.seq, c_.slot_base, fk_next_launch(), g_, m_, \
                                         w_, f_);                                           \
         fk_after_launch(#R);                                                               \
         fk_pop(t_);                                                                        \
@@ -230,40 +290,57 @@ inline int fk_read_first_value(FkCtx c, FkVar v, int *value) {
     return flag[1];
 }
 
-inline int fk_branch(FkCtx c, FkVar cond) {
+// A branch on a shared condition: on for true, `els` for false, `end` when none is active.
+inline void fk_branch(FkVar cond, int els, int end) {
     int value;
-    return fk_read_first_value(c, cond, &value);
+    int taken = fk_read_first_value(fk_h.c, cond, &value);
+    if (taken < 0) fk_h.pc = end;
+    else if (taken == 0) fk_h.pc = els;
 }
 
 // ---- splits ----
 
-struct FkSplit {
-    FkCtx parent;
-    FkTops tops;
-    long long k;
-    int first;
-    std::vector<int> sizes;
-    int set_dollar;
-    fk_u64 saved;
-};
+// The next non-empty subgroup becomes the current group and its arm runs next; after the
+// last, the restore: the parent group again ($ back after a fork that set it), `end` next.
+inline void fk_next_subgroup() {
+    FkHostFrame &s = fk_frame(FK_HOST_SPLIT);
+    while (++s.i < s.k) {
+        if (s.sizes[s.i] == 0) continue;
+        fk_h.c = s.outer;
+        fk_h.c.g = s.first + (int)s.i;
+        fk_h.pc = s.arms[s.is_if ? s.i : 0];
+        return;
+    }
+    if (s.set_dollar && s.n > 0) {
+        fk_restore_dollar<<<FK_BLOCKS(s.n)>>>(s.outer.g, s.n, s.words);
+        fk_after_launch("fk_restore_dollar");
+    }
+    fk_h.pc = s.end;
+    fk_pop_frame();
+}
 
-inline FkSplit fk_split(FkCtx c, int kind, FkVar key, long long k, int set_dollar, FkVar dollar,
-                        int frame0, fk_u64 bytes0, int frame1, fk_u64 bytes1) {
-    FkSplit s;
-    s.parent = c;
-    s.tops = fk_tops();
-    s.k = k;
-    s.set_dollar = set_dollar;
-    int n = (int)fk_threads(c);
+// Forms the `k` subgroups (by `key`) and enters the first non-empty one.
+inline void fk_split(int is_if, FkVar key, long long k, int set_dollar, FkVar dollar, int frame0,
+                     fk_u64 bytes0, int frame1, fk_u64 bytes1, int arm0, int arm1, int end) {
     if ((fk_u64)k > fk_h.counts_cap) {
         char m[160];
         snprintf(m, sizeof m, "fork into %lld subgroups: at most %llu are supported", k, fk_h.counts_cap);
         fk_fatal(m);
     }
-    s.saved = fk_alloc_words(n);
-    if (n > 0)
-        fk_split_count<<<FK_BLOCKS(n)>>>(c.g, n, c.slot_base, kind, key, (int)k, set_dollar,
-                                          dollar, s.saved);
+    FkHostFrame &s = fk_push_frame(FK_HOST_SPLIT);
+    FkCtx c = s.outer;
+    int kind = is_if ? 0 : 1;
+    s.is_if = is_if;
+    s.k = k;
+    s.i = -1;
+    s.set_dollar = set_dollar;
+    s.arms[0] = arm0;
+    s.arms[1] = arm1;
+    s.end = end;
+    s.words = fk_alloc_words(s.n);
+    if (s.n > 0)
+        fk_split_count<<<FK_BLOCKS(s.n)>>>(c.g, s.n, c.slot_base, kind, key, (int)k, set_dollar,
+                                            dollar, s.words);
     fk_after_launch("fk_split_count");
     s.sizes.assign(k, 0);
     if (k > 0) fk_read(s.sizes.data(), fk_h.m.counts, k);
@@ -274,7 +351,7 @@ inline FkSplit fk_split(FkCtx c, int kind, FkVar key, long long k, int set_dolla
     fk_u64 frames = fk_alloc_frames(stride * k);
     s.first = fk_alloc_groups((int)k);
     if (k > 0) {
-        fk_split_rank<<<1, FK_SCAN_THREADS>>>(c.g, n, (int)k, s.first, member_base, kind == 0,
+        fk_split_rank<<<1, FK_SCAN_THREADS>>>(c.g, s.n, (int)k, s.first, member_base, is_if,
                                               frame0, frame1, frames, stride);
         fk_after_launch("fk_split_rank");
     }
@@ -282,73 +359,53 @@ inline FkSplit fk_split(FkCtx c, int kind, FkVar key, long long k, int set_dolla
     for (long long i = 0; i < k; i++) {
         fk_h.groups[s.first + i].size = s.sizes[i];
         fk_h.groups[s.first + i].members = member_base + off;
-        fk_h.groups[s.first + i].at = kind == 0 ? fk_h.groups[c.g].at : i;
+        fk_h.groups[s.first + i].at = is_if ? fk_h.groups[c.g].at : i;
         off += s.sizes[i];
     }
-    return s;
+    fk_next_subgroup();
 }
 
-inline FkSplit fk_split_if(FkCtx c, FkVar cond, int frame_then, fk_u64 bytes_then, int frame_else,
-                           fk_u64 bytes_else) {
-    return fk_split(c, 0, cond, 2, 0, FkVar{}, frame_then, bytes_then, frame_else, bytes_else);
+inline void fk_split_if(FkVar cond, int frame_then, fk_u64 bytes_then, int frame_else,
+                        fk_u64 bytes_else, int arm_then, int arm_else, int end) {
+    fk_split(1, cond, 2, 0, FkVar{}, frame_then, bytes_then, frame_else, bytes_else, arm_then,
+             arm_else, end);
 }
 
-inline FkSplit fk_split_fork(FkCtx c, FkVar count, FkVar at, int set_dollar, FkVar dollar,
-                             int frame, fk_u64 bytes) {
+inline void fk_split_fork(FkVar count, FkVar at, int set_dollar, FkVar dollar, int frame,
+                          fk_u64 bytes, int arm, int end) {
     int k = 0;
-    if (fk_read_first_value(c, count, &k) < 0 || k < 0) k = 0;
-    return fk_split(c, 1, at, k, set_dollar, dollar, frame, bytes, frame, bytes);
-}
-
-// Subgroup `i` as a context; false when it is empty.
-inline bool fk_subgroup(FkSplit *s, long long i, FkCtx *out) {
-    if (s->sizes[i] == 0) return false;
-    out->g = s->first + (int)i;
-    out->slot_base = s->parent.slot_base;
-    out->seq = s->parent.seq;
-    return true;
-}
-
-// Restore: the parent group again ($ back after a fork that set it).
-inline void fk_split_end(FkSplit *s) {
-    int n = (int)fk_threads(s->parent);
-    if (s->set_dollar && n > 0) {
-        fk_restore_dollar<<<FK_BLOCKS(n)>>>(s->parent.g, n, s->saved);
-        fk_after_launch("fk_restore_dollar");
-    }
-    fk_pop(s->tops);
+    if (fk_read_first_value(fk_h.c, count, &k) < 0 || k < 0) k = 0;
+    fk_split(0, at, k, set_dollar, dollar, frame, bytes, frame, bytes, arm, arm, end);
 }
 
 // ---- loops ----
 
-struct FkLoop {
-    FkCtx parent;
-    FkTops tops;
-    int n;
-    fk_u64 marks;
-    int running;
-};
-
-inline FkLoop fk_loop_begin(FkCtx c) {
-    FkLoop l;
-    l.parent = c;
-    l.tops = fk_tops();
-    l.n = (int)fk_threads(c);
-    l.marks = fk_alloc_words(l.n);
+// Marks the participants (the active members).
+inline void fk_loop_begin(int has_cond, FkVar cond, int test_first, int forms_group, int frame,
+                          fk_u64 bytes, int exit) {
+    FkHostFrame &l = fk_push_frame(FK_HOST_LOOP);
+    l.has_cond = has_cond;
+    l.cond = cond;
+    l.test_first = test_first;
+    l.forms_group = forms_group;
+    l.shared_frame = frame;
+    l.shared_bytes = bytes;
+    l.exit = exit;
     l.running = -1;
+    l.words = fk_alloc_words(l.n);
     if (l.n > 0) {
-        fk_mark_active<<<FK_BLOCKS(l.n)>>>(c.g, l.n, l.marks);
+        fk_mark_active<<<FK_BLOCKS(l.n)>>>(l.outer.g, l.n, l.words);
         fk_after_launch("fk_mark_active");
     }
-    return l;
 }
 
-// LoopExitUpdate + the all-exited test (one read-back).
-inline void fk_loop_exit_update(FkLoop *l, FkCtx cond_ctx, int has_cond, FkVar cond) {
+// LoopExitUpdate (the condition read in `cond_ctx`, none: only the count) + the all-exited
+// test (one read-back).
+inline void fk_loop_exit_update(FkHostFrame *l, FkCtx cond_ctx, int has_cond) {
     fk_cuda(cudaMemsetAsync(fk_h.m.flag, 0, sizeof(int)), "loop flag");
     if (l->n > 0) {
-        fk_loop_exit<<<FK_BLOCKS(l->n)>>>(l->parent.g, l->n, l->parent.slot_base, l->marks,
-                                          has_cond, cond, cond_ctx.g);
+        fk_loop_exit<<<FK_BLOCKS(l->n)>>>(l->outer.g, l->n, l->outer.slot_base, l->words,
+                                          has_cond, l->cond, cond_ctx.g);
         fk_after_launch("fk_loop_exit");
     }
     int active;
@@ -356,69 +413,78 @@ inline void fk_loop_exit_update(FkLoop *l, FkCtx cond_ctx, int has_cond, FkVar c
     l->running = active > 0;
 }
 
-// The loop group: the participants still active (private condition), or the whole group.
-inline FkCtx fk_loop_group(FkLoop *l, int forms_group, int frame, fk_u64 bytes) {
-    FkCtx c = l->parent;
-    if (forms_group) {
-        if (l->n > 0) {
-            fk_loop_keys<<<FK_BLOCKS(l->n)>>>(c.g, l->n, l->marks);
+// The entry test (when the loop tests first) and the loop group: the participants still
+// active (private condition), or the whole group; on to the loop end when none runs.
+inline void fk_loop_enter() {
+    FkHostFrame &l = fk_frame(FK_HOST_LOOP);
+    FkCtx c = l.outer;
+    if (l.test_first) fk_loop_exit_update(&l, c, l.has_cond);
+    if (l.forms_group) {
+        if (l.n > 0) {
+            fk_loop_keys<<<FK_BLOCKS(l.n)>>>(c.g, l.n, l.words);
             fk_after_launch("fk_loop_keys");
         }
         int size = 0;
         fk_read(&size, fk_h.m.counts, 1);
         fk_u64 members = fk_alloc_members(size);
-        fk_u64 frames = fk_alloc_frames(bytes);
+        fk_u64 frames = fk_alloc_frames(l.shared_bytes);
         int g = fk_alloc_groups(1);
-        fk_split_rank<<<1, FK_SCAN_THREADS>>>(c.g, l->n, 1, g, members, 1, frame, frame, frames, 0);
+        fk_split_rank<<<1, FK_SCAN_THREADS>>>(c.g, l.n, 1, g, members, 1, l.shared_frame,
+                                              l.shared_frame, frames, 0);
         fk_after_launch("fk_split_rank");
         fk_h.groups[g].size = size;
         fk_h.groups[g].members = members;
         fk_h.groups[g].at = fk_h.groups[c.g].at;
         c.g = g;
-        l->running = size > 0;
+        l.running = size > 0;
     } else {
         FkHostGroup p = fk_h.groups[c.g];
-        c.g = fk_push_group(c.g, p.size, p.members, p.at, frame, bytes);
+        c.g = fk_push_group(c.g, p.size, p.members, p.at, l.shared_frame, l.shared_bytes);
         // Without an entry test, the loop runs if any participant is active.
-        if (l->running < 0) fk_loop_exit_update(l, l->parent, 0, FkVar{});
+        if (l.running < 0) fk_loop_exit_update(&l, l.outer, 0);
     }
-    return c;
+    fk_h.c = c;
+    if (l.running <= 0) fk_h.pc = l.exit;
 }
 
-inline int fk_loop_running(FkLoop *l) { return l->running > 0; }
-
-inline void fk_loop_clear_continue(FkLoop *l) {
-    if (l->n == 0) return;
-    fk_marked_status<<<FK_BLOCKS(l->n)>>>(l->parent.g, l->n, l->marks, FK_CONTINUE, FK_ACTIVE);
+// After the body: members that left by `continue` are active again.
+inline void fk_loop_next() {
+    FkHostFrame &l = fk_frame(FK_HOST_LOOP);
+    if (l.n == 0) return;
+    fk_marked_status<<<FK_BLOCKS(l.n)>>>(l.outer.g, l.n, l.words, FK_CONTINUE, FK_ACTIVE);
     fk_after_launch("fk_marked_status");
 }
 
-inline void fk_loop_end(FkLoop *l) {
-    if (l->n > 0) {
-        fk_marked_status<<<FK_BLOCKS(l->n)>>>(l->parent.g, l->n, l->marks, FK_BREAK, FK_ACTIVE);
+// The exit update in the loop group; back to `body` while a participant runs.
+inline void fk_loop_latch(int body) {
+    FkHostFrame &l = fk_frame(FK_HOST_LOOP);
+    fk_loop_exit_update(&l, fk_h.c, l.has_cond);
+    if (l.running > 0) fk_h.pc = body;
+}
+
+// Members that left by `break` are active again; the enclosing group is restored.
+inline void fk_loop_end() {
+    FkHostFrame &l = fk_frame(FK_HOST_LOOP);
+    if (l.n > 0) {
+        fk_marked_status<<<FK_BLOCKS(l.n)>>>(l.outer.g, l.n, l.words, FK_BREAK, FK_ACTIVE);
         fk_after_launch("fk_marked_status");
     }
-    fk_pop(l->tops);
+    fk_pop_frame();
 }
 
 // ---- calls ----
 
-struct FkCall {
-    FkCtx caller, inner;
-    FkTops tops;
-    int n;
-    fk_u64 marks;
-};
-
-inline FkCall fk_call_begin(FkCtx c, fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes,
-                            int frame, fk_u64 frame_bytes) {
-    FkCall k;
-    k.caller = c;
-    k.tops = fk_tops();
-    k.n = (int)fk_threads(c);
-    k.marks = fk_alloc_words(k.n);
+// Enters a host function for the current group: a new slot frame and shared frame; `entry`
+// runs next, and its `fk_ret` comes back to the instruction after the call.
+inline void fk_call(fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes, int frame,
+                    fk_u64 frame_bytes, int entry) {
+    FkHostFrame &k = fk_push_frame(FK_HOST_CALL);
+    FkCtx c = k.outer;
+    k.back = fk_h.pc;
+    k.has_result = 0;
+    k.words = fk_alloc_words(k.n);
     if (k.n > 0) {
-        fk_mark_active<<<FK_BLOCKS(k.n)>>>(c.g, k.n, k.marks);
+        fk_mark_active<<<FK_BLOCKS(k.n)>>>(c.g, k.n, k.words);
         fk_after_launch("fk_mark_active");
     }
     fk_u64 base = c.slot_base + caller_frame_bytes * (fk_u64)fk_h.procs;
@@ -433,47 +499,77 @@ inline FkCall fk_call_begin(FkCtx c, fk_u64 caller_frame_bytes, fk_u64 callee_fr
     k.inner.g = fk_push_group(c.g, p.size, p.members, p.at, frame, frame_bytes);
     k.inner.slot_base = base;
     k.inner.seq = c.seq;
-    return k;
+    fk_h.c = k.inner;
+    fk_h.pc = entry;
 }
 
-inline void fk_call_arg(FkCall *k, FkVar src, FkVar dst) {
-    if (k->n == 0) return;
-    fk_copy_var<<<FK_BLOCKS(k->n)>>>(k->caller.g, k->n, k->marks, src, k->caller.g,
-                                      k->caller.slot_base, dst, k->inner.g, k->inner.slot_base);
+// An argument of the call just entered: the caller's `src` into the callee's `dst`.
+inline void fk_call_arg(FkVar src, FkVar dst) {
+    FkHostFrame &k = fk_frame(FK_HOST_CALL);
+    if (k.n == 0) return;
+    fk_copy_var<<<FK_BLOCKS(k.n)>>>(k.outer.g, k.n, k.words, src, k.outer.g, k.outer.slot_base,
+                                     dst, k.inner.g, k.inner.slot_base);
     fk_after_launch("fk_copy_var");
 }
 
-inline void fk_call_end(FkCall *k, int has_ret, FkVar ret, FkVar result) {
-    if (k->n > 0) {
-        fk_marked_status<<<FK_BLOCKS(k->n)>>>(k->caller.g, k->n, k->marks, FK_RETURN, FK_ACTIVE);
+// The call's result: the callee's `ret` into the caller's `result` at the return.
+inline void fk_call_result(FkVar ret, FkVar result) {
+    FkHostFrame &k = fk_frame(FK_HOST_CALL);
+    k.has_result = 1;
+    k.ret = ret;
+    k.result = result;
+}
+
+// A function's end: back to the caller (return statuses cleared, the result copied, frames
+// popped), or false at the end of main.
+inline bool fk_ret() {
+    if (fk_h.stack.empty()) return false;
+    FkHostFrame &k = fk_frame(FK_HOST_CALL);
+    if (k.n > 0) {
+        fk_marked_status<<<FK_BLOCKS(k.n)>>>(k.outer.g, k.n, k.words, FK_RETURN, FK_ACTIVE);
         fk_after_launch("fk_marked_status");
-        if (has_ret) {
-            fk_copy_var<<<FK_BLOCKS(k->n)>>>(k->caller.g, k->n, k->marks, ret, k->inner.g,
-                                              k->inner.slot_base, result, k->caller.g,
-                                              k->caller.slot_base);
+        if (k.has_result) {
+            fk_copy_var<<<FK_BLOCKS(k.n)>>>(k.outer.g, k.n, k.words, k.ret, k.inner.g,
+                                             k.inner.slot_base, k.result, k.outer.g,
+                                             k.outer.slot_base);
             fk_after_launch("fk_copy_var");
         }
     }
-    fk_pop(k->tops);
+    fk_h.pc = k.back;
+    fk_pop_frame();
+    return true;
 }
 
-// ---- start, multiprefix ----
+// ---- seq, start, multiprefix ----
+
+// `seq`: only the member with $$ == 0 runs.
+inline void fk_seq_begin() {
+    fk_push_frame(FK_HOST_SEQ);
+    fk_h.c.seq = 1;
+}
+
+inline void fk_seq_end() {
+    fk_frame(FK_HOST_SEQ);
+    fk_pop_frame();
+}
 
 // `start`: all P processors form a new root group ($ = $$ = __PROC_NR__, @ = 0).
-inline FkCtx fk_start_group(FkCtx c, int frame, fk_u64 bytes) {
+inline void fk_start_begin(int frame, fk_u64 bytes) {
+    FkHostFrame &s = fk_push_frame(FK_HOST_START);
     fk_u64 members = fk_alloc_members(fk_h.procs);
     fk_start<<<FK_BLOCKS(fk_h.procs)>>>(fk_h.procs, members);
     fk_after_launch("fk_start");
-    FkCtx r;
-    r.seq = 0;
-    r.g = fk_push_group(c.g, fk_h.procs, members, 0, frame, bytes);
-    r.slot_base = c.slot_base;
-    r.seq = 0;
-    return r;
+    fk_h.c.g = fk_push_group(s.outer.g, fk_h.procs, members, 0, frame, bytes);
+    fk_h.c.seq = 0;
 }
 
-inline void fk_multiprefix_op(FkCtx c, int op, FkVar ptr, FkVar value, int has_result,
-                              FkVar result) {
+inline void fk_start_end() {
+    fk_frame(FK_HOST_START);
+    fk_pop_frame();
+}
+
+inline void fk_multiprefix_op(int op, FkVar ptr, FkVar value, int has_result, FkVar result) {
+    FkCtx c = fk_h.c;
     int n = (int)fk_threads(c);
     if (n == 0) return;
     fk_multiprefix<<<1, FK_SCAN_THREADS>>>(c.g, n, c.slot_base, op, ptr, value, has_result, result);
@@ -706,10 +802,9 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     fk_u64 members = fk_alloc_members(P);
     fk_start<<<FK_BLOCKS(h.procs)>>>(h.procs, members);
     fk_after_launch("fk_start");
-    FkCtx root;
-    root.g = fk_push_group(-1, h.procs, members, 0, program->main_shared_frame, program->main_shared_bytes);
-    root.slot_base = program->private_globals_bytes * P;
-    root.seq = 0;
-    program->run(root);
+    h.c.g = fk_push_group(-1, h.procs, members, 0, program->main_shared_frame, program->main_shared_bytes);
+    h.c.slot_base = program->private_globals_bytes * P;
+    h.c.seq = 0;
+    program->run();
     return fk_finish();
 }

@@ -1,7 +1,7 @@
 //! The standalone `.cu` of every example and corpus case, compiled for the CPU with g++ and
 //! the CUDA stand-in `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints. This
 //! runs the generated kernels, the runtime library's split / loop / call / multiprefix
-//! kernels and the generated host walk without a GPU (the logic, not CUDA's memory model).
+//! kernels and the generated host program without a GPU (the logic, not CUDA's memory model).
 //! Says "skipped: no g++" without a compiler.
 
 mod common;

@@ -3,7 +3,7 @@
 //! - [`device_source`]: what NVRTC compiles for the GPU driver (library device part + the
 //!   program's kernels);
 //! - [`standalone_source`]: the one self-contained `.cu` of `forkcc build --emit cuda`
-//!   (device part, kernels, library host part, the host control graph and `main`), which
+//!   (device part, kernels, library host part, the host program and `main`), which
 //!   `nvcc -O2 -arch=sm_90` compiles unchanged.
 //!
 //! The assembly lives here, not in `transform`, because the transform must not depend on the

@@ -5,9 +5,9 @@
 //!   initialisers, and one `extern "C" __global__` function per Plan kernel, each headed by a
 //!   comment that names its source location and why it ends. NVRTC compiles it (after the
 //!   runtime library's device part) for the GPU driver.
-//! - [`Emitted::host`]: one C++ host function per host function of the Plan, walking its
-//!   control graph through the runtime library's host API, the tables the host needs (string
-//!   literals, fault sites) and `main`.
+//! - [`Emitted::host`]: the lowered host program (`Plan::host`) as one C++ function with a
+//!   case per instruction, calling the runtime library's host API, the tables the host needs
+//!   (string literals, fault sites) and `main`.
 //!
 //! The runtime library itself (`.cuh` text) belongs to `pram-runtime`; the transform does not
 //! depend on it. `pram_runtime::cuda::standalone_source` assembles the one self-contained
@@ -22,12 +22,11 @@ pub mod schedule;
 pub use device::{mp_code, string_offsets};
 pub use host::fk_var;
 
-use crate::plan::{HostFnId, HostOp, Plan, Region};
+use crate::plan::{HostOp, Plan, Region};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::FuncId;
 use fork_frontend::source::{SourceMap, Span};
-use host::HostEmitter;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -173,25 +172,16 @@ pub fn emit_with(
     }
 
     let mut host = String::new();
-    // The device schedule's host only launches the persistent kernel.
-    if options.schedule == Schedule::Host {
-        host.push_str("// ---- program: host control graph ----\n\n");
-        let mut h = HostEmitter::new(plan);
-        for i in 0..plan.functions.len() {
-            let _ = writeln!(host, "{};", h.prototype(HostFnId(i as u32)));
+    match options.schedule {
+        Schedule::Host => {
+            host.push_str("// ---- program: host program ----
+
+");
+            host::host_program(plan, &mut host)?;
         }
-        host.push('\n');
-        for i in 0..plan.functions.len() {
-            h.function(HostFnId(i as u32), &mut host)?;
-        }
+        Schedule::Device => schedule::host_launch(plan, &mut host),
     }
-    tables(
-        plan,
-        &sites.locations,
-        stack_bytes,
-        options.schedule,
-        &mut host,
-    );
+    tables(plan, &sites.locations, stack_bytes, &mut host);
     Ok(Emitted {
         device,
         host,
@@ -239,7 +229,7 @@ fn recursive(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> bool {
 }
 
 /// The host's tables and `main`.
-fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, schedule: Schedule, out: &mut String) {
+fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
     let strings: Vec<u8> = plan.program.strings.concat();
     let _ = writeln!(
         out,
@@ -267,20 +257,6 @@ fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, schedule: Schedule, o
     let _ = writeln!(out, "    0,\n}};\n");
     let main = plan.function(plan.main);
     let frame = &plan.storage.shared_frames[main.shared_frame.0 as usize];
-    let run = match schedule {
-        Schedule::Host => format!("{}(c)", host::host_fn_name(plan, plan.main)),
-        Schedule::Device => {
-            schedule::host_rules(plan, out);
-            format!(
-                "fk_device_schedule({}, fk_slot_stack_bytes)",
-                plan.host.entry(plan.main).0
-            )
-        }
-    };
-    let _ = writeln!(
-        out,
-        "static void fk_run(FkCtx c) {{\n    FK_LAUNCH({GLOBALS_KERNEL}, c, 1);\n    {run};\n}}\n"
-    );
     let _ = writeln!(out, "int main(int argc, char **argv) {{");
     let _ = writeln!(out, "    FkProgram program;");
     let _ = writeln!(out, "    program.strings = fk_strings;");

@@ -33,8 +33,11 @@ pub fn slot_stack_bytes(plan: &Plan) -> u64 {
     (64 * largest.div_ceil(8) * 8).max(4096)
 }
 
-/// The host's copies of `depth` and `slot_stack_bytes` for the standalone `.cu`.
-pub fn host_rules(plan: &Plan, out: &mut String) {
+/// The standalone `.cu`'s `fk_run` under the device schedule: the global initialisers, then
+/// the one launch (`fk_device_schedule`, `pram-runtime/cuda/fk_host_schedule.cuh`), with the
+/// host's copies of `depth` and `slot_stack_bytes`.
+pub fn host_launch(plan: &Plan, out: &mut String) {
+    let _ = writeln!(out, "// ---- program: the device schedule's launch ----\n");
     let _ = writeln!(
         out,
         "inline int fk_schedule_depth(fk_u64 procs) {{ return procs > (1ull << 16) ? {} : {}; }}",
@@ -45,6 +48,12 @@ pub fn host_rules(plan: &Plan, out: &mut String) {
         out,
         "static const fk_u64 fk_slot_stack_bytes = {};\n",
         slot_stack_bytes(plan)
+    );
+    let _ = writeln!(
+        out,
+        "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_device_schedule({}, fk_slot_stack_bytes);\n}}\n",
+        super::GLOBALS_KERNEL,
+        plan.host.entry(plan.main).0
     );
 }
 
