@@ -64,6 +64,8 @@ pub const FEATURES: &[&str] = &[
     "start",
     "shared-loop",
     "return",
+    "shared-switch-locals",
+    "fallthrough-locals",
 ];
 
 #[derive(Clone, Debug)]
@@ -138,6 +140,10 @@ struct Ctx {
     depth: u32,
     /// The function being generated, for recursion.
     this: Option<usize>,
+    /// `sh` locals may be declared here (not below the cases of a shared `switch` or a
+    /// case entered by falling through, without the features `shared-switch-locals` and
+    /// `fallthrough-locals`).
+    sh_locals: bool,
 }
 
 /// The names visible at a point, with the group level that may write them.
@@ -265,6 +271,7 @@ impl Gen<'_> {
             ret,
             depth: 0,
             this: Some(index),
+            sh_locals: true,
         };
         self.departed = false;
         self.budget = self.opts.stmts;
@@ -314,6 +321,7 @@ impl Gen<'_> {
             ret: None,
             depth: 0,
             this: None,
+            sh_locals: true,
         };
         let mut body = vec![
             Stmt::raw("pr int v0 = __PROC_NR__ * 3, v1 = 1, v2 = 0;", true),
@@ -404,13 +412,14 @@ impl Gen<'_> {
         if writes {
             menu.extend([(2, S::Own), (1, S::Record), (1, S::Pointer), (2, S::Acc), (1, S::Print)]);
         }
-        if sync {
+        let sh_locals = sync && ctx.sh_locals;
+        if sh_locals {
             menu.extend([(1, S::ShDecl), (1, S::Counter)]);
         }
         if (sync || ctx.mode == Mode::Seq) && self.writable_shared(ctx).is_some() {
             menu.push((2, S::ShWrite));
         }
-        if sync && whole {
+        if sh_locals && whole {
             menu.push((2, S::Exchange));
             if self.opts.on("shmalloc") {
                 menu.push((1, S::Shmalloc));
@@ -421,7 +430,7 @@ impl Gen<'_> {
         }
         if nest && sync {
             menu.extend([(2, S::SharedIf), (2, S::Fork), (1, S::Seq), (1, S::Farm)]);
-            if self.opts.on("shared-loop") {
+            if sh_locals && self.opts.on("shared-loop") {
                 menu.push((1, S::SharedLoop));
             }
         }
@@ -587,7 +596,7 @@ impl Gen<'_> {
                 let alt = if self.rng.chance(50) {
                     let else_ctx = Ctx {
                         level: if sync { self.level() } else { ctx.level },
-                        ..inner.clone()
+                            ..inner.clone()
                     };
                     Some(self.block(&else_ctx, 3))
                 } else {
@@ -605,7 +614,13 @@ impl Gen<'_> {
                 out.push(s);
             }
             S::Switch => {
-                let scrutinee = Expr::wrap("(", self.expr(ctx, 2, false), ") % 4");
+                // A shared scrutinee in synchronous code does not split the group.
+                let shared = sync && self.rng.chance(30);
+                let scrutinee = if shared {
+                    Expr::wrap("(", self.expr(ctx, 2, true), ") % 4")
+                } else {
+                    Expr::wrap("(", self.expr(ctx, 2, false), " + __PROC_NR__) % 4")
+                };
                 let mut labels: Vec<String> = (0..4)
                     .filter(|_| self.rng.chance(50))
                     .map(|l| format!("case {l}"))
@@ -617,23 +632,40 @@ impl Gen<'_> {
                     can_break: false,
                     ..inner.clone()
                 };
-                let mut cases = Vec::new();
                 let last = labels.len() - 1;
+                let brks: Vec<Break> = (0..labels.len())
+                    .map(|i| match self.rng.below(4) {
+                        0 if i < last => Break::None,
+                        1 if self.opts.on("switch-break-inside") => Break::Inside,
+                        _ => Break::After,
+                    })
+                    .collect();
+                let mut cases = Vec::new();
                 for (i, label) in labels.into_iter().enumerate() {
-                    let level = if sync { self.level() } else { ctx.level };
+                    let split = sync && !shared;
+                    let level = if split { self.level() } else { ctx.level };
+                    let entered_by_fall = i > 0 && brks[i - 1] == Break::None;
+                    // Below a case that can be entered by falling through, or of a shared
+                    // `switch`, no `sh` local at any depth (unless the feature is on).
+                    let sh_locals = ctx.sh_locals
+                        && if split {
+                            !entered_by_fall || self.opts.on("fallthrough-locals")
+                        } else {
+                            self.opts.on("shared-switch-locals")
+                        };
                     let body = self.block(
                         &Ctx {
                             level,
+                            sh_locals,
                             ..case_ctx.clone()
                         },
                         2,
                     );
-                    let brk = match self.rng.below(4) {
-                        0 if i < last => Break::None,
-                        1 if self.opts.on("switch-break-inside") => Break::Inside,
-                        _ => Break::After,
-                    };
-                    cases.push(Case { label, body, brk });
+                    cases.push(Case {
+                        label,
+                        body,
+                        brk: brks[i],
+                    });
                 }
                 out.push(Stmt::Switch { scrutinee, cases });
             }
@@ -760,7 +792,8 @@ impl Gen<'_> {
                     ret: None,
                     ..inner.clone()
                 };
-                let barrier = whole && self.opts.on("farm-barrier") && self.rng.chance(60);
+                let barrier =
+                    whole && ctx.sh_locals && self.opts.on("farm-barrier") && self.rng.chance(60);
                 let mut body = self.block(&body_ctx, 2);
                 if barrier {
                     let name = self.name("T");

@@ -2,7 +2,7 @@
 //! functions and statements, unwrap constructs, simplify expressions) while a predicate
 //! (the same finding on the failing run) still holds.
 
-use crate::ast::{Expr, Program, Stmt};
+use crate::ast::{Break, Expr, Program, Stmt};
 use crate::diff::{run_program, RunConfig, Verdict};
 use std::time::{Duration, Instant};
 
@@ -150,7 +150,10 @@ fn apply_stmt(list: &mut Vec<Stmt>, i: usize, op: StmtOp) -> Edit {
         (StmtOp::Unwrap(c), Stmt::Switch { cases, .. }) if c < cases.len() => {
             Some(std::mem::take(&mut cases[c].body))
         }
-        (StmtOp::DropCase(c), Stmt::Switch { cases, .. }) if c < cases.len() && cases.len() > 1 => {
+        // Dropping a case after one that falls through would make a different fall-through.
+        (StmtOp::DropCase(c), Stmt::Switch { cases, .. })
+            if c < cases.len() && cases.len() > 1 && (c == 0 || cases[c - 1].brk != Break::None) =>
+        {
             cases.remove(c);
             return Edit::Applied;
         }
@@ -192,6 +195,8 @@ fn edit_expr(e: &mut Expr, k: usize, op: ExprOp) -> Edit {
     if k == 0 {
         let replacement = match (op, &*e) {
             (ExprOp::Zero, Expr::Leaf(s)) if s == "0" => None,
+            // A `Wrap` keeps its operand in bounds (`& 7`) or private (`+ __PROC_NR__`).
+            (_, Expr::Wrap(..)) => None,
             (ExprOp::Zero, _) => Some(Expr::leaf("0")),
             (ExprOp::Child(c), _) => operands(e).get(c).map(|x| (**x).clone()),
         };
