@@ -275,7 +275,7 @@ impl Gen<'_> {
         };
         self.departed = false;
         self.budget = self.opts.stmts;
-        let mut body = vec![Stmt::raw(prologue, true)];
+        let mut body = vec![Stmt::raw(prologue, false)];
         if mode != Mode::Straight {
             body.push(pointers());
         }
@@ -324,16 +324,16 @@ impl Gen<'_> {
             sh_locals: true,
         };
         let mut body = vec![
-            Stmt::raw("pr int v0 = __PROC_NR__ * 3, v1 = 1, v2 = 0;", true),
+            Stmt::raw("pr int v0 = __PROC_NR__ * 3, v1 = 1, v2 = 0;", false),
             pointers(),
         ];
         let with_start = self.opts.on("start") && self.rng.chance(30);
         let mut inner = self.block(&sync, 10);
         inner.push(Stmt::raw(
             "printf(\"P%d: %d %d %d\\n\", __PROC_NR__, v0, v1, v2);",
-            true,
+            false,
         ));
-        inner.push(Stmt::raw(CHECKSUM, true));
+        inner.push(Stmt::raw(CHECKSUM, false));
         let signature = if with_start {
             let prelude_ctx = Ctx {
                 mode: Mode::Async,
@@ -536,7 +536,7 @@ impl Gen<'_> {
                     pre: format!("sh int {name} = ("),
                     e: Some(e),
                     post: format!("){MOD};"),
-                    keep: true,
+                    keep: false,
                 });
                 self.scope.shared.push((name, ctx.level));
             }
@@ -549,7 +549,7 @@ impl Gen<'_> {
             S::Counter => {
                 let name = self.name("m");
                 let op = *self.rng.pick(&["add", "max", "min"]);
-                out.push(Stmt::raw(format!("sh int {name} = 0;"), true));
+                out.push(Stmt::raw(format!("sh int {name} = 0;"), false));
                 let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
                 let e = self.expr(ctx, 2, false);
                 out.push(Stmt::simple(
@@ -563,8 +563,9 @@ impl Gen<'_> {
             }
             S::Exchange => {
                 let name = self.name("T");
-                out.push(Stmt::raw(format!("sh int {name}[MAXP];"), true));
-                self.write_group_array(ctx, &name, out);
+                out.push(Stmt::raw(format!("sh int {name}[MAXP];"), false));
+                // Removable: the array is zero where nobody wrote it.
+                self.write_group_array(ctx, &name, false, out);
                 let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
                 let i = self.expr(ctx, 1, false);
                 self.scope.arrays.push(name.clone());
@@ -576,12 +577,13 @@ impl Gen<'_> {
             }
             S::Shmalloc => {
                 let name = self.name("H");
-                out.push(Stmt::raw(format!("sh int *{name};"), true));
+                out.push(Stmt::raw(format!("sh int *{name};"), false));
                 out.push(Stmt::raw(
                     format!("seq {name} = shmalloc(groupsize() * sizeof(int));"),
                     true,
                 ));
-                self.write_group_array(ctx, &name, out);
+                // Kept: a heap block is not zeroed.
+                self.write_group_array(ctx, &name, true, out);
                 self.scope.arrays.push(name);
             }
             S::If => {
@@ -671,7 +673,7 @@ impl Gen<'_> {
             }
             S::Loop => {
                 let i = self.name("i");
-                out.push(Stmt::raw(format!("pr int {i} = 0;"), true));
+                out.push(Stmt::raw(format!("pr int {i} = 0;"), false));
                 let body_ctx = Ctx {
                     clean: false,
                     can_break: true,
@@ -708,7 +710,7 @@ impl Gen<'_> {
             }
             S::SharedLoop => {
                 let name = self.name("s");
-                out.push(Stmt::raw(format!("sh int {name} = 0;"), true));
+                out.push(Stmt::raw(format!("sh int {name} = 0;"), false));
                 let bound = self.expr(ctx, 2, true);
                 let body_ctx = Ctx {
                     clean: false,
@@ -797,14 +799,9 @@ impl Gen<'_> {
                 let mut body = self.block(&body_ctx, 2);
                 if barrier {
                     let name = self.name("T");
-                    out.push(Stmt::raw(format!("sh int {name}[MAXP];"), true));
+                    out.push(Stmt::raw(format!("sh int {name}[MAXP];"), false));
                     let e = self.expr(&body_ctx, 2, false);
-                    body.push(Stmt::Simple {
-                        pre: format!("{name}[$$] = ("),
-                        e: Some(e),
-                        post: format!("){MOD};"),
-                        keep: true,
-                    });
+                    body.push(Stmt::simple(format!("{name}[$$] = ("), e, format!("){MOD};")));
                     body.push(Stmt::raw("barrier;", true));
                     self.scope.arrays.push(name);
                     body.extend(self.block(&body_ctx, 2));
@@ -856,13 +853,13 @@ impl Gen<'_> {
     }
 
     /// `T[$$] = e;` by every member of the group.
-    fn write_group_array(&mut self, ctx: &Ctx, name: &str, out: &mut Vec<Stmt>) {
+    fn write_group_array(&mut self, ctx: &Ctx, name: &str, keep: bool, out: &mut Vec<Stmt>) {
         let e = self.expr(ctx, 2, false);
         out.push(Stmt::Simple {
             pre: format!("{name}[$$] = ("),
             e: Some(e),
             post: format!("){MOD};"),
-            keep: true,
+            keep,
         });
     }
 
@@ -1008,7 +1005,7 @@ fn lit(k: i64) -> Expr {
 fn pointers() -> Stmt {
     Stmt::raw(
         "pr int *ip = &S[__PROC_NR__][0];\n    pr struct cell *pp = &R[__PROC_NR__];",
-        true,
+        false,
     )
 }
 

@@ -143,7 +143,11 @@ fn apply_stmt(list: &mut Vec<Stmt>, i: usize, op: StmtOp) -> Edit {
     let applied = match (op, &mut list[i]) {
         (StmtOp::Remove, Stmt::Simple { keep: true, .. } | Stmt::Nest { keep: true, .. }) => None,
         (StmtOp::Remove, _) => Some(Vec::new()),
-        (StmtOp::Unwrap(0), Stmt::Nest { keep: false, body, .. }) => Some(std::mem::take(body)),
+        // `if (c) break;` stays conditional: an unconditional jump makes the rest dead code,
+        // a different program shape from what the generator makes.
+        (StmtOp::Unwrap(0), Stmt::Nest { keep: false, body, .. }) if !jumps(body) => {
+            Some(std::mem::take(body))
+        }
         (StmtOp::Unwrap(1), Stmt::Nest { keep: false, alt: Some(alt), .. }) => {
             Some(std::mem::take(alt))
         }
@@ -166,6 +170,13 @@ fn apply_stmt(list: &mut Vec<Stmt>, i: usize, op: StmtOp) -> Edit {
         }
         None => Edit::NotApplicable,
     }
+}
+
+fn jumps(body: &[Stmt]) -> bool {
+    body.iter().any(|s| {
+        matches!(s, Stmt::Simple { pre, .. }
+            if pre.starts_with("break") || pre.starts_with("continue") || pre.starts_with("return"))
+    })
 }
 
 fn edit_exprs(list: &mut [Stmt], mut k: usize, op: ExprOp) -> Edit {
