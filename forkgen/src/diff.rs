@@ -83,17 +83,17 @@ impl Verdict {
             }
             Verdict::Refused(m) => format!("transform refused: {}", first_line(m)),
             Verdict::Mismatch {
-                procs,
-                order,
-                plan,
-                ..
+                procs, order, plan, ..
             } => {
                 let what = if plan.ok {
                     "different output".to_string()
                 } else {
                     format!("executor fault: {}", first_line(&plan.error))
                 };
-                format!("cpu-plan differs at -p {procs} --order {}: {what}", order_name(*order))
+                format!(
+                    "cpu-plan differs at -p {procs} --order {}: {what}",
+                    order_name(*order)
+                )
             }
         }
     }

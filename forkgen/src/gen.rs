@@ -28,7 +28,7 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -38,7 +38,7 @@ impl Rng {
 
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 
     pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
@@ -66,6 +66,7 @@ pub const FEATURES: &[&str] = &[
     "return",
     "shared-switch-locals",
     "fallthrough-locals",
+    "break-then-loop",
 ];
 
 #[derive(Clone, Debug)]
@@ -168,6 +169,8 @@ struct Gen<'a> {
     /// A `return` was generated in the current function: later statements may run with
     /// fewer members than the group has.
     departed: bool,
+    /// A `break` was generated in the block being generated (for `break-then-loop`).
+    after_break: bool,
 }
 
 /// The program for `seed`.
@@ -180,6 +183,7 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         budget: 0,
         fresh: 0,
         departed: false,
+        after_break: false,
     };
     let mut funcs = Vec::new();
     let straight = g.rng.below(3);
@@ -242,11 +246,7 @@ impl Gen<'_> {
                 Mode::Async,
                 Some(false),
             ),
-            Kind::Straight => (
-                "int v0 = x, v1 = d, v2 = 0;",
-                Mode::Straight,
-                Some(true),
-            ),
+            Kind::Straight => ("int v0 = x, v1 = d, v2 = 0;", Mode::Straight, Some(true)),
         };
         self.scope = Scope {
             privs: vec!["v0".into(), "v1".into(), "v2".into()],
@@ -281,7 +281,13 @@ impl Gen<'_> {
         }
         if let Kind::Async { barrier: true } = kind {
             // Every member must reach the barrier: no `return` before it.
-            body.extend(self.block(&Ctx { ret: None, ..ctx.clone() }, 3));
+            body.extend(self.block(
+                &Ctx {
+                    ret: None,
+                    ..ctx.clone()
+                },
+                3,
+            ));
             body.push(Stmt::raw("barrier;", true));
             body.extend(self.block(&ctx, 3));
         } else {
@@ -362,6 +368,7 @@ impl Gen<'_> {
     /// Up to `n` statements (fewer when the function's budget runs out).
     fn block(&mut self, ctx: &Ctx, n: usize) -> Vec<Stmt> {
         let saved = self.scope.clone();
+        let saved_break = std::mem::replace(&mut self.after_break, false);
         let mut out = Vec::new();
         let n = 1 + self.rng.below(n);
         for _ in 0..n {
@@ -372,6 +379,7 @@ impl Gen<'_> {
             self.stmt(ctx, &mut out);
         }
         self.scope = saved;
+        self.after_break = saved_break;
         out
     }
 
@@ -410,7 +418,13 @@ impl Gen<'_> {
         let writes = ctx.mode != Mode::Straight;
         let mut menu: Vec<(usize, S)> = vec![(3, S::Priv)];
         if writes {
-            menu.extend([(2, S::Own), (1, S::Record), (1, S::Pointer), (2, S::Acc), (1, S::Print)]);
+            menu.extend([
+                (2, S::Own),
+                (1, S::Record),
+                (1, S::Pointer),
+                (2, S::Acc),
+                (1, S::Print),
+            ]);
         }
         let sh_locals = sync && ctx.sh_locals;
         if sh_locals {
@@ -425,12 +439,17 @@ impl Gen<'_> {
                 menu.push((1, S::Shmalloc));
             }
         }
+        // A loop after `if (c) break;` in the same body: an open transform bug.
+        let loops = !self.after_break || self.opts.on("break-then-loop");
         if nest && ctx.mode != Mode::Seq {
-            menu.extend([(3, S::If), (2, S::Switch), (3, S::Loop)]);
+            menu.extend([(3, S::If), (2, S::Switch)]);
+            if loops {
+                menu.push((3, S::Loop));
+            }
         }
         if nest && sync {
             menu.extend([(2, S::SharedIf), (2, S::Fork), (1, S::Seq), (1, S::Farm)]);
-            if sh_locals && self.opts.on("shared-loop") {
+            if loops && sh_locals && self.opts.on("shared-loop") {
                 menu.push((1, S::SharedLoop));
             }
         }
@@ -448,7 +467,10 @@ impl Gen<'_> {
         }
         if (sync || ctx.mode == Mode::Async)
             && self
-                .callable(ctx, |k| matches!(k, Kind::Async { barrier } if !barrier || (sync && whole)))
+                .callable(
+                    ctx,
+                    |k| matches!(k, Kind::Async { barrier } if !barrier || (sync && whole)),
+                )
                 .is_some()
         {
             menu.push((2, S::CallAsync));
@@ -493,9 +515,9 @@ impl Gen<'_> {
             }
             S::Priv => self.assign_priv(ctx, out),
             S::Record => {
-                let target = self
-                    .rng
-                    .pick(&["R[__PROC_NR__].a", "R[__PROC_NR__].b", "pp->a", "(*pp).b"]);
+                let target =
+                    self.rng
+                        .pick(&["R[__PROC_NR__].a", "R[__PROC_NR__].b", "pp->a", "(*pp).b"]);
                 let e = self.expr(ctx, 3, false);
                 out.push(Stmt::simple(format!("{target} = ("), e, format!("){MOD};")));
             }
@@ -541,7 +563,9 @@ impl Gen<'_> {
                 self.scope.shared.push((name, ctx.level));
             }
             S::ShWrite => {
-                let name = self.writable_shared(ctx).expect("in the menu only when some");
+                let name = self
+                    .writable_shared(ctx)
+                    .expect("in the menu only when some");
                 // In `seq` one member writes: any value; else the whole group: a shared one.
                 let e = self.expr(ctx, 3, ctx.mode == Mode::Sync);
                 out.push(Stmt::simple(format!("{name} = ("), e, format!("){MOD};")));
@@ -598,7 +622,7 @@ impl Gen<'_> {
                 let alt = if self.rng.chance(50) {
                     let else_ctx = Ctx {
                         level: if sync { self.level() } else { ctx.level },
-                            ..inner.clone()
+                        ..inner.clone()
                     };
                     Some(self.block(&else_ctx, 3))
                 } else {
@@ -731,7 +755,12 @@ impl Gen<'_> {
             S::Break | S::Continue => {
                 let shared = sync && self.rng.chance(30);
                 let c = self.expr(ctx, 2, shared);
-                let word = if matches!(choice, S::Break) { "break;" } else { "continue;" };
+                let word = if matches!(choice, S::Break) {
+                    self.after_break = true;
+                    "break;"
+                } else {
+                    "continue;"
+                };
                 let mut s = Stmt::nest("if (", Some(c), ")");
                 set_body(&mut s, vec![Stmt::raw(word, false)], None);
                 out.push(s);
@@ -801,7 +830,11 @@ impl Gen<'_> {
                     let name = self.name("T");
                     out.push(Stmt::raw(format!("sh int {name}[MAXP];"), false));
                     let e = self.expr(&body_ctx, 2, false);
-                    body.push(Stmt::simple(format!("{name}[$$] = ("), e, format!("){MOD};")));
+                    body.push(Stmt::simple(
+                        format!("{name}[$$] = ("),
+                        e,
+                        format!("){MOD};"),
+                    ));
                     body.push(Stmt::raw("barrier;", true));
                     self.scope.arrays.push(name);
                     body.extend(self.block(&body_ctx, 2));
@@ -821,7 +854,10 @@ impl Gen<'_> {
             }
             S::CallAsync => {
                 let f = self
-                    .callable(ctx, |k| matches!(k, Kind::Async { barrier } if !barrier || (sync && whole)))
+                    .callable(
+                        ctx,
+                        |k| matches!(k, Kind::Async { barrier } if !barrier || (sync && whole)),
+                    )
                     .expect("in the menu only when some");
                 let e = self.expr(ctx, 2, false);
                 out.push(Stmt::simple(format!("{f}("), e, ");"));
@@ -917,7 +953,10 @@ impl Gen<'_> {
                 };
                 Expr::bin(op, self.expr(ctx, d, shared), lit(k))
             }
-            6 => Expr::Un(*self.rng.pick(&["-", "!", "~"]), Box::new(self.expr(ctx, d, shared))),
+            6 => {
+                let op = *self.rng.pick(&["-", "!", "~"]);
+                Expr::Un(op, Box::new(self.expr(ctx, d, shared)))
+            }
             7 => Expr::Cond(
                 Box::new(self.expr(ctx, d, shared)),
                 Box::new(self.expr(ctx, d, shared)),
@@ -966,11 +1005,11 @@ impl Gen<'_> {
                     return Expr::wrap("S[__PROC_NR__][(", i, ") & 7]");
                 }
                 9 => {
-                    return Expr::leaf(
-                        *self
-                            .rng
-                            .pick(&["R[__PROC_NR__].a", "R[__PROC_NR__].b", "S[__PROC_NR__][0]"]),
-                    )
+                    return Expr::leaf(*self.rng.pick(&[
+                        "R[__PROC_NR__].a",
+                        "R[__PROC_NR__].b",
+                        "S[__PROC_NR__][0]",
+                    ]))
                 }
                 10 if group && !self.scope.arrays.is_empty() => {
                     let a = self.rng.pick(&self.scope.arrays).clone();

@@ -44,7 +44,10 @@ pub fn test_spec(text: &str, procs: &[u32]) -> Option<String> {
 pub fn program_file(program: &Program, what: &str, procs: &[u32]) -> String {
     let text = program.render();
     let spec = test_spec(&text, procs).unwrap_or_default();
-    format!("/* {what} (forkgen seed {}). */\n{spec}\n{text}", program.seed)
+    format!(
+        "/* {what} (forkgen seed {}). */\n{spec}\n{text}",
+        program.seed
+    )
 }
 
 /// The processor counts a finding is recorded with: the failing one when known.

@@ -60,7 +60,12 @@ fn main() -> ExitCode {
     let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
     let mut reduced = 0;
     let mut seed = args.seed;
+    let mut progress = Instant::now();
     while Instant::now() < deadline {
+        if progress.elapsed() >= Duration::from_secs(60) {
+            progress = Instant::now();
+            println!("... {} programs", seed - args.seed);
+        }
         let program = generate(seed, &opts);
         let verdict = run_program(&program.render(), &config);
         let kind = match &verdict {
@@ -86,8 +91,8 @@ fn main() -> ExitCode {
                     let procs = finding_procs(&verdict, &args.procs);
                     let file = program_file(&small, &verdict.summary(), &procs);
                     let path = out.join(format!("seed{seed}.fork"));
-                    if let Err(err) = std::fs::create_dir_all(out)
-                        .and_then(|()| std::fs::write(&path, file))
+                    if let Err(err) =
+                        std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, file))
                     {
                         eprintln!("error: cannot write {}: {err}", path.display());
                         return ExitCode::FAILURE;
@@ -105,7 +110,10 @@ fn main() -> ExitCode {
     for (kind, n) in &counts {
         println!("  {kind}: {n}");
     }
-    if counts.keys().all(|k| *k == "agree" || k.starts_with("step limit")) {
+    if counts
+        .keys()
+        .all(|k| *k == "agree" || k.starts_with("step limit"))
+    {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -22,7 +22,12 @@ enum ExprOp {
 
 /// The reduced program for a finding; `finding` is the verdict of `program` under `config`.
 /// The check runs only the failing processor count and order, and stops after `budget`.
-pub fn reduce(program: &Program, finding: &Verdict, config: &RunConfig, budget: Duration) -> Program {
+pub fn reduce(
+    program: &Program,
+    finding: &Verdict,
+    config: &RunConfig,
+    budget: Duration,
+) -> Program {
     let mut narrow = config.clone();
     match finding {
         Verdict::Mismatch { procs, order, .. } => {
@@ -50,7 +55,12 @@ pub fn shrink(program: &Program, keep: impl Fn(&Program) -> bool, deadline: Inst
         StmtOp::DropCase(3),
         StmtOp::DropCase(4),
     ];
-    let expr_ops = [ExprOp::Zero, ExprOp::Child(0), ExprOp::Child(1), ExprOp::Child(2)];
+    let expr_ops = [
+        ExprOp::Zero,
+        ExprOp::Child(0),
+        ExprOp::Child(1),
+        ExprOp::Child(2),
+    ];
     loop {
         let before = best.size();
         let mut f = 0;
@@ -69,13 +79,12 @@ pub fn shrink(program: &Program, keep: impl Fn(&Program) -> bool, deadline: Inst
             let mut k = 0;
             while Instant::now() < deadline {
                 let mut cand = best.clone();
-                match cand
-                    .funcs
-                    .iter_mut()
-                    .try_fold(k, |k, f| match edit_stmts(&mut f.body, k, op) {
+                match cand.funcs.iter_mut().try_fold(k, |k, f| {
+                    match edit_stmts(&mut f.body, k, op) {
                         Edit::Skipped(rest) => Ok(rest),
                         done => Err(done),
-                    }) {
+                    }
+                }) {
                     Ok(_) => break,
                     Err(Edit::Applied) if keep(&cand) => best = cand,
                     Err(_) => k += 1,
@@ -86,13 +95,12 @@ pub fn shrink(program: &Program, keep: impl Fn(&Program) -> bool, deadline: Inst
             let mut k = 0;
             while Instant::now() < deadline {
                 let mut cand = best.clone();
-                match cand
-                    .funcs
-                    .iter_mut()
-                    .try_fold(k, |k, f| match edit_exprs(&mut f.body, k, op) {
+                match cand.funcs.iter_mut().try_fold(k, |k, f| {
+                    match edit_exprs(&mut f.body, k, op) {
                         Edit::Skipped(rest) => Ok(rest),
                         done => Err(done),
-                    }) {
+                    }
+                }) {
                     Ok(_) => break,
                     Err(Edit::Applied) if keep(&cand) => best = cand,
                     Err(_) => k += 1,
@@ -145,18 +153,28 @@ fn apply_stmt(list: &mut Vec<Stmt>, i: usize, op: StmtOp) -> Edit {
         (StmtOp::Remove, _) => Some(Vec::new()),
         // `if (c) break;` stays conditional: an unconditional jump makes the rest dead code,
         // a different program shape from what the generator makes.
-        (StmtOp::Unwrap(0), Stmt::Nest { keep: false, body, .. }) if !jumps(body) => {
-            Some(std::mem::take(body))
-        }
-        (StmtOp::Unwrap(1), Stmt::Nest { keep: false, alt: Some(alt), .. }) => {
-            Some(std::mem::take(alt))
-        }
+        (
+            StmtOp::Unwrap(0),
+            Stmt::Nest {
+                keep: false, body, ..
+            },
+        ) if !jumps(body) => Some(std::mem::take(body)),
+        (
+            StmtOp::Unwrap(1),
+            Stmt::Nest {
+                keep: false,
+                alt: Some(alt),
+                ..
+            },
+        ) => Some(std::mem::take(alt)),
         (StmtOp::Unwrap(c), Stmt::Switch { cases, .. }) if c < cases.len() => {
             Some(std::mem::take(&mut cases[c].body))
         }
         // Dropping a case after one that falls through would make a different fall-through.
         (StmtOp::DropCase(c), Stmt::Switch { cases, .. })
-            if c < cases.len() && cases.len() > 1 && (c == 0 || cases[c - 1].brk != Break::None) =>
+            if c < cases.len()
+                && cases.len() > 1
+                && (c == 0 || cases[c - 1].brk != Break::None) =>
         {
             cases.remove(c);
             return Edit::Applied;
