@@ -67,6 +67,8 @@ pub const FEATURES: &[&str] = &[
     "shared-switch-locals",
     "fallthrough-locals",
     "break-then-loop",
+    "call-in-condition",
+    "barrier-under-condition",
 ];
 
 #[derive(Clone, Debug)]
@@ -288,7 +290,7 @@ impl Gen<'_> {
                 },
                 3,
             ));
-            body.push(Stmt::raw("barrier;", true));
+            body.push(self.barrier());
             body.extend(self.block(&ctx, 3));
         } else {
             body.extend(self.block(&ctx, 6));
@@ -576,11 +578,8 @@ impl Gen<'_> {
                 out.push(Stmt::raw(format!("sh int {name} = 0;"), false));
                 let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
                 let e = self.expr(ctx, 2, false);
-                out.push(Stmt::simple(
-                    format!("{v} = mp{op}(&{name}, ("),
-                    e,
-                    ") % 50);",
-                ));
+                let mp = Expr::wrap(format!("mp{op}(&{name}, ("), e, ") % 50)");
+                out.push(self.maybe_conditional(ctx, v, mp));
                 // Readable later (every member sees the same total), written only by
                 // multiprefix.
                 self.scope.shared.push((name, u32::MAX));
@@ -835,7 +834,7 @@ impl Gen<'_> {
                         e,
                         format!("){MOD};"),
                     ));
-                    body.push(Stmt::raw("barrier;", true));
+                    body.push(self.barrier());
                     self.scope.arrays.push(name);
                     body.extend(self.block(&body_ctx, 2));
                 }
@@ -850,7 +849,8 @@ impl Gen<'_> {
                 let d = self.rng.range(0, 2);
                 let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
                 let e = self.expr(ctx, 2, false);
-                out.push(Stmt::simple(format!("{v} = {f}({d}, "), e, ");"));
+                let call = Expr::Call(f, vec![lit(d), e]);
+                out.push(self.maybe_conditional(ctx, v, call));
             }
             S::CallAsync => {
                 let f = self
@@ -885,6 +885,39 @@ impl Gen<'_> {
                     ");",
                 ));
             }
+        }
+    }
+
+    /// `v = g;` for a synchronous call or multiprefix `g`; with `call-in-condition`
+    /// sometimes under `&&`, `||` or `?:` (the members whose condition selects it run it, in
+    /// lockstep).
+    fn maybe_conditional(&mut self, ctx: &Ctx, v: String, g: Expr) -> Stmt {
+        let g = if self.opts.on("call-in-condition") && self.rng.chance(25) {
+            let c = self.expr(ctx, 1, false);
+            match self.rng.below(3) {
+                0 => Expr::bin("&&", c, g),
+                1 => Expr::bin("||", c, g),
+                _ => Expr::Cond(Box::new(c), Box::new(g), Box::new(Expr::leaf(v.clone()))),
+            }
+        } else {
+            g
+        };
+        Stmt::simple(format!("{v} = "), g, ";")
+    }
+
+    /// `barrier;`, with `barrier-under-condition` sometimes under a private condition that
+    /// holds for every member.
+    fn barrier(&mut self) -> Stmt {
+        let barrier = Stmt::raw("barrier;", true);
+        if self.opts.on("barrier-under-condition") && self.rng.chance(30) {
+            let mut s = Stmt::nest("if (__PROC_NR__ >= 0)", None, "");
+            set_body(&mut s, vec![barrier], None);
+            if let Stmt::Nest { keep, .. } = &mut s {
+                *keep = true;
+            }
+            s
+        } else {
+            barrier
         }
     }
 

@@ -14,6 +14,8 @@ const KNOWN_OPEN: &[&str] = &[
     "shared-switch-locals",
     "fallthrough-locals",
     "break-then-loop",
+    "call-in-condition",
+    "barrier-under-condition",
 ];
 
 const PROGRAMS: u64 = 300;
