@@ -171,7 +171,8 @@ struct Gen<'a> {
     /// A `return` was generated in the current function: later statements may run with
     /// fewer members than the group has.
     departed: bool,
-    /// A `break` was generated in the block being generated (for `break-then-loop`).
+    /// A `break` was generated in the block being generated or one nested in it (for
+    /// `break-then-loop`).
     after_break: bool,
 }
 
@@ -381,7 +382,9 @@ impl Gen<'_> {
             self.stmt(ctx, &mut out);
         }
         self.scope = saved;
-        self.after_break = saved_break;
+        // A `break` nested in this block (`if (c) { if (d) break; }`) counts for the
+        // enclosing blocks too.
+        self.after_break |= saved_break;
         out
     }
 
