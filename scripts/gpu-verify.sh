@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # GPU verification of forkcc's CUDA backends, for a machine with an NVIDIA GPU (sm_90).
 #
-#   scripts/gpu-verify.sh FORKCC OUT
+#   scripts/gpu-verify.sh FORKCC OUT [DIR]
 #
-# FORKCC: a release `forkcc` binary. OUT: a folder for the summary and the logs.
+# FORKCC: a release `forkcc` binary. OUT: a folder for the summary and the logs. DIR: run the
+# `.fork` files of DIR instead of the corpus, e.g. random programs from
+# `cargo run --release -p forkgen -- --emit 200 --out DIR` (each carries its `//! run:` lines).
 # Needs only bash, the binary, nvcc (env NVCC, default `nvcc` on PATH) and, for the sanitizer
 # pass, compute-sanitizer (env SANITIZER, default on PATH); libnvrtc must be loadable by the
 # binary (LD_LIBRARY_PATH). No cargo. SANITIZE=0 skips the sanitizer pass (each run is capped
@@ -25,12 +27,19 @@
 
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 FORKCC OUT" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: $0 FORKCC OUT [DIR]" >&2
     exit 2
 fi
 FORKCC=$(realpath "$1")
 OUT=$2
+if [ $# -eq 3 ]; then
+    if ! compgen -G "$3/*.fork" >/dev/null; then
+        echo "error: no .fork files in $3" >&2
+        exit 2
+    fi
+    FILES=$(printf '%s ' "$(realpath "$3")"/*.fork)
+fi
 NVCC=${NVCC:-nvcc}
 SANITIZER=${SANITIZER:-compute-sanitizer}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

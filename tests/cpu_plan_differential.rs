@@ -1,5 +1,6 @@
 //! Differential test: every classroom example, every tests/semantics program, every rule
-//! program of the transform and the programs in tests/cpu_plan run on the reference simulator (`forkcc sim`) and on the CPU Plan
+//! program of the transform, the programs in tests/cpu_plan and the reduced random-program
+//! findings in tests/random run on the reference simulator (`forkcc sim`) and on the CPU Plan
 //! executor (`forkcc run --backend cpu-plan`) in forward, reverse and shuffled thread order;
 //! stdout and success must be identical, byte for byte.
 
@@ -113,4 +114,9 @@ fn transform_rule_corpus() {
 #[test]
 fn cpu_plan_corpus() {
     compare("tests/cpu_plan");
+}
+
+#[test]
+fn random_program_regressions() {
+    compare("tests/random");
 }

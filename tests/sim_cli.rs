@@ -53,6 +53,11 @@ fn every_semantic_corpus_program_passes() {
     run_recorded_cases("tests/semantics");
 }
 
+#[test]
+fn every_random_program_regression_passes() {
+    run_recorded_cases("tests/random");
+}
+
 fn temp_program(text: &str) -> tempfile::TempPath {
     let file = tempfile::Builder::new()
         .suffix(".fork")

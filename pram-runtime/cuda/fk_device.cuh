@@ -332,6 +332,18 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     return true;
 }
 
+// The member thread t of a launch over n members of g runs: t itself, except in `seq` (a
+// launch of one thread, n == 1) the first active member in $$ order (fork-dialect.md §8: the
+// present member with the smallest $$, also when $$ 0 has left a private loop). For a group
+// of one member that is member 0 as well.
+__device__ int fk_member_index(int g, int n, int t) {
+    if (n != 1) return t;
+    FkGroup grp = fk_m.groups[g];
+    for (int i = 0; i < grp.size; i++)
+        if (fk_m.status[fk_m.members[grp.members + i]] == FK_ACTIVE) return i;
+    return 0;
+}
+
 // The entry point of kernel K, whose code for one member is K_body: one thread per member of
 // group g (n members run; n is 1 in `seq`). With `serial` (--crcw priority), one thread runs
 // the members one after another in $$ order, which is __PROC_NR__ order, so that of
@@ -343,11 +355,13 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
         if (serial) {                                                                        \
             if (blockIdx.x != 0 || threadIdx.x != 0) return;                                 \
             for (int t = 0; t < n; t++)                                                      \
-                if (fk_thread(&th, g, t, slot_base, launch, SYNC)) K##_body(&th);            \
+                if (fk_thread(&th, g, fk_member_index(g, n, t), slot_base, launch, SYNC))    \
+                    K##_body(&th);                                                           \
             return;                                                                          \
         }                                                                                    \
         int t = blockIdx.x * blockDim.x + threadIdx.x;                                       \
-        if (t < n && fk_thread(&th, g, t, slot_base, launch, SYNC)) K##_body(&th);           \
+        if (t < n && fk_thread(&th, g, fk_member_index(g, n, t), slot_base, launch, SYNC))   \
+            K##_body(&th);                                                                   \
     }
 
 __device__ void fk_leave(FkThread *th, int status) { fk_m.status[th->proc] = status; }
@@ -685,7 +699,8 @@ __device__ int fk_r_threads(int g, int seq) {
         int n_ = fk_r_threads(G, SEQ);                                               \
         for (int t_ = threadIdx.x; t_ < n_; t_ += blockDim.x) {                      \
             FkThread th_;                                                            \
-            if (fk_thread(&th_, G, t_, r.slot_base, r.launch, SYNC)) {               \
+            if (fk_thread(&th_, G, fk_member_index(G, n_, t_), r.slot_base, r.launch, \
+                          SYNC)) {                                                   \
                 th_.sub = r.sub;                                                     \
                 K##_body(&th_);                                                      \
             }                                                                        \

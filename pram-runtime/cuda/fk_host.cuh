@@ -31,8 +31,8 @@ struct FkProgram {
     void (*run)();  // the host program, from main's entry for the context in fk_h.c
 };
 
-// Where the host is: the group, the activation's slot frame, and whether only the member
-// with $$ == 0 runs (seq).
+// Where the host is: the group, the activation's slot frame, and whether only the present
+// member with the smallest $$ runs (seq; fk_member_index).
 struct FkCtx {
     int g;
     fk_u64 slot_base;

@@ -72,7 +72,7 @@ struct FkProc {
     int phase;           // inside a collective instruction: where to go on
     int group;
     int rank;            // $$
-    int seq;             // inside `seq`: only $$ == 0 runs kernels
+    int seq;             // inside `seq`: 1 + the $$ of the member that runs kernels; else 0
     int sp;              // frames in use
     int waiting;         // waits for fk_d.sync[wait_group].gen to leave wait_gen
     int done;
@@ -263,9 +263,10 @@ __device__ inline bool fk_released(FkProc *s) {
     return true;
 }
 
-// Whether the processor runs the current kernel: active, and in `seq` only $$ == 0.
+// Whether the processor runs the current kernel: active, and in `seq` only the present
+// member with the smallest $$.
 __device__ inline bool fk_runs(int p, const FkProc *s) {
-    return fk_m.status[p] == FK_ACTIVE && (!s->seq || s->rank == 0);
+    return fk_m.status[p] == FK_ACTIVE && (!s->seq || s->rank == s->seq - 1);
 }
 
 __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sync) {
@@ -659,9 +660,20 @@ __device__ void fk_s_call_done(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
+// `seq`: one collective finds the present member with the smallest $$, the one that runs
+// the body (`seq` is that $$ + 1 while inside).
 __device__ bool fk_s_seq_begin(int p, FkProc *s, int next) {
+    int g = s->group;
+    if (s->phase == 0) {
+        FkSlot *m = fk_my_slot(s);
+        m->flag = fk_m.status[p] == FK_ACTIVE;
+        m->value = s->rank;
+        s->phase = 1;
+        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
+    }
     if (!fk_push(p, s, FK_FRAME_SEQ, 0)) return true;
-    s->seq = 1;
+    s->seq = (int)fk_d.sync[g].value + 1;
+    s->phase = 0;
     s->pc = next;
     return false;
 }

@@ -1,5 +1,6 @@
-//! The standalone `.cu` of every example and corpus case, compiled for the CPU with g++ and
-//! the CUDA stand-in `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints. This
+//! The standalone `.cu` of every example and corpus case (the random-program regressions of
+//! tests/random included), compiled for the CPU with g++ and the CUDA stand-in
+//! `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints. This
 //! runs the generated kernels, the runtime library's split / loop / call / multiprefix
 //! kernels and the generated host program without a GPU (the logic, not CUDA's memory model).
 //! Says "skipped: no g++" without a compiler.
@@ -72,7 +73,12 @@ fn emulated_runs_agree(schedule: Schedule) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut differing = Vec::new();
     let mut compared = 0;
-    for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
+    for case in common::cases(&[
+        "classroom-examples",
+        "tests/semantics",
+        "tests/cpu_plan",
+        "tests/random",
+    ]) {
         let name = case.file.display().to_string();
         let Some((checked, plan)) = case.plan() else {
             continue;

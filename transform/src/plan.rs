@@ -195,8 +195,8 @@ pub enum HostOp {
     /// enclosing split arm, loop, `seq` or `start` ends normally for the group's other
     /// members.
     Return,
-    /// `seq S`: only the member with `$$ == 0` runs the nested ops (asynchronous kernels of
-    /// one thread); the others wait at its end.
+    /// `seq S`: only the present member with the smallest `$$` runs the nested ops
+    /// (asynchronous kernels of one thread); the others wait at its end.
     Seq(Vec<HostOp>),
     /// `start S`: a barrier of all P processors, which then form the root group (`@` = 0,
     /// `$` = `$$` = `__PROC_NR__`) and run the nested ops synchronously; afterwards they

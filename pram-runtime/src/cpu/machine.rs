@@ -151,15 +151,21 @@ impl<'p> Machine<'p> {
         self.groups.truncate(g);
     }
 
-    /// The members that run a launch: active, and in `seq` only `$$ == 0`; as (rank, proc).
+    /// The members that run a launch: active, and in `seq` only the active one with the
+    /// smallest `$$` (members that left a private loop are no longer present); as
+    /// (rank, proc).
     fn active(&self, ctx: Ctx) -> Vec<(usize, usize)> {
-        self.groups[ctx.group]
+        let present = self.groups[ctx.group]
             .members
             .iter()
             .copied()
             .enumerate()
-            .filter(|(rank, p)| self.state[*p].status == Status::Active && (!ctx.seq || *rank == 0))
-            .collect()
+            .filter(|(_, p)| self.state[*p].status == Status::Active);
+        if ctx.seq {
+            present.take(1).collect()
+        } else {
+            present.collect()
+        }
     }
 
     fn with_thread<R>(
