@@ -1,8 +1,9 @@
 use crate::cmd_sim::{self, Backend, SimArgs};
 use crate::cmd_test;
+use crate::report::{self, Reporter};
 use clap::{Parser, Subcommand, ValueEnum};
-use fork_frontend::{diag, Options};
-use std::io::IsTerminal;
+use fork_frontend::Options;
+use pram_runtime::cpu::Order;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,7 +54,7 @@ enum Command {
         backend: Backend,
         /// `cpu-plan`: the thread order of every kernel: forward, reverse or shuffle:SEED.
         #[arg(long, default_value = "forward")]
-        order: pram_runtime::cpu::Order,
+        order: Order,
     },
     /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.
     Test {
@@ -85,7 +86,7 @@ enum Emit {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check(source) => match load(&source) {
+        Command::Check(source) => match load(&source, Reporter::stderr()) {
             Some(_) => ExitCode::SUCCESS,
             None => ExitCode::FAILURE,
         },
@@ -94,38 +95,30 @@ pub fn main() -> ExitCode {
             emit,
             output,
         } => {
-            let Some(checked) = load(&source) else {
+            let reporter = Reporter::stderr();
+            let Some(checked) = load(&source, reporter) else {
                 return ExitCode::FAILURE;
             };
             let text = match emit {
-                Emit::Ast => fork_frontend::pretty::print_program(&checked.program),
-                Emit::Plan => match crate::cmd_plan::plan_text(&checked) {
-                    Some(text) => text,
-                    None => return ExitCode::FAILURE,
-                },
-                Emit::Cuda => match crate::cmd_cuda::cuda_text(&checked) {
-                    Some(text) => text,
-                    None => return ExitCode::FAILURE,
-                },
-                Emit::Ptx => match crate::cmd_cuda::ptx_text(&checked) {
-                    Some(text) => text,
-                    None => return ExitCode::FAILURE,
-                },
+                Emit::Ast => Ok(fork_frontend::pretty::print_program(&checked.program)),
+                Emit::Plan => crate::cmd_plan::plan_text(&checked, reporter),
+                Emit::Cuda => crate::cmd_cuda::cuda_text(&checked, reporter),
+                Emit::Ptx => crate::cmd_cuda::ptx_text(&checked, reporter),
             };
-            write_output(output.as_ref(), &text)
+            match text {
+                Ok(text) => write_output(output.as_ref(), &text),
+                Err(diagnostics) => {
+                    eprint!("{diagnostics}");
+                    ExitCode::FAILURE
+                }
+            }
         }
-        Command::Sim(args) => cmd_sim::sim(&args),
+        Command::Sim(args) => cmd_sim::run(&args, Backend::Sim, Order::Forward),
         Command::Run {
             sim,
-            backend: Backend::CpuPlan,
+            backend,
             order,
-        } => crate::cmd_plan::run(&sim, order),
-        Command::Run {
-            sim,
-            backend: Backend::Gpu,
-            ..
-        } => crate::cmd_cuda::run(&sim),
-        Command::Run { sim, backend, .. } => cmd_sim::run(&sim, backend),
+        } => cmd_sim::run(&sim, backend, order),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Bench(args) => crate::cmd_bench::bench(&args),
         Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
@@ -165,21 +158,14 @@ pub fn defines_options(define: &[String]) -> Options {
 }
 
 /// Runs the front end; prints diagnostics (warnings too) to stderr. None when there were errors.
-pub fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
-    let color = std::io::stderr().is_terminal();
+pub fn load(source: &SourceArgs, reporter: Reporter) -> Option<fork_frontend::Checked> {
     match fork_frontend::check_file(&source.file, &options(source)) {
         Ok(checked) => {
-            eprint!(
-                "{}",
-                diag::render(&checked.sources, &checked.warnings, color)
-            );
+            eprint!("{}", reporter.render(&checked.sources, &checked.warnings));
             Some(checked)
         }
         Err(failed) => {
-            eprint!(
-                "{}",
-                diag::render(&failed.sources, &failed.diagnostics, color)
-            );
+            eprint!("{}", reporter.render(&failed.sources, &failed.diagnostics));
             None
         }
     }
@@ -187,10 +173,10 @@ pub fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
 
 fn write_output(output: Option<&PathBuf>, text: &str) -> ExitCode {
     match output {
-        None => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+        None => match report::stdout(text.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(code) => code,
+        },
         Some(path) => match std::fs::write(path, text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {

@@ -1,10 +1,9 @@
-//! `forkcc sim` and `forkcc run`: run a program on the reference PRAM simulator.
+//! `forkcc sim` and `forkcc run`: the machine flags, and running a checked program on a backend.
 
-use crate::cli::{defines_options, SourceArgs};
+use crate::cli::{load, SourceArgs};
+use crate::report::{self, Reporter};
 use clap::ValueEnum;
-use fork_frontend::diag;
-use std::io::{IsTerminal, Write};
-use std::path::Path;
+use fork_frontend::Checked;
 use std::process::ExitCode;
 
 /// The machine flags shared by `sim`, `run` and the `//! run:` lines of `forkcc test`.
@@ -60,14 +59,14 @@ impl MachineFlags {
     }
 }
 
-/// Where `forkcc run` executes a program. GPU backends extend this.
+/// Where `forkcc run` and `forkcc test` execute a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
     /// The GPU when a GPU and NVRTC are found, else the reference simulator.
     Auto,
     /// The reference PRAM simulator.
     Sim,
-    /// The transform's Plan, executed on the CPU (kernel threads in `--order`).
+    /// The transform's Plan, executed on the CPU.
     CpuPlan,
     /// The transform's Plan on GPU 0 (NVRTC + the CUDA driver).
     Gpu,
@@ -105,76 +104,100 @@ impl MachineFlags {
     }
 }
 
-/// What one simulation produced.
-pub struct Simulation {
+/// What one run of a checked program on a backend produced.
+pub struct Execution {
     pub output: Vec<u8>,
-    /// Rendered diagnostics (front-end warnings and errors, the runtime fault).
+    /// Rendered diagnostics and messages of the run (the fault, a refused flag).
     pub diagnostics: String,
-    pub stats: Option<pram_sim::Stats>,
+    /// The `--stats` report.
+    pub stats: Option<String>,
     pub ok: bool,
 }
 
-/// Checks and simulates `file`.
-pub fn simulate(file: &Path, defines: &[String], flags: &MachineFlags, color: bool) -> Simulation {
-    let checked = match fork_frontend::check_file(file, &defines_options(defines)) {
-        Ok(checked) => checked,
-        Err(failed) => {
-            return Simulation {
-                output: Vec::new(),
-                diagnostics: diag::render(&failed.sources, &failed.diagnostics, color),
-                stats: None,
-                ok: false,
-            }
+impl Execution {
+    /// A run that failed before printing anything: only its diagnostics.
+    pub fn failed(diagnostics: String) -> Execution {
+        Execution {
+            output: Vec::new(),
+            diagnostics,
+            stats: None,
+            ok: false,
         }
-    };
-    let outcome = pram_sim::run(&checked.program, &flags.config());
-    let mut diagnostics = diag::render(&checked.sources, &checked.warnings, color);
-    if let Some(fault) = &outcome.fault {
-        diagnostics.push_str(&diag::render(
-            &checked.sources,
-            &[fault.to_diagnostic()],
-            color,
-        ));
     }
-    Simulation {
+}
+
+/// The backend `auto` stands for: the GPU when there is one, unless a check only the simulator
+/// makes is asked for. The second value says whether to tell the user that there is no GPU.
+pub fn choose(backend: Backend, flags: &MachineFlags, gpu_present: bool) -> (Backend, bool) {
+    match backend {
+        Backend::Auto if flags.simulator_only_checks() => (Backend::Sim, false),
+        Backend::Auto if gpu_present => (Backend::Gpu, false),
+        Backend::Auto => (Backend::Sim, true),
+        chosen => (chosen, false),
+    }
+}
+
+pub const NO_GPU_NOTE: &str =
+    "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)";
+
+/// Runs a checked program on `backend` (not `auto`: see `choose`).
+pub fn execute(
+    checked: &Checked,
+    backend: Backend,
+    flags: &MachineFlags,
+    order: pram_runtime::cpu::Order,
+    stats: bool,
+    reporter: Reporter,
+) -> Execution {
+    match backend {
+        Backend::Auto | Backend::Sim => simulate(checked, flags, reporter),
+        Backend::CpuPlan => crate::cmd_plan::execute(checked, flags, order, reporter),
+        Backend::Gpu => crate::cmd_cuda::execute(checked, flags, stats, reporter),
+    }
+}
+
+fn simulate(checked: &Checked, flags: &MachineFlags, reporter: Reporter) -> Execution {
+    let outcome = pram_sim::run(&checked.program, &flags.config());
+    let diagnostics = outcome.fault.as_ref().map_or(String::new(), |fault| {
+        reporter.render(&checked.sources, &[fault.to_diagnostic()])
+    });
+    Execution {
         output: outcome.output,
         diagnostics,
         ok: outcome.fault.is_none(),
-        stats: Some(outcome.stats),
+        stats: Some(outcome.stats.render()),
     }
 }
 
-/// `forkcc sim`: program output on stdout and nothing else; diagnostics and stats on stderr.
-pub fn sim(args: &SimArgs) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
-    let run = simulate(&args.source.file, &args.source.define, &args.machine, color);
-    let mut stdout = std::io::stdout().lock();
-    let written = stdout.write_all(&run.output).and_then(|()| stdout.flush());
+/// `forkcc sim` (`backend` = sim) and `forkcc run`: the program's output on stdout and nothing
+/// else; diagnostics and `--stats` on stderr. Errors in the input come before any note about
+/// the backend.
+pub fn run(args: &SimArgs, backend: Backend, order: pram_runtime::cpu::Order) -> ExitCode {
+    let reporter = Reporter::stderr();
+    let Some(checked) = load(&args.source, reporter) else {
+        return ExitCode::FAILURE;
+    };
+    let gpu_present = backend == Backend::Auto && pram_runtime::gpu::available();
+    let (backend, no_gpu) = choose(backend, &args.machine, gpu_present);
+    if no_gpu {
+        eprintln!("{NO_GPU_NOTE}");
+    }
+    let run = execute(
+        &checked,
+        backend,
+        &args.machine,
+        order,
+        args.stats,
+        reporter,
+    );
+    let written = report::stdout(&run.output);
     eprint!("{}", run.diagnostics);
     if let (true, Some(stats)) = (args.stats, &run.stats) {
-        eprint!("{}", stats.render());
+        eprint!("{stats}");
     }
-    if let Err(err) = written {
-        eprintln!("error: cannot write the program's output: {err}");
-        return ExitCode::FAILURE;
+    match written {
+        Err(code) => code,
+        Ok(()) if run.ok => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::FAILURE,
     }
-    if run.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
-/// `forkcc run`: runs on the chosen backend.
-pub fn run(args: &SimArgs, backend: Backend) -> ExitCode {
-    // The GPU does not check EREW/CREW accesses or races: such runs stay on the simulator.
-    if backend == Backend::Auto && !args.machine.simulator_only_checks() {
-        if pram_runtime::gpu::available() {
-            return crate::cmd_cuda::run(args);
-        }
-        eprintln!(
-            "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)"
-        );
-    }
-    sim(args)
 }
