@@ -130,8 +130,10 @@ pub fn main() -> ExitCode {
                 .find(|c| c.id.eq_ignore_ascii_case(&code))
         }) {
             Some(code) => {
-                println!("{}: {}\n\n{}", code.id, code.title, code.explain);
-                ExitCode::SUCCESS
+                let text = format!("{}: {}\n\n{}\n", code.id, code.title, code.explain);
+                report::stdout(text.as_bytes())
+                    .err()
+                    .unwrap_or(ExitCode::SUCCESS)
             }
             None => {
                 eprintln!("error: no diagnostic code `{code}`; codes look like E0101 or W0201");
@@ -173,10 +175,9 @@ pub fn load(source: &SourceArgs, reporter: Reporter) -> Option<fork_frontend::Ch
 
 fn write_output(output: Option<&PathBuf>, text: &str) -> ExitCode {
     match output {
-        None => match report::stdout(text.as_bytes()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(code) => code,
-        },
+        None => report::stdout(text.as_bytes())
+            .err()
+            .unwrap_or(ExitCode::SUCCESS),
         Some(path) => match std::fs::write(path, text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {

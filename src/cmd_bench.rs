@@ -75,10 +75,13 @@ fn merge(args: &BenchArgs) -> ExitCode {
         run::add_ratios(&mut rows[start..end]);
         start = end;
     }
-    print!("{}", report::table(&rows));
+    let printed = crate::report::stdout(report::table(&rows).as_bytes());
     let command = format!("merged from: {}", sources.join("; "));
     let results = Results::new(command, host, rows);
-    write_outputs(&results, &args.out)
+    if write_outputs(&results, &args.out) != ExitCode::SUCCESS {
+        return ExitCode::FAILURE;
+    }
+    printed.err().unwrap_or(ExitCode::SUCCESS)
 }
 
 /// results.json, results.csv and the plots of time against P.
@@ -171,11 +174,15 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
             row.status
         )
     });
-    print!("{}", report::table(&rows));
+    // The results files are written even when the table cannot be (`| head`).
+    let printed = crate::report::stdout(report::table(&rows).as_bytes());
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let results = Results::new(command, host, rows);
     if write_outputs(&results, &args.out) != ExitCode::SUCCESS {
         return ExitCode::FAILURE;
+    }
+    if let Err(code) = printed {
+        return code;
     }
     let with = |prefix: &str| {
         (results.rows.iter())

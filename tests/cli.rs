@@ -1,0 +1,80 @@
+//! The command line as a student meets it: a closed stdout (`| head`), argument errors, and
+//! diagnostics for editors.
+
+use std::process::{Command, Output};
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs forkcc with its stdout a pipe whose reading end is already closed, as after
+/// `forkcc ... | head -1` once `head` has exited.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_forkcc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(writer)
+        .output()
+        .expect("forkcc runs")
+}
+
+/// Every subcommand that writes to stdout says it cannot and exits 1; none panics (exit 101).
+#[test]
+fn a_closed_stdout_is_an_error_not_a_panic() {
+    let example = "classroom-examples/groups.fork";
+    let out_dir = tempfile::tempdir().expect("a temporary folder");
+    let bench_out = out_dir.path().to_str().unwrap_or_default();
+    let writers: &[&[&str]] = &[
+        &["build", example, "--emit", "ast"],
+        &["build", example, "--emit", "plan"],
+        &["build", example, "--emit", "cuda"],
+        &["sim", example, "-p", "4"],
+        &["run", example, "-p", "4"],
+        &["run", example, "-p", "4", "--backend", "sim"],
+        &["run", example, "-p", "4", "--backend", "cpu-plan"],
+        &["test", example],
+        &["test", example, "--backend", "cpu-plan"],
+        &["explain", "E0401"],
+        &[
+            "bench",
+            "sieve",
+            "--quick",
+            "--runs",
+            "1",
+            "--backends",
+            "seq",
+            "--out",
+            bench_out,
+        ],
+    ];
+    for args in writers {
+        let out = with_closed_stdout(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "forkcc {args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: cannot write to standard output")
+                && !stderr.contains("panicked"),
+            "forkcc {args:?}: {stderr}"
+        );
+    }
+    // These write nothing to stdout (`--emit ptx` needs NVRTC, else it fails before printing)
+    // or are clap's own (`--help`, `--version`): they must not panic either.
+    let others: &[&[&str]] = &[
+        &["check", example],
+        &["build", example, "--emit", "ptx"],
+        &["--help"],
+        &["test", "--help"],
+        &["--version"],
+    ];
+    for args in others {
+        let out = with_closed_stdout(args);
+        let stderr = text(&out.stderr);
+        assert!(
+            out.status.code().is_some_and(|c| c <= 2) && !stderr.contains("panicked"),
+            "forkcc {args:?}: {:?} {stderr}",
+            out.status
+        );
+    }
+}
