@@ -109,3 +109,21 @@ fn parse_run_line(line: &str) -> (usize, Vec<(String, String)>, String) {
     }
     (procs, defines, crcw)
 }
+
+/// A test that needs `tool` (nvcc, NVRTC, a GPU, g++), named `[needs TOOL]` in the summary and
+/// reported as ignored when the tool is missing, except under `CI=true`, where it runs and
+/// fails: a CI machine must have it.
+pub fn needing(tool: &str, present: bool, name: &str, test: fn()) -> libtest_mimic::Trial {
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    libtest_mimic::Trial::test(name, move || {
+        test();
+        Ok(())
+    })
+    .with_kind(format!("needs {tool}"))
+    .with_ignored_flag(!present && !ci)
+}
+
+/// Runs the trials as `cargo test` runs tests (filters, `--ignored`, `--list`).
+pub fn run(trials: Vec<libtest_mimic::Trial>) {
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
+}
