@@ -10,8 +10,8 @@ use std::process::ExitCode;
 #[derive(clap::Args, Clone, Debug)]
 pub struct MachineFlags {
     /// Number of processors P.
-    #[arg(short = 'p', long = "procs", value_name = "P",
-          value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    #[arg(short = 'p', long = "procs", value_name = "P", value_parser = parse_procs,
+          allow_negative_numbers = true)]
     pub procs: u32,
     /// How concurrent writes of one cell are resolved.
     #[arg(long, value_enum, default_value_t = CrcwArg::Common)]
@@ -27,6 +27,18 @@ pub struct MachineFlags {
     /// Stop with an error after this many group steps.
     #[arg(long, value_name = "N", default_value_t = pram_sim::Config::default().max_steps)]
     pub max_steps: u64,
+}
+
+/// The simulator's limit on P (its memory grows with P).
+const MAX_PROCS: u32 = 1 << 20;
+
+/// `-p P`. `-p -1` is read as a value (not as a flag, which made clap suggest `-- -1`) and
+/// gets the same message as `-p 0` or `-p x`.
+fn parse_procs(text: &str) -> Result<u32, String> {
+    text.parse()
+        .ok()
+        .filter(|p| (1..=MAX_PROCS).contains(p))
+        .ok_or_else(|| format!("P must be a number from 1 to {MAX_PROCS} (2^20)"))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]

@@ -7,6 +7,14 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+fn forkcc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_forkcc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("forkcc runs")
+}
+
 /// Runs forkcc with its stdout a pipe whose reading end is already closed, as after
 /// `forkcc ... | head -1` once `head` has exited.
 fn with_closed_stdout(args: &[&str]) -> Output {
@@ -77,4 +85,33 @@ fn a_closed_stdout_is_an_error_not_a_panic() {
             out.status
         );
     }
+}
+
+/// `-p -1` is a bad P, not a flag: the message says what P may be, not "use `-- -1`".
+#[test]
+fn a_bad_processor_count_says_what_p_may_be() {
+    for p in ["-1", "0", "x", "1048577"] {
+        let out = forkcc(&["sim", "classroom-examples/groups.fork", "-p", p]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "-p {p}: {stderr}");
+        assert!(
+            stderr.contains("P must be a number from 1 to 1048576") && !stderr.contains("-- "),
+            "-p {p}: {stderr}"
+        );
+    }
+    let out = forkcc(&["bench", "--procs", "-1"]);
+    assert!(text(&out.stderr).contains("P must be a number from 1 on"));
+}
+
+/// An input error comes first, and alone: no note about the GPU for a run that never starts.
+#[test]
+fn run_reports_a_missing_file_before_choosing_a_backend() {
+    let out = forkcc(&["run", "nonexistent.fork", "-p", "4"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.starts_with("error[E0001]: cannot read `nonexistent.fork`")
+            && !stderr.contains("note:"),
+        "{stderr}"
+    );
 }
