@@ -1,10 +1,10 @@
 use crate::cmd_sim::{self, Backend, SimArgs};
 use crate::cmd_test;
-use crate::report::{self, Reporter};
+use crate::report::{self, MessageFormat, Reporter};
 use clap::{Parser, Subcommand, ValueEnum};
 use fork_frontend::Options;
 use pram_runtime::cpu::Order;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -18,19 +18,36 @@ struct Cli {
     command: Command,
 }
 
+/// What the front end is told, and how its diagnostics are printed.
 #[derive(clap::Args, Clone, Debug)]
-pub struct SourceArgs {
-    /// The Fork source file.
-    pub file: PathBuf,
+pub struct FrontEndArgs {
     /// Define a macro, as `-D NAME=VALUE` (VALUE defaults to 1); overrides a `#define`.
     #[arg(short = 'D', value_name = "NAME=VALUE")]
     pub define: Vec<String>,
+    /// How diagnostics are printed on stderr: `human`, `short` (one line each,
+    /// `file:line:col: error[CODE]: message`) or `json` (one object per line, as rustc's).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct SourceArgs {
+    /// The Fork source file (`-` reads standard input).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub front: FrontEndArgs,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse and check a program; diagnostics on stderr, exit 1 on an error.
-    Check(SourceArgs),
+    /// Parse and check programs; diagnostics on stderr, exit 1 on an error in any of them.
+    Check {
+        /// The Fork source files (`-` reads standard input).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        front: FrontEndArgs,
+    },
     /// Compile a program and print an intermediate or final form.
     Build {
         #[command(flatten)]
@@ -86,17 +103,22 @@ enum Emit {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check(source) => match load(&source, Reporter::stderr()) {
-            Some(_) => ExitCode::SUCCESS,
-            None => ExitCode::FAILURE,
-        },
+        Command::Check { files, front } => {
+            // Every file is checked, also after one with errors.
+            let failed = files.iter().filter(|file| load(file, &front).is_none());
+            if failed.count() == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         Command::Build {
             source,
             emit,
             output,
         } => {
-            let reporter = Reporter::stderr();
-            let Some(checked) = load(&source, reporter) else {
+            let reporter = Reporter::stderr(source.front.message_format);
+            let Some(checked) = load(&source.file, &source.front) else {
                 return ExitCode::FAILURE;
             };
             let text = match emit {
@@ -143,10 +165,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn options(source: &SourceArgs) -> Options {
-    defines_options(&source.define)
-}
-
 /// `-D NAME=VALUE` arguments as front-end options.
 pub fn defines_options(define: &[String]) -> Options {
     let defines = define
@@ -159,9 +177,17 @@ pub fn defines_options(define: &[String]) -> Options {
     Options { defines }
 }
 
-/// Runs the front end; prints diagnostics (warnings too) to stderr. None when there were errors.
-pub fn load(source: &SourceArgs, reporter: Reporter) -> Option<fork_frontend::Checked> {
-    match fork_frontend::check_file(&source.file, &options(source)) {
+/// Runs the front end on `file` (`-`: standard input); prints diagnostics (warnings too) to
+/// stderr. None when there were errors.
+pub fn load(file: &Path, front: &FrontEndArgs) -> Option<fork_frontend::Checked> {
+    let reporter = Reporter::stderr(front.message_format);
+    let options = defines_options(&front.define);
+    let checked = if file == Path::new("-") {
+        fork_frontend::check_stdin(&options)
+    } else {
+        fork_frontend::check_file(file, &options)
+    };
+    match checked {
         Ok(checked) => {
             eprint!("{}", reporter.render(&checked.sources, &checked.warnings));
             Some(checked)

@@ -185,8 +185,8 @@ fn simulate(checked: &Checked, flags: &MachineFlags, reporter: Reporter) -> Exec
 /// else; diagnostics and `--stats` on stderr. Errors in the input come before any note about
 /// the backend.
 pub fn run(args: &SimArgs, backend: Backend, order: pram_runtime::cpu::Order) -> ExitCode {
-    let reporter = Reporter::stderr();
-    let Some(checked) = load(&args.source, reporter) else {
+    let reporter = Reporter::stderr(args.source.front.message_format);
+    let Some(checked) = load(&args.source.file, &args.source.front) else {
         return ExitCode::FAILURE;
     };
     let gpu_present = backend == Backend::Auto && pram_runtime::gpu::available();

@@ -115,3 +115,107 @@ fn run_reports_a_missing_file_before_choosing_a_backend() {
         "{stderr}"
     );
 }
+
+/// Runs forkcc with `input` on its stdin.
+fn forkcc_with_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_forkcc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("forkcc runs");
+    child
+        .stdin
+        .take()
+        .expect("a stdin pipe")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("forkcc finishes")
+}
+
+const DIAGNOSTICS: &str = "tests/cli/diagnostics.fork";
+
+#[test]
+fn message_format_short_is_one_line_per_diagnostic() {
+    let out = forkcc(&["check", DIAGNOSTICS, "--message-format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stderr));
+}
+
+#[test]
+fn message_format_json_is_one_object_per_line() {
+    let out = forkcc(&["check", DIAGNOSTICS, "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let objects: Vec<serde_json::Value> = text(&out.stderr)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    assert_eq!(objects.len(), 3);
+    insta::assert_snapshot!(serde_json::to_string_pretty(&objects).expect("serialises"));
+}
+
+/// A runtime fault follows the format too: editors jump to the faulting line.
+#[test]
+fn message_format_short_covers_runtime_faults() {
+    let out = forkcc(&[
+        "sim",
+        "tests/semantics/fault_out_of_bounds.fork",
+        "-p",
+        "5",
+        "--message-format",
+        "short",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stderr));
+}
+
+/// `check` takes several files and checks each, also after one with errors.
+#[test]
+fn check_takes_several_files() {
+    let out = forkcc(&[
+        "check",
+        "nonexistent.fork",
+        DIAGNOSTICS,
+        "classroom-examples/groups.fork",
+        "--message-format",
+        "short",
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error[E0001]: cannot read `nonexistent.fork`"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("tests/cli/diagnostics.fork:").count(),
+        3,
+        "{stderr}"
+    );
+    let out = forkcc(&[
+        "check",
+        "classroom-examples/groups.fork",
+        "classroom-examples/quicksort.fork",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// `-` reads the program from standard input, named `<stdin>` in diagnostics.
+#[test]
+fn a_dash_reads_standard_input() {
+    let program = "sync void main(void)\n{\n    seq printf(\"%d\\n\", groupsize());\n}\n";
+    let out = forkcc_with_stdin(&["sim", "-", "-p", "3"], program);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "3\n");
+    let out = forkcc_with_stdin(
+        &["check", "-", "--message-format", "short"],
+        "sync void main(void)\n{\n    y = 1;\n}\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "<stdin>:3:5: error[E0201]: variable `y` is not declared\n"
+    );
+}
