@@ -2,7 +2,7 @@ use crate::cmd_sim::{self, Backend, SimArgs};
 use crate::cmd_test;
 use crate::report::{self, MessageFormat, Reporter};
 use clap::{Parser, Subcommand, ValueEnum};
-use fork_frontend::Options;
+use fork_frontend::{diag::Code, Options};
 use pram_runtime::cpu::Order;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -143,14 +143,7 @@ pub fn main() -> ExitCode {
         } => cmd_sim::run(&sim, backend, order),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Bench(args) => crate::cmd_bench::bench(&args),
-        Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
-            pram_sim::CODES
-                .iter()
-                .chain(transform::CODES)
-                .chain(pram_runtime::cpu::CODES)
-                .copied()
-                .find(|c| c.id.eq_ignore_ascii_case(&code))
-        }) {
+        Command::Explain { code: id } => match codes().find(|c| c.id.eq_ignore_ascii_case(&id)) {
             Some(code) => {
                 let text = format!("{}: {}\n\n{}\n", code.id, code.title, code.explain);
                 report::stdout(text.as_bytes())
@@ -158,11 +151,22 @@ pub fn main() -> ExitCode {
                     .unwrap_or(ExitCode::SUCCESS)
             }
             None => {
-                eprintln!("error: no diagnostic code `{code}`; codes look like E0101 or W0201");
+                eprintln!("error: no diagnostic code `{id}`; codes look like E0101 or W0201");
                 ExitCode::FAILURE
             }
         },
     }
+}
+
+/// Every diagnostic code, for `forkcc explain`: the front end's, then the backends'.
+fn codes() -> impl Iterator<Item = &'static Code> {
+    let backends = pram_sim::CODES
+        .iter()
+        .chain(transform::CODES)
+        .chain(pram_runtime::cpu::CODES);
+    fork_frontend::codes::all()
+        .into_iter()
+        .chain(backends.copied())
 }
 
 /// `-D NAME=VALUE` arguments as front-end options.
@@ -211,5 +215,25 @@ fn write_output(output: Option<&PathBuf>, text: &str) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `forkcc explain` texts share one layout: paragraphs split by a blank line, an example
+    /// (indented four spaces) in a paragraph of its own.
+    #[test]
+    fn explanations_share_one_layout() {
+        for code in super::codes() {
+            for paragraph in code.explain.split("\n\n") {
+                let lines: Vec<&str> = paragraph.lines().collect();
+                let indented = lines.iter().filter(|l| l.starts_with("    ")).count();
+                assert!(
+                    !lines.is_empty() && (indented == 0 || indented == lines.len()),
+                    "{}: {paragraph:?}",
+                    code.id
+                );
+            }
+        }
     }
 }

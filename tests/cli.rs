@@ -219,3 +219,42 @@ fn a_dash_reads_standard_input() {
         "<stdin>:3:5: error[E0201]: variable `y` is not declared\n"
     );
 }
+
+/// The `--flag` words in `text`.
+fn flags(text: &str) -> std::collections::BTreeSet<String> {
+    text.match_indices("--")
+        .filter(|&(at, _)| at == 0 || !text[..at].ends_with(|c: char| c.is_alphanumeric()))
+        .map(|(at, _)| {
+            let name: String = text[at + 2..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            format!("--{name}")
+        })
+        .filter(|flag| flag.len() > 2)
+        .collect()
+}
+
+/// A subcommand's help mentions only flags that subcommand has (`test --help` once spoke of
+/// `--order`, which only `run` has).
+#[test]
+fn help_mentions_only_flags_the_command_has() {
+    for command in ["check", "build", "sim", "run", "test", "bench", "explain"] {
+        let help = text(&forkcc(&[command, "--help"]).stdout);
+        // Definitions are the lines that start with the flag: `  -p, --procs <P>`, `  --stats`.
+        let defined = flags(
+            &help
+                .lines()
+                .filter(|l| l.trim_start().starts_with('-'))
+                .flat_map(|l| l.split_whitespace().take(2))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        let mentioned = flags(&help);
+        let unknown: Vec<_> = mentioned.difference(&defined).collect();
+        assert!(
+            defined.contains("--help") && unknown.is_empty(),
+            "`forkcc {command} --help` mentions {unknown:?}:\n{help}"
+        );
+    }
+}
