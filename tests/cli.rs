@@ -258,3 +258,44 @@ fn help_mentions_only_flags_the_command_has() {
         );
     }
 }
+
+/// The `forkcc` lines of the README's "Using it" run word for word, from a folder holding the
+/// classroom examples, with forkcc on the PATH. Lines that need a GPU or nvcc are left out.
+#[test]
+fn the_readme_commands_run_as_written() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let section = readme
+        .split("\n## ")
+        .find(|s| s.starts_with("Using it"))
+        .expect("a \"Using it\" section");
+    let lines: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("forkcc "))
+        .filter(|l| !l.contains("--backend gpu") && !l.contains("nvcc"))
+        .collect();
+    assert!(lines.len() >= 10, "{lines:?}");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::os::unix::fs::symlink(
+        root.join("classroom-examples"),
+        dir.path().join("classroom-examples"),
+    )
+    .expect("a link to the examples");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_forkcc"))
+        .parent()
+        .expect("the binary's folder");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for line in lines {
+        let out = Command::new("sh")
+            .args(["-c", line])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .expect("sh runs");
+        assert!(out.status.success(), "{line}\n{}", text(&out.stderr));
+    }
+}
