@@ -122,8 +122,8 @@ pub const E0114: Code = Code {
     title: "unsupported construct",
     explain: "The text uses C syntax that the Fork dialect does not include: `union`, \
 bit-fields, variadic parameters `...`, compound literals `(T){...}`, or a function \
-definition inside a function.\n\nFix: rewrite with the constructs of fork-dialect.md \
-(structs, explicit parameters, named variables, file-level functions).",
+definition inside a function.\n\nFix: rewrite with the constructs of docs/language.md \
+§2 (structs, explicit parameters, named variables, file-level functions).",
 };
 
 pub const CODES: &[&Code] = &[

@@ -346,7 +346,7 @@ impl<'p> Machine<'p> {
             }
         }
         self.mem.end_step();
-        // fork-dialect.md §7: a statement's lines in `$$` order; asynchronous code's lines
+        // docs/language.md §7: a statement's lines in `$$` order; asynchronous code's lines
         // by `__PROC_NR__`, each processor's in program order.
         printed.sort_by_key(|(key, _)| *key);
         for (_, text) in printed {

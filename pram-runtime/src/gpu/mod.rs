@@ -1,7 +1,7 @@
 //! The GPU driver (`forkcc run --backend gpu`): compiles the Plan's kernels and the runtime
 //! library's device part with NVRTC once (PTX cached on disk, `cache`), loads them with
 //! cudarc, walks the host control graph (`machine`), then formats the printf records in the
-//! order of fork-dialect.md §7 with the same C printf formatting as the other backends.
+//! order of docs/language.md §7 with the same C printf formatting as the other backends.
 //!
 //! Nothing here panics on a missing GPU or NVRTC: `available` says whether both load, and
 //! every driver failure is a `GpuError` with a message.
@@ -225,7 +225,7 @@ fn word(b: &[u8], i: usize) -> u32 {
 const RECORD_HEADER: usize = 32;
 
 /// The records before `cut` (launch, segment of a block region), sorted by (launch, segment,
-/// key, seq) and formatted (fork-dialect.md §7).
+/// key, seq) and formatted (docs/language.md §7).
 fn format_records(plan: &Plan, buf: &[u8], cut: (u32, u32)) -> Result<Vec<u8>, GpuError> {
     let mut records = Vec::new();
     let mut at = 0;
