@@ -57,11 +57,58 @@ fn launch_syntax_is_rewritten() {
     );
 }
 
+/// One emulated program and the cases that run it: cases of one file that differ only in `-p`
+/// or `--crcw` have the same source and share the build.
+struct Build {
+    source: String,
+    /// Name, `-p`, `--crcw priority`, and what the CPU Plan executor printed.
+    runs: Vec<(String, usize, bool, Vec<u8>)>,
+}
+
+/// Compiles `build` in `dir` as program `index` and runs its cases; the differing ones.
+fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<String> {
+    let cpp = dir.join(format!("p{index}.cpp"));
+    let bin = dir.join(format!("p{index}"));
+    std::fs::write(&cpp, &build.source).expect("write the source");
+    let built = Command::new("g++")
+        .args(["-std=c++20", "-O1", "-pthread", "-w"])
+        .arg(format!("-I{}", emu.display()))
+        .arg(&cpp)
+        .arg("-o")
+        .arg(&bin)
+        .output()
+        .expect("g++ runs");
+    let name = &build.runs[0].0;
+    assert!(
+        built.status.success(),
+        "{name}: g++ failed:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let mut differing = Vec::new();
+    for (name, procs, priority, reference) in &build.runs {
+        let mut run = Command::new(&bin);
+        run.args(["-p", &procs.to_string()]);
+        if *priority {
+            run.args(["--crcw", "priority"]);
+        }
+        let out = run.output().expect("the program runs");
+        if out.stdout != *reference || !out.status.success() {
+            differing.push(format!(
+                "{name} -p {procs}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    differing
+}
+
+/// Every distinct program compiled once, the builds spread over the cores: g++ takes most of
+/// this test's time.
 fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let mut differing = Vec::new();
-    let mut compared = 0;
+    let mut builds: Vec<Build> = Vec::new();
+    let mut by_source: std::collections::HashMap<String, usize> = Default::default();
     for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
         let name = case.file.display().to_string();
         let Some((checked, plan)) = case.plan() else {
@@ -80,41 +127,43 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
         };
         let source = pram_runtime::cuda::standalone_source(&plan, &checked.sources)
             .unwrap_or_else(|e| panic!("{name}: {}", e.message));
-        let cpp = dir.path().join(format!("p{compared}.cpp"));
-        let bin = dir.path().join(format!("p{compared}"));
-        std::fs::write(
-            &cpp,
-            format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source)),
-        )
-        .expect("write the source");
-        let built = Command::new("g++")
-            .args(["-std=c++20", "-O1", "-pthread", "-w"])
-            .arg(format!("-I{}", emu.display()))
-            .arg(&cpp)
-            .arg("-o")
-            .arg(&bin)
-            .output()
-            .expect("g++ runs");
-        assert!(
-            built.status.success(),
-            "{name}: g++ failed:\n{}",
-            String::from_utf8_lossy(&built.stderr)
-        );
-        let mut run = Command::new(&bin);
-        run.args(["-p", &case.procs.to_string()]);
-        if case.crcw == "priority" {
-            run.args(["--crcw", "priority"]);
-        }
-        let out = run.output().expect("the program runs");
-        compared += 1;
-        if out.stdout != reference.stdout || !out.status.success() {
-            differing.push(format!(
-                "{name} -p {}: {}",
-                case.procs,
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
+        let run = (name, case.procs, case.crcw == "priority", reference.stdout);
+        match by_source.get(&source) {
+            Some(&index) => builds[index].runs.push(run),
+            None => {
+                by_source.insert(source.clone(), builds.len());
+                builds.push(Build {
+                    source,
+                    runs: vec![run],
+                });
+            }
         }
     }
+    let compared: usize = builds.iter().map(|b| b.runs.len()).sum();
     assert!(compared >= 40, "only {compared} cases ran");
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut differing: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut differing = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(build) = builds.get(index) else {
+                            return differing;
+                        };
+                        differing.extend(build_and_run(dir.path(), &emu, index, build));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    differing.sort();
     assert!(differing.is_empty(), "differs: {differing:#?}");
 }
