@@ -122,7 +122,7 @@ verify_case() {
     if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check races"* ||
         " $args " == *" --max-steps "* ]] || grep -q 'error\[R0004\]' "$LOGS/$name.sim.err"; then
         # Access-model and race checks, the step limit and the CRCW-common conflict check
-        # (R0004; fork-dialect.md §5: the GPU is not required to check it) exist only on the
+        # (R0004; docs/language.md §5: the GPU is not required to check it) exist only on the
         # simulator.
         gpu=n/a
         dev=n/a

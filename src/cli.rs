@@ -1,10 +1,12 @@
 use crate::cmd_sim::{self, Backend, SimArgs};
 use crate::cmd_test;
+use crate::report::{self, MessageFormat, Reporter};
 use clap::{Parser, Subcommand, ValueEnum};
-use fork_frontend::{diag, Options};
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use fork_frontend::{diag::Code, Options};
+use pram_runtime::cpu::Order;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use transform::emit_cuda::Schedule;
 
 #[derive(Parser)]
 #[command(
@@ -17,19 +19,36 @@ struct Cli {
     command: Command,
 }
 
+/// What the front end is told, and how its diagnostics are printed.
 #[derive(clap::Args, Clone, Debug)]
-pub struct SourceArgs {
-    /// The Fork source file.
-    pub file: PathBuf,
+pub struct FrontEndArgs {
     /// Define a macro, as `-D NAME=VALUE` (VALUE defaults to 1); overrides a `#define`.
     #[arg(short = 'D', value_name = "NAME=VALUE")]
     pub define: Vec<String>,
+    /// How diagnostics are printed on stderr: `human`, `short` (one line each,
+    /// `file:line:col: error[CODE]: message`) or `json` (one object per line, as rustc's).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct SourceArgs {
+    /// The Fork source file (`-` reads standard input).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub front: FrontEndArgs,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse and check a program; diagnostics on stderr, exit 1 on an error.
-    Check(SourceArgs),
+    /// Parse and check programs; diagnostics on stderr, exit 1 on an error in any of them.
+    Check {
+        /// The Fork source files (`-` reads standard input).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        front: FrontEndArgs,
+    },
     /// Compile a program and print an intermediate or final form.
     Build {
         #[command(flatten)]
@@ -56,7 +75,7 @@ enum Command {
         backend: Backend,
         /// `cpu-plan`: the thread order of every kernel: forward, reverse or shuffle:SEED.
         #[arg(long, default_value = "forward")]
-        order: pram_runtime::cpu::Order,
+        order: Order,
         /// `gpu`: how the GPU runs the program's groups.
         #[arg(long, value_enum, default_value_t = ScheduleArg::Host)]
         schedule: ScheduleArg,
@@ -83,15 +102,15 @@ pub enum ScheduleArg {
     /// loop exit.
     Host,
     /// One persistent launch; every processor runs the program from its own program point
-    /// on the device, sibling subgroups at the same time.
+    /// on the device, sibling subgroups at the same time (docs/device-schedule.md).
     Device,
 }
 
 impl ScheduleArg {
-    pub fn schedule(self) -> transform::emit_cuda::Schedule {
+    pub fn schedule(self) -> Schedule {
         match self {
-            ScheduleArg::Host => transform::emit_cuda::Schedule::Host,
-            ScheduleArg::Device => transform::emit_cuda::Schedule::Device,
+            ScheduleArg::Host => Schedule::Host,
+            ScheduleArg::Device => Schedule::Device,
         }
     }
 }
@@ -111,84 +130,72 @@ enum Emit {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check(source) => match load(&source) {
-            Some(_) => ExitCode::SUCCESS,
-            None => ExitCode::FAILURE,
-        },
+        Command::Check { files, front } => {
+            // Every file is checked, also after one with errors.
+            let failed = files.iter().filter(|file| load(file, &front).is_none());
+            if failed.count() == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         Command::Build {
             source,
             emit,
             output,
             schedule,
         } => {
-            let Some(checked) = load(&source) else {
+            let reporter = Reporter::stderr(source.front.message_format);
+            let Some(checked) = load(&source.file, &source.front) else {
                 return ExitCode::FAILURE;
             };
             let text = match emit {
-                Emit::Ast => fork_frontend::pretty::print_program(&checked.program),
-                Emit::Plan => match crate::cmd_plan::plan_text(&checked) {
-                    Some(text) => text,
-                    None => return ExitCode::FAILURE,
-                },
-                Emit::Cuda => match crate::cmd_cuda::cuda_text(&checked, schedule.schedule()) {
-                    Some(text) => text,
-                    None => return ExitCode::FAILURE,
-                },
-                Emit::Ptx => match crate::cmd_cuda::ptx_text(&checked, schedule.schedule()) {
-                    Some(text) => text,
-                    None => return ExitCode::FAILURE,
-                },
+                Emit::Ast => Ok(fork_frontend::pretty::print_program(&checked.program)),
+                Emit::Plan => crate::cmd_plan::plan_text(&checked, reporter),
+                Emit::Cuda => crate::cmd_cuda::cuda_text(&checked, schedule.schedule(), reporter),
+                Emit::Ptx => crate::cmd_cuda::ptx_text(&checked, schedule.schedule(), reporter),
             };
-            write_output(output.as_ref(), &text)
+            match text {
+                Ok(text) => write_output(output.as_ref(), &text),
+                Err(diagnostics) => {
+                    eprint!("{diagnostics}");
+                    ExitCode::FAILURE
+                }
+            }
         }
-        Command::Sim(args) => cmd_sim::sim(&args),
-        Command::Run {
-            sim,
-            backend: backend @ (Backend::CpuPlan | Backend::Gpu),
-            ..
-        } if sim.trace.is_some() => cmd_sim::trace_elsewhere(backend),
-        Command::Run {
-            sim,
-            backend: Backend::CpuPlan,
-            order,
-            ..
-        } => crate::cmd_plan::run(&sim, order),
-        Command::Run {
-            sim,
-            backend: Backend::Gpu,
-            schedule,
-            ..
-        } => crate::cmd_cuda::run(&sim, schedule.schedule()),
+        Command::Sim(args) => cmd_sim::run(&args, Backend::Sim, Order::Forward, Schedule::Host),
         Command::Run {
             sim,
             backend,
+            order,
             schedule,
-            ..
-        } => cmd_sim::run(&sim, backend, schedule.schedule()),
+        } => cmd_sim::run(&sim, backend, order, schedule.schedule()),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Bench(args) => crate::cmd_bench::bench(&args),
-        Command::Explain { code } => match fork_frontend::codes::find(&code).or_else(|| {
-            pram_sim::CODES
-                .iter()
-                .chain(transform::CODES)
-                .chain(pram_runtime::cpu::CODES)
-                .copied()
-                .find(|c| c.id.eq_ignore_ascii_case(&code))
-        }) {
+        Command::Explain { code: id } => match codes().find(|c| c.id.eq_ignore_ascii_case(&id)) {
             Some(code) => {
-                println!("{}: {}\n\n{}", code.id, code.title, code.explain);
-                ExitCode::SUCCESS
+                let text = format!("{}: {}\n\n{}\n", code.id, code.title, code.explain);
+                report::stdout(text.as_bytes())
+                    .err()
+                    .unwrap_or(ExitCode::SUCCESS)
             }
             None => {
-                eprintln!("error: no diagnostic code `{code}`; codes look like E0101 or W0201");
+                eprintln!("error: no diagnostic code `{id}`; codes look like E0101 or W0201");
                 ExitCode::FAILURE
             }
         },
     }
 }
 
-fn options(source: &SourceArgs) -> Options {
-    defines_options(&source.define)
+/// Every diagnostic code, for `forkcc explain`: the front end's, then the backends'.
+fn codes() -> impl Iterator<Item = &'static Code> {
+    let backends = pram_sim::CODES
+        .iter()
+        .chain(transform::CODES)
+        .chain(pram_runtime::cpu::CODES);
+    fork_frontend::codes::all()
+        .into_iter()
+        .chain(backends.copied())
 }
 
 /// `-D NAME=VALUE` arguments as front-end options.
@@ -203,22 +210,23 @@ pub fn defines_options(define: &[String]) -> Options {
     Options { defines }
 }
 
-/// Runs the front end; prints diagnostics (warnings too) to stderr. None when there were errors.
-pub fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
-    let color = std::io::stderr().is_terminal();
-    match fork_frontend::check_file(&source.file, &options(source)) {
+/// Runs the front end on `file` (`-`: standard input); prints diagnostics (warnings too) to
+/// stderr. None when there were errors.
+pub fn load(file: &Path, front: &FrontEndArgs) -> Option<fork_frontend::Checked> {
+    let reporter = Reporter::stderr(front.message_format);
+    let options = defines_options(&front.define);
+    let checked = if file == Path::new("-") {
+        fork_frontend::check_stdin(&options)
+    } else {
+        fork_frontend::check_file(file, &options)
+    };
+    match checked {
         Ok(checked) => {
-            eprint!(
-                "{}",
-                diag::render(&checked.sources, &checked.warnings, color)
-            );
+            eprint!("{}", reporter.render(&checked.sources, &checked.warnings));
             Some(checked)
         }
         Err(failed) => {
-            eprint!(
-                "{}",
-                diag::render(&failed.sources, &failed.diagnostics, color)
-            );
+            eprint!("{}", reporter.render(&failed.sources, &failed.diagnostics));
             None
         }
     }
@@ -226,10 +234,9 @@ pub fn load(source: &SourceArgs) -> Option<fork_frontend::Checked> {
 
 fn write_output(output: Option<&PathBuf>, text: &str) -> ExitCode {
     match output {
-        None => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+        None => report::stdout(text.as_bytes())
+            .err()
+            .unwrap_or(ExitCode::SUCCESS),
         Some(path) => match std::fs::write(path, text) {
             Ok(()) => ExitCode::SUCCESS,
             Err(err) => {
@@ -237,5 +244,25 @@ fn write_output(output: Option<&PathBuf>, text: &str) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// `forkcc explain` texts share one layout: paragraphs split by a blank line, an example
+    /// (indented four spaces) in a paragraph of its own.
+    #[test]
+    fn explanations_share_one_layout() {
+        for code in super::codes() {
+            for paragraph in code.explain.split("\n\n") {
+                let lines: Vec<&str> = paragraph.lines().collect();
+                let indented = lines.iter().filter(|l| l.starts_with("    ")).count();
+                assert!(
+                    !lines.is_empty() && (indented == 0 || indented == lines.len()),
+                    "{}: {paragraph:?}",
+                    code.id
+                );
+            }
+        }
     }
 }

@@ -20,7 +20,8 @@ pub struct BenchArgs {
     )]
     pub backends: Vec<String>,
     /// Timed runs per configuration, after one warm-up run.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000),
+          allow_negative_numbers = true)]
     pub runs: u32,
     /// Where results.json, results.csv and the SVG plots go (created if missing).
     #[arg(long, default_value = "bench-results")]
@@ -30,7 +31,8 @@ pub struct BenchArgs {
     #[arg(long = "n", value_name = "N")]
     pub sizes: Vec<i64>,
     /// Only these processor counts P of the suite (repeat the flag for several).
-    #[arg(long = "procs", value_name = "P")]
+    #[arg(long = "procs", value_name = "P", value_parser = parse_procs,
+          allow_negative_numbers = true)]
     pub procs: Vec<u64>,
     /// Tiny sizes: checks that the harness works end to end.
     #[arg(long)]
@@ -40,6 +42,14 @@ pub struct BenchArgs {
     /// with the ratios recomputed across them.
     #[arg(long, value_name = "RESULTS_JSON", num_args = 1..)]
     pub merge: Vec<PathBuf>,
+}
+
+/// `--procs P`: no upper bound here (the GPU rows go past the simulator's 2^20).
+fn parse_procs(text: &str) -> Result<u64, String> {
+    text.parse()
+        .ok()
+        .filter(|&p| p >= 1)
+        .ok_or_else(|| "P must be a number from 1 on".to_string())
 }
 
 /// `--merge`: the rows of several results files as one result.
@@ -80,10 +90,13 @@ fn merge(args: &BenchArgs) -> ExitCode {
         run::add_ratios(&mut rows[start..end]);
         start = end;
     }
-    print!("{}", report::table(&rows));
+    let printed = crate::report::stdout(report::table(&rows).as_bytes());
     let command = format!("merged from: {}", sources.join("; "));
     let results = Results::new(command, host, rows);
-    write_outputs(&results, &args.out)
+    if write_outputs(&results, &args.out) != ExitCode::SUCCESS {
+        return ExitCode::FAILURE;
+    }
+    printed.err().unwrap_or(ExitCode::SUCCESS)
 }
 
 /// results.json, results.csv and the plots of time against P.
@@ -176,11 +189,15 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
             row.status
         )
     });
-    print!("{}", report::table(&rows));
+    // The results files are written even when the table cannot be (`| head`).
+    let printed = crate::report::stdout(report::table(&rows).as_bytes());
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let results = Results::new(command, host, rows);
     if write_outputs(&results, &args.out) != ExitCode::SUCCESS {
         return ExitCode::FAILURE;
+    }
+    if let Err(code) = printed {
+        return code;
     }
     let with = |prefix: &str| {
         (results.rows.iter())

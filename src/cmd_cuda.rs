@@ -1,113 +1,98 @@
 //! `forkcc build --emit cuda|ptx`: the Plan as one self-contained CUDA source, or its kernels
-//! compiled to PTX by NVRTC; `forkcc run --backend gpu`: the Plan on the GPU.
+//! compiled to PTX by NVRTC; the `gpu` backend: the Plan on the GPU.
 
-use crate::cli::load;
 use crate::cmd_plan::plan;
-use crate::cmd_sim::{CheckArg, CrcwArg, SimArgs};
-use fork_frontend::{diag, Checked};
+use crate::cmd_sim::{CheckArg, CrcwArg, Execution, MachineFlags};
+use crate::report::Reporter;
+use fork_frontend::Checked;
 use pram_runtime::cuda::{self, nvrtc};
 use pram_runtime::gpu;
-use std::io::{IsTerminal, Write};
-use std::process::ExitCode;
 use transform::emit_cuda::{self, EmitError, EmitOptions, Schedule};
 
-fn report(checked: &Checked, err: &EmitError) {
-    let color = std::io::stderr().is_terminal();
-    eprint!(
-        "{}",
-        diag::render(&checked.sources, &[err.to_diagnostic()], color)
-    );
+fn render(checked: &Checked, err: &EmitError, reporter: Reporter) -> String {
+    reporter.render(&checked.sources, &[err.to_diagnostic()])
 }
 
-/// The standalone `.cu`; None (diagnostics printed) when the program cannot be emitted.
-pub fn cuda_text(checked: &Checked, schedule: Schedule) -> Option<String> {
-    let plan = plan(checked)?;
+/// The standalone `.cu`; Err holds the diagnostics when the program cannot be emitted.
+pub fn cuda_text(
+    checked: &Checked,
+    schedule: Schedule,
+    reporter: Reporter,
+) -> Result<String, String> {
+    let plan = plan(checked, reporter)?;
     let options = EmitOptions {
         schedule,
         ..EmitOptions::default()
     };
     cuda::standalone_source_with(&plan, &checked.sources, options)
-        .map_err(|e| report(checked, &e))
-        .ok()
+        .map_err(|e| render(checked, &e, reporter))
 }
 
-/// The PTX of the kernels; None (message printed) without NVRTC or when it fails.
-pub fn ptx_text(checked: &Checked, schedule: Schedule) -> Option<String> {
-    let plan = plan(checked)?;
+/// The PTX of the kernels (NVRTC's warnings printed); Err without NVRTC or when it fails.
+pub fn ptx_text(
+    checked: &Checked,
+    schedule: Schedule,
+    reporter: Reporter,
+) -> Result<String, String> {
+    let plan = plan(checked, reporter)?;
     let options = EmitOptions {
         schedule,
         ..EmitOptions::default()
     };
     let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
-        .map_err(|e| report(checked, &e))
-        .ok()?;
-    match nvrtc::compile_ptx(&cuda::device_source(&emitted)) {
-        Ok((ptx, log)) => {
-            if !log.is_empty() {
-                eprintln!("{log}");
-            }
-            Some(ptx)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            None
-        }
+        .map_err(|e| render(checked, &e, reporter))?;
+    let (ptx, log) =
+        nvrtc::compile_ptx(&cuda::device_source(&emitted)).map_err(|e| format!("error: {e}\n"))?;
+    if !log.is_empty() {
+        eprintln!("{log}");
     }
+    Ok(ptx)
 }
 
-/// `forkcc run --backend gpu`: the output on stdout, `--stats` and errors on stderr. The GPU
-/// has no step limit; `--crcw priority` is honoured, `common`/`arbitrary` let some writer win.
-pub fn run(args: &SimArgs, schedule: Schedule) -> ExitCode {
-    if args.machine.simulator_only_checks() {
-        eprintln!(
+/// The `gpu` backend. The GPU has no step limit; `--crcw priority` is honoured (under the
+/// host schedule), `common`/`arbitrary` let some writer win.
+pub fn execute(
+    checked: &Checked,
+    flags: &MachineFlags,
+    schedule: Schedule,
+    timing: bool,
+    reporter: Reporter,
+) -> Execution {
+    if flags.simulator_only_checks() {
+        return Execution::failed(
             "error: the GPU does not check `--model erew|crew` or `--check races`; run with \
-             `--backend sim`"
+             `--backend sim`\n"
+                .into(),
         );
-        return ExitCode::FAILURE;
     }
-    let Some(checked) = load(&args.source) else {
-        return ExitCode::FAILURE;
+    let plan = match plan(checked, reporter) {
+        Ok(plan) => plan,
+        Err(diagnostics) => return Execution::failed(diagnostics),
     };
-    let Some(plan) = plan(&checked) else {
-        return ExitCode::FAILURE;
-    };
-    let options = emit_cuda::EmitOptions {
-        check_bounds: args.machine.check.contains(&CheckArg::Bounds),
+    let options = EmitOptions {
+        check_bounds: flags.check.contains(&CheckArg::Bounds),
         schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {
         Ok(e) => e,
-        Err(e) => {
-            report(&checked, &e);
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return Execution::failed(render(checked, &e, reporter)),
     };
     let config = gpu::Config {
-        procs: args.machine.procs as u64,
-        priority: matches!(args.machine.crcw, CrcwArg::Priority),
-        timing: args.stats,
+        procs: flags.procs as u64,
+        priority: matches!(flags.crcw, CrcwArg::Priority),
+        timing,
     };
-    let run = match gpu::run(&plan, &emitted, config) {
-        Ok(run) => run,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut stdout = std::io::stdout();
-    let written = stdout.write_all(&run.stdout).and_then(|_| stdout.flush());
-    if args.stats {
-        eprintln!("{}", run.stats);
-    }
-    if let Some(e) = run.error {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
-    }
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("error: cannot write the output: {err}");
-            ExitCode::FAILURE
-        }
+    match gpu::run(&plan, &emitted, config) {
+        Ok(run) => Execution {
+            output: run.stdout,
+            diagnostics: run
+                .error
+                .as_ref()
+                .map_or(String::new(), |e| format!("error: {e}\n")),
+            stats: Some(format!("{}\n", run.stats)),
+            ok: run.error.is_none(),
+            trace: None,
+        },
+        Err(e) => Execution::failed(format!("error: {e}\n")),
     }
 }

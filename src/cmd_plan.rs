@@ -1,85 +1,66 @@
-//! `forkcc build --emit plan` and `forkcc run --backend cpu-plan`: the transform's Plan, as
-//! text or executed by the CPU Plan executor.
+//! `forkcc build --emit plan` and the `cpu-plan` backend: the transform's Plan, as text or
+//! executed by the CPU Plan executor.
 
-use crate::cli::load;
-use crate::cmd_sim::{CrcwArg, ModelArg, SimArgs};
-use fork_frontend::{diag, Checked};
+use crate::cmd_sim::{CrcwArg, Execution, MachineFlags, ModelArg};
+use crate::report::Reporter;
+use fork_frontend::Checked;
 use pram_runtime::cpu::{self, Crcw, Order};
-use std::io::{IsTerminal, Write};
-use std::process::ExitCode;
 
-/// Runs the transform; prints its diagnostics. None on errors.
-pub fn plan(checked: &Checked) -> Option<transform::plan::Plan> {
-    match transform::transform(&checked.program) {
-        Ok(plan) => Some(plan),
-        Err(diagnostics) => {
-            let color = std::io::stderr().is_terminal();
-            eprint!("{}", diag::render(&checked.sources, &diagnostics, color));
-            None
-        }
-    }
+/// Runs the transform; its diagnostics rendered when it rejects the program.
+pub fn plan(checked: &Checked, reporter: Reporter) -> Result<transform::plan::Plan, String> {
+    transform::transform(&checked.program)
+        .map_err(|diagnostics| reporter.render(&checked.sources, &diagnostics))
 }
 
 /// The Plan text for `build --emit plan`.
-pub fn plan_text(checked: &Checked) -> Option<String> {
-    plan(checked).map(|plan| transform::print::print_plan(&plan))
+pub fn plan_text(checked: &Checked, reporter: Reporter) -> Result<String, String> {
+    plan(checked, reporter).map(|plan| transform::print::print_plan(&plan))
 }
 
-/// `forkcc run --backend cpu-plan`: the program's output on stdout, diagnostics and (with
-/// `--stats`) launches and read-backs on stderr.
-pub fn run(args: &SimArgs, order: Order) -> ExitCode {
-    if !matches!(args.machine.model, ModelArg::Crcw) || !args.machine.check.is_empty() {
-        eprintln!(
+/// The `cpu-plan` backend; `--stats` gives launches and read-backs.
+pub fn execute(
+    checked: &Checked,
+    flags: &MachineFlags,
+    order: Order,
+    reporter: Reporter,
+) -> Execution {
+    let mut notes = String::new();
+    if !matches!(flags.model, ModelArg::Crcw) || !flags.check.is_empty() {
+        notes.push_str(
             "note: `--model` and `--check` are checked by the simulator only (`forkcc sim`); \
-             the CPU Plan executor does not check them"
+             the CPU Plan executor does not check them\n",
         );
     }
-    let Some(checked) = load(&args.source) else {
-        return ExitCode::FAILURE;
+    let plan = match plan(checked, reporter) {
+        Ok(plan) => plan,
+        Err(diagnostics) => return Execution::failed(notes + &diagnostics),
     };
-    let Some(plan) = plan(&checked) else {
-        return ExitCode::FAILURE;
-    };
-    match cpu::run(
-        &plan,
-        cpu::Config {
-            procs: args.machine.procs as usize,
-            order,
-            max_steps: args.machine.max_steps,
-            crcw: match args.machine.crcw {
-                CrcwArg::Common => Crcw::Common,
-                CrcwArg::Arbitrary => Crcw::Arbitrary,
-                CrcwArg::Priority => Crcw::Priority,
-            },
+    let config = cpu::Config {
+        procs: flags.procs as usize,
+        order,
+        max_steps: flags.max_steps,
+        crcw: match flags.crcw {
+            CrcwArg::Common => Crcw::Common,
+            CrcwArg::Arbitrary => Crcw::Arbitrary,
+            CrcwArg::Priority => Crcw::Priority,
         },
-    ) {
-        Ok(out) => {
-            let mut stdout = std::io::stdout();
-            let written = stdout.write_all(&out.stdout).and_then(|_| stdout.flush());
-            if args.stats {
-                eprintln!(
-                    "kernels {}, launches {}, host read-backs {}, spilled bytes per processor {}",
-                    plan.kernels.len(),
-                    out.launches,
-                    out.read_backs,
-                    transform::print::summary(&plan).1
-                );
-            }
-            match written {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(err) => {
-                    eprintln!("error: cannot write the output: {err}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
+    };
+    match cpu::run(&plan, config) {
+        Ok(out) => Execution {
+            output: out.stdout,
+            diagnostics: notes,
+            stats: Some(format!(
+                "kernels {}, launches {}, host read-backs {}, spilled bytes per processor {}\n",
+                plan.kernels.len(),
+                out.launches,
+                out.read_backs,
+                transform::print::summary(&plan).1
+            )),
+            ok: true,
+            trace: None,
+        },
         Err(fault) => {
-            let color = std::io::stderr().is_terminal();
-            eprint!(
-                "{}",
-                diag::render(&checked.sources, &[fault.to_diagnostic()], color)
-            );
-            ExitCode::FAILURE
+            Execution::failed(notes + &reporter.render(&checked.sources, &[fault.to_diagnostic()]))
         }
     }
 }

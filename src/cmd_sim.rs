@@ -1,18 +1,19 @@
-//! `forkcc sim` and `forkcc run`: run a program on the reference PRAM simulator.
+//! `forkcc sim` and `forkcc run`: the machine flags, and running a checked program on a backend.
 
-use crate::cli::{defines_options, SourceArgs};
+use crate::cli::{load, SourceArgs};
+use crate::report::{self, Reporter};
 use clap::ValueEnum;
-use fork_frontend::diag;
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use fork_frontend::Checked;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use transform::emit_cuda::Schedule;
 
 /// The machine flags shared by `sim`, `run` and the `//! run:` lines of `forkcc test`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct MachineFlags {
     /// Number of processors P.
-    #[arg(short = 'p', long = "procs", value_name = "P",
-          value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    #[arg(short = 'p', long = "procs", value_name = "P", value_parser = parse_procs,
+          allow_negative_numbers = true)]
     pub procs: u32,
     /// How concurrent writes of one cell are resolved.
     #[arg(long, value_enum, default_value_t = CrcwArg::Common)]
@@ -28,6 +29,18 @@ pub struct MachineFlags {
     /// Stop with an error after this many group steps.
     #[arg(long, value_name = "N", default_value_t = pram_sim::Config::default().max_steps)]
     pub max_steps: u64,
+}
+
+/// The simulator's limit on P (its memory grows with P).
+const MAX_PROCS: u32 = 1 << 20;
+
+/// `-p P`. `-p -1` is read as a value (not as a flag, which made clap suggest `-- -1`) and
+/// gets the same message as `-p 0` or `-p x`.
+fn parse_procs(text: &str) -> Result<u32, String> {
+    text.parse()
+        .ok()
+        .filter(|p| (1..=MAX_PROCS).contains(p))
+        .ok_or_else(|| format!("P must be a number from 1 to {MAX_PROCS} (2^20)"))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -60,14 +73,14 @@ impl MachineFlags {
     }
 }
 
-/// Where `forkcc run` executes a program. GPU backends extend this.
+/// Where `forkcc run` and `forkcc test` execute a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
     /// The GPU when a GPU and NVRTC are found, else the reference simulator.
     Auto,
     /// The reference PRAM simulator.
     Sim,
-    /// The transform's Plan, executed on the CPU (kernel threads in `--order`).
+    /// The transform's Plan, executed on the CPU.
     CpuPlan,
     /// The transform's Plan on GPU 0 (NVRTC + the CUDA driver).
     Gpu,
@@ -109,76 +122,111 @@ impl MachineFlags {
     }
 }
 
-/// What one simulation produced.
-pub struct Simulation {
+/// What one run of a checked program on a backend produced.
+pub struct Execution {
     pub output: Vec<u8>,
-    /// Rendered diagnostics (front-end warnings and errors, the runtime fault).
+    /// Rendered diagnostics and messages of the run (the fault, a refused flag).
     pub diagnostics: String,
-    pub stats: Option<pram_sim::Stats>,
+    /// The `--stats` report.
+    pub stats: Option<String>,
     pub ok: bool,
-    /// The recorded run, when asked for (also when it faulted).
+    /// The recorded run (`--trace`, simulator only; also when it faulted).
     pub trace: Option<pram_trace::Trace>,
 }
 
-/// Checks and simulates `file`.
-pub fn simulate(file: &Path, defines: &[String], flags: &MachineFlags, color: bool) -> Simulation {
-    simulate_traced(file, defines, flags, color, false)
+impl Execution {
+    /// A run that failed before printing anything: only its diagnostics.
+    pub fn failed(diagnostics: String) -> Execution {
+        Execution {
+            output: Vec::new(),
+            diagnostics,
+            stats: None,
+            ok: false,
+            trace: None,
+        }
+    }
 }
 
-/// `simulate`, recording the run when `trace` is set.
-fn simulate_traced(
-    file: &Path,
-    defines: &[String],
-    flags: &MachineFlags,
-    color: bool,
-    trace: bool,
-) -> Simulation {
-    let checked = match fork_frontend::check_file(file, &defines_options(defines)) {
-        Ok(checked) => checked,
-        Err(failed) => {
-            return Simulation {
-                output: Vec::new(),
-                diagnostics: diag::render(&failed.sources, &failed.diagnostics, color),
-                stats: None,
-                ok: false,
-                trace: None,
-            }
-        }
-    };
-    let outcome = if trace {
-        let mut title = format!("forkcc sim {} -p {}", file.display(), flags.procs);
-        for d in defines {
-            title.push_str(&format!(" -D {d}"));
-        }
-        let options = pram_sim::TraceOptions {
-            title: &title,
-            limit: pram_sim::DEFAULT_LIMIT,
-            sources: &checked.sources,
-        };
-        pram_sim::run_traced(&checked.program, &flags.config(), &options)
-    } else {
-        pram_sim::run(&checked.program, &flags.config())
-    };
-    let mut diagnostics = diag::render(&checked.sources, &checked.warnings, color);
-    if let Some(fault) = &outcome.fault {
-        diagnostics.push_str(&diag::render(
-            &checked.sources,
-            &[fault.to_diagnostic()],
-            color,
-        ));
+/// The backend `auto` stands for: the GPU when there is one, unless a check only the simulator
+/// makes is asked for. The second value says whether to tell the user that there is no GPU.
+pub fn choose(backend: Backend, flags: &MachineFlags, gpu_present: bool) -> (Backend, bool) {
+    match backend {
+        Backend::Auto if flags.simulator_only_checks() => (Backend::Sim, false),
+        Backend::Auto if gpu_present => (Backend::Gpu, false),
+        Backend::Auto => (Backend::Sim, true),
+        chosen => (chosen, false),
     }
-    Simulation {
+}
+
+pub const NO_GPU_NOTE: &str =
+    "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)";
+
+/// How a run is asked for beyond the machine: the cpu-plan thread order, the GPU schedule,
+/// `--stats`, and a trace title when the simulator records the run (`--trace`).
+pub struct RunOptions<'a> {
+    pub order: pram_runtime::cpu::Order,
+    pub schedule: Schedule,
+    pub stats: bool,
+    pub trace: Option<&'a str>,
+}
+
+/// Runs a checked program on `backend` (not `auto`: see `choose`).
+pub fn execute(
+    checked: &Checked,
+    backend: Backend,
+    flags: &MachineFlags,
+    options: &RunOptions,
+    reporter: Reporter,
+) -> Execution {
+    match backend {
+        Backend::Auto | Backend::Sim => simulate(checked, flags, options.trace, reporter),
+        Backend::CpuPlan => crate::cmd_plan::execute(checked, flags, options.order, reporter),
+        Backend::Gpu => {
+            crate::cmd_cuda::execute(checked, flags, options.schedule, options.stats, reporter)
+        }
+    }
+}
+
+/// The simulator; with a trace title it records the run.
+fn simulate(
+    checked: &Checked,
+    flags: &MachineFlags,
+    trace: Option<&str>,
+    reporter: Reporter,
+) -> Execution {
+    let outcome = match trace {
+        Some(title) => {
+            let options = pram_sim::TraceOptions {
+                title,
+                limit: pram_sim::DEFAULT_LIMIT,
+                sources: &checked.sources,
+            };
+            pram_sim::run_traced(&checked.program, &flags.config(), &options)
+        }
+        None => pram_sim::run(&checked.program, &flags.config()),
+    };
+    let diagnostics = outcome.fault.as_ref().map_or(String::new(), |fault| {
+        reporter.render(&checked.sources, &[fault.to_diagnostic()])
+    });
+    Execution {
         output: outcome.output,
         diagnostics,
         ok: outcome.fault.is_none(),
-        stats: Some(outcome.stats),
+        stats: Some(outcome.stats.render()),
         trace: outcome.trace,
     }
 }
 
-/// `forkcc sim`: program output on stdout and nothing else; diagnostics and stats on stderr.
-pub fn sim(args: &SimArgs) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
+/// `forkcc sim` (`backend` = sim) and `forkcc run`: the program's output on stdout and nothing
+/// else; diagnostics and `--stats` on stderr. Errors in the input come before any note about
+/// the backend.
+pub fn run(
+    args: &SimArgs,
+    backend: Backend,
+    order: pram_runtime::cpu::Order,
+    schedule: Schedule,
+) -> ExitCode {
+    let reporter = Reporter::stderr(args.source.front.message_format);
     let format = match args.trace.as_deref().map(pram_trace::Format::of_path) {
         Some(Err(err)) => {
             eprintln!("error: {err}");
@@ -187,22 +235,41 @@ pub fn sim(args: &SimArgs) -> ExitCode {
         Some(Ok(format)) => Some(format),
         None => None,
     };
-    let run = simulate_traced(
-        &args.source.file,
-        &args.source.define,
-        &args.machine,
-        color,
-        format.is_some(),
-    );
-    let mut stdout = std::io::stdout().lock();
-    let written = stdout.write_all(&run.output).and_then(|()| stdout.flush());
+    if let (Some(_), Backend::CpuPlan | Backend::Gpu) = (&format, backend) {
+        return trace_elsewhere(backend);
+    }
+    let Some(checked) = load(&args.source.file, &args.source.front) else {
+        return ExitCode::FAILURE;
+    };
+    // A trace is recorded by the simulator only: `auto` stays there.
+    let gpu_present =
+        backend == Backend::Auto && format.is_none() && pram_runtime::gpu::available();
+    let (backend, no_gpu) = choose(backend, &args.machine, gpu_present);
+    if no_gpu && format.is_none() {
+        eprintln!("{NO_GPU_NOTE}");
+    }
+    let title = {
+        let mut title = format!(
+            "forkcc sim {} -p {}",
+            args.source.file.display(),
+            args.machine.procs
+        );
+        for d in &args.source.front.define {
+            title.push_str(&format!(" -D {d}"));
+        }
+        title
+    };
+    let options = RunOptions {
+        order,
+        schedule,
+        stats: args.stats,
+        trace: format.is_some().then_some(title.as_str()),
+    };
+    let run = execute(&checked, backend, &args.machine, &options, reporter);
+    let written = report::stdout(&run.output);
     eprint!("{}", run.diagnostics);
     if let (true, Some(stats)) = (args.stats, &run.stats) {
-        eprint!("{}", stats.render());
-    }
-    if let Err(err) = written {
-        eprintln!("error: cannot write the program's output: {err}");
-        return ExitCode::FAILURE;
+        eprint!("{stats}");
     }
     if let (Some(path), Some(format), Some(trace)) = (&args.trace, format, &run.trace) {
         if let Err(err) = std::fs::write(path, format.write(trace)) {
@@ -219,26 +286,11 @@ pub fn sim(args: &SimArgs) -> ExitCode {
             );
         }
     }
-    if run.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    match written {
+        Err(code) => code,
+        Ok(()) if run.ok => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::FAILURE,
     }
-}
-
-/// `forkcc run`: runs on the chosen backend.
-pub fn run(args: &SimArgs, backend: Backend, schedule: transform::emit_cuda::Schedule) -> ExitCode {
-    // The GPU does not check EREW/CREW accesses or races, nor record traces: such runs stay on
-    // the simulator.
-    if backend == Backend::Auto && !args.machine.simulator_only_checks() && args.trace.is_none() {
-        if pram_runtime::gpu::available() {
-            return crate::cmd_cuda::run(args, schedule);
-        }
-        eprintln!(
-            "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)"
-        );
-    }
-    sim(args)
 }
 
 /// `run --trace` on a backend that does not record traces.

@@ -1,11 +1,15 @@
-//! `forkcc test`: runs the cases recorded in each file (`fork_frontend::testspec`) and compares
-//! their output; a mismatch shows a unified diff.
+//! `forkcc test`: runs the cases recorded in each file (`fork_frontend::testspec`) on a
+//! backend and compares their output; a mismatch shows a unified diff.
 
-use crate::cmd_sim::{simulate, Backend, MachineFlags};
+use crate::cli::defines_options;
+use crate::cmd_sim::{choose, execute, Backend, Execution, MachineFlags, RunOptions, NO_GPU_NOTE};
+use crate::report::{self, Reporter};
 use clap::Parser;
 use fork_frontend::testspec::{self, Case, Expect};
+use pram_runtime::{cpu::Order, gpu};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use transform::emit_cuda::Schedule;
 
 /// The flags of one `//! run:` line.
 #[derive(Parser, Debug)]
@@ -17,36 +21,64 @@ struct CaseArgs {
     define: Vec<String>,
 }
 
-pub fn test(files: &[PathBuf], _backend: Backend) -> ExitCode {
-    let (mut passed, mut failed) = (0usize, 0usize);
+pub fn test(files: &[PathBuf], backend: Backend) -> ExitCode {
+    let gpu_present = matches!(backend, Backend::Auto | Backend::Gpu) && gpu::available();
+    if backend == Backend::Gpu && !gpu_present {
+        eprintln!("error: {}", gpu::GpuError::NoDriver);
+        return ExitCode::FAILURE;
+    }
+    if backend == Backend::Auto && !gpu_present {
+        eprintln!("{NO_GPU_NOTE}");
+    }
+    let mut tally = Tally::default();
     for file in files {
-        match cases(file) {
-            Ok(cases) => {
-                for case in cases {
-                    let name = format!("{}:{}", file.display(), case.line);
-                    match run_case(file, &case) {
-                        Ok(()) => {
-                            println!("test {name} ... ok");
-                            passed += 1;
-                        }
-                        Err(why) => {
-                            println!("test {name} ... FAILED\n{why}");
-                            failed += 1;
-                        }
-                    }
-                }
-            }
+        let recorded = match cases(file) {
+            Ok(cases) => cases,
             Err(why) => {
-                println!("test {} ... FAILED\n{why}", file.display());
-                failed += 1;
+                if let Err(code) = tally.record(&file.display().to_string(), Err(why)) {
+                    return code;
+                }
+                continue;
+            }
+        };
+        for case in &recorded {
+            let name = format!("{}:{}", file.display(), case.line);
+            if let Err(code) = tally.record(&name, run_case(file, case, backend, gpu_present)) {
+                return code;
             }
         }
     }
-    println!("\n{passed} passed, {failed} failed");
-    if failed == 0 {
+    let summary = format!("\n{} passed, {} failed\n", tally.passed, tally.failed);
+    if let Err(code) = report::stdout(summary.as_bytes()) {
+        return code;
+    }
+    if tally.failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+}
+
+impl Tally {
+    /// Counts a case and prints its line (and why it failed) as soon as it is known.
+    fn record(&mut self, name: &str, result: Result<(), String>) -> Result<(), ExitCode> {
+        let line = match result {
+            Ok(()) => {
+                self.passed += 1;
+                format!("test {name} ... ok\n")
+            }
+            Err(why) => {
+                self.failed += 1;
+                format!("test {name} ... FAILED\n{why}")
+            }
+        };
+        report::stdout(line.as_bytes())
     }
 }
 
@@ -60,10 +92,26 @@ fn cases(file: &Path) -> Result<Vec<Case>, String> {
     Ok(cases)
 }
 
-fn run_case(file: &Path, case: &Case) -> Result<(), String> {
+fn run_case(file: &Path, case: &Case, backend: Backend, gpu_present: bool) -> Result<(), String> {
     let args = CaseArgs::try_parse_from(&case.args)
         .map_err(|e| format!("  bad `//! run:` arguments:\n{}", indent(&e.to_string())))?;
-    let run = simulate(file, &args.define, &args.machine, false);
+    let reporter = Reporter::plain();
+    let run = match fork_frontend::check_file(file, &defines_options(&args.define)) {
+        Ok(checked) => {
+            let (backend, _) = choose(backend, &args.machine, gpu_present);
+            let options = RunOptions {
+                order: Order::Forward,
+                schedule: Schedule::Host,
+                stats: false,
+                trace: None,
+            };
+            let mut run = execute(&checked, backend, &args.machine, &options, reporter);
+            let warnings = reporter.render(&checked.sources, &checked.warnings);
+            run.diagnostics.insert_str(0, &warnings);
+            run
+        }
+        Err(failed) => Execution::failed(reporter.render(&failed.sources, &failed.diagnostics)),
+    };
     let stdout = String::from_utf8_lossy(&run.output);
     match &case.expect {
         Expect::Output(expected) if run.ok && stdout == *expected => Ok(()),

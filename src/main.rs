@@ -6,6 +6,7 @@ mod cmd_cuda;
 mod cmd_plan;
 mod cmd_sim;
 mod cmd_test;
+mod report;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Run lines that ask for checks only the simulator makes (fork-dialect.md §5: the GPU is not
+/// Run lines that ask for checks only the simulator makes (docs/language.md §5: the GPU is not
 /// required to check EREW/CREW accesses; the step limit counts PRAM steps).
 const SIM_ONLY_FLAGS: &[&str] = &["--model", "--max-steps", "--check"];
 

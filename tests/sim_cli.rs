@@ -178,3 +178,46 @@ fn gpu_backend_refuses_simulator_only_checks() {
         "{stderr}"
     );
 }
+
+/// `test --backend` runs the cases where it says: a race only the simulator detects passes on
+/// `sim` and fails on `cpu-plan`, whose Plan executor has no race check.
+#[test]
+fn test_runs_the_cases_on_the_chosen_backend() {
+    let program = temp_program(
+        "//! run: -p 2 --check races\n//! expect-error: race\nsh int x;\nsync void main(void)\n{\n    if ($$ == 0)\n        x = 1;\n    else\n        x = 2;\n}\n",
+    );
+    let file = program.to_str().unwrap_or_default();
+    let out = forkcc(&["test", file, "--backend", "sim"]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let out = forkcc(&["test", file, "--backend", "cpu-plan"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("but the run succeeded") && stdout.contains("0 passed, 1 failed"),
+        "{stdout}"
+    );
+    assert!(
+        text(&out.stderr).is_empty(),
+        "cpu-plan is no fallback: {}",
+        text(&out.stderr)
+    );
+}
+
+/// `test --backend gpu` grades on the GPU when there is one; without one it is an error, not
+/// passes from the simulator.
+#[test]
+fn test_on_the_gpu_needs_a_gpu() {
+    let out = forkcc(&["test", "classroom-examples/groups.fork", "--backend", "gpu"]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    if pram_runtime::gpu::available() {
+        assert!(out.status.success(), "{stdout}{stderr}");
+        assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+    } else {
+        assert_eq!(out.status.code(), Some(1));
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(
+            stderr.contains("error: no CUDA driver (libcuda.so) or no GPU"),
+            "{stderr}"
+        );
+    }
+}

@@ -82,12 +82,18 @@ fn seconds(s: Option<f64>) -> String {
     }
 }
 
-fn ratio(r: Option<f64>) -> String {
-    // Ratios far below 1 read better as a fraction: 1/590x rather than 0.00x.
+/// A ratio in words: `6.50x faster`, `352x slower`, where `more` is what a ratio above 1
+/// means (`0.0028` with "faster" is "352x slower" rather than "0.00x").
+fn ratio(r: Option<f64>, more: &str, less: &str) -> String {
+    let times = |v: f64| match v {
+        v if v < 10.0 => format!("{v:.2}x"),
+        v if v < 100.0 => format!("{v:.1}x"),
+        v => format!("{v:.0}x"),
+    };
     match r {
-        None => "-".into(),
-        Some(r) if r > 0.0 && r < 0.1 => format!("1/{:.0}x", 1.0 / r),
-        Some(r) => format!("{r:.2}x"),
+        Some(r) if r >= 1.0 => format!("{} {more}", times(r)),
+        Some(r) if r > 0.0 => format!("{} {less}", times(1.0 / r)),
+        _ => "-".into(),
     }
 }
 
@@ -130,9 +136,10 @@ pub fn table(rows: &[Row]) -> String {
                 seconds(r.median_s),
                 seconds(r.min_s),
                 seconds(r.max_s),
-                ratio(r.speedup_vs_seq),
-                ratio(r.speedup_vs_sim),
-                ratio(r.generated_vs_hand),
+                ratio(r.speedup_vs_seq, "faster", "slower"),
+                ratio(r.speedup_vs_sim, "faster", "slower"),
+                // generated / hand-written time: above 1 the generated code is slower.
+                ratio(r.generated_vs_hand, "slower", "faster"),
                 count(r.launches),
                 count(r.read_backs),
                 share(r.sync_share),
@@ -204,4 +211,20 @@ pub fn write_files(results: &Results, dir: &Path) -> Result<(), String> {
     writer
         .flush()
         .map_err(|e| format!("cannot write `{}`: {e}", csv_path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ratio;
+
+    #[test]
+    fn ratios_are_written_as_faster_or_slower() {
+        let speedup = |r| ratio(Some(r), "faster", "slower");
+        assert_eq!(speedup(6.5), "6.50x faster");
+        assert_eq!(speedup(1.0 / 352.0), "352x slower");
+        assert_eq!(speedup(1.0 / 23.4), "23.4x slower");
+        assert_eq!(speedup(0.5), "2.00x slower");
+        assert_eq!(ratio(Some(42.0), "slower", "faster"), "42.0x slower");
+        assert_eq!(ratio(None, "faster", "slower"), "-");
+    }
 }

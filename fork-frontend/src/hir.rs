@@ -296,7 +296,7 @@ pub struct SwitchCase {
 
 impl Stmt {
     /// An `if`/`switch` on a private condition in a synchronous region splits the group
-    /// (fork-dialect.md §4); a shared condition never does.
+    /// (docs/language.md §4); a shared condition never does.
     pub fn splits_group(&self) -> bool {
         if self.mode != Mode::Sync {
             return false;
@@ -542,7 +542,7 @@ pub enum CompoundOp {
     },
 }
 
-/// The multiprefix combining operations (fork-dialect.md §6).
+/// The multiprefix combining operations (docs/language.md §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MpOp {
     Add,

@@ -16,6 +16,7 @@ pub mod testspec;
 
 use diag::{Diagnostic, Severity};
 use source::SourceMap;
+use std::io::Read;
 use std::path::Path;
 
 /// Command-line settings that change what a program means.
@@ -43,9 +44,28 @@ pub struct Failed {
 /// Reads `path` and runs the whole front end. `#include "x"` is resolved relative to the
 /// including file's directory.
 pub fn check_file(path: &Path, options: &Options) -> Result<Checked, Failed> {
-    let name = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => check_source(&name, &text, options),
+    check_read(
+        &path.display().to_string(),
+        std::fs::read_to_string(path),
+        options,
+    )
+}
+
+/// Reads standard input (shown as `<stdin>`) and runs the whole front end; `#include "x"` is
+/// resolved relative to the working directory.
+pub fn check_stdin(options: &Options) -> Result<Checked, Failed> {
+    let mut text = String::new();
+    let read = std::io::stdin().read_to_string(&mut text).map(|_| text);
+    check_read("<stdin>", read, options)
+}
+
+fn check_read(
+    name: &str,
+    read: std::io::Result<String>,
+    options: &Options,
+) -> Result<Checked, Failed> {
+    match read {
+        Ok(text) => check_source(name, &text, options),
         Err(err) => Err(Failed {
             sources: SourceMap::default(),
             diagnostics: vec![Diagnostic::error(

@@ -1,7 +1,7 @@
 //! The HIR contract (hir.rs doc comments), checked on every valid corpus program: operand
 //! types agree after conversions, pointer arithmetic is scaled by the pointee size, calls
 //! match their parameters, initialisers fit their variables, and sharity follows the rule of
-//! fork-dialect.md §3 (an expression is shared only when all its parts are).
+//! docs/language.md §3 (an expression is shared only when all its parts are).
 
 use fork_frontend::hir::*;
 use fork_frontend::{check_file, Options};

@@ -732,7 +732,13 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         const char *v = 0;
         if (strcmp(argv[i], "--crcw") == 0 && i + 1 < argc) {
             const char *m = argv[++i];
-            if (strcmp(m, "priority") == 0) fk_h.priority = 1;
+            if (strcmp(m, "priority") == 0) {
+#ifdef FK_SCHEDULE_DEVICE
+                fprintf(stderr, "error: `--crcw priority` needs the host schedule (`forkcc build --schedule host`): the device schedule runs the members of a step in no fixed order\n");
+                return 2;
+#endif
+                fk_h.priority = 1;
+            }
             else if (strcmp(m, "common") != 0 && strcmp(m, "arbitrary") != 0) {
                 fprintf(stderr, "error: `--crcw %s`: use common, arbitrary or priority\n", m);
                 return 2;

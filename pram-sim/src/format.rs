@@ -1,4 +1,4 @@
-//! C `printf` formatting (fork-dialect.md §2): `%d %i %u %ld %x %X %o %c %s %f %e %g %p %%`
+//! C `printf` formatting (docs/language.md §2): `%d %i %u %ld %x %X %o %c %s %f %e %g %p %%`
 //! with flags `- + space 0 #`, width and precision (also `*`), length modifiers `h hh l ll z`.
 
 use crate::memory::MemError;

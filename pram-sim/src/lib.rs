@@ -1,5 +1,5 @@
 //! pram-sim: the reference PRAM machine. It interprets a checked `hir::Program` with the exact
-//! semantics of fork-dialect.md and is the oracle every other backend is compared with.
+//! semantics of docs/language.md and is the oracle every other backend is compared with.
 //!
 //! Design (for speed): vectorised interpretation. A statement is executed for all active
 //! members of a group at once: every HIR node is evaluated over a vector of lanes (one lane per
@@ -10,7 +10,7 @@
 //!
 //! Entry points: `run`, and `run_traced` to also record the group tree over time (`trace`).
 //!
-//! Where fork-dialect.md leaves a choice, the simulator decides (and every other backend
+//! Where docs/language.md leaves a choice, the simulator decides (and every other backend
 //! should agree or be compared modulo the choice):
 //! - `--crcw arbitrary`: the writer with the lowest `__PROC_NR__` wins (priority: the highest).
 //! - Within one synchronous statement every read sees memory as it was when the statement
@@ -49,7 +49,7 @@ pub use trace::{TraceOptions, DEFAULT_LIMIT};
 
 use fork_frontend::hir::Program;
 
-/// How concurrent writes of one cell in one step are resolved (fork-dialect.md §5).
+/// How concurrent writes of one cell in one step are resolved (docs/language.md §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Crcw {
     /// All writers must write the same value; otherwise a fault.

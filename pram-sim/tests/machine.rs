@@ -1,4 +1,4 @@
-//! Decisions of the simulator that fork-dialect.md leaves open or that the corpus does not
+//! Decisions of the simulator that docs/language.md leaves open or that the corpus does not
 //! exercise, and the statistics.
 
 use fork_frontend::{check_source, Options};

@@ -1,6 +1,6 @@
 //! The transform: a checked program (`fork_frontend::hir`) becomes a `plan::Plan` — kernels,
 //! the host control graph of each host function, and the storage layout
-//! (transformation-rules.md, architecture.md).
+//! (docs/transformation-rules.md, ARCHITECTURE.md).
 //!
 //! `effects` says what code does (shared reads/writes, output, group dependence), `rules`
 //! applies the splitting rules, `storage` lays out memory, `regions` marks what one thread

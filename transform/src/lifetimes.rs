@@ -1,5 +1,5 @@
 //! Lifetimes of the transform's temporaries, so that spilled slots whose lifetimes do not
-//! overlap can share memory (performance.md, lever 3). A temporary is defined and used by one
+//! overlap can share memory (docs/performance.md, lever 3). A temporary is defined and used by one
 //! lowered statement, never across loop iterations; its lifetime is the range of ops of the
 //! innermost host op list that holds every use (a use inside a nested block counts at the op
 //! that holds the block). Ops are numbered in program order, an op's number range covering

@@ -40,7 +40,7 @@
 //! `printf` in a `Sync` kernel is a cut (like a shared write), so a thread prints at most one
 //! statement's text per launch: executors emit each thread's text in `$$` order after the
 //! launch. In an `Async` kernel each thread's text is emitted in `__PROC_NR__` order, each
-//! thread's text in program order (fork-dialect.md §7).
+//! thread's text in program order (docs/language.md §7).
 
 use fork_frontend::hir::{self, FuncId, Mode, MpOp, VarId};
 use fork_frontend::source::Span;

@@ -1,4 +1,4 @@
-//! Block regions (performance.md, levers 1, 2 and 7 for small groups): a maximal run of host
+//! Block regions (docs/performance.md, levers 1, 2 and 7 for small groups): a maximal run of host
 //! ops that needs no host decision beyond the group's own state (kernels, `if` splits, loops,
 //! shared branches, `seq`, multiprefix; no call, `fork`, `start` or `return`) becomes one
 //! kernel of one thread block. The block runs the group's members as its threads, and its

@@ -1,4 +1,4 @@
-//! The storage layout (architecture.md, "Storage layout"): shared globals in one region, private
+//! The storage layout (ARCHITECTURE.md, "Storage layout"): shared globals in one region, private
 //! globals in the global private frame, and per host function the spilled private slots —
 //! only the private variables a later kernel or the host reads (BSGP's lesson), the ones whose
 //! address is taken, and non-scalars. Everything else stays in a kernel's registers.

@@ -1,5 +1,5 @@
 //! Snapshots of the CUDA C emitted for the study's three worked examples
-//! (transformation-rules.md): Figure 3 (write, then read: a cut), Figure 4 (an `if` on the
+//! (docs/transformation-rules.md): Figure 3 (write, then read: a cut), Figure 4 (an `if` on the
 //! processor id: a split with then/else subgroups), Figure 5 (a loop whose body writes shared
 //! memory: a host loop with the exit update).
 

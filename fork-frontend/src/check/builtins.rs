@@ -1,5 +1,5 @@
 //! Calls: of user functions (argument conversion, the `sync` call rule) and of Fork's
-//! built-ins (fork-dialect.md §2, §6), including the `printf` format check.
+//! built-ins (docs/language.md §2, §6), including the `printf` format check.
 
 use super::codes::*;
 use super::expr::{convert, mk};
@@ -44,7 +44,7 @@ pub(super) const NAMES: &[&str] = &[
     "ceil",
 ];
 
-/// Historic Fork library functions this dialect rejects (fork-dialect.md §4).
+/// Historic Fork library functions this dialect rejects (docs/language.md §4).
 const LOCK_FUNCTIONS: &[&str] = &[
     "simple_lock_init",
     "simple_lockup",

@@ -1,6 +1,6 @@
 //! Expressions: typing with C's conversions made explicit (`Convert`, `Decay`), lvalues,
 //! pointer arithmetic (`PtrOffset`, `PtrDiff`), `a[i]` → `*(a + i)`, `p->f` → `(*p).f`, and the
-//! sharity of every expression (fork-dialect.md §3: shared only when every part is).
+//! sharity of every expression (docs/language.md §3: shared only when every part is).
 
 use super::codes::*;
 use super::fold::{convert_const, fold, Folded};

@@ -1,10 +1,10 @@
 //! The checker: `ast::TranslationUnit` → `hir::Program`. Resolves names (C scoping), types
 //! every expression with C's conversions made explicit, folds constants, lays out structs,
-//! computes sharity (fork-dialect.md §3) and the mode of every statement (§4), and enforces
+//! computes sharity (docs/language.md §3) and the mode of every statement (§4), and enforces
 //! the Fork rules. It keeps going after an error: an expression that failed is `None`, which
 //! silently poisons whatever contains it, so each mistake is reported once.
 //!
-//! Decisions this module documents (fork-dialect.md leaves them open):
+//! Decisions this module documents (docs/language.md leaves them open):
 //! - `barrier;` in a synchronous region is an error (E0406): it is implicit there.
 //! - `sh` locals are allowed in any synchronous region, including a `start`/`seq` body inside
 //!   an `async` function (plain `main`); they are an error in asynchronous regions.

@@ -1,4 +1,4 @@
-//! Fork's mode rules (fork-dialect.md §4): the context of the function being checked, the
+//! Fork's mode rules (docs/language.md §4): the context of the function being checked, the
 //! mode of the current region, and the constructs each mode allows.
 
 use super::codes::*;

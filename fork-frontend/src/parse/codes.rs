@@ -6,7 +6,7 @@ pub const E0100: Code = Code {
     id: "E0100",
     title: "unexpected token",
     explain: "The parser found a token where the grammar does not allow it; the message names \
-what was expected.\n\nExample:\n    while x > 0) x--;   // `(` missing after `while`\nFix: \
+what was expected.\n\nExample:\n\n    while x > 0) x--;   // `(` missing after `while`\n\nFix: \
 write the construct as the message says: `while (x > 0) x--;`.",
 };
 
@@ -31,7 +31,7 @@ pub const E0103: Code = Code {
     id: "E0103",
     title: "unterminated string or character literal",
     explain: "A string literal `\"...\"` or a character literal `'...'` is not closed on the \
-same line.\n\nExample:\n    printf(\"hello\\n);\nFix: add the closing quote; to split a long \
+same line.\n\nExample:\n\n    printf(\"hello\\n);\n\nFix: add the closing quote; to split a long \
 string over lines, write adjacent literals: `\"abc\" \"def\"`.",
 };
 
@@ -64,7 +64,7 @@ pub const E0107: Code = Code {
     id: "E0107",
     title: "missing `;`",
     explain: "Declarations, expression statements, `return`, `break`, `continue`, `barrier` \
-and `do ... while (c)` end with a semicolon.\n\nExample:\n    x = 1\n    y = 2;\nFix: add `;` \
+and `do ... while (c)` end with a semicolon.\n\nExample:\n\n    x = 1     // error: `;` missing\n    y = 2;\n\nFix: add `;` \
 after `x = 1`.",
 };
 
@@ -90,7 +90,7 @@ pub const E0110: Code = Code {
     title: "expected an expression",
     explain: "An expression is required here (an operand, a condition, an array size, an \
 initialiser) but the text has none or starts with a token no expression can start with.\n\n\
-Example:\n    x = * ;\nFix: write the missing operand.",
+Example:\n\n    x = * ;\n\nFix: write the missing operand.",
 };
 
 pub const E0111: Code = Code {
@@ -98,8 +98,8 @@ pub const E0111: Code = Code {
     title: "expected a name",
     explain: "A declarator, struct member, enum constant, label or `goto` target needs an \
 identifier here. Keywords cannot be names: `sh`, `pr`, `fork`, `farm`, `seq`, `start`, \
-`barrier`, `sync`, `async`, `straight` and `join` are keywords in Fork.\n\nExample:\n    int \
-seq = 3;   // `seq` is a keyword\nFix: choose another name.",
+`barrier`, `sync`, `async`, `straight` and `join` are keywords in Fork.\n\nExample:\n\n    int \
+seq = 3;   // `seq` is a keyword\n\nFix: choose another name.",
 };
 
 pub const E0112: Code = Code {
@@ -113,7 +113,7 @@ pub const E0113: Code = Code {
     id: "E0113",
     title: "expected a declaration",
     explain: "At file level only declarations and function definitions may appear: \
-statements belong inside a function body.\n\nExample:\n    x = 3;   // at file level\nFix: \
+statements belong inside a function body.\n\nExample:\n\n    x = 3;   // at file level\n\nFix: \
 declare the variable (`int x = 3;`) or move the statement into a function.",
 };
 
@@ -122,8 +122,8 @@ pub const E0114: Code = Code {
     title: "unsupported construct",
     explain: "The text uses C syntax that the Fork dialect does not include: `union`, \
 bit-fields, variadic parameters `...`, compound literals `(T){...}`, or a function \
-definition inside a function.\n\nFix: rewrite with the constructs of fork-dialect.md \
-(structs, explicit parameters, named variables, file-level functions).",
+definition inside a function.\n\nFix: rewrite with the constructs of docs/language.md \
+§2 (structs, explicit parameters, named variables, file-level functions).",
 };
 
 pub const CODES: &[&Code] = &[

@@ -1,4 +1,4 @@
-//! The C preprocessor subset of fork-dialect.md §1: `#define` (object- and function-like,
+//! The C preprocessor subset of docs/language.md §1: `#define` (object- and function-like,
 //! `#`, `##`, `__VA_ARGS__`), `#undef`, `-D`, `#include`, conditionals, `#error`, comments and
 //! line continuations.
 //!

@@ -315,7 +315,7 @@ impl HostMachine for Machine<'_> {
             }
         }
         self.mem.end_step();
-        // fork-dialect.md §7: a statement's lines in `$$` order; asynchronous code's lines
+        // docs/language.md §7: a statement's lines in `$$` order; asynchronous code's lines
         // by `__PROC_NR__`, each processor's in program order.
         printed.sort_by_key(|(key, _)| *key);
         for (_, text) in printed {

@@ -47,7 +47,7 @@ pub enum AccessError {
 }
 
 /// How concurrent writes of one cell in one synchronous kernel are resolved
-/// (fork-dialect.md §5).
+/// (docs/language.md §5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Crcw {
     /// All writers must write the same value.

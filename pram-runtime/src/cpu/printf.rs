@@ -1,4 +1,4 @@
-//! C `printf` formatting for the conversions Fork accepts (fork-dialect.md §2):
+//! C `printf` formatting for the conversions Fork accepts (docs/language.md §2):
 //! `%d %i %u %ld %x %c %s %f %e %g %%` with flags `- + space 0 #`, width and precision.
 
 /// One argument, already converted by the checker to what its conversion expects.

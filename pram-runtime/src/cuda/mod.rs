@@ -7,7 +7,7 @@
 //!   `nvcc -O2 -arch=sm_90` compiles unchanged.
 //!
 //! The assembly lives here, not in `transform`, because the transform must not depend on the
-//! runtime (architecture.md: kernels from transform, runtime library and driver here).
+//! runtime (ARCHITECTURE.md: kernels from transform, runtime library and driver here).
 
 pub mod nvrtc;
 

@@ -1,7 +1,7 @@
 //! The GPU driver (`forkcc run --backend gpu`): compiles the Plan's kernels and the runtime
 //! library's device part with NVRTC once (PTX cached on disk, `cache`), loads them with
 //! cudarc, walks the host control graph (`machine`), then formats the printf records in the
-//! order of fork-dialect.md §7 with the same C printf formatting as the other backends.
+//! order of docs/language.md §7 with the same C printf formatting as the other backends.
 //!
 //! Nothing here panics on a missing GPU or NVRTC: `available` says whether both load, and
 //! every driver failure is a `GpuError` with a message.
@@ -84,6 +84,9 @@ pub enum GpuError {
         proc: usize,
     },
     OutputOverflow,
+    /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
+    /// order.
+    PriorityNeedsHostSchedule,
     Internal(String),
 }
 
@@ -134,6 +137,11 @@ impl fmt::Display for GpuError {
             },
             GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
             GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
+            GpuError::PriorityNeedsHostSchedule => write!(
+                f,
+                "`--crcw priority` needs `--schedule host`: the device schedule runs the members \
+                 of a step in no fixed order, so it cannot let the highest __PROC_NR__ win"
+            ),
             GpuError::Internal(m) => write!(f, "internal error of the GPU driver: {m}"),
         }
     }
@@ -172,6 +180,9 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     let start = Instant::now();
     if !available() {
         return Err(GpuError::NoDriver);
+    }
+    if config.priority && emitted.schedule == Schedule::Device {
+        return Err(GpuError::PriorityNeedsHostSchedule);
     }
     let source = cuda::device_source(emitted);
     let t = Instant::now();
@@ -258,7 +269,7 @@ fn word(b: &[u8], i: usize) -> u32 {
 const RECORD_HEADER: usize = 32;
 
 /// The records before `cut` (the faulting step: host schedule (launch, segment), device
-/// schedule its order key), sorted and formatted (fork-dialect.md §7).
+/// schedule its order key), sorted and formatted (docs/language.md §7).
 fn format_records(
     plan: &Plan,
     buf: &[u8],

@@ -19,11 +19,21 @@ pub struct Case {
     pub crcw: String,
     /// The file says `//! expect-error:` (the front end or the run must reject it).
     pub expects_error: bool,
+    /// The run line asks for `--check races`: a program whose sibling subgroups race on
+    /// purpose, whose output depends on their order.
+    pub races: bool,
 }
 
 // Each test binary uses part of this module.
 #[allow(dead_code)]
 impl Case {
+    /// Whether the device schedule runs the case like the other executors: it runs sibling
+    /// subgroups at the same time (a racing program may print otherwise) and refuses
+    /// `--crcw priority`.
+    pub fn device_schedule_agrees(&self) -> bool {
+        !self.races && self.crcw != "priority"
+    }
+
     /// The checked program and its Plan; None when the front end or the transform rejects it.
     pub fn plan(&self) -> Option<(fork_frontend::Checked, transform::plan::Plan)> {
         let options = fork_frontend::Options {
@@ -79,6 +89,7 @@ pub fn cases(dirs: &[&str]) -> Vec<Case> {
                 defines,
                 crcw,
                 expects_error,
+                races: line.contains("--check races"),
             });
         }
     }
@@ -108,4 +119,22 @@ fn parse_run_line(line: &str) -> (usize, Vec<(String, String)>, String) {
         defines.push((name.to_string(), value.to_string()));
     }
     (procs, defines, crcw)
+}
+
+/// A test that needs `tool` (nvcc, NVRTC, a GPU, g++), named `[needs TOOL]` in the summary and
+/// reported as ignored when the tool is missing, except under `CI=true`, where it runs and
+/// fails: a CI machine must have it.
+pub fn needing(tool: &str, present: bool, name: &str, test: fn()) -> libtest_mimic::Trial {
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    libtest_mimic::Trial::test(name, move || {
+        test();
+        Ok(())
+    })
+    .with_kind(format!("needs {tool}"))
+    .with_ignored_flag(!present && !ci)
+}
+
+/// Runs the trials as `cargo test` runs tests (filters, `--ignored`, `--list`).
+pub fn run(trials: Vec<libtest_mimic::Trial>) {
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
 }

@@ -174,9 +174,11 @@ pub fn emit_with(
     let mut host = String::new();
     match options.schedule {
         Schedule::Host => {
-            host.push_str("// ---- program: host program ----
+            host.push_str(
+                "// ---- program: host program ----
 
-");
+",
+            );
             host::host_program(plan, &mut host)?;
         }
         Schedule::Device => schedule::host_launch(plan, &mut host),
