@@ -191,8 +191,16 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                     ),
                     _ => String::new(),
                 };
+                // The callee's group and slot frame, for the argument copies.
+                let callee_ctx = if copies.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "\n                int cg = (int)fk_d.sync[s->group].aux;\n                fk_u64 cb = s->slot_base + {caller_frame};"
+                    )
+                };
                 format!(
-                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;\n                int cg = (int)fk_d.sync[s->group].aux;\n                fk_u64 cb = s->slot_base + {caller_frame};\n                (void)cg;\n                (void)cb;{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {})) return;",
+                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {})) return;",
                     plan.host.entry(*callee).0
                 )
             }
