@@ -40,6 +40,16 @@ impl Machine<'_> {
         }
     }
 
+    /// A C sequence point inside a statement (`,`, `&&`, `||`, `?:`): in a synchronous region
+    /// the lockstep step ends here, so the members' writes so far are applied (with the CRCW
+    /// check) and every member sees them from the next step on (fork-dialect.md §4).
+    pub fn sequence_point(&mut self, cx: &Ctx) -> R<()> {
+        match cx.mode {
+            Mode::Sync => self.end_step(cx),
+            Mode::Async => Ok(()),
+        }
+    }
+
     /// The division-by-zero fault of lane `lane`.
     pub fn division_by_zero(&self, span: Span, fr: &Frame, cx: &Ctx, lane: u32) -> Box<Fault> {
         let f = Fault::new(&fault::R0003, span, "division by zero")
@@ -135,6 +145,7 @@ impl Machine<'_> {
             }
             ExprKind::Comma(a, b) => {
                 self.eval(fr, cx, a, lanes)?;
+                self.sequence_point(cx)?;
                 self.eval(fr, cx, b, lanes)?
             }
             ExprKind::Call { func, args } => self.call(fr, cx, *func, args, lanes, e.span)?,
@@ -180,6 +191,7 @@ impl Machine<'_> {
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
                 let is_and = matches!(e.kind, ExprKind::LogAnd(..));
                 let va = self.eval(fr, cx, a, lanes)?;
+                self.sequence_point(cx)?;
                 let sa = self.scalar(&a.ty);
                 let mask: Mask = va.iter().map(|&x| truth(sa, x) == is_and).collect();
                 let rest: Lanes = select(lanes, &mask, true);
@@ -195,6 +207,7 @@ impl Machine<'_> {
             }
             ExprKind::Cond(c, t, f) => {
                 let vc = self.eval(fr, cx, c, lanes)?;
+                self.sequence_point(cx)?;
                 let sc = self.scalar(&c.ty);
                 let mask: Mask = vc.iter().map(|&x| truth(sc, x)).collect();
                 let vt = self.eval(fr, cx, t, &select(lanes, &mask, true))?;
@@ -414,6 +427,7 @@ impl Machine<'_> {
                         size: s.size() as u8,
                         proc,
                         span,
+                        by_group: false,
                     })
                 }),
                 _ => self.mem.store(p, s.size(), s.to_raw(v)),
@@ -452,6 +466,7 @@ impl Machine<'_> {
                 size: piece as u8,
                 proc,
                 span,
+                by_group: false,
             });
             off += piece;
         }

@@ -188,7 +188,7 @@ impl Machine<'_> {
     /// The value that a run of concurrent writes of one cell (sorted by processor) leaves.
     fn resolve(&mut self, cx: &Ctx, run: &[Write]) -> R<Write> {
         let (first, last) = (run[0], run[run.len() - 1]);
-        if self.cfg.model != Model::Crcw {
+        if self.cfg.model != Model::Crcw && !run.iter().all(|w| w.by_group) {
             return Err(self.access_fault(
                 cx,
                 first.ptr,

@@ -13,6 +13,7 @@ pub mod plan;
 pub mod print;
 pub mod regions;
 pub mod rules;
+mod sequence;
 pub mod storage;
 
 use effects::Summaries;

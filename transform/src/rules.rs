@@ -53,9 +53,9 @@ pub struct Builder<'s> {
     /// Shared locals and parameters of host functions: their frame and offset.
     pub shared_homes: HashMap<VarId, (SharedFrameId, u64)>,
     pub diagnostics: Vec<Diagnostic>,
-    summaries: &'s Summaries,
+    pub(crate) summaries: &'s Summaries,
     host_fns: HashMap<FuncId, HostFnId>,
-    func: FuncId,
+    pub(crate) func: FuncId,
     open: Option<OpenKernel>,
     scopes: Vec<SharedFrameId>,
     temps: u32,
@@ -115,7 +115,7 @@ impl<'s> Builder<'s> {
         id
     }
 
-    fn new_frame(&mut self, name: String) -> SharedFrameId {
+    pub(crate) fn new_frame(&mut self, name: String) -> SharedFrameId {
         self.shared_frames.push(SharedFrame { name, bytes: 0 });
         SharedFrameId(self.shared_frames.len() as u32 - 1)
     }
@@ -184,7 +184,7 @@ impl<'s> Builder<'s> {
     }
 
     /// Ends the open kernel (if any) and launches it.
-    fn close(&mut self, ops: &mut Vec<HostOp>, ends: CutReason) {
+    pub(crate) fn close(&mut self, ops: &mut Vec<HostOp>, ends: CutReason) {
         if let Some(k) = self.open.take() {
             let id = KernelId(self.kernels.len() as u32);
             let name = format!("k{}_{}", id.0, self.program.func(self.func).name);
@@ -307,23 +307,14 @@ impl<'s> Builder<'s> {
 
     /// Expression statements, declarations, `return`: host calls and synchronous multiprefix
     /// are hoisted, then rule 1 decides whether the kernel ends here.
-    fn simple(&mut self, mut s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+    pub(crate) fn simple(&mut self, mut s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        if mode == Mode::Sync && self.needs_lowering(&mut s) {
+            return self.lower_statement(&s, ops);
+        }
         if let StmtKind::Decl { var, .. } = &s.kind {
             if self.program.var(*var).sharity == Sharity::Shared {
                 self.place_shared(*var);
             }
-        }
-        let mut conditional = None;
-        for_each_expr_mut(&mut s, |e| {
-            conditional = conditional.or(self.conditional_hoist(e, mode, false))
-        });
-        if let Some(span) = conditional {
-            return self.error(
-                span,
-                "a call of a synchronous function (or a synchronous multiprefix) that runs only \
-                 under a condition inside an expression",
-                "compute the condition into a variable and call it in an `if` statement",
-            );
         }
         for_each_expr_mut(&mut s, |e| self.hoist_host_calls(e, mode, ops));
         if mode == Mode::Sync {
@@ -334,11 +325,7 @@ impl<'s> Builder<'s> {
         }
         let unconditional_return = matches!(s.kind, StmtKind::Return(_));
         if mode == Mode::Sync && calls_async(&self.program, &s) {
-            // An `async` function called from a synchronous region runs like a `farm`.
-            self.close(ops, CutReason::HostConstruct);
-            self.append(s, Mode::Async, ops);
-            self.close(ops, CutReason::Barrier);
-            return;
+            return self.async_call_statement(s, ops);
         }
         let eff = self.effects(&s);
         if mode == Mode::Sync && eff.reads.may_overlap(&eff.writes) {
@@ -354,9 +341,64 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// A synchronous statement that calls an `async` function: it runs like a `farm`.
+    pub(crate) fn async_call_statement(&mut self, s: Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        self.append(s, Mode::Async, ops);
+        self.close(ops, CutReason::Barrier);
+    }
+
+    /// Whether a synchronous simple statement must be lowered step by step (`sequence`):
+    /// it runs a host call or a synchronous multiprefix only under a condition inside an
+    /// expression, or it reads and writes shared memory in a shape `read_before_write` does
+    /// not take (a nested shared write, or a declaration or `return` that writes).
+    fn needs_lowering(&self, s: &mut Stmt) -> bool {
+        let mut conditional = false;
+        for_each_expr_mut(s, |e| {
+            conditional |= self.conditional_hoist(e, Mode::Sync, false).is_some()
+        });
+        if conditional {
+            return true;
+        }
+        let eff = self.effects(s);
+        if !eff.reads.may_overlap(&eff.writes) {
+            return false;
+        }
+        let writes = |x: &Expr| self.summaries.expr(&self.program, x).writes_shared();
+        match &s.kind {
+            StmtKind::Expr(e) => !self.read_before_write_takes(e),
+            // A value that writes shared memory: a device call runs per processor, as a
+            // statement of its own would.
+            StmtKind::Return(Some(e)) => !direct_call_of_plain_args(strip_void(e), &writes),
+            StmtKind::Decl {
+                init: Some(init), ..
+            } => !init
+                .iter()
+                .all(|i| !writes(&i.value) || direct_call_of_plain_args(&i.value, &writes)),
+            _ => false,
+        }
+    }
+
+    /// The shapes `read_before_write` runs exactly: a comma of statements, an assignment
+    /// whose target and value write no shared memory, a call (a device function, per
+    /// processor) whose arguments write none.
+    fn read_before_write_takes(&self, e: &Expr) -> bool {
+        let writes = |x: &Expr| self.summaries.expr(&self.program, x).writes_shared();
+        match &strip_void(e).kind {
+            ExprKind::Comma(..) => true,
+            ExprKind::Assign { place, value } => {
+                !writes(place) && (!writes(value) || direct_call_of_plain_args(value, &writes))
+            }
+            ExprKind::CompoundAssign { place, rhs, .. } => !writes(place) && !writes(rhs),
+            ExprKind::IncDec { place, .. } => !writes(place),
+            ExprKind::Call { .. } => direct_call_of_plain_args(strip_void(e), &writes),
+            _ => false,
+        }
+    }
+
     /// A statement that runs inside a kernel (`append` applies rule 1). In a synchronous
     /// region output ends the kernel: each statement's lines appear in `$$` order.
-    fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+    pub(crate) fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
         let prints = self.effects(&s).prints;
         self.append(s, mode, ops);
         if mode == Mode::Sync && prints {
@@ -377,10 +419,16 @@ impl<'s> Builder<'s> {
                     self.simple(s, Mode::Sync, ops);
                 }
             }
+            // A device function that reads and writes shared memory runs per thread without
+            // barriers inside: exact when the members' accesses are disjoint (or the group
+            // has one member, as in a sequential base case); the kernel ends after it.
+            ExprKind::Assign { value, .. }
+                if matches!(value.kind, ExprKind::Call { .. })
+                    && self.summaries.expr(&self.program, value).writes_shared() =>
+            {
+                self.append(expr_stmt(e.clone(), span), Mode::Sync, ops)
+            }
             ExprKind::Assign { place, value } => {
-                if self.summaries.expr(&self.program, value).writes_shared() {
-                    return self.nested_write_error(span);
-                }
                 let (addr, val) = self.address_temps(place, span, ops);
                 let s = assign_stmt(self, val, (**value).clone(), span);
                 self.append(s, Mode::Sync, ops);
@@ -392,9 +440,6 @@ impl<'s> Builder<'s> {
                 rhs,
                 op_ty,
             } => {
-                if self.summaries.expr(&self.program, rhs).writes_shared() {
-                    return self.nested_write_error(span);
-                }
                 let (addr, val) = self.address_temps(place, span, ops);
                 let load = self.load(addr, span);
                 let s = assign_stmt(self, val, load, span);
@@ -423,11 +468,9 @@ impl<'s> Builder<'s> {
                 self.append(s, Mode::Sync, ops);
                 self.store_temps(addr, val, span, ops);
             }
-            // A device function that reads and writes shared memory runs per thread without
-            // barriers inside: exact when the members' accesses are disjoint (or the group
-            // has one member, as in a sequential base case); the kernel ends after it.
             ExprKind::Call { .. } => self.append(expr_stmt(e.clone(), span), Mode::Sync, ops),
-            _ => self.nested_write_error(span),
+            // `needs_lowering` sends every other shape to `lower_statement`.
+            _ => self.lower_statement(&expr_stmt(e.clone(), span), ops),
         }
     }
 
@@ -443,14 +486,6 @@ impl<'s> Builder<'s> {
         let s = assign_stmt(self, addr, addr_of, span);
         self.append(s, Mode::Sync, ops);
         (addr, val)
-    }
-
-    fn nested_write_error(&mut self, span: Span) {
-        self.error(
-            span,
-            "a write to shared memory inside an expression that also reads shared memory",
-            "split the statement: compute the value into a private variable first, then store it",
-        )
     }
 
     /// The second half of `read_before_write`: a new kernel stores `*addr = val`.
@@ -946,7 +981,7 @@ impl<'s> Builder<'s> {
     }
 }
 
-fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
+pub(crate) fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr {
         kind,
         ty,
@@ -955,7 +990,7 @@ fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     }
 }
 
-fn expr_stmt(e: Expr, span: Span) -> Stmt {
+pub(crate) fn expr_stmt(e: Expr, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Expr(e),
         mode: Mode::Sync,
@@ -963,7 +998,7 @@ fn expr_stmt(e: Expr, span: Span) -> Stmt {
     }
 }
 
-fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
+pub(crate) fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
     let ty = b.var_ty(var);
     let assign = ExprKind::Assign {
         place: Box::new(b.var_expr(var, span)),
@@ -973,7 +1008,7 @@ fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
 }
 
 /// `!!c`: a scalar condition as `int` 0 or 1.
-fn truth(c: &Expr) -> Expr {
+pub(crate) fn truth(c: &Expr) -> Expr {
     let not = |e: Expr| {
         mk(
             ExprKind::Unary(UnOp::LogNot, Box::new(e)),
@@ -1011,8 +1046,13 @@ fn for_each_expr_mut(s: &mut Stmt, mut f: impl FnMut(&mut Expr)) {
     }
 }
 
+/// Whether `e` is a call whose arguments write no shared memory.
+fn direct_call_of_plain_args(e: &Expr, writes: &dyn Fn(&Expr) -> bool) -> bool {
+    matches!(&e.kind, ExprKind::Call { args, .. } if !args.iter().any(writes))
+}
+
 /// Whether a simple statement calls an `async` function (device code that runs like `farm`).
-fn calls_async(program: &Program, s: &Stmt) -> bool {
+pub(crate) fn calls_async(program: &Program, s: &Stmt) -> bool {
     fn walk(program: &Program, e: &Expr) -> bool {
         let mut found = matches!(&e.kind, ExprKind::Call { func, .. } if program.func(*func).kind == FnKind::Async);
         e.for_each_child(|c| found |= walk(program, c));
