@@ -1,6 +1,6 @@
 //! Vectorised expression evaluation: every node is evaluated for all lanes of `lanes` at once
 //! and yields one word per lane (aligned with `lanes`). `?:`, `&&`, `||` evaluate their arms
-//! only on the lanes that take them.
+//! only on the lanes that take them; they and `,` are sequence points (`sequence_point`).
 
 use crate::fault::{self, Fault};
 use crate::machine::{Ctx, Frame, Lanes, Machine, Storage, Vals, Write, R};
