@@ -308,13 +308,8 @@ impl<'s> Builder<'s> {
     /// Expression statements, declarations, `return`: host calls and synchronous multiprefix
     /// are hoisted, then rule 1 decides whether the kernel ends here.
     pub(crate) fn simple(&mut self, mut s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
-        if mode == Mode::Sync && self.needs_lowering(&mut s) {
+        if mode == Mode::Sync && !self.hoisting_keeps_order(&mut s) {
             return self.lower_statement(&s, ops);
-        }
-        if let StmtKind::Decl { var, .. } = &s.kind {
-            if self.program.var(*var).sharity == Sharity::Shared {
-                self.place_shared(*var);
-            }
         }
         for_each_expr_mut(&mut s, |e| self.hoist_host_calls(e, mode, ops));
         if mode == Mode::Sync {
@@ -322,6 +317,14 @@ impl<'s> Builder<'s> {
         }
         if is_void_noop(&s) {
             return;
+        }
+        if mode == Mode::Sync && self.needs_lowering(&s) {
+            return self.lower_statement(&s, ops);
+        }
+        if let StmtKind::Decl { var, .. } = &s.kind {
+            if self.program.var(*var).sharity == Sharity::Shared {
+                self.place_shared(*var);
+            }
         }
         let unconditional_return = matches!(s.kind, StmtKind::Return(_));
         if mode == Mode::Sync && calls_async(&self.program, &s) {
@@ -348,18 +351,85 @@ impl<'s> Builder<'s> {
         self.close(ops, CutReason::Barrier);
     }
 
-    /// Whether a synchronous simple statement must be lowered step by step (`sequence`):
-    /// it runs a host call or a synchronous multiprefix only under a condition inside an
-    /// expression, or it reads and writes shared memory in a shape `read_before_write` does
-    /// not take (a nested shared write, or a declaration or `return` that writes).
-    fn needs_lowering(&self, s: &mut Stmt) -> bool {
-        let mut conditional = false;
+    /// Whether running the host calls and synchronous multiprefix operations of a
+    /// synchronous statement first (`hoist_host_calls`, `hoist_multiprefix`) keeps the
+    /// simulator's order: each runs for every member (not under `&&`, `||`, `?:`), its
+    /// arguments write no shared memory, and nothing evaluated before it touches shared
+    /// memory. Otherwise the statement is lowered step by step (`sequence`).
+    fn hoisting_keeps_order(&self, s: &mut Stmt) -> bool {
+        let mut keeps = true;
         for_each_expr_mut(s, |e| {
-            conditional |= self.conditional_hoist(e, Mode::Sync, false).is_some()
+            keeps &= !self.conditional_hoist(e, false)
+                && self.hoist_order(e, &mut false)
         });
-        if conditional {
+        keeps
+    }
+
+    /// `hoisting_keeps_order` for `e`; `touched`: shared memory was accessed before.
+    fn hoist_order(&self, e: &Expr, touched: &mut bool) -> bool {
+        let eff = self.summaries.expr(&self.program, e);
+        if !self.contains_hoisted(e) {
+            *touched |= eff.reads_shared() || eff.writes_shared();
             return true;
         }
+        let args_keep = |args: &[Expr], touched: &mut bool| {
+            args.iter().all(|a| {
+                !self.summaries.expr(&self.program, a).writes_shared() && self.hoist_order(a, touched)
+            })
+        };
+        match &e.kind {
+            ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } if self.hoisted(e) => {
+                !*touched && args_keep(args, touched)
+            }
+            ExprKind::Assign { place, value } => {
+                self.place_order(place, touched) && self.hoist_order(value, touched)
+            }
+            ExprKind::CompoundAssign { place, rhs, .. } => {
+                let keeps = self.place_order(place, touched);
+                *touched = true;
+                keeps && self.hoist_order(rhs, touched)
+            }
+            _ => {
+                let mut keeps = true;
+                e.for_each_child(|c| keeps = keeps && self.hoist_order(c, touched));
+                keeps
+            }
+        }
+    }
+
+    /// `hoist_order` for the address computation of an lvalue.
+    fn place_order(&self, place: &Expr, touched: &mut bool) -> bool {
+        match &place.kind {
+            ExprKind::Var(_) => true,
+            ExprKind::Deref(p) => self.hoist_order(p, touched),
+            ExprKind::Member { base, .. } => self.place_order(base, touched),
+            _ => self.hoist_order(place, touched),
+        }
+    }
+
+    /// A host call or a synchronous multiprefix (what `simple` hoists).
+    fn hoisted(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call { func, .. } => self.host_fns.contains_key(func),
+            ExprKind::Builtin {
+                op: Builtin::Multiprefix(_) | Builtin::SyncUpdate(_),
+                ..
+            } => true,
+            _ => false,
+        }
+    }
+
+    fn contains_hoisted(&self, e: &Expr) -> bool {
+        let mut found = self.hoisted(e);
+        e.for_each_child(|c| found = found || self.contains_hoisted(c));
+        found
+    }
+
+    /// Whether a synchronous simple statement (its host calls hoisted) must be lowered step
+    /// by step (`sequence`): it reads and writes shared memory in a shape `read_before_write`
+    /// does not take (a nested shared write, or a declaration or `return` whose value writes
+    /// shared memory other than by a call).
+    fn needs_lowering(&self, s: &Stmt) -> bool {
         let eff = self.effects(s);
         if !eff.reads.may_overlap(&eff.writes) {
             return false;
@@ -367,8 +437,7 @@ impl<'s> Builder<'s> {
         let writes = |x: &Expr| self.summaries.expr(&self.program, x).writes_shared();
         match &s.kind {
             StmtKind::Expr(e) => !self.read_before_write_takes(e),
-            // A value that writes shared memory: a device call runs per processor, as a
-            // statement of its own would.
+            // A device call runs per processor, as a statement of its own would.
             StmtKind::Return(Some(e)) => !direct_call_of_plain_args(strip_void(e), &writes),
             StmtKind::Decl {
                 init: Some(init), ..
@@ -501,36 +570,23 @@ impl<'s> Builder<'s> {
         self.append(expr_stmt(mk(store, ty, span), span), Mode::Sync, ops);
     }
 
-    /// A host call or synchronous multiprefix that only some evaluations reach (right of
-    /// `&&`/`||`, a branch of `?:`): hoisting it would run it unconditionally.
-    fn conditional_hoist(&self, e: &Expr, mode: Mode, conditional: bool) -> Option<Span> {
-        let hoisted = match &e.kind {
-            ExprKind::Call { func, .. } => self.host_fns.contains_key(func),
-            ExprKind::Builtin {
-                op: Builtin::Multiprefix(_) | Builtin::SyncUpdate(_),
-                ..
-            } => mode == Mode::Sync,
-            _ => false,
-        };
-        if hoisted && conditional {
-            return Some(e.span);
+    /// Whether a host call or synchronous multiprefix is reached only by some evaluations
+    /// (right of `&&`/`||`, a branch of `?:`): hoisting it would run it unconditionally.
+    fn conditional_hoist(&self, e: &Expr, conditional: bool) -> bool {
+        if conditional && self.hoisted(e) {
+            return true;
         }
-        let mut found = None;
+        let mut found = false;
         match &e.kind {
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
-                found = self
-                    .conditional_hoist(a, mode, conditional)
-                    .or_else(|| self.conditional_hoist(b, mode, true));
+                found = self.conditional_hoist(a, conditional) || self.conditional_hoist(b, true);
             }
             ExprKind::Cond(c, a, b) => {
-                found = self
-                    .conditional_hoist(c, mode, conditional)
-                    .or_else(|| self.conditional_hoist(a, mode, true))
-                    .or_else(|| self.conditional_hoist(b, mode, true));
+                found = self.conditional_hoist(c, conditional)
+                    || self.conditional_hoist(a, true)
+                    || self.conditional_hoist(b, true);
             }
-            _ => e.for_each_child(|c| {
-                found = found.or_else(|| self.conditional_hoist(c, mode, conditional))
-            }),
+            _ => e.for_each_child(|c| found = found || self.conditional_hoist(c, conditional)),
         }
         found
     }

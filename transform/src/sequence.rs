@@ -112,13 +112,17 @@ impl Builder<'_> {
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
                 let and = matches!(e.kind, ExprKind::LogAnd(..));
                 let ra = self.lower(a, lw, ops);
-                let t = self.temp(Type::INT, "seq", span);
-                self.emit(assign_stmt(self, t, truth(&ra), span), lw, ops);
+                // `left` decides who evaluates `b` (and guards its stores until they are
+                // applied); `value` starts as the result of those who do not.
+                let left = self.temp(Type::INT, "seq", span);
+                self.emit(assign_stmt(self, left, truth(&ra), span), lw, ops);
+                let value = self.temp(Type::INT, "seq", span);
+                let lv = self.var(left, span);
+                self.emit(assign_stmt(self, value, lv.clone(), span), lw, ops);
                 self.step(lw, ops);
-                let tv = self.var(t, span);
-                let taken = if and { tv } else { not(tv) };
-                self.conditional(taken, b, Some(t), true, lw, ops);
-                self.var(t, span)
+                let taken = if and { lv } else { not(lv) };
+                self.conditional(taken, b, Some(value), true, lw, ops);
+                self.var(value, span)
             }
             ExprKind::Cond(c, x, y) => {
                 let rc = self.lower(c, lw, ops);

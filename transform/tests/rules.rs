@@ -49,5 +49,6 @@ rule!(
     switch_in_kernel,
     rule3_switch_with_cuts,
     unsupported_conditional_break_in_switch,
-    unsupported_conditional_sync_call,
+    sequence_conditional_host_op,
+    sequence_nested_shared_write,
 );
