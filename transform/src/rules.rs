@@ -789,18 +789,17 @@ impl<'s> Builder<'s> {
         self.close(ops, CutReason::HostConstruct);
         let mut arms = Vec::new();
         for i in 0..cases.len() {
-            let Some(body) = self.fall_through(cases, i) else {
-                return self.error(
-                    cases[i].span,
-                    "a `break` under a condition in a `switch` whose cases need a barrier",
-                    "end each case with an unconditional `break`, or use an `if` chain",
-                );
-            };
+            let mut body = Vec::new();
+            fall_through(cases.iter().skip(i).flat_map(|c| &c.body), &mut body);
             let name = format!("{}: case", self.program.func(self.func).name);
             let frame = self.new_frame(name);
             self.scopes.push(frame);
             let mut arm = Vec::new();
-            self.block(&body, mode, &mut arm);
+            if body.iter().any(breaks_switch) {
+                self.breakable_arm(&body, mode, cases[i].span, &mut arm);
+            } else {
+                self.block(&body, mode, &mut arm);
+            }
             self.close(&mut arm, CutReason::BlockEnd);
             self.scopes.pop();
             arms.push((arm, frame));
@@ -828,23 +827,65 @@ impl<'s> Builder<'s> {
         ops.extend(chain);
     }
 
-    /// The statements a member entering at case `i` runs: the case bodies from `i` up to the
-    /// first unconditional `break`. None when a `break` under a condition would leave the
-    /// switch from the middle.
-    fn fall_through(&self, cases: &[SwitchCase], i: usize) -> Option<Vec<Stmt>> {
-        let mut body = Vec::new();
-        for case in &cases[i..] {
-            for s in &case.body {
-                if matches!(s.kind, StmtKind::Break) {
-                    return Some(body);
-                }
-                if breaks_switch(s) {
-                    return None;
-                }
-                body.push(s.clone());
-            }
+    /// A `switch` arm that a `break` under a condition may leave from the middle: a host
+    /// loop that forms no group and runs once, so the `break` is an ordinary leave (`plan`,
+    /// "Leaving") that the loop's restore clears. A `continue` of the enclosing loop inside
+    /// becomes `%cont = 1; break;` and is repeated after the arm.
+    fn breakable_arm(&mut self, body: &[Stmt], mode: Mode, span: Span, ops: &mut Vec<HostOp>) {
+        let int = |v| mk(ExprKind::IntConst(v), Type::INT, span);
+        let cont = body
+            .iter()
+            .any(has_continue)
+            .then(|| self.temp(Type::INT, "cont", span));
+        let once = self.temp(Type::INT, "once", span);
+        let s = assign_stmt(self, once, int(1), span);
+        self.simple(s, mode, ops);
+        if let Some(c) = cont {
+            let s = assign_stmt(self, c, int(0), span);
+            self.simple(s, mode, ops);
         }
-        Some(body)
+        self.close(ops, CutReason::HostConstruct);
+        let name = format!("{}: switch case", self.program.func(self.func).name);
+        let frame = self.new_frame(name);
+        self.scopes.push(frame);
+        let mut loop_body = Vec::new();
+        for st in body {
+            let st = match cont {
+                Some(c) => continue_as_break(self, st, c),
+                None => st.clone(),
+            };
+            self.stmt(&st, mode, &mut loop_body);
+        }
+        let s = assign_stmt(self, once, int(0), span);
+        self.simple(s, mode, &mut loop_body);
+        self.close(&mut loop_body, CutReason::BlockEnd);
+        self.scopes.pop();
+        ops.push(HostOp::Loop(HostLoop {
+            cond: Some(once),
+            test_first: false,
+            forms_group: false,
+            entry_cond: Vec::new(),
+            body: loop_body,
+            latch: Vec::new(),
+            shared_frame: frame,
+            span,
+        }));
+        if let Some(c) = cont {
+            let again = Stmt {
+                kind: StmtKind::If {
+                    cond: self.var_expr(c, span),
+                    then: Box::new(Stmt {
+                        kind: StmtKind::Continue,
+                        mode,
+                        span,
+                    }),
+                    els: None,
+                },
+                mode,
+                span,
+            };
+            self.append(again, mode, ops);
+        }
     }
 
     /// Rule 3 for `fork (k; @ = e1; $ = e2) S`: the kernel evaluates k, e1, e2 into slots;
@@ -1121,6 +1162,82 @@ pub(crate) fn calls_async(program: &Program, s: &Stmt) -> bool {
         } => init.iter().any(|i| walk(program, &i.value)),
         _ => false,
     }
+}
+
+/// The statements a member entering at a case runs: the case bodies from there on (blocks
+/// opened, as their declarations are unique variables), up to the first `break` that is
+/// under no condition.
+fn fall_through<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, body: &mut Vec<Stmt>) -> bool {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Break => return true,
+            StmtKind::Block(b) => {
+                if fall_through(&b.stmts, body) {
+                    return true;
+                }
+            }
+            _ => body.push(s.clone()),
+        }
+    }
+    false
+}
+
+/// `s` with each `continue` of the loop around the `switch` replaced by `cont = 1; break;`
+/// (`breakable_arm`).
+fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
+    let mut out = s.clone();
+    match &mut out.kind {
+        StmtKind::Continue => {
+            let one = mk(ExprKind::IntConst(1), Type::INT, s.span);
+            let brk = Stmt {
+                kind: StmtKind::Break,
+                ..s.clone()
+            };
+            let set = Stmt {
+                mode: s.mode,
+                ..assign_stmt(b, cont, one, s.span)
+            };
+            out.kind = StmtKind::Block(fork_frontend::hir::Block {
+                stmts: vec![set, brk],
+                span: s.span,
+            });
+        }
+        StmtKind::Block(blk) => {
+            blk.stmts = blk.stmts.iter().map(|x| continue_as_break(b, x, cont)).collect();
+        }
+        StmtKind::If { then, els, .. } => {
+            **then = continue_as_break(b, then, cont);
+            if let Some(e) = els {
+                **e = continue_as_break(b, e, cont);
+            }
+        }
+        StmtKind::Switch { cases, .. } if cases.iter().any(|c| c.body.iter().any(has_continue)) => {
+            for c in cases.iter_mut() {
+                c.body = c.body.iter().map(|x| continue_as_break(b, x, cont)).collect();
+            }
+            // The `break` left only this switch: leave the arm too.
+            let again = Stmt {
+                kind: StmtKind::If {
+                    cond: b.var_expr(cont, s.span),
+                    then: Box::new(Stmt {
+                        kind: StmtKind::Break,
+                        ..s.clone()
+                    }),
+                    els: None,
+                },
+                ..s.clone()
+            };
+            out = Stmt {
+                kind: StmtKind::Block(fork_frontend::hir::Block {
+                    stmts: vec![out, again],
+                    span: s.span,
+                }),
+                ..s.clone()
+            };
+        }
+        _ => {}
+    }
+    out
 }
 
 /// Whether `s` contains a `break` that leaves the enclosing `switch` (not one of a nested

@@ -48,7 +48,7 @@ rule!(
     multiprefix_sync,
     switch_in_kernel,
     rule3_switch_with_cuts,
-    unsupported_conditional_break_in_switch,
+    rule3_switch_conditional_break,
     sequence_conditional_host_op,
     sequence_nested_shared_write,
 );
