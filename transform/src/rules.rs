@@ -354,56 +354,63 @@ impl<'s> Builder<'s> {
     /// Whether running the host calls and synchronous multiprefix operations of a
     /// synchronous statement first (`hoist_host_calls`, `hoist_multiprefix`) keeps the
     /// simulator's order: each runs for every member (not under `&&`, `||`, `?:`), its
-    /// arguments write no shared memory, and nothing evaluated before it touches shared
-    /// memory. Otherwise the statement is lowered step by step (`sequence`).
+    /// arguments write no shared memory, and it touches no shared memory that what is
+    /// evaluated before it writes, nor writes what that reads. Otherwise the statement is
+    /// lowered step by step (`sequence`).
     fn hoisting_keeps_order(&self, s: &mut Stmt) -> bool {
         let mut keeps = true;
         for_each_expr_mut(s, |e| {
             keeps &= !self.conditional_hoist(e, false)
-                && self.hoist_order(e, &mut false)
+                && self.hoist_order(e, &mut Effects::default())
         });
         keeps
     }
 
-    /// `hoisting_keeps_order` for `e`; `touched`: shared memory was accessed before.
-    fn hoist_order(&self, e: &Expr, touched: &mut bool) -> bool {
+    /// `hoisting_keeps_order` for `e`; `before`: what was evaluated before it.
+    fn hoist_order(&self, e: &Expr, before: &mut Effects) -> bool {
         let eff = self.summaries.expr(&self.program, e);
         if !self.contains_hoisted(e) {
-            *touched |= eff.reads_shared() || eff.writes_shared();
+            before.reads.union(&eff.reads);
+            before.writes.union(&eff.writes);
             return true;
         }
-        let args_keep = |args: &[Expr], touched: &mut bool| {
-            args.iter().all(|a| {
-                !self.summaries.expr(&self.program, a).writes_shared() && self.hoist_order(a, touched)
-            })
-        };
         match &e.kind {
             ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } if self.hoisted(e) => {
-                !*touched && args_keep(args, touched)
+                let conflicts = eff.writes.may_overlap(&before.reads)
+                    || eff.writes.may_overlap(&before.writes)
+                    || eff.reads.may_overlap(&before.writes);
+                let args_keep = args.iter().all(|a| {
+                    !self.summaries.expr(&self.program, a).writes_shared()
+                        && self.hoist_order(a, before)
+                });
+                !conflicts && args_keep
             }
             ExprKind::Assign { place, value } => {
-                self.place_order(place, touched) && self.hoist_order(value, touched)
+                self.place_order(place, before) && self.hoist_order(value, before)
             }
             ExprKind::CompoundAssign { place, rhs, .. } => {
-                let keeps = self.place_order(place, touched);
-                *touched = true;
-                keeps && self.hoist_order(rhs, touched)
+                let keeps = self.place_order(place, before);
+                // The old value is read before the right-hand side.
+                before
+                    .reads
+                    .union(&self.summaries.expr(&self.program, place).reads);
+                keeps && self.hoist_order(rhs, before)
             }
             _ => {
                 let mut keeps = true;
-                e.for_each_child(|c| keeps = keeps && self.hoist_order(c, touched));
+                e.for_each_child(|c| keeps = keeps && self.hoist_order(c, before));
                 keeps
             }
         }
     }
 
     /// `hoist_order` for the address computation of an lvalue.
-    fn place_order(&self, place: &Expr, touched: &mut bool) -> bool {
+    fn place_order(&self, place: &Expr, before: &mut Effects) -> bool {
         match &place.kind {
             ExprKind::Var(_) => true,
-            ExprKind::Deref(p) => self.hoist_order(p, touched),
-            ExprKind::Member { base, .. } => self.place_order(base, touched),
-            _ => self.hoist_order(place, touched),
+            ExprKind::Deref(p) => self.hoist_order(p, before),
+            ExprKind::Member { base, .. } => self.place_order(base, before),
+            _ => self.hoist_order(place, before),
         }
     }
 

@@ -40,7 +40,7 @@ impl Builder<'_> {
         let span = s.span;
         match &s.kind {
             StmtKind::Expr(e) => {
-                self.lower(e, &mut lw, ops);
+                self.lower_discarded(e, &mut lw, ops);
                 self.step(&mut lw, ops);
             }
             StmtKind::Return(Some(e)) => {
@@ -105,7 +105,7 @@ impl Builder<'_> {
         let span = e.span;
         match &e.kind {
             ExprKind::Comma(a, b) => {
-                self.lower(a, lw, ops);
+                self.lower_discarded(a, lw, ops);
                 self.step(lw, ops);
                 self.lower(b, lw, ops)
             }
@@ -190,25 +190,8 @@ impl Builder<'_> {
                     self.var(old, span)
                 }
             }
-            ExprKind::Call { func, args } => {
-                let args = self.lower_operands(args, lw, ops, true);
-                // The call is a sequence point: the writes so far happen before it.
-                self.step(lw, ops);
-                let call = mk(
-                    ExprKind::Call {
-                        func: *func,
-                        args,
-                    },
-                    e.ty.clone(),
-                    span,
-                );
-                self.effect(call, lw, ops)
-            }
-            ExprKind::Builtin { op, args } if !pure_builtin(*op) => {
-                let args = self.lower_operands(args, lw, ops, true);
-                let call = mk(ExprKind::Builtin { op: *op, args }, e.ty.clone(), span);
-                self.effect(call, lw, ops)
-            }
+            ExprKind::Call { .. } => self.lower_call(e, false, lw, ops),
+            ExprKind::Builtin { op, .. } if !pure_builtin(*op) => self.lower_call(e, false, lw, ops),
             ExprKind::AddrOf(place) | ExprKind::Decay(place) => {
                 let p = self.lower_place(place, lw, ops);
                 let mut out = e.clone();
@@ -232,6 +215,50 @@ impl Builder<'_> {
                 out
             }
         }
+    }
+
+    /// Lowers `e` whose value is not used: a call (`printf`, ...) stays a statement of its
+    /// own, without a temporary for its value.
+    fn lower_discarded(&mut self, e: &Expr, lw: &mut Lowering, ops: &mut Vec<HostOp>) {
+        let inner = match &e.kind {
+            ExprKind::Convert(x) if e.ty == Type::Void => x,
+            _ => e,
+        };
+        let call = matches!(&inner.kind, ExprKind::Call { .. })
+            || matches!(&inner.kind, ExprKind::Builtin { op, .. } if !pure_builtin(*op));
+        if !call || Self::plain(inner) {
+            self.lower(e, lw, ops);
+            return;
+        }
+        self.lower_call(inner, true, lw, ops);
+    }
+
+    /// A call of a user function or an effectful builtin: its arguments into temporaries
+    /// (a user function's call is a sequence point after them), then the call as a statement
+    /// of its own; its value in a temporary unless `discard`.
+    fn lower_call(
+        &mut self,
+        e: &Expr,
+        discard: bool,
+        lw: &mut Lowering,
+        ops: &mut Vec<HostOp>,
+    ) -> Expr {
+        let span = e.span;
+        let mut call = e.clone();
+        let (ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. }) = &mut call.kind else {
+            return self.lower(e, lw, ops);
+        };
+        *args = self.lower_operands(args, lw, ops, true);
+        if matches!(e.kind, ExprKind::Call { .. }) {
+            self.step(lw, ops);
+        }
+        if discard || call.ty == Type::Void {
+            self.emit(expr_stmt(call, span), lw, ops);
+            return void_value(span);
+        }
+        let t = self.temp(call.ty.clone(), "seq", span);
+        self.emit(assign_stmt(self, t, call, span), lw, ops);
+        self.var(t, span)
     }
 
     /// Lowers operands in evaluation order. An operand's value is kept in a temporary when a
@@ -303,18 +330,6 @@ impl Builder<'_> {
         let span = r.span;
         let t = self.temp(r.ty.clone(), "seq", span);
         self.emit(assign_stmt(self, t, r, span), lw, ops);
-        self.var(t, span)
-    }
-
-    /// A call or an effectful builtin as a statement of its own; its value in a temporary.
-    fn effect(&mut self, call: Expr, lw: &mut Lowering, ops: &mut Vec<HostOp>) -> Expr {
-        let span = call.span;
-        if call.ty == Type::Void {
-            self.emit(expr_stmt(call, span), lw, ops);
-            return void_value(span);
-        }
-        let t = self.temp(call.ty.clone(), "seq", span);
-        self.emit(assign_stmt(self, t, call, span), lw, ops);
         self.var(t, span)
     }
 
