@@ -712,7 +712,9 @@ impl<'p> Machine<'p> {
             self.store(&mut callee, &inner, &place, s, &all, vals, span)?;
             if prog.var(param).sharity == Sharity::Shared {
                 // The calling group writes a `sh` argument once (fork-dialect.md §3).
-                self.pending[first..].iter_mut().for_each(|w| w.by_group = true);
+                self.pending[first..]
+                    .iter_mut()
+                    .for_each(|w| w.by_group = true);
             }
         }
         self.end_step(&inner)?;

@@ -3,7 +3,9 @@
 //! (transformation-rules.md, architecture.md).
 //!
 //! `effects` says what code does (shared reads/writes, output, group dependence), `rules`
-//! applies the splitting rules, `storage` lays out memory, `regions` marks what one thread
+//! applies the splitting rules, `sequence` lowers a synchronous statement step by step
+//! between its sequence points where the rules cannot keep lockstep inside it, `storage`
+//! lays out memory, `regions` marks what one thread
 //! block can run without the host, `print` renders the Plan as text.
 
 pub mod effects;

@@ -5,10 +5,12 @@
 //! Each rule is one method: `append` (rule 1: cut where a write may meet a read or write of
 //! the open kernel), `read_before_write` (rule 1: right-hand sides into temporaries),
 //! `hoist_host_calls` (rule 2), `split_private_branch`, `host_switch` and `split_fork`
-//! (rule 3), `host_loop` (rule 4), leaving under a private condition (rule 5: `break`,
-//! `continue`, `return` stay kernel statements, see `plan`, "Leaving"), `seq_region`,
-//! `farm_region`, `start_region` and asynchronous code (rule 6), plus `hoist_multiprefix`
-//! (a synchronous `mpadd` is a host-ordered scan).
+//! (rule 3; `breakable_arm` for a `switch` case left by a conditional `break`), `host_loop`
+//! (rule 4), leaving under a private condition (rule 5: `break`, `continue`, `return` stay
+//! kernel statements, see `plan`, "Leaving"), `seq_region`, `farm_region`, `start_region` and
+//! asynchronous code (rule 6), plus `hoist_multiprefix` (a synchronous `mpadd` is a
+//! host-ordered scan). A synchronous statement that these cannot run in lockstep between its
+//! sequence points goes to `sequence::lower_statement`.
 
 use crate::effects::{Effects, Objects, Summaries};
 use crate::plan::{
@@ -27,12 +29,12 @@ pub const E0501: Code = Code {
     id: "E0501",
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
-this construct in this position: a write to shared memory nested inside a larger expression \
-that also reads shared memory in a synchronous region, a `break` under a condition inside a \
-`switch` whose cases need a barrier, a call of a `sync` function (or a synchronous `mpadd`) \
-on the right of `&&`/`||` or in a branch of `?:`, or a `barrier` or host call under a private \
-condition in asynchronous code.\n\nRewrite the statement into simpler ones (one assignment each; an \
-`if` chain instead of the `switch`). `forkcc sim` runs every checked program.",
+this construct in this position: a `barrier`, or a call of an asynchronous function that \
+synchronises, under a private condition (`if`, `switch`) in asynchronous code. The processors \
+that skip it meet the others at their next barrier, which kernels cut at each barrier cannot \
+express.\n\nMove the `barrier` out of the condition (every processor of the region reaches it), \
+or run the part that synchronises in a synchronous region (`start`, a `sync` function). \
+`forkcc sim` runs every checked program.",
 };
 
 /// The kernel being filled.
@@ -231,7 +233,7 @@ impl<'s> Builder<'s> {
                     self.error(
                         s.span,
                         "a `barrier` or host call under a private condition in asynchronous code",
-                        "asynchronous processors must all reach the same barriers",
+                        "move the `barrier` out of the condition, or synchronise in a `start` block or a `sync` function; `forkcc sim` runs the program as it is",
                     )
                 }
             }
@@ -360,8 +362,8 @@ impl<'s> Builder<'s> {
     fn hoisting_keeps_order(&self, s: &mut Stmt) -> bool {
         let mut keeps = true;
         for_each_expr_mut(s, |e| {
-            keeps &= !self.conditional_hoist(e, false)
-                && self.hoist_order(e, &mut Effects::default())
+            keeps &=
+                !self.conditional_hoist(e, false) && self.hoist_order(e, &mut Effects::default())
         });
         keeps
     }
@@ -761,7 +763,7 @@ impl<'s> Builder<'s> {
             return self.error(
                 span,
                 "a `barrier` or host call under a private `switch` in asynchronous code",
-                "asynchronous processors must all reach the same barriers",
+                "move the `barrier` out of the `switch`, or synchronise in a `start` block or a `sync` function; `forkcc sim` runs the program as it is",
             );
         }
         let value = self.temp(cond.ty.clone(), "switch", span);
@@ -1210,7 +1212,11 @@ fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
             });
         }
         StmtKind::Block(blk) => {
-            blk.stmts = blk.stmts.iter().map(|x| continue_as_break(b, x, cont)).collect();
+            blk.stmts = blk
+                .stmts
+                .iter()
+                .map(|x| continue_as_break(b, x, cont))
+                .collect();
         }
         StmtKind::If { then, els, .. } => {
             **then = continue_as_break(b, then, cont);
@@ -1220,7 +1226,11 @@ fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
         }
         StmtKind::Switch { cases, .. } if cases.iter().any(|c| c.body.iter().any(has_continue)) => {
             for c in cases.iter_mut() {
-                c.body = c.body.iter().map(|x| continue_as_break(b, x, cont)).collect();
+                c.body = c
+                    .body
+                    .iter()
+                    .map(|x| continue_as_break(b, x, cont))
+                    .collect();
             }
             // The `break` left only this switch: leave the arm too.
             let again = Stmt {

@@ -18,8 +18,7 @@
 use crate::plan::{CutReason, HostLoop, HostOp};
 use crate::rules::{assign_stmt, calls_async, expr_stmt, mk, truth, Builder};
 use fork_frontend::hir::{
-    Builtin, Expr, ExprKind, InitElem, Mode, Sharity, Stmt, StmtKind, Type, UnOp, VarId,
-    VarKind,
+    Builtin, Expr, ExprKind, InitElem, Mode, Sharity, Stmt, StmtKind, Type, UnOp, VarId, VarKind,
 };
 use fork_frontend::source::Span;
 
@@ -164,7 +163,11 @@ impl Builder<'_> {
                     rhs: Box::new(r),
                     op_ty: op_ty.clone(),
                 };
-                self.emit(expr_stmt(mk(combine, place.ty.clone(), span), span), lw, ops);
+                self.emit(
+                    expr_stmt(mk(combine, place.ty.clone(), span), span),
+                    lw,
+                    ops,
+                );
                 let v = self.var(v, span);
                 self.store(p, v.clone(), lw, ops);
                 v
@@ -191,7 +194,9 @@ impl Builder<'_> {
                 }
             }
             ExprKind::Call { .. } => self.lower_call(e, false, lw, ops),
-            ExprKind::Builtin { op, .. } if !pure_builtin(*op) => self.lower_call(e, false, lw, ops),
+            ExprKind::Builtin { op, .. } if !pure_builtin(*op) => {
+                self.lower_call(e, false, lw, ops)
+            }
             ExprKind::AddrOf(place) | ExprKind::Decay(place) => {
                 let p = self.lower_place(place, lw, ops);
                 let mut out = e.clone();
@@ -305,7 +310,11 @@ impl Builder<'_> {
         }
         let span = place.span;
         let ptr_ty = Type::Ptr(Box::new(place.ty.clone()));
-        let addr = mk(ExprKind::AddrOf(Box::new(place.clone())), ptr_ty.clone(), span);
+        let addr = mk(
+            ExprKind::AddrOf(Box::new(place.clone())),
+            ptr_ty.clone(),
+            span,
+        );
         let a = self.temp(ptr_ty, "addr", span);
         self.emit(assign_stmt(self, a, addr, span), lw, ops);
         let mut deref = mk(

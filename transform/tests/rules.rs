@@ -51,4 +51,6 @@ rule!(
     rule3_switch_conditional_break,
     sequence_conditional_host_op,
     sequence_nested_shared_write,
+    unsupported_async_barrier_under_private_condition,
+    unsupported_async_private_switch_with_barrier,
 );

@@ -580,16 +580,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.expr(a)?,
                 self.expr(b)?
             ),
-            ExprKind::LogAnd(a, b) => format!(
-                "({} && {})",
-                self.truth_operand(a)?,
-                self.truth_operand(b)?
-            ),
-            ExprKind::LogOr(a, b) => format!(
-                "({} || {})",
-                self.truth_operand(a)?,
-                self.truth_operand(b)?
-            ),
+            ExprKind::LogAnd(a, b) => {
+                format!("({} && {})", self.truth_operand(a)?, self.truth_operand(b)?)
+            }
+            ExprKind::LogOr(a, b) => {
+                format!("({} || {})", self.truth_operand(a)?, self.truth_operand(b)?)
+            }
             ExprKind::Cond(c, a, b) => format!(
                 "({} ? {} : {})",
                 self.truth_operand(c)?,
