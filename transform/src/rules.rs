@@ -880,19 +880,7 @@ impl<'s> Builder<'s> {
             span,
         }));
         if let Some(c) = cont {
-            let again = Stmt {
-                kind: StmtKind::If {
-                    cond: self.var_expr(c, span),
-                    then: Box::new(Stmt {
-                        kind: StmtKind::Continue,
-                        mode,
-                        span,
-                    }),
-                    els: None,
-                },
-                mode,
-                span,
-            };
+            let again = leave_if(self, c, StmtKind::Continue, mode, span);
             self.append(again, mode, ops);
         }
     }
@@ -1191,6 +1179,16 @@ fn fall_through<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, body: &mut Vec<St
     false
 }
 
+/// `if (var) leave;` for a `break` or `continue`.
+fn leave_if(b: &Builder, var: VarId, leave: StmtKind, mode: Mode, span: Span) -> Stmt {
+    let stmt = |kind| Stmt { kind, mode, span };
+    stmt(StmtKind::If {
+        cond: b.var_expr(var, span),
+        then: Box::new(stmt(leave)),
+        els: None,
+    })
+}
+
 /// `s` with each `continue` of the loop around the `switch` replaced by `cont = 1; break;`
 /// (`breakable_arm`).
 fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
@@ -1233,17 +1231,7 @@ fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
                     .collect();
             }
             // The `break` left only this switch: leave the arm too.
-            let again = Stmt {
-                kind: StmtKind::If {
-                    cond: b.var_expr(cont, s.span),
-                    then: Box::new(Stmt {
-                        kind: StmtKind::Break,
-                        ..s.clone()
-                    }),
-                    els: None,
-                },
-                ..s.clone()
-            };
+            let again = leave_if(b, cont, StmtKind::Break, s.mode, s.span);
             out = Stmt {
                 kind: StmtKind::Block(fork_frontend::hir::Block {
                     stmts: vec![out, again],
