@@ -378,6 +378,21 @@ impl<'s> Builder<'s> {
         }
         match &e.kind {
             ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } if self.hoisted(e) => {
+                let mut eff = eff;
+                if let (ExprKind::Builtin { .. }, Some(v)) =
+                    (&e.kind, args.first().and_then(cell_var))
+                {
+                    // A multiprefix on `&v` or `&v[i]` touches `v` only.
+                    let cell = Objects {
+                        vars: [v].into(),
+                        unknown: false,
+                    };
+                    eff.reads.union(&cell);
+                    eff.writes = cell;
+                    eff.reads.unknown = args
+                        .iter()
+                        .any(|a| self.summaries.expr(&self.program, a).reads.unknown);
+                }
                 let conflicts = eff.writes.may_overlap(&before.reads)
                     || eff.writes.may_overlap(&before.writes)
                     || eff.reads.may_overlap(&before.writes);
@@ -1177,6 +1192,28 @@ fn fall_through<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, body: &mut Vec<St
         }
     }
     false
+}
+
+/// The variable a cell address `&v`, `&v[i]`, `&v.f` lies in (not through a pointer value).
+fn cell_var(addr: &Expr) -> Option<VarId> {
+    fn place(e: &Expr) -> Option<VarId> {
+        match &e.kind {
+            ExprKind::Var(v) => Some(*v),
+            ExprKind::Member { base, .. } => place(base),
+            ExprKind::Deref(p) => match &p.kind {
+                ExprKind::PtrOffset { ptr, .. } => match &ptr.kind {
+                    ExprKind::Decay(a) => place(a),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    match &addr.kind {
+        ExprKind::AddrOf(p) => place(p),
+        _ => None,
+    }
 }
 
 /// `if (var) leave;` for a `break` or `continue`.

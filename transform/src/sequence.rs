@@ -108,34 +108,8 @@ impl Builder<'_> {
                 self.step(lw, ops);
                 self.lower(b, lw, ops)
             }
-            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
-                let and = matches!(e.kind, ExprKind::LogAnd(..));
-                let ra = self.lower(a, lw, ops);
-                // `left` decides who evaluates `b` (and guards its stores until they are
-                // applied); `value` starts as the result of those who do not.
-                let left = self.temp(Type::INT, "seq", span);
-                self.emit(assign_stmt(self, left, truth(&ra), span), lw, ops);
-                let value = self.temp(Type::INT, "seq", span);
-                let lv = self.var(left, span);
-                self.emit(assign_stmt(self, value, lv.clone(), span), lw, ops);
-                self.step(lw, ops);
-                let taken = if and { lv } else { not(lv) };
-                self.conditional(taken, b, Some(value), true, lw, ops);
-                self.var(value, span)
-            }
-            ExprKind::Cond(c, x, y) => {
-                let rc = self.lower(c, lw, ops);
-                let k = self.temp(Type::INT, "seq", span);
-                self.emit(assign_stmt(self, k, truth(&rc), span), lw, ops);
-                self.step(lw, ops);
-                let t = (e.ty != Type::Void).then(|| self.temp(e.ty.clone(), "seq", span));
-                let kv = self.var(k, span);
-                self.conditional(kv.clone(), x, t, false, lw, ops);
-                self.conditional(not(kv), y, t, false, lw, ops);
-                match t {
-                    Some(t) => self.var(t, span),
-                    None => void_value(span),
-                }
+            ExprKind::LogAnd(..) | ExprKind::LogOr(..) | ExprKind::Cond(..) => {
+                self.lower_branching(e, false, lw, ops)
             }
             ExprKind::Assign { place, value } => {
                 let p = self.lower_place(place, lw, ops);
@@ -176,21 +150,23 @@ impl Builder<'_> {
                 let p = self.lower_place(place, lw, ops);
                 let p = self.materialize_place(p, lw, ops);
                 let new = self.temp(place.ty.clone(), "seq", span);
-                let old = self.temp(place.ty.clone(), "seq", span);
                 self.emit(assign_stmt(self, new, p.clone(), span), lw, ops);
+                let old = (!*prefix).then(|| {
+                    let old = self.temp(place.ty.clone(), "seq", span);
+                    self.emit(assign_stmt(self, old, self.var(new, span), span), lw, ops);
+                    old
+                });
                 let step = ExprKind::IncDec {
                     place: Box::new(self.var(new, span)),
                     inc: *inc,
-                    prefix: false,
+                    prefix: true,
                 };
-                let step = mk(step, place.ty.clone(), span);
-                self.emit(assign_stmt(self, old, step, span), lw, ops);
+                self.emit(expr_stmt(mk(step, place.ty.clone(), span), span), lw, ops);
                 let new = self.var(new, span);
                 self.store(p, new.clone(), lw, ops);
-                if *prefix {
-                    new
-                } else {
-                    self.var(old, span)
+                match old {
+                    Some(old) => self.var(old, span),
+                    None => new,
                 }
             }
             ExprKind::Call { .. } => self.lower_call(e, false, lw, ops),
@@ -222,20 +198,92 @@ impl Builder<'_> {
         }
     }
 
-    /// Lowers `e` whose value is not used: a call (`printf`, ...) stays a statement of its
-    /// own, without a temporary for its value.
+    /// `&&`, `||`, `?:`: the left operand (condition) into a temporary at its sequence
+    /// point, then the other operands for the members that take them (`conditional`); the
+    /// value in a temporary unless `discard`.
+    fn lower_branching(
+        &mut self,
+        e: &Expr,
+        discard: bool,
+        lw: &mut Lowering,
+        ops: &mut Vec<HostOp>,
+    ) -> Expr {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+                let and = matches!(e.kind, ExprKind::LogAnd(..));
+                let ra = self.lower(a, lw, ops);
+                // `left` decides who evaluates `b` (and guards its stores until they are
+                // applied); `value` starts as the result of those who do not.
+                let left = self.temp(Type::INT, "seq", span);
+                self.emit(assign_stmt(self, left, truth(&ra), span), lw, ops);
+                let lv = self.var(left, span);
+                let value = (!discard).then(|| {
+                    let value = self.temp(Type::INT, "seq", span);
+                    self.emit(assign_stmt(self, value, lv.clone(), span), lw, ops);
+                    value
+                });
+                self.step(lw, ops);
+                let taken = if and { lv } else { not(lv) };
+                self.conditional(taken, b, value, true, lw, ops);
+                match value {
+                    Some(v) => self.var(v, span),
+                    None => void_value(span),
+                }
+            }
+            ExprKind::Cond(c, x, y) => {
+                let rc = self.lower(c, lw, ops);
+                let k = self.temp(Type::INT, "seq", span);
+                self.emit(assign_stmt(self, k, truth(&rc), span), lw, ops);
+                self.step(lw, ops);
+                let t =
+                    (!discard && e.ty != Type::Void).then(|| self.temp(e.ty.clone(), "seq", span));
+                let kv = self.var(k, span);
+                self.conditional(kv.clone(), x, t, false, lw, ops);
+                self.conditional(not(kv), y, t, false, lw, ops);
+                match t {
+                    Some(t) => self.var(t, span),
+                    None => void_value(span),
+                }
+            }
+            _ => self.lower(e, lw, ops),
+        }
+    }
+
+    /// Lowers `e` whose value is not used: no temporary for the value of a call, `x++`,
+    /// `&&`, `||`, `?:` or the right operand of a comma.
     fn lower_discarded(&mut self, e: &Expr, lw: &mut Lowering, ops: &mut Vec<HostOp>) {
         let inner = match &e.kind {
             ExprKind::Convert(x) if e.ty == Type::Void => x,
             _ => e,
         };
-        let call = matches!(&inner.kind, ExprKind::Call { .. })
-            || matches!(&inner.kind, ExprKind::Builtin { op, .. } if !pure_builtin(*op));
-        if !call || Self::plain(inner) {
-            self.lower(e, lw, ops);
+        if Self::plain(inner) {
             return;
         }
-        self.lower_call(inner, true, lw, ops);
+        match &inner.kind {
+            ExprKind::Call { .. } | ExprKind::Builtin { .. } => {
+                self.lower_call(inner, true, lw, ops);
+            }
+            ExprKind::IncDec { place, inc, .. } => {
+                let prefix = ExprKind::IncDec {
+                    place: place.clone(),
+                    inc: *inc,
+                    prefix: true,
+                };
+                self.lower(&mk(prefix, inner.ty.clone(), inner.span), lw, ops);
+            }
+            ExprKind::Comma(a, b) => {
+                self.lower_discarded(a, lw, ops);
+                self.step(lw, ops);
+                self.lower_discarded(b, lw, ops);
+            }
+            ExprKind::LogAnd(..) | ExprKind::LogOr(..) | ExprKind::Cond(..) => {
+                self.lower_branching(inner, true, lw, ops);
+            }
+            _ => {
+                self.lower(inner, lw, ops);
+            }
+        }
     }
 
     /// A call of a user function or an effectful builtin: its arguments into temporaries
@@ -423,8 +471,7 @@ impl Builder<'_> {
                 ),
                 None => taken,
             });
-            let r = self.lower(arm, lw, ops);
-            finish(self, r, lw, ops);
+            self.lower_arm(arm, result, lw, ops, finish);
             lw.guard = outer;
             return;
         }
@@ -434,8 +481,7 @@ impl Builder<'_> {
         self.close(ops, CutReason::HostConstruct);
         let mut inner = Lowering::default();
         let mut body = Vec::new();
-        let r = self.lower(arm, &mut inner, &mut body);
-        finish(self, r, &mut inner, &mut body);
+        self.lower_arm(arm, result, &mut inner, &mut body, finish);
         self.step(&mut inner, &mut body);
         let zero = mk(ExprKind::IntConst(0), Type::INT, span);
         self.emit(assign_stmt(self, mask, zero, span), &inner, &mut body);
@@ -452,6 +498,24 @@ impl Builder<'_> {
             shared_frame,
             span,
         }));
+    }
+
+    /// An operand of `conditional`: its value to `finish`, or discarded without a result.
+    fn lower_arm(
+        &mut self,
+        arm: &Expr,
+        result: Option<VarId>,
+        lw: &mut Lowering,
+        ops: &mut Vec<HostOp>,
+        finish: impl Fn(&mut Self, Expr, &mut Lowering, &mut Vec<HostOp>),
+    ) {
+        match result {
+            Some(_) => {
+                let r = self.lower(arm, lw, ops);
+                finish(self, r, lw, ops);
+            }
+            None => self.lower_discarded(arm, lw, ops),
+        }
     }
 
     fn var(&self, v: VarId, span: Span) -> Expr {
