@@ -1,6 +1,6 @@
 //! Vectorised expression evaluation: every node is evaluated for all lanes of `lanes` at once
 //! and yields one word per lane (aligned with `lanes`). `?:`, `&&`, `||` evaluate their arms
-//! only on the lanes that take them.
+//! only on the lanes that take them; they and `,` are sequence points (`sequence_point`).
 
 use crate::fault::{self, Fault};
 use crate::machine::{Ctx, Frame, Lanes, Machine, Storage, Vals, Write, R};
@@ -37,6 +37,16 @@ impl Machine<'_> {
         match lanes {
             [lane] => Ok(smallvec![self.eval_one(fr, cx, e, *lane)?]),
             _ => self.eval_lanes(fr, cx, e, lanes),
+        }
+    }
+
+    /// A C sequence point inside a statement (`,`, `&&`, `||`, `?:`): in a synchronous region
+    /// the lockstep step ends here, so the members' writes so far are applied (with the CRCW
+    /// check) and every member sees them from the next step on (fork-dialect.md §4).
+    pub fn sequence_point(&mut self, cx: &Ctx) -> R<()> {
+        match cx.mode {
+            Mode::Sync => self.end_step(cx),
+            Mode::Async => Ok(()),
         }
     }
 
@@ -135,6 +145,7 @@ impl Machine<'_> {
             }
             ExprKind::Comma(a, b) => {
                 self.eval(fr, cx, a, lanes)?;
+                self.sequence_point(cx)?;
                 self.eval(fr, cx, b, lanes)?
             }
             ExprKind::Call { func, args } => self.call(fr, cx, *func, args, lanes, e.span)?,
@@ -180,6 +191,7 @@ impl Machine<'_> {
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
                 let is_and = matches!(e.kind, ExprKind::LogAnd(..));
                 let va = self.eval(fr, cx, a, lanes)?;
+                self.sequence_point(cx)?;
                 let sa = self.scalar(&a.ty);
                 let mask: Mask = va.iter().map(|&x| truth(sa, x) == is_and).collect();
                 let rest: Lanes = select(lanes, &mask, true);
@@ -195,6 +207,7 @@ impl Machine<'_> {
             }
             ExprKind::Cond(c, t, f) => {
                 let vc = self.eval(fr, cx, c, lanes)?;
+                self.sequence_point(cx)?;
                 let sc = self.scalar(&c.ty);
                 let mask: Mask = vc.iter().map(|&x| truth(sc, x)).collect();
                 let vt = self.eval(fr, cx, t, &select(lanes, &mask, true))?;
@@ -414,6 +427,7 @@ impl Machine<'_> {
                         size: s.size() as u8,
                         proc,
                         span,
+                        by_group: false,
                     })
                 }),
                 _ => self.mem.store(p, s.size(), s.to_raw(v)),
@@ -452,6 +466,7 @@ impl Machine<'_> {
                 size: piece as u8,
                 proc,
                 span,
+                by_group: false,
             });
             off += piece;
         }

@@ -728,7 +728,14 @@ impl<'p> Machine<'p> {
                 Storage::Column(slot) => Place::Col(slot),
                 _ => self.var_place(&mut callee, &inner, param, &all, span)?,
             };
+            let first = self.pending.len();
             self.store(&mut callee, &inner, &place, s, &all, vals, span)?;
+            if prog.var(param).sharity == Sharity::Shared {
+                // The calling group writes a `sh` argument once (fork-dialect.md §3).
+                self.pending[first..]
+                    .iter_mut()
+                    .for_each(|w| w.by_group = true);
+            }
         }
         self.end_step(&inner)?;
         self.stats.functions[func.0 as usize].calls += 1;

@@ -5,18 +5,22 @@
 //! members of a group at once: every HIR node is evaluated over a vector of lanes (one lane per
 //! processor), so dispatch is paid once per node per group. Values are 64-bit words (`value`),
 //! private scalars live in per-lane columns, everything addressable lives in bounds-checked
-//! objects reached through fat pointers (`memory`). Shared writes of a synchronous statement are
-//! buffered and applied at its end with the CRCW check (`step`).
+//! objects reached through fat pointers (`memory`). Memory writes of a synchronous statement are
+//! buffered and applied at each sequence point with the CRCW check (`step`).
 //!
 //! Entry points: `run`, and `run_traced` to also record the group tree over time (`trace`).
 //!
 //! Where docs/language.md leaves a choice, the simulator decides (and every other backend
 //! should agree or be compared modulo the choice):
 //! - `--crcw arbitrary`: the writer with the lowest `__PROC_NR__` wins (priority: the highest).
-//! - Within one synchronous statement every read sees memory as it was when the statement
-//!   began, also a processor's own earlier write in that statement (`x = 1, y = x`); a call of a
-//!   user function ends the caller's step first (its writes are applied before the callee runs).
-//!   Multiprefix operations update their cell at once, ordered by `__PROC_NR__`.
+//! - A synchronous statement runs in lockstep steps from one sequence point to the next (`,`,
+//!   `&&`, `||`, `?:`, a call, the end of the statement): every read of a step sees memory as it
+//!   was when the step began, and the step's writes are applied at its end (`x = 1, y = x + 10`
+//!   gives 11 for a shared `x`). Private columns are written at once. Multiprefix operations
+//!   update their cell at once, ordered by `__PROC_NR__`. The step counter (`--max-steps`,
+//!   `Stats`) counts statements executed by a group, not these steps.
+//! - A `sh` argument is one write by the calling group: no concurrent write under
+//!   `--model crew`/`erew`; the CRCW rule picks the value.
 //! - `shmalloc(n)` executed by several members of a group in one synchronous step with the same
 //!   n returns one block to all of them (so `a = shmalloc(n)` on a shared `a` is one write);
 //!   `shfree` of that block by the same members frees it once. In asynchronous code every call

@@ -83,6 +83,9 @@ pub struct Write {
     pub size: u8,
     pub proc: u32,
     pub span: Span,
+    /// Part of one write by the whole group (a `sh` argument): the members' copies are one
+    /// access under `--model crew`/`erew`; the CRCW rule still picks the value.
+    pub by_group: bool,
 }
 
 /// The most output a run may print.

@@ -1,5 +1,5 @@
-//! The end of a synchronous step: buffered writes are applied with the CRCW rule and the
-//! EREW/CREW checks; the step counter and limit; the PRAM clock of sibling subgroups (they
+//! The end of a synchronous step (a sequence point, fork-dialect.md §4): buffered writes are
+//! applied with the CRCW rule and the EREW/CREW checks; the step counter and limit; the PRAM clock of sibling subgroups (they
 //! overlap in time); the `--check races` log of sibling subgroups' shared accesses.
 
 use crate::fault::{self, Fault, Who};
@@ -195,7 +195,7 @@ impl Machine<'_> {
     /// The value that a run of concurrent writes of one cell (sorted by processor) leaves.
     fn resolve(&mut self, cx: &Ctx, run: &[Write]) -> R<Write> {
         let (first, last) = (run[0], run[run.len() - 1]);
-        if self.cfg.model != Model::Crcw {
+        if self.cfg.model != Model::Crcw && !run.iter().all(|w| w.by_group) {
             return Err(self.access_fault(
                 cx,
                 first.ptr,

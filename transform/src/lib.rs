@@ -3,10 +3,11 @@
 //! (docs/transformation-rules.md, ARCHITECTURE.md).
 //!
 //! `effects` says what code does (shared reads/writes, output, group dependence), `rules`
-//! applies the splitting rules, `storage` lays out memory, `regions` marks what one thread
-//! block can run without the host, `host_program` lowers the host control graph once into
-//! the flat form every executor walks, `valid` checks the finished Plan, `print` renders it
-//! as text.
+//! applies the splitting rules, `sequence` lowers a synchronous statement step by step
+//! between its sequence points where the rules cannot keep lockstep inside it, `storage`
+//! lays out memory, `regions` marks what one thread block can run without the host,
+//! `host_program` lowers the host control graph once into the flat form every executor
+//! walks, `valid` checks the finished Plan, `print` renders it as text.
 
 pub mod effects;
 pub mod emit_cuda;
@@ -16,6 +17,7 @@ pub mod plan;
 pub mod print;
 pub mod regions;
 pub mod rules;
+mod sequence;
 pub mod storage;
 pub mod valid;
 

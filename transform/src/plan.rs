@@ -315,6 +315,11 @@ pub enum SplitKind {
 /// 3. `LoopExitUpdate` (the study's Updategroup): participants still active whose `cond` is 0
 ///    leave (`Break`); all-exited test (lastexit): no active participant → go to 4, else 2;
 /// 4. `Restore`: clear `Break` among the participants, back to the enclosing group.
+///
+/// A loop that forms no group and whose body sets `cond` to 0 runs once for the members
+/// that enter it, the others waiting at its end with `$$` and `groupsize()` unchanged: the
+/// transform uses it for an operand of `&&`, `||`, `?:` that holds a host operation, and for
+/// a `switch` case that a `break` under a condition leaves.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostLoop {
     /// None: a loop without condition; it ends when every participant has left.

@@ -5,10 +5,12 @@
 //! Each rule is one method: `append` (rule 1: cut where a write may meet a read or write of
 //! the open kernel), `read_before_write` (rule 1: right-hand sides into temporaries),
 //! `hoist_host_calls` (rule 2), `split_private_branch`, `host_switch` and `split_fork`
-//! (rule 3), `host_loop` (rule 4), leaving under a private condition (rule 5: `break`,
-//! `continue`, `return` stay kernel statements, see `plan`, "Leaving"), `seq_region`,
-//! `farm_region`, `start_region` and asynchronous code (rule 6), plus `hoist_multiprefix`
-//! (a synchronous `mpadd` is a host-ordered scan).
+//! (rule 3; `breakable_arm` for a `switch` case left by a conditional `break`), `host_loop`
+//! (rule 4), leaving under a private condition (rule 5: `break`, `continue`, `return` stay
+//! kernel statements, see `plan`, "Leaving"), `seq_region`, `farm_region`, `start_region` and
+//! asynchronous code (rule 6), plus `hoist_multiprefix` (a synchronous `mpadd` is a
+//! host-ordered scan). A synchronous statement that these cannot run in lockstep between its
+//! sequence points goes to `sequence::lower_statement`.
 
 use crate::effects::{Effects, Objects, Summaries};
 use crate::plan::{
@@ -27,12 +29,12 @@ pub const E0501: Code = Code {
     id: "E0501",
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
-this construct in this position: a write to shared memory nested inside a larger expression \
-that also reads shared memory in a synchronous region, a `break` under a condition inside a \
-`switch` whose cases need a barrier, a call of a `sync` function (or a synchronous `mpadd`) \
-on the right of `&&`/`||` or in a branch of `?:`, or a `barrier` or host call under a private \
-condition in asynchronous code.\n\nRewrite the statement into simpler ones (one assignment each; an \
-`if` chain instead of the `switch`). `forkcc sim` runs every checked program.",
+this construct in this position: a `barrier`, or a call of an asynchronous function that \
+synchronises, under a private condition (`if`, `switch`) in asynchronous code. The processors \
+that skip it meet the others at their next barrier, which kernels cut at each barrier cannot \
+express.\n\nMove the `barrier` out of the condition (every processor of the region reaches it), \
+or run the part that synchronises in a synchronous region (`start`, a `sync` function). \
+`forkcc sim` runs every checked program.",
 };
 
 /// The kernel being filled.
@@ -53,9 +55,9 @@ pub struct Builder<'s> {
     /// Shared locals and parameters of host functions: their frame and offset.
     pub shared_homes: HashMap<VarId, (SharedFrameId, u64)>,
     pub diagnostics: Vec<Diagnostic>,
-    summaries: &'s Summaries,
+    pub(crate) summaries: &'s Summaries,
     host_fns: HashMap<FuncId, HostFnId>,
-    func: FuncId,
+    pub(crate) func: FuncId,
     open: Option<OpenKernel>,
     scopes: Vec<SharedFrameId>,
     temps: u32,
@@ -115,7 +117,7 @@ impl<'s> Builder<'s> {
         id
     }
 
-    fn new_frame(&mut self, name: String) -> SharedFrameId {
+    pub(crate) fn new_frame(&mut self, name: String) -> SharedFrameId {
         self.shared_frames.push(SharedFrame { name, bytes: 0 });
         SharedFrameId(self.shared_frames.len() as u32 - 1)
     }
@@ -184,7 +186,7 @@ impl<'s> Builder<'s> {
     }
 
     /// Ends the open kernel (if any) and launches it.
-    fn close(&mut self, ops: &mut Vec<HostOp>, ends: CutReason) {
+    pub(crate) fn close(&mut self, ops: &mut Vec<HostOp>, ends: CutReason) {
         if let Some(k) = self.open.take() {
             let id = KernelId(self.kernels.len() as u32);
             let name = format!("k{}_{}", id.0, self.program.func(self.func).name);
@@ -231,7 +233,7 @@ impl<'s> Builder<'s> {
                     self.error(
                         s.span,
                         "a `barrier` or host call under a private condition in asynchronous code",
-                        "asynchronous processors must all reach the same barriers",
+                        "move the `barrier` out of the condition, or synchronise in a `start` block or a `sync` function; `forkcc sim` runs the program as it is",
                     )
                 }
             }
@@ -307,23 +309,9 @@ impl<'s> Builder<'s> {
 
     /// Expression statements, declarations, `return`: host calls and synchronous multiprefix
     /// are hoisted, then rule 1 decides whether the kernel ends here.
-    fn simple(&mut self, mut s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
-        if let StmtKind::Decl { var, .. } = &s.kind {
-            if self.program.var(*var).sharity == Sharity::Shared {
-                self.place_shared(*var);
-            }
-        }
-        let mut conditional = None;
-        for_each_expr_mut(&mut s, |e| {
-            conditional = conditional.or(self.conditional_hoist(e, mode, false))
-        });
-        if let Some(span) = conditional {
-            return self.error(
-                span,
-                "a call of a synchronous function (or a synchronous multiprefix) that runs only \
-                 under a condition inside an expression",
-                "compute the condition into a variable and call it in an `if` statement",
-            );
+    pub(crate) fn simple(&mut self, mut s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        if mode == Mode::Sync && !self.hoisting_keeps_order(&mut s) {
+            return self.lower_statement(&s, ops);
         }
         for_each_expr_mut(&mut s, |e| self.hoist_host_calls(e, mode, ops));
         if mode == Mode::Sync {
@@ -332,13 +320,17 @@ impl<'s> Builder<'s> {
         if is_void_noop(&s) {
             return;
         }
+        if mode == Mode::Sync && self.needs_lowering(&s) {
+            return self.lower_statement(&s, ops);
+        }
+        if let StmtKind::Decl { var, .. } = &s.kind {
+            if self.program.var(*var).sharity == Sharity::Shared {
+                self.place_shared(*var);
+            }
+        }
         let unconditional_return = matches!(s.kind, StmtKind::Return(_));
         if mode == Mode::Sync && calls_async(&self.program, &s) {
-            // An `async` function called from a synchronous region runs like a `farm`.
-            self.close(ops, CutReason::HostConstruct);
-            self.append(s, Mode::Async, ops);
-            self.close(ops, CutReason::Barrier);
-            return;
+            return self.async_call_statement(s, ops);
         }
         let eff = self.effects(&s);
         if mode == Mode::Sync && eff.reads.may_overlap(&eff.writes) {
@@ -354,9 +346,152 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// A synchronous statement that calls an `async` function: it runs like a `farm`.
+    pub(crate) fn async_call_statement(&mut self, s: Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        self.append(s, Mode::Async, ops);
+        self.close(ops, CutReason::Barrier);
+    }
+
+    /// Whether running the host calls and synchronous multiprefix operations of a
+    /// synchronous statement first (`hoist_host_calls`, `hoist_multiprefix`) keeps the
+    /// simulator's order: each runs for every member (not under `&&`, `||`, `?:`), its
+    /// arguments write no shared memory, and it touches no shared memory that what is
+    /// evaluated before it writes, nor writes what that reads. Otherwise the statement is
+    /// lowered step by step (`sequence`).
+    fn hoisting_keeps_order(&self, s: &mut Stmt) -> bool {
+        let mut keeps = true;
+        for_each_expr_mut(s, |e| {
+            keeps &=
+                !self.conditional_hoist(e, false) && self.hoist_order(e, &mut Effects::default())
+        });
+        keeps
+    }
+
+    /// `hoisting_keeps_order` for `e`; `before`: what was evaluated before it.
+    fn hoist_order(&self, e: &Expr, before: &mut Effects) -> bool {
+        let eff = self.summaries.expr(&self.program, e);
+        if !self.contains_hoisted(e) {
+            before.reads.union(&eff.reads);
+            before.writes.union(&eff.writes);
+            return true;
+        }
+        match &e.kind {
+            ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } if self.hoisted(e) => {
+                let mut eff = eff;
+                if let (ExprKind::Builtin { .. }, Some(v)) =
+                    (&e.kind, args.first().and_then(cell_var))
+                {
+                    // A multiprefix on `&v` or `&v[i]` touches `v` only.
+                    let cell = Objects {
+                        vars: [v].into(),
+                        unknown: false,
+                    };
+                    eff.reads.union(&cell);
+                    eff.writes = cell;
+                    eff.reads.unknown = args
+                        .iter()
+                        .any(|a| self.summaries.expr(&self.program, a).reads.unknown);
+                }
+                let conflicts = eff.writes.may_overlap(&before.reads)
+                    || eff.writes.may_overlap(&before.writes)
+                    || eff.reads.may_overlap(&before.writes);
+                let args_keep = args.iter().all(|a| {
+                    !self.summaries.expr(&self.program, a).writes_shared()
+                        && self.hoist_order(a, before)
+                });
+                !conflicts && args_keep
+            }
+            ExprKind::Assign { place, value } => {
+                self.place_order(place, before) && self.hoist_order(value, before)
+            }
+            ExprKind::CompoundAssign { place, rhs, .. } => {
+                let keeps = self.place_order(place, before);
+                // The old value is read before the right-hand side.
+                before
+                    .reads
+                    .union(&self.summaries.expr(&self.program, place).reads);
+                keeps && self.hoist_order(rhs, before)
+            }
+            _ => {
+                let mut keeps = true;
+                e.for_each_child(|c| keeps = keeps && self.hoist_order(c, before));
+                keeps
+            }
+        }
+    }
+
+    /// `hoist_order` for the address computation of an lvalue.
+    fn place_order(&self, place: &Expr, before: &mut Effects) -> bool {
+        match &place.kind {
+            ExprKind::Var(_) => true,
+            ExprKind::Deref(p) => self.hoist_order(p, before),
+            ExprKind::Member { base, .. } => self.place_order(base, before),
+            _ => self.hoist_order(place, before),
+        }
+    }
+
+    /// A host call or a synchronous multiprefix (what `simple` hoists).
+    fn hoisted(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Call { func, .. } => self.host_fns.contains_key(func),
+            ExprKind::Builtin {
+                op: Builtin::Multiprefix(_) | Builtin::SyncUpdate(_),
+                ..
+            } => true,
+            _ => false,
+        }
+    }
+
+    fn contains_hoisted(&self, e: &Expr) -> bool {
+        let mut found = self.hoisted(e);
+        e.for_each_child(|c| found = found || self.contains_hoisted(c));
+        found
+    }
+
+    /// Whether a synchronous simple statement (its host calls hoisted) must be lowered step
+    /// by step (`sequence`): it reads and writes shared memory in a shape `read_before_write`
+    /// does not take (a nested shared write, or a declaration or `return` whose value writes
+    /// shared memory other than by a call).
+    fn needs_lowering(&self, s: &Stmt) -> bool {
+        let eff = self.effects(s);
+        if !eff.reads.may_overlap(&eff.writes) {
+            return false;
+        }
+        let writes = |x: &Expr| self.summaries.expr(&self.program, x).writes_shared();
+        match &s.kind {
+            StmtKind::Expr(e) => !self.read_before_write_takes(e),
+            // A device call runs per processor, as a statement of its own would.
+            StmtKind::Return(Some(e)) => !direct_call_of_plain_args(strip_void(e), &writes),
+            StmtKind::Decl {
+                init: Some(init), ..
+            } => !init
+                .iter()
+                .all(|i| !writes(&i.value) || direct_call_of_plain_args(&i.value, &writes)),
+            _ => false,
+        }
+    }
+
+    /// The shapes `read_before_write` runs exactly: a comma of statements, an assignment
+    /// whose target and value write no shared memory, a call (a device function, per
+    /// processor) whose arguments write none.
+    fn read_before_write_takes(&self, e: &Expr) -> bool {
+        let writes = |x: &Expr| self.summaries.expr(&self.program, x).writes_shared();
+        match &strip_void(e).kind {
+            ExprKind::Comma(..) => true,
+            ExprKind::Assign { place, value } => {
+                !writes(place) && (!writes(value) || direct_call_of_plain_args(value, &writes))
+            }
+            ExprKind::CompoundAssign { place, rhs, .. } => !writes(place) && !writes(rhs),
+            ExprKind::IncDec { place, .. } => !writes(place),
+            ExprKind::Call { .. } => direct_call_of_plain_args(strip_void(e), &writes),
+            _ => false,
+        }
+    }
+
     /// A statement that runs inside a kernel (`append` applies rule 1). In a synchronous
     /// region output ends the kernel: each statement's lines appear in `$$` order.
-    fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+    pub(crate) fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
         let prints = self.effects(&s).prints;
         self.append(s, mode, ops);
         if mode == Mode::Sync && prints {
@@ -377,10 +512,16 @@ impl<'s> Builder<'s> {
                     self.simple(s, Mode::Sync, ops);
                 }
             }
+            // A device function that reads and writes shared memory runs per thread without
+            // barriers inside: exact when the members' accesses are disjoint (or the group
+            // has one member, as in a sequential base case); the kernel ends after it.
+            ExprKind::Assign { value, .. }
+                if matches!(value.kind, ExprKind::Call { .. })
+                    && self.summaries.expr(&self.program, value).writes_shared() =>
+            {
+                self.append(expr_stmt(e.clone(), span), Mode::Sync, ops)
+            }
             ExprKind::Assign { place, value } => {
-                if self.summaries.expr(&self.program, value).writes_shared() {
-                    return self.nested_write_error(span);
-                }
                 let (addr, val) = self.address_temps(place, span, ops);
                 let s = assign_stmt(self, val, (**value).clone(), span);
                 self.append(s, Mode::Sync, ops);
@@ -392,9 +533,6 @@ impl<'s> Builder<'s> {
                 rhs,
                 op_ty,
             } => {
-                if self.summaries.expr(&self.program, rhs).writes_shared() {
-                    return self.nested_write_error(span);
-                }
                 let (addr, val) = self.address_temps(place, span, ops);
                 let load = self.load(addr, span);
                 let s = assign_stmt(self, val, load, span);
@@ -423,11 +561,9 @@ impl<'s> Builder<'s> {
                 self.append(s, Mode::Sync, ops);
                 self.store_temps(addr, val, span, ops);
             }
-            // A device function that reads and writes shared memory runs per thread without
-            // barriers inside: exact when the members' accesses are disjoint (or the group
-            // has one member, as in a sequential base case); the kernel ends after it.
             ExprKind::Call { .. } => self.append(expr_stmt(e.clone(), span), Mode::Sync, ops),
-            _ => self.nested_write_error(span),
+            // `needs_lowering` sends every other shape to `lower_statement`.
+            _ => self.lower_statement(&expr_stmt(e.clone(), span), ops),
         }
     }
 
@@ -445,14 +581,6 @@ impl<'s> Builder<'s> {
         (addr, val)
     }
 
-    fn nested_write_error(&mut self, span: Span) {
-        self.error(
-            span,
-            "a write to shared memory inside an expression that also reads shared memory",
-            "split the statement: compute the value into a private variable first, then store it",
-        )
-    }
-
     /// The second half of `read_before_write`: a new kernel stores `*addr = val`.
     fn store_temps(&mut self, addr: VarId, val: VarId, span: Span, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::ReadBeforeWrite);
@@ -466,36 +594,23 @@ impl<'s> Builder<'s> {
         self.append(expr_stmt(mk(store, ty, span), span), Mode::Sync, ops);
     }
 
-    /// A host call or synchronous multiprefix that only some evaluations reach (right of
-    /// `&&`/`||`, a branch of `?:`): hoisting it would run it unconditionally.
-    fn conditional_hoist(&self, e: &Expr, mode: Mode, conditional: bool) -> Option<Span> {
-        let hoisted = match &e.kind {
-            ExprKind::Call { func, .. } => self.host_fns.contains_key(func),
-            ExprKind::Builtin {
-                op: Builtin::Multiprefix(_) | Builtin::SyncUpdate(_),
-                ..
-            } => mode == Mode::Sync,
-            _ => false,
-        };
-        if hoisted && conditional {
-            return Some(e.span);
+    /// Whether a host call or synchronous multiprefix is reached only by some evaluations
+    /// (right of `&&`/`||`, a branch of `?:`): hoisting it would run it unconditionally.
+    fn conditional_hoist(&self, e: &Expr, conditional: bool) -> bool {
+        if conditional && self.hoisted(e) {
+            return true;
         }
-        let mut found = None;
+        let mut found = false;
         match &e.kind {
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
-                found = self
-                    .conditional_hoist(a, mode, conditional)
-                    .or_else(|| self.conditional_hoist(b, mode, true));
+                found = self.conditional_hoist(a, conditional) || self.conditional_hoist(b, true);
             }
             ExprKind::Cond(c, a, b) => {
-                found = self
-                    .conditional_hoist(c, mode, conditional)
-                    .or_else(|| self.conditional_hoist(a, mode, true))
-                    .or_else(|| self.conditional_hoist(b, mode, true));
+                found = self.conditional_hoist(c, conditional)
+                    || self.conditional_hoist(a, true)
+                    || self.conditional_hoist(b, true);
             }
-            _ => e.for_each_child(|c| {
-                found = found.or_else(|| self.conditional_hoist(c, mode, conditional))
-            }),
+            _ => e.for_each_child(|c| found = found || self.conditional_hoist(c, conditional)),
         }
         found
     }
@@ -663,7 +778,7 @@ impl<'s> Builder<'s> {
             return self.error(
                 span,
                 "a `barrier` or host call under a private `switch` in asynchronous code",
-                "asynchronous processors must all reach the same barriers",
+                "move the `barrier` out of the `switch`, or synchronise in a `start` block or a `sync` function; `forkcc sim` runs the program as it is",
             );
         }
         let value = self.temp(cond.ty.clone(), "switch", span);
@@ -698,18 +813,17 @@ impl<'s> Builder<'s> {
         self.close(ops, CutReason::HostConstruct);
         let mut arms = Vec::new();
         for i in 0..cases.len() {
-            let Some(body) = self.fall_through(cases, i) else {
-                return self.error(
-                    cases[i].span,
-                    "a `break` under a condition in a `switch` whose cases need a barrier",
-                    "end each case with an unconditional `break`, or use an `if` chain",
-                );
-            };
+            let mut body = Vec::new();
+            fall_through(cases.iter().skip(i).flat_map(|c| &c.body), &mut body);
             let name = format!("{}: case", self.program.func(self.func).name);
             let frame = self.new_frame(name);
             self.scopes.push(frame);
             let mut arm = Vec::new();
-            self.block(&body, mode, &mut arm);
+            if body.iter().any(breaks_switch) {
+                self.breakable_arm(&body, mode, cases[i].span, &mut arm);
+            } else {
+                self.block(&body, mode, &mut arm);
+            }
             self.close(&mut arm, CutReason::BlockEnd);
             self.scopes.pop();
             arms.push((arm, frame));
@@ -737,23 +851,53 @@ impl<'s> Builder<'s> {
         ops.extend(chain);
     }
 
-    /// The statements a member entering at case `i` runs: the case bodies from `i` up to the
-    /// first unconditional `break`. None when a `break` under a condition would leave the
-    /// switch from the middle.
-    fn fall_through(&self, cases: &[SwitchCase], i: usize) -> Option<Vec<Stmt>> {
-        let mut body = Vec::new();
-        for case in &cases[i..] {
-            for s in &case.body {
-                if matches!(s.kind, StmtKind::Break) {
-                    return Some(body);
-                }
-                if breaks_switch(s) {
-                    return None;
-                }
-                body.push(s.clone());
-            }
+    /// A `switch` arm that a `break` under a condition may leave from the middle: a host
+    /// loop that forms no group and runs once, so the `break` is an ordinary leave (`plan`,
+    /// "Leaving") that the loop's restore clears. A `continue` of the enclosing loop inside
+    /// becomes `%cont = 1; break;` and is repeated after the arm.
+    fn breakable_arm(&mut self, body: &[Stmt], mode: Mode, span: Span, ops: &mut Vec<HostOp>) {
+        let int = |v| mk(ExprKind::IntConst(v), Type::INT, span);
+        let cont = body
+            .iter()
+            .any(has_continue)
+            .then(|| self.temp(Type::INT, "cont", span));
+        let once = self.temp(Type::INT, "once", span);
+        let s = assign_stmt(self, once, int(1), span);
+        self.simple(s, mode, ops);
+        if let Some(c) = cont {
+            let s = assign_stmt(self, c, int(0), span);
+            self.simple(s, mode, ops);
         }
-        Some(body)
+        self.close(ops, CutReason::HostConstruct);
+        let name = format!("{}: switch case", self.program.func(self.func).name);
+        let frame = self.new_frame(name);
+        self.scopes.push(frame);
+        let mut loop_body = Vec::new();
+        for st in body {
+            let st = match cont {
+                Some(c) => continue_as_break(self, st, c),
+                None => st.clone(),
+            };
+            self.stmt(&st, mode, &mut loop_body);
+        }
+        let s = assign_stmt(self, once, int(0), span);
+        self.simple(s, mode, &mut loop_body);
+        self.close(&mut loop_body, CutReason::BlockEnd);
+        self.scopes.pop();
+        ops.push(HostOp::Loop(HostLoop {
+            cond: Some(once),
+            test_first: false,
+            forms_group: false,
+            entry_cond: Vec::new(),
+            body: loop_body,
+            latch: Vec::new(),
+            shared_frame: frame,
+            span,
+        }));
+        if let Some(c) = cont {
+            let again = leave_if(self, c, StmtKind::Continue, mode, span);
+            self.append(again, mode, ops);
+        }
     }
 
     /// Rule 3 for `fork (k; @ = e1; $ = e2) S`: the kernel evaluates k, e1, e2 into slots;
@@ -946,7 +1090,7 @@ impl<'s> Builder<'s> {
     }
 }
 
-fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
+pub(crate) fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr {
         kind,
         ty,
@@ -955,7 +1099,7 @@ fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     }
 }
 
-fn expr_stmt(e: Expr, span: Span) -> Stmt {
+pub(crate) fn expr_stmt(e: Expr, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Expr(e),
         mode: Mode::Sync,
@@ -963,7 +1107,7 @@ fn expr_stmt(e: Expr, span: Span) -> Stmt {
     }
 }
 
-fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
+pub(crate) fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
     let ty = b.var_ty(var);
     let assign = ExprKind::Assign {
         place: Box::new(b.var_expr(var, span)),
@@ -973,7 +1117,7 @@ fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
 }
 
 /// `!!c`: a scalar condition as `int` 0 or 1.
-fn truth(c: &Expr) -> Expr {
+pub(crate) fn truth(c: &Expr) -> Expr {
     let not = |e: Expr| {
         mk(
             ExprKind::Unary(UnOp::LogNot, Box::new(e)),
@@ -1011,8 +1155,13 @@ fn for_each_expr_mut(s: &mut Stmt, mut f: impl FnMut(&mut Expr)) {
     }
 }
 
+/// Whether `e` is a call whose arguments write no shared memory.
+fn direct_call_of_plain_args(e: &Expr, writes: &dyn Fn(&Expr) -> bool) -> bool {
+    matches!(&e.kind, ExprKind::Call { args, .. } if !args.iter().any(writes))
+}
+
 /// Whether a simple statement calls an `async` function (device code that runs like `farm`).
-fn calls_async(program: &Program, s: &Stmt) -> bool {
+pub(crate) fn calls_async(program: &Program, s: &Stmt) -> bool {
     fn walk(program: &Program, e: &Expr) -> bool {
         let mut found = matches!(&e.kind, ExprKind::Call { func, .. } if program.func(*func).kind == FnKind::Async);
         e.for_each_child(|c| found |= walk(program, c));
@@ -1025,6 +1174,112 @@ fn calls_async(program: &Program, s: &Stmt) -> bool {
         } => init.iter().any(|i| walk(program, &i.value)),
         _ => false,
     }
+}
+
+/// The statements a member entering at a case runs: the case bodies from there on (blocks
+/// opened, as their declarations are unique variables), up to the first `break` that is
+/// under no condition.
+fn fall_through<'a>(stmts: impl IntoIterator<Item = &'a Stmt>, body: &mut Vec<Stmt>) -> bool {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Break => return true,
+            StmtKind::Block(b) => {
+                if fall_through(&b.stmts, body) {
+                    return true;
+                }
+            }
+            _ => body.push(s.clone()),
+        }
+    }
+    false
+}
+
+/// The variable a cell address `&v`, `&v[i]`, `&v.f` lies in (not through a pointer value).
+fn cell_var(addr: &Expr) -> Option<VarId> {
+    fn place(e: &Expr) -> Option<VarId> {
+        match &e.kind {
+            ExprKind::Var(v) => Some(*v),
+            ExprKind::Member { base, .. } => place(base),
+            ExprKind::Deref(p) => match &p.kind {
+                ExprKind::PtrOffset { ptr, .. } => match &ptr.kind {
+                    ExprKind::Decay(a) => place(a),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    match &addr.kind {
+        ExprKind::AddrOf(p) => place(p),
+        _ => None,
+    }
+}
+
+/// `if (var) leave;` for a `break` or `continue`.
+fn leave_if(b: &Builder, var: VarId, leave: StmtKind, mode: Mode, span: Span) -> Stmt {
+    let stmt = |kind| Stmt { kind, mode, span };
+    stmt(StmtKind::If {
+        cond: b.var_expr(var, span),
+        then: Box::new(stmt(leave)),
+        els: None,
+    })
+}
+
+/// `s` with each `continue` of the loop around the `switch` replaced by `cont = 1; break;`
+/// (`breakable_arm`).
+fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
+    let mut out = s.clone();
+    match &mut out.kind {
+        StmtKind::Continue => {
+            let one = mk(ExprKind::IntConst(1), Type::INT, s.span);
+            let brk = Stmt {
+                kind: StmtKind::Break,
+                ..s.clone()
+            };
+            let set = Stmt {
+                mode: s.mode,
+                ..assign_stmt(b, cont, one, s.span)
+            };
+            out.kind = StmtKind::Block(fork_frontend::hir::Block {
+                stmts: vec![set, brk],
+                span: s.span,
+            });
+        }
+        StmtKind::Block(blk) => {
+            blk.stmts = blk
+                .stmts
+                .iter()
+                .map(|x| continue_as_break(b, x, cont))
+                .collect();
+        }
+        StmtKind::If { then, els, .. } => {
+            **then = continue_as_break(b, then, cont);
+            if let Some(e) = els {
+                **e = continue_as_break(b, e, cont);
+            }
+        }
+        StmtKind::Switch { cases, .. } if cases.iter().any(|c| c.body.iter().any(has_continue)) => {
+            for c in cases.iter_mut() {
+                c.body = c
+                    .body
+                    .iter()
+                    .map(|x| continue_as_break(b, x, cont))
+                    .collect();
+            }
+            // The `break` left only this switch: leave the arm too.
+            let again = leave_if(b, cont, StmtKind::Break, s.mode, s.span);
+            out = Stmt {
+                kind: StmtKind::Block(fork_frontend::hir::Block {
+                    stmts: vec![out, again],
+                    span: s.span,
+                }),
+                ..s.clone()
+            };
+        }
+        _ => {}
+    }
+    out
 }
 
 /// Whether `s` contains a `break` that leaves the enclosing `switch` (not one of a nested

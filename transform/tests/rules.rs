@@ -48,6 +48,9 @@ rule!(
     multiprefix_sync,
     switch_in_kernel,
     rule3_switch_with_cuts,
-    unsupported_conditional_break_in_switch,
-    unsupported_conditional_sync_call,
+    rule3_switch_conditional_break,
+    sequence_conditional_host_op,
+    sequence_nested_shared_write,
+    unsupported_async_barrier_under_private_condition,
+    unsupported_async_private_switch_with_barrier,
 );

@@ -298,7 +298,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let _ = writeln!(out, "{pad}}}");
             }
             StmtKind::If { cond, then, els } => {
-                let _ = writeln!(out, "{pad}if ({}) {{", self.expr(cond)?);
+                let _ = writeln!(out, "{pad}if ({}) {{", self.truth_operand(cond)?);
                 self.stmt(then, depth + 1, out)?;
                 if let Some(e) = els {
                     let _ = writeln!(out, "{pad}}} else {{");
@@ -313,7 +313,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 test_first,
             } => {
                 let cond = match cond {
-                    Some(c) => self.expr(c)?,
+                    Some(c) => self.truth_operand(c)?,
                     None => "1".into(),
                 };
                 let step = step.as_ref().map(|e| self.expr(e)).transpose()?;
@@ -473,6 +473,16 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.sites.add(e.span, what)
     }
 
+    /// An operand tested for truth (`&&`, `||`, `!`, `?:`, `if`, loops): an assignment is
+    /// compared with 0, which nvcc and NVRTC take without the "= for ==" warning.
+    fn truth_operand(&mut self, e: &Expr) -> Result<String, EmitError> {
+        let code = self.expr(e)?;
+        Ok(match e.kind {
+            ExprKind::Assign { .. } | ExprKind::CompoundAssign { .. } => format!("({code} != 0)"),
+            _ => code,
+        })
+    }
+
     pub fn expr(&mut self, e: &Expr) -> Result<String, EmitError> {
         let p = self.program;
         Ok(match &e.kind {
@@ -547,7 +557,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let op = match op {
                     UnOp::Neg => "-",
                     UnOp::BitNot => "~",
-                    UnOp::LogNot => "!",
+                    UnOp::LogNot => return Ok(format!("(!{})", self.truth_operand(x)?)),
                 };
                 format!("({op}{})", self.expr(x)?)
             }
@@ -570,11 +580,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.expr(a)?,
                 self.expr(b)?
             ),
-            ExprKind::LogAnd(a, b) => format!("({} && {})", self.expr(a)?, self.expr(b)?),
-            ExprKind::LogOr(a, b) => format!("({} || {})", self.expr(a)?, self.expr(b)?),
+            ExprKind::LogAnd(a, b) => {
+                format!("({} && {})", self.truth_operand(a)?, self.truth_operand(b)?)
+            }
+            ExprKind::LogOr(a, b) => {
+                format!("({} || {})", self.truth_operand(a)?, self.truth_operand(b)?)
+            }
             ExprKind::Cond(c, a, b) => format!(
                 "({} ? {} : {})",
-                self.expr(c)?,
+                self.truth_operand(c)?,
                 self.expr(a)?,
                 self.expr(b)?
             ),
