@@ -7,7 +7,8 @@
 //! exists; every value the host reads or writes (conditions, arguments, results, multiprefix
 //! operands, return slots) has a home in memory; kernel bodies address no variable of another
 //! function's frame; and the host program is well nested on every path: each jump lands
-//! inside its function, each split arm ends with `SubgroupEnd`, each loop's instructions come
+//! inside its function, each split arm ends with `SubgroupEnd` (and does not run into the next
+//! arm), each loop's instructions come
 //! in order, and every path reaches `Ret` with no group operation left open.
 
 use crate::host_program::{HostProgram, Instr, Pc};
@@ -54,6 +55,7 @@ pub fn validate(plan: &Plan) -> Result<(), Invalid> {
     }
     for (i, instr) in host.code.iter().enumerate() {
         operands(plan, instr).map_err(|e| Invalid(format!("instruction {i}: {}", e.0)))?;
+        arms_end(host, instr).map_err(|e| Invalid(format!("instruction {i}: {}", e.0)))?;
     }
     for f in &plan.functions {
         if let Some(ret) = f.ret {
@@ -99,6 +101,24 @@ fn has_home(plan: &Plan, v: VarId) -> Result<(), Invalid> {
                 plan.program.var(v).name,
                 f.name,
                 f.bytes
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Each arm of a split is the code from its first instruction to the next arm's (the last
+/// arm: to the split's end), and ends with `SubgroupEnd`: no arm runs into the next one.
+fn arms_end(host: &HostProgram, instr: &Instr) -> Result<(), Invalid> {
+    let Instr::Split { arms, end, .. } = instr else {
+        return Ok(());
+    };
+    for (i, arm) in arms.iter().enumerate() {
+        let stop = arms.get(i + 1).unwrap_or(end).0 as usize;
+        if stop <= arm.0 as usize || !matches!(host.code.get(stop - 1), Some(Instr::SubgroupEnd)) {
+            return Err(Invalid(format!(
+                "split arm {i} (at {}) does not end with `subgroup end`",
+                arm.0
             )));
         }
     }
