@@ -102,9 +102,10 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
     );
     let mut differing = Vec::new();
     for (name, procs, priority, reference) in &build.runs {
-        // A hang (a barrier that never completes) is a failure, not a stuck test.
+        // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
+        // both schedules' builds and runs share a small machine.
         let mut run = Command::new("timeout");
-        run.arg("120").arg(&bin);
+        run.arg("600").arg(&bin);
         run.args(["-p", &procs.to_string()]);
         if *priority {
             run.args(["--crcw", "priority"]);

@@ -9,6 +9,7 @@
 // not CUDA's memory model: real GPU runs are scripts/gpu-verify.sh's job.
 
 #include <atomic>
+#include <chrono>
 #include <barrier>
 #include <cmath>
 #include <cstdint>
@@ -132,8 +133,10 @@ template <class T> unsigned __match_any_sync(unsigned, T v) {
 }
 
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-// A processor of the device schedule's persistent kernel that waits lets the others run.
-inline void fk_emu_yield() { std::this_thread::yield(); }
+// A pass of the device schedule's persistent kernel in which no processor could move: sleep
+// briefly, so that 64 waiting threads do not starve the one whose processor they wait for
+// (and the other tests on a small machine).
+inline void fk_emu_yield() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
 inline int __any_sync(unsigned, int pred) {
     unsigned base = fk_emu_publish(pred != 0);
