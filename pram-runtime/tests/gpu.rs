@@ -10,20 +10,17 @@ use transform::emit_cuda::{EmitOptions, Schedule};
 fn main() {
     let present = gpu::available();
     common::run(vec![
-        common::needing(
-            "a GPU",
+        common::needing_gpu(
             present,
             "gpu_prints_what_the_cpu_plan_executor_prints",
             gpu_prints_what_the_cpu_plan_executor_prints,
         ),
-        common::needing(
-            "a GPU",
+        common::needing_gpu(
             present,
             "gpu_device_schedule_prints_what_the_cpu_plan_executor_prints",
             gpu_device_schedule_prints_what_the_cpu_plan_executor_prints,
         ),
-        common::needing(
-            "a GPU",
+        common::needing_gpu(
             present,
             "gpu_reports_an_array_index_out_of_bounds_with_check_bounds",
             gpu_reports_an_array_index_out_of_bounds_with_check_bounds,

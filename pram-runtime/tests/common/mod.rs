@@ -134,6 +134,17 @@ pub fn needing(tool: &str, present: bool, name: &str, test: fn()) -> libtest_mim
     .with_ignored_flag(!present && !ci)
 }
 
+/// A test that needs a GPU: ignored without one, also under `CI=true` (CI machines have no
+/// GPU; `scripts/gpu-verify.sh` runs the same comparisons on one).
+pub fn needing_gpu(present: bool, name: &str, test: fn()) -> libtest_mimic::Trial {
+    libtest_mimic::Trial::test(name, move || {
+        test();
+        Ok(())
+    })
+    .with_kind("needs a GPU")
+    .with_ignored_flag(!present)
+}
+
 /// Runs the trials as `cargo test` runs tests (filters, `--ignored`, `--list`).
 pub fn run(trials: Vec<libtest_mimic::Trial>) {
     libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
