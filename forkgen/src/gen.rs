@@ -1,7 +1,7 @@
 //! The generator: from a seed, a valid, race-free, terminating Fork program that prints a
 //! checksum of its memory at the end.
 //!
-//! Race freedom by construction (fork-dialect.md §4–§6):
+//! Race freedom by construction (docs/language.md §4–§6):
 //! - each processor writes only its own row `S[__PROC_NR__][..]` and record
 //!   `R[__PROC_NR__]` (disjoint for all groups at all times);
 //! - a `sh` variable is written only by the group that declared it (its *level*), with a

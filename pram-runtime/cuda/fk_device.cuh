@@ -2,7 +2,7 @@
 //
 // Included in front of every emitted program, both by NVRTC (the GPU driver) and by nvcc (the
 // standalone .cu of `forkcc build --emit cuda`). It uses no header, so NVRTC needs no include
-// path, and no cooperative_groups (1.5 s NVRTC compile, performance.md).
+// path, and no cooperative_groups (1.5 s NVRTC compile, docs/performance.md).
 //
 // State lives in GPU global memory, reached through the one `fk_m` descriptor:
 // - per processor: `dollar` ($), `status` (active or how it left a construct);
@@ -333,7 +333,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
 }
 
 // The member thread t of a launch over n members of g runs: t itself, except in `seq` (a
-// launch of one thread, n == 1) the first active member in $$ order (fork-dialect.md §8: the
+// launch of one thread, n == 1) the first active member in $$ order (docs/language.md §8: the
 // present member with the smallest $$, also when $$ 0 has left a private loop). For a group
 // of one member that is member 0 as well.
 __device__ int fk_member_index(int g, int n, int t) {
@@ -619,7 +619,7 @@ extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, in
     for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
 }
 
-// Synchronous multiprefix (fork-dialect.md §6), by one block of threads: the active
+// Synchronous multiprefix (docs/language.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
 // cell; each gets the exclusive prefix. Chunks and warps take their turn; within a warp, the
 // lanes on one cell are found by __match_any_sync and combined by the cell's leader.

@@ -578,7 +578,7 @@ inline void fk_multiprefix_op(int op, FkVar ptr, FkVar value, int has_result, Fk
 
 // ---- output ----
 
-// C printf of one record (fork-dialect.md §2 conversions), appended to `out`.
+// C printf of one record (docs/language.md §2 conversions), appended to `out`.
 inline void fk_format(const char *fmt, const char *args, unsigned nargs, std::string *out) {
     char buf[8192];
     unsigned used = 0;
@@ -658,7 +658,7 @@ struct FkRecord {
     fk_u64 offset;
 };
 
-// Formats the printf records in the order of fork-dialect.md §7: by launch and segment of a
+// Formats the printf records in the order of docs/language.md §7: by launch and segment of a
 // block region, then by $$ (synchronous) or __PROC_NR__ (asynchronous), then each thread's
 // records in program order. Records from (launch, sub) `cut` on are dropped (a fault stopped
 // the program there).

@@ -70,7 +70,7 @@ struct FkKeyedRecord {
     fk_u64 offset;
 };
 
-// The records in order-key order (fork-dialect.md §7), those at or after `cut` (the faulting
+// The records in order-key order (docs/language.md §7), those at or after `cut` (the faulting
 // step's key) dropped.
 inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<unsigned> *cut) {
     std::vector<FkKeyedRecord> recs;

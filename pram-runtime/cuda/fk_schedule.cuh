@@ -34,7 +34,7 @@
 //
 // Output order: a printf record carries its order key, the path of (step of the parent when
 // the group formed, subgroup index) from the root, then (step, $$ or __PROC_NR__). Sorting by
-// key gives the canonical order of fork-dialect.md §7 (each subgroup as if it ran to
+// key gives the canonical order of docs/language.md §7 (each subgroup as if it ran to
 // completion before the next), however the subgroups interleaved in time.
 
 #define FK_FRAME_SPLIT 1

@@ -42,7 +42,7 @@ impl Machine<'_> {
 
     /// A C sequence point inside a statement (`,`, `&&`, `||`, `?:`): in a synchronous region
     /// the lockstep step ends here, so the members' writes so far are applied (with the CRCW
-    /// check) and every member sees them from the next step on (fork-dialect.md §4).
+    /// check) and every member sees them from the next step on (docs/language.md §4).
     pub fn sequence_point(&mut self, cx: &Ctx) -> R<()> {
         match cx.mode {
             Mode::Sync => self.end_step(cx),

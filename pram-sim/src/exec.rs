@@ -1,7 +1,7 @@
 //! Statements and the group tree. A statement runs for a sorted list of lanes; it returns where
 //! each lane went (`Flow`): on to the next statement, or out by `break`, `continue`, `return`.
 //! A private condition in a synchronous region splits the group: the subgroups are siblings
-//! that run one after the other, each to completion, in canonical order (fork-dialect.md §4).
+//! that run one after the other, each to completion, in canonical order (docs/language.md §4).
 
 use crate::fault::{self, Fault};
 use crate::machine::{Binding, Ctx, Frame, Lanes, Machine, Storage, Vals, R};
@@ -228,7 +228,7 @@ impl<'p> Machine<'p> {
         Ok((holds, fails))
     }
 
-    /// Whether a condition splits the group (fork-dialect.md §4).
+    /// Whether a condition splits the group (docs/language.md §4).
     fn splits(cx: &Ctx, cond: &Expr) -> bool {
         cx.mode == Mode::Sync && cond.sharity == Sharity::Private
     }
@@ -731,7 +731,7 @@ impl<'p> Machine<'p> {
             let first = self.pending.len();
             self.store(&mut callee, &inner, &place, s, &all, vals, span)?;
             if prog.var(param).sharity == Sharity::Shared {
-                // The calling group writes a `sh` argument once (fork-dialect.md §3).
+                // The calling group writes a `sh` argument once (docs/language.md §3).
                 self.pending[first..]
                     .iter_mut()
                     .for_each(|w| w.by_group = true);

@@ -1,4 +1,4 @@
-//! The end of a synchronous step (a sequence point, fork-dialect.md §4): buffered writes are
+//! The end of a synchronous step (a sequence point, docs/language.md §4): buffered writes are
 //! applied with the CRCW rule and the EREW/CREW checks; the step counter and limit; the PRAM clock of sibling subgroups (they
 //! overlap in time); the `--check races` log of sibling subgroups' shared accesses.
 

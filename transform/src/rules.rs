@@ -1,4 +1,4 @@
-//! The splitting rules (transformation-rules.md): a host function's body becomes kernels and
+//! The splitting rules (docs/transformation-rules.md): a host function's body becomes kernels and
 //! host ops. Statements accumulate in the *open kernel*; a rule closes it where a barrier
 //! across processors is needed and emits the host construct.
 //!

@@ -1,4 +1,4 @@
-//! Sequence points inside a synchronous statement (fork-dialect.md §4): the members run in
+//! Sequence points inside a synchronous statement (docs/language.md §4): the members run in
 //! lockstep from one C sequence point to the next (`,`, `&&`, `||`, `?:`, a call, the end of
 //! the full expression); in each such step every member reads before any member writes, and
 //! the writes are visible from the next step on.

@@ -253,7 +253,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
 /// One printf record of the device buffer (layouts in `cuda/fk_device.cuh` and
 /// `cuda/fk_schedule.cuh`).
 struct Record<'a> {
-    /// What orders records (fork-dialect.md §7): (launch, segment, key, seq) under the host
+    /// What orders records (docs/language.md §7): (launch, segment, key, seq) under the host
     /// schedule, the order key's (step, index) pairs and seq under the device schedule.
     order: Vec<u32>,
     format: u32,
