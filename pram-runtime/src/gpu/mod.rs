@@ -178,11 +178,12 @@ pub struct Config {
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
 pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, GpuError> {
     let start = Instant::now();
-    if !available() {
-        return Err(GpuError::NoDriver);
-    }
+    // Refused before anything is loaded, so the message is the same with or without a GPU.
     if config.priority && emitted.schedule == Schedule::Device {
         return Err(GpuError::PriorityNeedsHostSchedule);
+    }
+    if !available() {
+        return Err(GpuError::NoDriver);
     }
     let source = cuda::device_source(emitted);
     let t = Instant::now();
@@ -482,6 +483,34 @@ mod tests {
         let out = format_records(&plan, &buf, Schedule::Device, Some(&[3, 1, 2, 0]))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out, b"0\n1\n2\n");
+    }
+
+    /// `--crcw priority` under the device schedule is refused with a message naming the way out.
+    #[test]
+    fn priority_under_the_device_schedule_is_refused() {
+        let plan = plan_with_strings(&[]);
+        let checked =
+            fork_frontend::check_source("t.fork", "sync void main(void) { }", &Default::default())
+                .unwrap_or_else(|_| panic!("checks"));
+        let options = transform::emit_cuda::EmitOptions {
+            schedule: Schedule::Device,
+            ..Default::default()
+        };
+        let emitted = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let config = Config {
+            procs: 4,
+            priority: true,
+            timing: false,
+        };
+        let Err(e) = run(&plan, &emitted, config) else {
+            panic!("the run was not refused");
+        };
+        assert!(
+            e.to_string()
+                .contains("`--crcw priority` needs `--schedule host`"),
+            "{e}"
+        );
     }
 
     #[test]
