@@ -619,13 +619,56 @@ extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, in
     for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
 }
 
+// A team of lanes that runs a collective computation together: a warp (32 lanes, warp
+// intrinsics), or one lane alone. Code written over a team runs in both: in a warp when the
+// lanes are converged, by one thread inside divergent code (the device schedule's small
+// groups).
+struct FkWarpTeam {
+    static constexpr int size = 32;
+    int lane;
+    __device__ unsigned ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
+    template <class T> __device__ T shfl(T v, int from) const { return __shfl_sync(0xffffffffu, v, from); }
+    template <class T> __device__ unsigned match(T v) const { return __match_any_sync(0xffffffffu, v); }
+    __device__ void sync() const { __syncwarp(); }
+};
+
+struct FkSoloTeam {
+    static constexpr int size = 1;
+    int lane;  // always 0
+    __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
+    template <class T> __device__ T shfl(T v, int) const { return v; }
+    template <class T> __device__ unsigned match(T) const { return 1u; }
+    __device__ void sync() const {}
+};
+
+// One multiprefix step of a team: each lane with `active` adds `v` to the int at `cell`; the
+// lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by
+// `match` and combined by the cell's first lane. Returns the lane's exclusive prefix (the
+// cell's value before it).
+template <class Team>
+__device__ int fk_mp_lanes(const Team &team, bool active, fk_u64 cell, int v, int op) {
+    unsigned same = team.match(active ? cell : ~0ull);
+    int first = __ffs(same) - 1;
+    int old = 0;
+    if (active && team.lane == first) old = *(int *)cell;
+    old = team.shfl(old, first);
+    int acc = old;
+    for (int l = 0; l < Team::size; l++) {
+        int vl = team.shfl(v, l);
+        if (l < team.lane && ((same >> l) & 1)) acc = fk_combine(acc, vl, op);
+    }
+    int last = 31 - __clz(same);
+    if (active && team.lane == last) *(int *)cell = fk_combine(acc, v, op);
+    return acc;
+}
+
 // Synchronous multiprefix (docs/language.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
-// cell; each gets the exclusive prefix. Chunks and warps take their turn; within a warp, the
-// lanes on one cell are found by __match_any_sync and combined by the cell's leader.
+// cell; each gets the exclusive prefix. Chunks and warps take their turn.
 __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
                                      FkVar value, int has_result, FkVar result) {
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int warp = threadIdx.x >> 5;
+    FkWarpTeam team{(int)(threadIdx.x & 31)};
     for (int c0 = 0; c0 < n; c0 += blockDim.x) {
         int t = c0 + threadIdx.x;
         int proc = -1;
@@ -639,28 +682,13 @@ __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkV
             cell = *(const fk_u64 *)fk_var_addr(ptr, g, slot_base, proc);
             v = (int)fk_load_int(fk_var_addr(value, g, slot_base, proc), value.size);
         }
-        unsigned same = __match_any_sync(0xffffffffu, proc >= 0 ? cell : ~0ull);
         // Only the warps that hold members of this chunk take a turn.
         int warps = (min(n - c0, (int)blockDim.x) + 31) / 32;
         for (int w = 0; w < warps; w++) {
             if (w == warp) {
-                int leader = __ffs(same) - 1;
-                int old = 0;
-                if (proc >= 0 && lane == leader) old = *(int *)cell;
-                old = __shfl_sync(0xffffffffu, old, leader);
-                // The exclusive prefix of the lanes before this one on the same cell.
-                int acc = old;
-                for (int l = 0; l < 32; l++) {
-                    int vl = __shfl_sync(0xffffffffu, v, l);
-                    if (l < lane && ((same >> l) & 1)) acc = fk_combine(acc, vl, op);
-                }
-                int last = 31 - __clz(same);
-                int fin = fk_combine(acc, v, op);
-                if (proc >= 0) {
-                    if (lane == last) *(int *)cell = fin;
-                    if (has_result)
-                        *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
-                }
+                int acc = fk_mp_lanes(team, proc >= 0, cell, v, op);
+                if (proc >= 0 && has_result)
+                    *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
             }
             __syncthreads();
         }

@@ -89,15 +89,35 @@ struct FkResult {
     fk_i64 value;
 };
 
+// A collective's leader action: what the members' inputs are combined into (fk_leader).
+#define FK_ACT_NONE 0         // a plain barrier
+#define FK_ACT_FIRST 1        // value: the first flagged member's value, or -1
+#define FK_ACT_ANY 2          // value: whether a member is flagged
+#define FK_ACT_SPLIT 3        // subgroups by key (fk_form_groups)
+#define FK_ACT_LOOP_ENTER 4   // FK_ACT_ANY, then the loop group
+#define FK_ACT_CALL 5         // FK_ACT_FIRST, each member's flag, the callee's group
+#define FK_ACT_START 6        // the root group of a `start`
+#define FK_ACT_MULTIPREFIX 7  // the flagged members' operands combined per cell
+
+struct FkAction {
+    int kind;            // FK_ACT_*
+    int d;               // split: the owning frame's height above the leader's current one
+    int fork;            // split: keys are `fork` indexes (@ = the key), else 0/1
+    int frame0, frame1;  // split, call, start: the shared frames of the new groups
+    int op;              // multiprefix: the operator (fk_combine)
+    fk_u64 bytes0, bytes1;
+};
+
 struct FkSync {
     unsigned arrived;
     unsigned step;       // collectives completed: the step of the output order key
     fk_i64 value;        // a collective's result for every member (branch, running, first active)
     fk_u64 scratch;      // the group's slice in the scratch arrays
     fk_i64 aux;          // a collective's second result (the call group)
+    FkAction action;     // the leader action a warp owes the group (large groups)
     // The generation, which every waiting member polls, in a cache line of its own: on the
     // arrival counter's line the polls would slow the arrivals and the leader's writes.
-    unsigned pad[24];
+    unsigned pad[14];
     unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
     unsigned pad2[31];
 };
@@ -200,61 +220,6 @@ __device__ char *fk_frame_alloc(fk_u64 bytes, int p) {
     return fk_d.frame_heap + at;
 }
 
-// A new group instance: its descriptor and barrier, its scratch slice.
-__device__ int fk_new_group(int leader, int d, int parent, int size, fk_i64 at, int frame_id,
-                            fk_u64 frame_bytes, fk_u64 scratch) {
-    int id = leader * (fk_d.depth + 1) + d;
-    FkGroup *g = &fk_m.groups[id];
-    g->at = at;
-    g->parent = parent;
-    g->size = size;
-    g->members = 0;
-    g->frame_id = frame_id;
-    g->frame = (fk_u64)fk_frame_alloc(frame_bytes, leader);
-    FkSync *y = &fk_d.sync[id];
-    y->arrived = 0;
-    y->step = fk_d.sync[parent].step + 1;  // the parent's step after this collective, +1
-    y->value = 0;
-    y->aux = 0;
-    y->scratch = scratch;
-    return id;
-}
-
-// Arrives at group g's barrier; the last member runs `leader` and releases the others.
-// Returns true when the processor must wait (its thread goes on with its other processors).
-template <class F> __device__ bool fk_arrive(int p, FkProc *s, int g, F leader) {
-    FkSync *y = &fk_d.sync[g];
-    int n = fk_m.groups[g].size;
-    // A processor runs from a copy of its state (fk_device_run); the leader reads only its
-    // frame height.
-    fk_d.procs[p].sp = s->sp;
-    if (n == 1) {
-        // A group of one processor: no barrier, nobody to release.
-        leader();
-        y->step++;
-        return false;
-    }
-    unsigned gen = fk_load_volatile(&y->gen);
-    __threadfence();
-    if (atomicAdd(&y->arrived, 1u) != (unsigned)n - 1) {
-        s->waiting = 1;
-        s->wait_group = g;
-        s->wait_gen = gen;
-        return true;
-    }
-    __threadfence();
-    leader();
-    y->step++;
-    y->arrived = 0;
-    __threadfence();
-    atomicAdd(&y->gen, 1u);
-    return false;
-}
-
-__device__ inline bool fk_barrier(int p, FkProc *s, int g) {
-    return fk_arrive(p, s, g, [] {});
-}
-
 // Whether a waiting processor's barrier has released it.
 __device__ inline bool fk_released(FkProc *s) {
     if (fk_load_volatile(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
@@ -289,42 +254,62 @@ __device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {
     return fk_load_int(fk_var_addr(v, s->group, s->slot_base, p), v.size);
 }
 
-// ---- leader actions ----
+// The id of the group instance led by `leader` whose owning frame is `d` above the leader's
+// current frame height (the leader is waiting in the collective: its height is stable).
+__device__ inline int fk_group_id(int leader, int d) {
+    return leader * (fk_d.depth + 1) + fk_d.procs[leader].sp + d;
+}
 
-// Forms the subgroups of group g from the members' keys (this collective's slots: key -1 for
-// none): consecutive new ranks in $$ order per key, one group instance per key led by its
-// first member. Subgroups take consecutive parts of g's scratch slice. `d` is how far above
-// the leader's current frame height the owning frame will be (1: pushed after this
-// collective; 0: already pushed, a loop's). `at_is_key`: fork (@ = the key), else @ kept.
-__device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 bytes0,
-                               int frame1, fk_u64 bytes1) {
+// A new group instance: its descriptor and barrier, its scratch slice.
+__device__ void fk_new_group(int id, int leader, int parent, int size, fk_i64 at, int frame_id,
+                             fk_u64 frame_bytes, fk_u64 scratch) {
+    FkGroup *g = &fk_m.groups[id];
+    g->at = at;
+    g->parent = parent;
+    g->size = size;
+    g->members = 0;
+    g->frame_id = frame_id;
+    g->frame = (fk_u64)fk_frame_alloc(frame_bytes, leader);
+    FkSync *y = &fk_d.sync[id];
+    y->arrived = 0;
+    y->step = fk_d.sync[parent].step + 1;  // the parent's step after this collective, +1
+    y->value = 0;
+    y->aux = 0;
+    y->scratch = scratch;
+}
+
+// ---- leader actions ----
+// Written over a team (FkWarpTeam, FkSoloTeam): a large group's action is run by a whole warp,
+// 32 members' inputs at a time (fk_device_run); a small group's by its last arriver alone.
+
+// The first member (in $$ order) whose slot has `flag`: its value, or -1 when there is none.
+template <class Team> __device__ fk_i64 fk_first_flagged(const Team &t, int g) {
+    int n = fk_m.groups[g].size;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int base = 0; base < n; base += Team::size) {
+        int r = base + t.lane;
+        bool flag = r < n && sl[r].flag;
+        unsigned m = t.ballot(flag);
+        if (m) return t.shfl(flag ? sl[r].value : 0, __ffs(m) - 1);
+    }
+    return -1;
+}
+
+template <class Team> __device__ fk_i64 fk_any_flagged(const Team &t, int g) {
+    int n = fk_m.groups[g].size;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int base = 0; base < n; base += Team::size) {
+        int r = base + t.lane;
+        if (t.ballot(r < n && sl[r].flag)) return 1;
+    }
+    return 0;
+}
+
+// `fork`'s subgroups (keys are indexes, @ = the key) by one thread: an open-addressing table
+// of the keys, n entries for at most n keys.
+__device__ void fk_form_fork_groups(int g, const FkAction &a) {
     int n = fk_m.groups[g].size;
     FkSlot *sl = fk_scratch(g, 0, 0);
-    fk_i64 parent_at = fk_m.groups[g].at;
-    if (!at_is_key) {
-        // `if` and loop groups: keys 0 and 1 only, counted directly.
-        int count[2] = {0, 0}, leader[2] = {0, 0}, id[2] = {-1, -1}, next[2] = {0, 0};
-        for (int r = 0; r < n; r++) {
-            fk_i64 key = sl[r].value;
-            if (key >= 0 && count[key]++ == 0) leader[key] = sl[r].proc;
-        }
-        fk_u64 offset = fk_d.sync[g].scratch;
-        for (int k = 0; k < 2; k++) {
-            if (count[k] == 0) continue;
-            id[k] = fk_new_group(leader[k], fk_d.procs[leader[k]].sp + d, g, count[k], parent_at,
-                                 k ? frame1 : frame0, k ? bytes1 : bytes0, offset);
-            offset += count[k];
-        }
-        for (int r = 0; r < n; r++) {
-            FkResult *m = &fk_d.results[sl[r].proc];
-            fk_i64 key = sl[r].value;
-            m->value = key;
-            m->group = key < 0 ? -1 : id[key];
-            if (key >= 0) m->rank = next[key]++;
-        }
-        return;
-    }
-    // fork: an open-addressing table of the keys, n entries for at most n keys.
     FkSlot *tab = fk_scratch(g, 1, 0);
     for (int i = 0; i < n; i++) tab[i].value = -1;
     for (int r = 0; r < n; r++) {
@@ -343,9 +328,9 @@ __device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 b
     for (int h = 0; h < n; h++) {
         if (tab[h].value == -1) continue;
         int leader = tab[h].proc;
-        fk_i64 key = tab[h].value;
-        tab[h].result2 = fk_new_group(leader, fk_d.procs[leader].sp + d, g, tab[h].result, key,
-                                      frame0, bytes0, offset);
+        int id = fk_group_id(leader, a.d);
+        fk_new_group(id, leader, g, tab[h].result, tab[h].value, a.frame0, a.bytes0, offset);
+        tab[h].result2 = id;
         offset += tab[h].result;
         tab[h].result = 0;
     }
@@ -364,21 +349,195 @@ __device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 b
     }
 }
 
-// The first member (in $$ order) whose slot has `flag`: its value, or -1 when there is none.
-__device__ fk_i64 fk_first_flagged(int g) {
+// Forms the subgroups of group g from the members' keys (this collective's slots: key -1 for
+// none): consecutive new ranks in $$ order per key, one group instance per key led by its
+// first member. Subgroups take consecutive parts of g's scratch slice. `a.d`: how far above
+// the leader's current frame height the owning frame will be (1: pushed after this
+// collective; 0: already pushed, a loop's). `if` and loop groups have keys 0 and 1, ranked by
+// ballots; `fork`'s any number of keys.
+template <class Team> __device__ void fk_form_groups(const Team &t, int g, const FkAction &a) {
+    if (a.fork) {
+        if (t.lane == 0) fk_form_fork_groups(g, a);
+        return;
+    }
     int n = fk_m.groups[g].size;
-    FkSlot *sl = fk_scratch(g, 0, 0);
-    for (int r = 0; r < n; r++)
-        if (sl[r].flag) return sl[r].value;
-    return -1;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    int count[2] = {0, 0}, leader[2] = {-1, -1}, id[2] = {-1, -1};
+    unsigned before = (1u << t.lane) - 1;
+    for (int base = 0; base < n; base += Team::size) {
+        int r = base + t.lane;
+        fk_i64 key = -1;
+        int proc = -1;
+        if (r < n) {
+            key = sl[r].value;
+            proc = sl[r].proc;
+        }
+        int rank = 0, group = -1;
+        for (int k = 0; k < 2; k++) {
+            unsigned m = t.ballot(key == k);
+            if (!m) continue;
+            if (leader[k] < 0) {
+                leader[k] = t.shfl(proc, __ffs(m) - 1);
+                id[k] = fk_group_id(leader[k], a.d);
+            }
+            if (key == k) {
+                rank = count[k] + __popc(m & before);
+                group = id[k];
+            }
+            count[k] += __popc(m);
+        }
+        if (r < n) {
+            FkResult *res = &fk_d.results[proc];
+            res->value = key;
+            res->group = group;
+            if (key >= 0) res->rank = rank;
+        }
+    }
+    if (t.lane == 0) {
+        fk_i64 at = fk_m.groups[g].at;
+        fk_u64 offset = fk_d.sync[g].scratch;
+        for (int k = 0; k < 2; k++) {
+            if (count[k] == 0) continue;
+            fk_new_group(id[k], leader[k], g, count[k], at, k ? a.frame1 : a.frame0,
+                         k ? a.bytes1 : a.bytes0, offset);
+            offset += count[k];
+        }
+    }
 }
 
-__device__ fk_i64 fk_any_flagged(int g) {
+// A call: the first active member (-1: none, the call is skipped), each member's flag, and
+// the callee's group (the same members and ranks, a new shared frame).
+template <class Team> __device__ void fk_form_call_group(const Team &t, int g, const FkAction &a) {
+    FkSync *y = &fk_d.sync[g];
+    fk_i64 first = fk_first_flagged(t, g);
+    if (t.lane == 0) y->value = first;
+    if (first < 0) return;
     int n = fk_m.groups[g].size;
-    FkSlot *sl = fk_scratch(g, 0, 0);
-    for (int r = 0; r < n; r++)
-        if (sl[r].flag) return 1;
-    return 0;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int r = t.lane; r < n; r += Team::size) fk_d.results[sl[r].proc].value = sl[r].flag;
+    if (t.lane == 0) {
+        int leader = sl[0].proc;
+        int id = fk_group_id(leader, 1);
+        fk_new_group(id, leader, g, n, fk_m.groups[g].at, a.frame0, a.bytes0, y->scratch);
+        y->aux = id;
+    }
+}
+
+// A synchronous multiprefix: the flagged members' operands combined per cell in $$ order
+// (which is __PROC_NR__ order in every group), each getting the exclusive prefix.
+template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int g, int op) {
+    int n = fk_m.groups[g].size;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int base = 0; base < n; base += Team::size) {
+        int r = base + t.lane;
+        bool flag = false;
+        fk_u64 cell = 0;
+        int v = 0;
+        if (r < n && sl[r].flag) {
+            flag = true;
+            cell = (fk_u64)sl[r].aux;
+            v = (int)sl[r].value;
+        }
+        int acc = fk_mp_lanes(t, flag, cell, v, op);
+        if (r < n) {
+            FkResult *m = &fk_d.results[sl[r].proc];
+            m->group = flag;
+            if (flag) m->value = acc;
+        }
+        t.sync();  // the next lanes on a cell read what this batch wrote
+    }
+}
+
+template <class Team> __device__ void fk_leader(const Team &t, int g, const FkAction &a) {
+    FkSync *y = &fk_d.sync[g];
+    switch (a.kind) {
+    case FK_ACT_FIRST: {
+        fk_i64 v = fk_first_flagged(t, g);
+        if (t.lane == 0) y->value = v;
+        break;
+    }
+    case FK_ACT_ANY: {
+        fk_i64 v = fk_any_flagged(t, g);
+        if (t.lane == 0) y->value = v;
+        break;
+    }
+    case FK_ACT_SPLIT: fk_form_groups(t, g, a); break;
+    case FK_ACT_LOOP_ENTER: {
+        fk_i64 v = fk_any_flagged(t, g);
+        if (t.lane == 0) y->value = v;
+        fk_form_groups(t, g, a);
+        break;
+    }
+    case FK_ACT_CALL: fk_form_call_group(t, g, a); break;
+    case FK_ACT_START:
+        if (t.lane == 0) {
+            int id = fk_group_id(0, 1);
+            fk_new_group(id, 0, g, fk_m.procs, 0, a.frame0, a.bytes0, y->scratch);
+            y->aux = id;
+        }
+        break;
+    case FK_ACT_MULTIPREFIX: fk_combine_multiprefix(t, g, a.op); break;
+    default: break;
+    }
+}
+
+// The end of a collective: the next step, and the waiting members go on.
+__device__ void fk_release(FkSync *y) {
+    y->step++;
+    y->arrived = 0;
+    __threadfence();
+    atomicAdd(&y->gen, 1u);
+}
+
+// Groups up to this size run their leader action in the last arriver's thread.
+#define FK_SOLO_MAX 8
+
+// Arrives at group g's barrier. The last member runs the leader action `a` and releases the
+// others, or, in a group larger than FK_SOLO_MAX, leaves the action to its warp (waiting = 2:
+// fk_device_run's warp runs it after the pass) and waits like the others. Returns true when
+// the processor must wait (its thread goes on with its other processors).
+__device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
+    FkSync *y = &fk_d.sync[g];
+    int n = fk_m.groups[g].size;
+    // A processor runs from a copy of its state (fk_device_run); the leader reads only its
+    // frame height.
+    fk_d.procs[p].sp = s->sp;
+    if (n == 1) {
+        // A group of one processor: no barrier, nobody to release.
+        fk_leader(FkSoloTeam{0}, g, a);
+        y->step++;
+        return false;
+    }
+    unsigned gen = fk_load_volatile(&y->gen);
+    __threadfence();
+    bool last = atomicAdd(&y->arrived, 1u) == (unsigned)n - 1;
+    if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
+        __threadfence();
+        fk_leader(FkSoloTeam{0}, g, a);
+        fk_release(y);
+        return false;
+    }
+    if (last) y->action = a;
+    s->waiting = last ? 2 : 1;
+    s->wait_group = g;
+    s->wait_gen = gen;
+    return true;
+}
+
+// The leader action a processor of the warp left (fk_arrive), run by the whole warp.
+__device__ void fk_run_owed_action(const FkWarpTeam &t, int g) {
+    FkSync *y = &fk_d.sync[g];
+    __threadfence();
+    FkAction a = y->action;
+    fk_leader(t, g, a);
+    __threadfence();
+    t.sync();
+    if (t.lane == 0) fk_release(y);
+    t.sync();
+}
+
+__device__ inline bool fk_barrier(int p, FkProc *s, int g) {
+    return fk_arrive(p, s, g, FkAction{FK_ACT_NONE});
 }
 
 // ---- instructions (each returns true when the processor waits) ----
@@ -403,7 +562,7 @@ __device__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next, int els, int
         m->value = m->flag ? fk_s_read(cond, p, s) != 0 : 0;
         s->phase = 1;
         int g = s->group;
-        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_FIRST})) return true;
     }
     fk_i64 v = fk_d.sync[s->group].value;
     s->phase = 0;
@@ -428,8 +587,8 @@ __device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count, i
         m->proc = p;
         s->phase = 1;
         int g = s->group;
-        if (fk_arrive(p, s, g, [=] { fk_form_groups(g, 1, fork, frame0, bytes0, frame1, bytes1); }))
-            return true;
+        FkAction a{FK_ACT_SPLIT, 1, fork, frame0, frame1, 0, bytes0, bytes1};
+        if (fk_arrive(p, s, g, a)) return true;
     }
     if (s->phase == 1) {
         int g = s->group;
@@ -500,11 +659,8 @@ __device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond, 
         m->proc = p;
         m->flag = running;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                fk_d.sync[g].value = fk_any_flagged(g);
-                fk_form_groups(g, 0, 0, frame, bytes, frame, bytes);
-            }))
-            return true;
+        FkAction a{FK_ACT_LOOP_ENTER, 0, 0, frame, frame, 0, bytes, bytes};
+        if (fk_arrive(p, s, g, a)) return true;
     }
     bool running = fk_d.sync[g].value != 0;
     s->phase = 0;
@@ -537,7 +693,7 @@ __device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int 
             fk_m.status[p] = FK_BREAK;
         fk_my_slot(s)->flag = part && fk_m.status[p] == FK_ACTIVE;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_any_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_ANY})) return true;
     }
     s->phase = 0;
     s->pc = fk_d.sync[g].value ? body : next;
@@ -572,19 +728,8 @@ __device__ int fk_s_call_begin(int p, FkProc *s, int frame, fk_u64 bytes, int ne
         m->value = s->rank;
         m->proc = p;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                fk_i64 first = fk_first_flagged(g);
-                fk_d.sync[g].value = first;
-                if (first < 0) return;
-                int n = fk_m.groups[g].size;
-                FkSlot *sl = fk_scratch(g, 0, 0);
-                for (int r = 0; r < n; r++) fk_d.results[sl[r].proc].value = sl[r].flag;
-                int leader = sl[0].proc;
-                fk_d.sync[g].aux = fk_new_group(leader, fk_d.procs[leader].sp + 1, g,
-                                                fk_m.groups[g].size, fk_m.groups[g].at, frame,
-                                                bytes, fk_d.sync[g].scratch);
-            }))
-            return -1;
+        FkAction a{FK_ACT_CALL, 1, 0, frame, frame, 0, bytes, bytes};
+        if (fk_arrive(p, s, g, a)) return -1;
     }
     if (fk_d.sync[g].value < 0) {
         s->phase = 0;
@@ -669,7 +814,7 @@ __device__ bool fk_s_seq_begin(int p, FkProc *s, int next) {
         m->flag = fk_m.status[p] == FK_ACTIVE;
         m->value = s->rank;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_FIRST})) return true;
     }
     if (!fk_push(p, s, FK_FRAME_SEQ, 0)) return true;
     s->seq = (int)fk_d.sync[g].value + 1;
@@ -689,11 +834,8 @@ __device__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) 
     int g = s->group;
     if (s->phase == 0) {
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                fk_d.sync[g].aux = fk_new_group(0, fk_d.procs[0].sp + 1, g, fk_m.procs, 0, frame,
-                                                bytes, fk_d.sync[g].scratch);
-            }))
-            return true;
+        FkAction a{FK_ACT_START, 1, 0, frame, frame, 0, bytes, bytes};
+        if (fk_arrive(p, s, g, a)) return true;
     }
     FkFrame *f = fk_push(p, s, FK_FRAME_START, FK_FLAG_PATH);
     if (!f) return true;
@@ -729,20 +871,7 @@ __device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar valu
             m->value = fk_s_read(value, p, s);
         }
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                int n = fk_m.groups[g].size;
-                FkSlot *sl = fk_scratch(g, 0, 0);
-                for (int r = 0; r < n; r++) {
-                    FkResult *m = &fk_d.results[sl[r].proc];
-                    m->group = sl[r].flag;
-                    if (!sl[r].flag) continue;
-                    int *cell = (int *)sl[r].aux;
-                    int old = *cell;
-                    *cell = fk_combine(old, (int)sl[r].value, op);
-                    m->value = old;
-                }
-            }))
-            return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_MULTIPREFIX, 0, 0, 0, 0, op})) return true;
     }
     const FkResult &m = fk_d.results[p];
     if (has_result && m.group) *(int *)fk_var_addr(result, g, s->slot_base, p) = (int)m.value;
@@ -834,13 +963,21 @@ extern "C" __global__ void fk_device_init() {
 // The persistent kernel: thread t runs processors t, t + T, ... until all are done (or a
 // fault or a runtime limit stops the run). The lanes of a warp meet after every pass (the
 // votes): a waiting lane spinning on its own would keep the warp from the lane whose
-// processor the others wait for, as divergent paths of a warp take turns.
+// processor the others wait for, as divergent paths of a warp take turns. At the meeting the
+// warp runs the leader actions its lanes owe (fk_arrive): a lane that owes one ends its pass
+// there, and its next pass starts at its next processor.
 extern "C" __global__ void fk_device_run() {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     int T = gridDim.x * blockDim.x;
+    FkWarpTeam team{(int)(threadIdx.x & 31)};
+    int mine = t < fk_m.procs ? (fk_m.procs - 1 - t) / T + 1 : 0;  // this thread's processors
+    int from = 0;
     for (;;) {
         bool live = false, moved = false;
-        for (int p = t; p < fk_m.procs; p += T) {
+        int owed = -1;
+        for (int i = 0; i < mine; i++) {
+            int k = from + i < mine ? from + i : from + i - mine;
+            int p = t + k * T;
             FkProc *state = &fk_d.procs[p];
             if (state->done) continue;
             live = true;
@@ -849,8 +986,19 @@ extern "C" __global__ void fk_device_run() {
             if (s.waiting && !fk_released(&s)) continue;
             moved = true;
             fk_run_proc(p, &s);
+            if (s.waiting == 2) {
+                s.waiting = 1;
+                owed = s.wait_group;
+            }
             *state = s;
+            if (owed >= 0) {
+                from = k + 1 < mine ? k + 1 : 0;
+                break;
+            }
         }
+        team.sync();
+        for (unsigned owing = __ballot_sync(0xffffffffu, owed >= 0); owing; owing &= owing - 1)
+            fk_run_owed_action(team, __shfl_sync(0xffffffffu, owed, __ffs(owing) - 1));
         bool stop = fk_stopped();
         if (!__any_sync(0xffffffffu, live) || __any_sync(0xffffffffu, stop)) return;
         if (!__any_sync(0xffffffffu, moved)) {

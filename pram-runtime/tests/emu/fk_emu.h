@@ -146,6 +146,19 @@ inline int __any_sync(unsigned, int pred) {
     return any;
 }
 
+inline unsigned __ballot_sync(unsigned, int pred) {
+    unsigned base = fk_emu_publish(pred != 0);
+    unsigned mask = 0;
+    for (unsigned l = 0; l < 32; l++) mask |= (fk_emu_current->slots[base + l] != 0) << l;
+    fk_emu_done();
+    return mask;
+}
+
+inline void __syncwarp() {
+    fk_emu_publish(0);
+    fk_emu_done();
+}
+
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
