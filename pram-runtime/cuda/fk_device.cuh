@@ -238,6 +238,24 @@ __device__ int fk_atomic_mp(int *p, int v, int op) {
     }
 }
 
+// Memory-ordered accesses of the device schedule's barriers (GPU scope): cheaper than a
+// __threadfence next to a plain access. The CPU stand-in (tests/emu) defines its own.
+#ifndef FK_EMU
+__device__ inline unsigned fk_load_acquire(const unsigned *a) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
+    return v;
+}
+__device__ inline unsigned fk_add_acq_rel(unsigned *a, unsigned v) {
+    unsigned old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(a), "r"(v) : "memory");
+    return old;
+}
+__device__ inline void fk_add_release(unsigned *a, unsigned v) {
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" :: "l"(a), "r"(v) : "memory");
+}
+#endif
+
 __device__ int fk_combine(int a, int b, int op) {
     switch (op) {
     case 0: return (int)((unsigned)a + (unsigned)b);

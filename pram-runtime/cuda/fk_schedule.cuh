@@ -181,6 +181,9 @@ __device__ void fk_error(int code, int p) {
     if (atomicCAS(&fk_d.error[0], 0, code) == 0) fk_d.error[1] = p;
 }
 
+// How many instructions a processor runs between two reads of the stop words (fk_run_proc).
+#define FK_STOP_EVERY 16
+
 __device__ inline bool fk_stopped() {
     return *(volatile int *)&fk_m.fault[0] != 0 || *(volatile int *)&fk_d.error[0] != 0;
 }
@@ -222,8 +225,7 @@ __device__ char *fk_frame_alloc(fk_u64 bytes, int p) {
 
 // Whether a waiting processor's barrier has released it.
 __device__ inline bool fk_released(FkProc *s) {
-    if (fk_load_volatile(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
-    __threadfence();
+    if (fk_load_acquire(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
     s->waiting = 0;
     return true;
 }
@@ -485,8 +487,7 @@ template <class Team> __device__ void fk_leader(const Team &t, int g, const FkAc
 __device__ void fk_release(FkSync *y) {
     y->step++;
     y->arrived = 0;
-    __threadfence();
-    atomicAdd(&y->gen, 1u);
+    fk_add_release(&y->gen, 1u);
 }
 
 // Groups up to this size run their leader action in the last arriver's thread.
@@ -508,11 +509,11 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
         y->step++;
         return false;
     }
+    // The generation is read before arriving (the release order of the arrival keeps it so),
+    // and the arrival publishes this member's inputs and, for the last, acquires the others'.
     unsigned gen = fk_load_volatile(&y->gen);
-    __threadfence();
-    bool last = atomicAdd(&y->arrived, 1u) == (unsigned)n - 1;
+    bool last = fk_add_acq_rel(&y->arrived, 1u) == (unsigned)n - 1;
     if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
-        __threadfence();
         fk_leader(FkSoloTeam{0}, g, a);
         fk_release(y);
         return false;
@@ -972,6 +973,10 @@ extern "C" __global__ void fk_device_run() {
     FkWarpTeam team{(int)(threadIdx.x & 31)};
     int mine = t < fk_m.procs ? (fk_m.procs - 1 - t) / T + 1 : 0;  // this thread's processors
     int from = 0;
+    // A thread with one processor keeps its state in registers between passes (others read
+    // only its frame height, which fk_arrive stores); with several it loads each one's.
+    FkProc own;
+    if (mine == 1) own = fk_d.procs[t];
     for (;;) {
         bool live = false, moved = false;
         int owed = -1;
@@ -979,10 +984,10 @@ extern "C" __global__ void fk_device_run() {
             int k = from + i < mine ? from + i : from + i - mine;
             int p = t + k * T;
             FkProc *state = &fk_d.procs[p];
-            if (state->done) continue;
-            live = true;
             // The processor runs from a copy in registers; only its thread writes it back.
-            FkProc s = *state;
+            FkProc s = mine == 1 ? own : *state;
+            if (s.done) continue;
+            live = true;
             if (s.waiting && !fk_released(&s)) continue;
             moved = true;
             fk_run_proc(p, &s);
@@ -991,6 +996,7 @@ extern "C" __global__ void fk_device_run() {
                 owed = s.wait_group;
             }
             *state = s;
+            own = s;
             if (owed >= 0) {
                 from = k + 1 < mine ? k + 1 : 0;
                 break;

@@ -78,8 +78,13 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
         "// ---- program: the device schedule's interpreter (one case per host instruction) ----\n"
     );
     let _ = writeln!(out, "__device__ void fk_run_proc(int p, FkProc *s) {{");
-    let _ = writeln!(out, "    for (;;) {{");
-    let _ = writeln!(out, "        if (fk_stopped()) return;");
+    // The stop word (a fault, a runtime limit) is read every FK_STOP_EVERY instructions: each
+    // read is a round trip to L2 on the critical path of a processor running alone.
+    let _ = writeln!(out, "    for (unsigned i = 0;; i++) {{");
+    let _ = writeln!(
+        out,
+        "        if (i % FK_STOP_EVERY == 0 && fk_stopped()) return;"
+    );
     let _ = writeln!(out, "        switch (s->pc) {{");
     for (pc, instr) in host.code.iter().enumerate() {
         let next = pc + 1;
