@@ -31,16 +31,31 @@ pub struct MachineFlags {
     pub max_steps: u64,
 }
 
-/// The simulator's limit on P (its memory grows with P).
-const MAX_PROCS: u32 = 1 << 20;
-
-/// `-p P`. `-p -1` is read as a value (not as a flag, which made clap suggest `-- -1`) and
-/// gets the same message as `-p 0` or `-p x`.
+/// `-p P`, up to what `__PROC_NR__` (an `int`) holds; the CPU backends have a lower limit
+/// (`cpu_limit`), the GPU's is its memory. `-p -1` is read as a value (not as a flag, which
+/// made clap suggest `-- -1`) and gets the same message as `-p 0` or `-p x`.
 fn parse_procs(text: &str) -> Result<u32, String> {
     text.parse()
         .ok()
-        .filter(|p| (1..=MAX_PROCS).contains(p))
-        .ok_or_else(|| format!("P must be a number from 1 to {MAX_PROCS} (2^20)"))
+        .filter(|p| (1..=i32::MAX as u32).contains(p))
+        .ok_or_else(|| format!("P must be a number from 1 to {} (2^31 - 1)", i32::MAX))
+}
+
+/// The simulator and the CPU Plan executor hold state per processor in host memory: above
+/// `pram_sim::MAX_PROCS` they refuse the run (the GPU backend runs more).
+fn cpu_limit(flags: &MachineFlags, backend: &str) -> Option<Execution> {
+    (flags.procs > pram_sim::MAX_PROCS).then(|| Execution {
+        output: Vec::new(),
+        diagnostics: format!(
+            "error: -p {}: the {backend} runs at most {} processors (2^20; its memory grows with \
+             P); `--backend gpu` runs more\n",
+            flags.procs,
+            pram_sim::MAX_PROCS
+        ),
+        ok: false,
+        stats: None,
+        trace: None,
+    })
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -179,8 +194,10 @@ pub fn execute(
     reporter: Reporter,
 ) -> Execution {
     match backend {
-        Backend::Auto | Backend::Sim => simulate(checked, flags, options.trace, reporter),
-        Backend::CpuPlan => crate::cmd_plan::execute(checked, flags, options.order, reporter),
+        Backend::Auto | Backend::Sim => cpu_limit(flags, "simulator")
+            .unwrap_or_else(|| simulate(checked, flags, options.trace, reporter)),
+        Backend::CpuPlan => cpu_limit(flags, "CPU Plan executor")
+            .unwrap_or_else(|| crate::cmd_plan::execute(checked, flags, options.order, reporter)),
         Backend::Gpu => {
             crate::cmd_cuda::execute(checked, flags, options.schedule, options.stats, reporter)
         }

@@ -5,7 +5,7 @@ use crate::baselines::Expected;
 use crate::hand_cuda::HandCuda;
 use crate::report::Row;
 use crate::stats::Summary;
-use crate::suite::{Case, Program, SIM_MAX_PROCS};
+use crate::suite::{Case, Program};
 use fork_frontend::{diag, Checked, Options};
 use pram_runtime::gpu;
 use std::time::Instant;
@@ -181,7 +181,7 @@ fn sim_row(case: &Case, checked: &Checked, procs: u64, expected: &str, runs: usi
             ..row
         };
     }
-    if procs > SIM_MAX_PROCS {
+    if procs > u64::from(pram_sim::MAX_PROCS) {
         return Row {
             status: "skipped: over the simulator's memory budget (P > 2^20)".into(),
             ..row

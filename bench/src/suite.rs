@@ -107,11 +107,6 @@ impl Program {
     }
 }
 
-/// The most processors the simulator runs: it holds about 600 bytes per simulated processor
-/// (Hillis–Steele at P = 2^20 peaked at 620 MB), so 2^20 keeps a run under 1 GB on a shared
-/// machine; `forkcc sim -p` has the same limit.
-pub const SIM_MAX_PROCS: u64 = 1 << 20;
-
 /// One program at one size, run at several processor counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
