@@ -490,6 +490,26 @@ __device__ void fk_release(FkSync *y) {
     fk_add_release(&y->gen, 1u);
 }
 
+// Counts an arrival at a group's barrier; returns how many members arrived before. The lanes
+// of a warp that arrive at one group together count with one atomic (a group of 65,536
+// members is 2,048 atomics on its counter, not 65,536): the lanes meet (their inputs ordered
+// before the first lane's release), the first lane adds them all, and each takes its index.
+__device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
+#ifdef FK_EMU
+    (void)g;
+    return fk_add_acq_rel(counter, 1u);
+#else
+    unsigned same = __match_any_sync(__activemask(), g);
+    int lane = threadIdx.x & 31, first = __ffs(same) - 1;
+    __syncwarp(same);
+    unsigned before = 0;
+    if (lane == first) before = fk_add_acq_rel(counter, (unsigned)__popc(same));
+    before = __shfl_sync(same, before, first);
+    __syncwarp(same);  // the first lane's acquire, for the lane that turns out last
+    return before + (unsigned)__popc(same & ((1u << lane) - 1));
+#endif
+}
+
 // Groups up to this size run their leader action in the last arriver's thread.
 #define FK_SOLO_MAX 8
 
@@ -512,7 +532,7 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     // The generation is read before arriving (the release order of the arrival keeps it so),
     // and the arrival publishes this member's inputs and, for the last, acquires the others'.
     unsigned gen = fk_load_volatile(&y->gen);
-    bool last = fk_add_acq_rel(&y->arrived, 1u) == (unsigned)n - 1;
+    bool last = fk_arrival_index(&y->arrived, g) == (unsigned)n - 1;
     if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
         fk_leader(FkSoloTeam{0}, g, a);
         fk_release(y);
