@@ -219,6 +219,8 @@ fn sim_row(case: &Case, checked: &Checked, procs: u64, expected: &str, runs: usi
 /// The GPU's time of one run: from the first launch to the end of the final synchronisation
 /// and the read-back of the output (the walk of the host control graph plus `finish`);
 /// NVRTC (or the PTX cache), context, module loading and allocation are setup, not counted.
+/// The same runs timestamp their group instances, for the device time of the algorithm's
+/// function (`Program::algorithm`).
 fn gpu_row(
     case: &Case,
     backend: Backend,
@@ -232,7 +234,9 @@ fn gpu_row(
         procs,
         priority: false,
         timing: false,
+        timestamps: true,
     };
+    let algorithm = case.program.algorithm();
     let measured = measure(runs, expected, || {
         let run = gpu::run(plan, emitted, config).map_err(|e| e.to_string())?;
         if let Some(e) = run.error {
@@ -251,6 +255,14 @@ fn gpu_row(
             if let Some(last) = stats.last() {
                 row.launches = Some(last.launches);
                 row.read_backs = Some(last.read_backs);
+            }
+            let algorithm: Vec<f64> = stats
+                .iter()
+                .filter_map(|s| s.functions.iter().find(|f| f.name == algorithm))
+                .map(|f| f.nanos as f64 / 1e9)
+                .collect();
+            if algorithm.len() == stats.len() {
+                row.algorithm_s = Summary::of(&algorithm).map(|s| s.median);
             }
             let sync: f64 = stats.iter().map(|s| s.sync.as_secs_f64()).sum();
             let host: f64 = stats.iter().map(|s| s.host.as_secs_f64()).sum();
@@ -389,8 +401,9 @@ pub fn add_ratios(rows: &mut [Row]) {
         if Backend::parse(&row.backend).is_some_and(|b| b.schedule().is_some()) {
             row.speedup_vs_sim =
                 median(&snapshot, Backend::Sim.name(), row.procs).map(|s| s / time);
-            row.generated_vs_hand =
-                median(&snapshot, Backend::CudaHand.name(), row.procs).map(|h| time / h);
+            let hand = median(&snapshot, Backend::CudaHand.name(), row.procs);
+            row.whole_vs_hand = hand.map(|h| time / h);
+            row.generated_vs_hand = hand.zip(row.algorithm_s).map(|(h, a)| a / h);
         }
     }
 }

@@ -66,6 +66,19 @@ impl Program {
         }
     }
 
+    /// The Fork function that runs the algorithm (what the hand-written CUDA does), apart
+    /// from `main`'s input generation and checks.
+    pub fn algorithm(self) -> &'static str {
+        match self {
+            Program::Sieve => "sieve",
+            Program::Quicksort => "quicksort",
+            Program::Matmul => "matmul",
+            Program::PrefixHillisSteele => "hillis_steele_scan",
+            Program::PrefixBlelloch => "blelloch_scan",
+            Program::ListRanking => "pointer_jumping",
+        }
+    }
+
     /// Whether a hand-written CUDA version is part of the comparison.
     pub fn has_hand_cuda(self) -> bool {
         matches!(self, Program::Matmul | Program::PrefixHillisSteele)
