@@ -388,3 +388,123 @@ impl Replay<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "sync int twice(sh int k) { return 2 * k; }
+sync void main(void) {
+    int r;
+    if ($$ % 2) { r = twice(1); } else { r = 0; }
+    fork (2; @ = $$ % 2; $ = $$) { r = twice(@); }
+}
+";
+
+    fn plan() -> (fork_frontend::Checked, Plan) {
+        let checked = fork_frontend::check_source("t.fork", SOURCE, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        (checked, plan)
+    }
+
+    /// The pc of the n-th instruction `is` accepts.
+    fn pc(plan: &Plan, n: usize, is: impl Fn(&Instr) -> bool) -> i32 {
+        let found = plan.host.code.iter().enumerate().filter(|(_, i)| is(i));
+        found
+            .map(|(pc, _)| pc as i32)
+            .nth(n)
+            .expect("the instruction")
+    }
+
+    /// One `FkTraceRec`: begin, end, @, parent, pc, index, size, event.
+    #[allow(clippy::too_many_arguments)]
+    fn rec(begin: u64, end: u64, at: i64, parent: i32, pc: i32, index: i32, size: i32) -> Vec<u8> {
+        let mut r = Vec::new();
+        r.extend(begin.to_le_bytes());
+        r.extend(end.to_le_bytes());
+        r.extend(at.to_le_bytes());
+        for w in [parent, pc, index, size, 7, 0] {
+            r.extend(w.to_le_bytes());
+        }
+        r
+    }
+
+    /// What a device-schedule run of SOURCE on 4 processors leaves: the root; the `if`'s two
+    /// subgroups at once (the odd members call `twice`); the fork's two subgroups, each
+    /// calling `twice`. Times in ns from 1,000,000 on; one record more was formed than kept.
+    fn records(plan: &Plan) -> Vec<u8> {
+        let split = |n| pc(plan, n, |i| matches!(i, Instr::Split { .. }));
+        let call = |n| pc(plan, n, |i| matches!(i, Instr::Call { .. }));
+        let t = |ns: u64| 1_000_000 + ns;
+        [
+            rec(t(0), t(9_000), 0, -1, -1, 0, 4),
+            rec(t(1_000), t(4_000), 0, 0, split(0), 0, 2),
+            rec(t(1_010), t(2_500), 0, 0, split(0), 1, 2),
+            rec(t(1_500), t(3_900), 0, 1, call(0), 0, 2),
+            rec(t(5_000), t(8_000), 0, 0, split(1), 0, 2),
+            rec(t(5_000), t(8_700), 1, 0, split(1), 1, 2),
+            rec(t(5_200), t(7_500), 0, 4, call(1), 0, 2),
+            // Left open by a fault: ends where the run's last instance ended.
+            rec(t(5_300), 0, 1, 5, call(1), 0, 2),
+        ]
+        .concat()
+    }
+
+    #[test]
+    fn device_records_decode_relative_to_the_root() {
+        let (_, plan) = plan();
+        let t = decode_device(&records(&plan), 9);
+        assert_eq!(t.instances.len(), 8);
+        assert_eq!(t.dropped, 1);
+        assert_eq!((t.instances[0].begin, t.instances[0].end), (0, 9_000));
+        assert_eq!(t.instances[0].parent, None);
+        assert_eq!(t.instances[3].parent, Some(1));
+        assert_eq!(t.instances[5].at, 1);
+        assert_eq!(
+            t.instances[7].end, 9_000,
+            "an open instance ends with the run"
+        );
+    }
+
+    #[test]
+    fn functions_sum_their_calls() {
+        let (_, plan) = plan();
+        let t = decode_device(&records(&plan), 8);
+        let times = t.functions(&plan);
+        let time = |name: &str| {
+            times
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| (f.calls, f.nanos))
+        };
+        assert_eq!(time("main"), Some((1, 9_000)));
+        assert_eq!(time("twice"), Some((3, 2_400 + 2_300 + 3_700)));
+    }
+
+    /// The trace of the records: tracks per group instance, calls on the calling group's
+    /// track, each split around its subgroups, times in microseconds.
+    #[test]
+    fn device_records_become_trace_events() {
+        let (checked, plan) = plan();
+        let t = decode_device(&records(&plan), 8);
+        let trace = t.trace(
+            &plan,
+            &checked.sources,
+            "t.fork -p 4",
+            100,
+            Some(("division by zero at t.fork:5:40", 3)),
+        );
+        insta::assert_snapshot!(pram_trace::json::write(&trace));
+    }
+
+    #[test]
+    fn the_event_limit_cuts_the_trace() {
+        let (checked, plan) = plan();
+        let t = decode_device(&records(&plan), 8);
+        let trace = t.trace(&plan, &checked.sources, "t", 4, None);
+        assert!(trace
+            .cut_text()
+            .is_some_and(|s| s.contains("limit of 4 events") && s.contains(" us")));
+    }
+}
