@@ -428,6 +428,37 @@ mod tests {
         run(&[case], &settings, |_| {})
     }
 
+    /// gen/hand compares the algorithm's function with the hand-written kernels; whole/hand
+    /// the whole program; a row without the function's time has no gen/hand.
+    #[test]
+    fn gen_hand_uses_the_algorithms_time() {
+        let gpu = |backend: &str, algorithm_s| Row {
+            program: "matmul".into(),
+            procs: Some(64),
+            backend: backend.into(),
+            median_s: Some(2.0),
+            algorithm_s,
+            ..Row::default()
+        };
+        let mut rows = vec![
+            gpu("gpu", Some(0.5)),
+            gpu("gpu-device", None),
+            Row {
+                median_s: Some(0.25),
+                ..gpu("cuda-hand", None)
+            },
+        ];
+        add_ratios(&mut rows);
+        assert_eq!(rows[0].generated_vs_hand, Some(2.0));
+        assert_eq!(rows[0].whole_vs_hand, Some(8.0));
+        assert_eq!(rows[1].generated_vs_hand, None);
+        assert_eq!(rows[1].whole_vs_hand, Some(8.0));
+        assert_eq!(
+            rows[2].generated_vs_hand, None,
+            "the hand-written row itself"
+        );
+    }
+
     #[test]
     fn the_simulators_budgets_skip_up_front() {
         let over = Program::ListRanking.sim_max_n() + 1;

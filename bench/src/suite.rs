@@ -212,6 +212,29 @@ mod full_sizes {
     //! the transform and the CUDA emission succeed (what the GPU machine would run).
     use super::*;
 
+    /// The algorithm's function is a host function of the Plan: the GPU times it.
+    #[test]
+    fn every_programs_algorithm_is_a_timed_function() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for case in cases("study", true).expect("suite") {
+            let options = fork_frontend::Options {
+                defines: vec![("N".into(), case.n.to_string())],
+            };
+            let checked = fork_frontend::check_file(&root.join(case.program.path()), &options)
+                .unwrap_or_else(|_| panic!("{}: front-end errors", case.program.name()));
+            let plan = transform::transform(&checked.program)
+                .unwrap_or_else(|_| panic!("{}: transform errors", case.program.name()));
+            assert!(
+                plan.functions
+                    .iter()
+                    .any(|f| f.name == case.program.algorithm()),
+                "{}: no function `{}`",
+                case.program.name(),
+                case.program.algorithm()
+            );
+        }
+    }
+
     #[test]
     fn every_full_size_checks_transforms_and_emits() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
