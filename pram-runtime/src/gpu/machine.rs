@@ -151,12 +151,15 @@ impl<'p> Machine<'p> {
         plan: &'p Plan,
         ctx: &Arc<CudaContext>,
         module: &Arc<CudaModule>,
-        procs: u64,
-        timing: bool,
-        timestamps: bool,
-        priority: bool,
+        config: super::Config,
         schedule: Schedule,
     ) -> Result<Machine<'p>, GpuError> {
+        let super::Config {
+            procs,
+            timing,
+            timestamps,
+            priority,
+        } = config;
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
         let depth = emit_schedule::depth(procs) as u64;

@@ -243,16 +243,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         )
         .map_err(GpuError::driver("setting the stack size"))?;
     }
-    let mut m = machine::Machine::new(
-        plan,
-        &ctx,
-        &module,
-        config.procs,
-        config.timing,
-        config.timestamps,
-        config.priority,
-        emitted.schedule,
-    )?;
+    let mut m = machine::Machine::new(plan, &ctx, &module, config, emitted.schedule)?;
     let walk = Instant::now();
     let walked = m.run();
     let walk_time = walk.elapsed();
