@@ -263,14 +263,16 @@ __device__ unsigned fk_trace_form(int parent, int size, fk_i64 at) {
 
 // An `if` split's subgroup: then (0) or else (1).
 __device__ inline void fk_trace_index(int g, int index) {
+    if (!fk_t.recs) return;
     unsigned i = fk_d.sync[g].trace;
-    if (fk_t.recs && i < fk_t.cap) fk_t.recs[i].index = index;
+    if (i < fk_t.cap) fk_t.recs[i].index = index;
 }
 
 // A member leaves group g now; the last one to leave ends it.
 __device__ inline void fk_trace_leave(int g) {
+    if (!fk_t.recs) return;
     unsigned i = fk_d.sync[g].trace;
-    if (fk_t.recs && i < fk_t.cap) atomicMax(&fk_t.recs[i].end, fk_now());
+    if (i < fk_t.cap) atomicMax(&fk_t.recs[i].end, fk_now());
 }
 
 // A new group instance: its descriptor and barrier, its scratch slice.
