@@ -95,8 +95,8 @@ pub struct SimArgs {
     /// Print cost statistics (PRAM time, work, groups, per function) to stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Record the run: `FILE.json` is a trace for ui.perfetto.dev or chrome://tracing
-    /// (simulator: in PRAM steps; `--backend gpu`: in real time), `FILE.svg` a picture of
+    /// Record the run: `FILE.json` is a trace for ui.perfetto.dev or chrome://tracing (the
+    /// simulator's in PRAM steps, the GPU backend's in real time), `FILE.svg` a picture of
     /// processors against PRAM steps (simulator only).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
