@@ -20,8 +20,10 @@
 # and compares stdout bytes and success/failure with the reference (runs with --model erew/crew,
 # --check races or --max-steps are simulator-only: n/a; with --check bounds the .cu is n/a). Then it runs compute-sanitizer memcheck and
 # racecheck on the nvcc binaries of the classroom examples (both schedules; synccheck too on the
-# device schedule's). Cases run in parallel (JOBS, default nproc), and so do the sanitizer
-# passes.
+# device schedule's), and writes the GPU trace (`--trace`, both schedules) of every classroom
+# example's first case, checked to be trace-event JSON (python3) next to the simulator's output,
+# with the device time per function of `--stats`. Cases run in parallel (JOBS, default nproc),
+# and so do the sanitizer passes.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
 
@@ -258,5 +260,52 @@ else
     echo "  skipped: no $SANITIZER" >>"$SUMMARY"
 fi
 
+# gpu_trace FILE SCHEDULE: the first case of FILE with --trace and --stats on the GPU; ok when
+# it prints what the simulator printed, the trace is trace-event JSON in microseconds with a
+# track per group instance, and --stats has the time per function with `main` called once.
+gpu_trace() {
+    local file=$1 schedule=$2 name args json rc
+    name="$(basename "$file" .fork).1"
+    args=$(grep -m1 '^//! run:' "$file")
+    args=${args#//! run:}
+    json=$OUT/traces/$name.$schedule.json
+    # shellcheck disable=SC2086
+    timeout 300 "$FORKCC" run "$file" $args --backend gpu --schedule "$schedule" --stats \
+        --trace "$json" >"$LOGS/$name.trace-$schedule.out" 2>"$LOGS/$name.trace-$schedule.err"
+    rc=$?
+    if ! cmp -s "$LOGS/$name.sim.out" "$LOGS/$name.trace-$schedule.out" ||
+        ! grep -Eq '^  main +1 call ' "$LOGS/$name.trace-$schedule.err"; then
+        echo "DIFF (rc=$rc)"
+    elif ! command -v python3 >/dev/null; then
+        [ -s "$json" ] && echo "written (no python3 to read it)" || echo "NO TRACE"
+    else
+        python3 - "$json" <<'PY' && echo ok || echo "BAD TRACE"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["otherData"]["time_unit"] == "microsecond (GPU timestamps)"
+end = doc["otherData"]["duration_us"]
+events = doc["traceEvents"]
+assert any(e["ph"] == "X" and e["cat"] == "group" for e in events)
+for e in events:
+    assert e["ph"] in "MXisf" and e["pid"] == 1, e
+    if e["ph"] == "X":
+        assert 0 <= e["ts"] and e["ts"] + e["dur"] <= end + 1e-3, e
+PY
+    fi
+}
+
+echo >>"$SUMMARY"
+echo "GPU traces (--trace run.json --stats, classroom examples, first run line: $OUT/traces):" >>"$SUMMARY"
+mkdir -p "$OUT/traces"
+trace_failed=0
+for file in ${FILES:-"$ROOT"/classroom-examples/*.fork}; do
+    case $file in */classroom-examples/*) ;; *) continue ;; esac
+    for schedule in host device; do
+        result=$(gpu_trace "$file" "$schedule")
+        [ "$result" = ok ] || trace_failed=1
+        printf '  %-30s %-7s %s\n' "$(basename "$file" .fork)" "$schedule" "$result" >>"$SUMMARY"
+    done
+done
+
 cat "$SUMMARY"
-[ $((passed + skipped)) -eq "$total" ]
+[ $((passed + skipped)) -eq "$total" ] && [ "$trace_failed" = 0 ]

@@ -50,12 +50,14 @@ pub fn ptx_text(
 }
 
 /// The `gpu` backend. The GPU has no step limit; `--crcw priority` is honoured (under the
-/// host schedule), `common`/`arbitrary` let some writer win.
+/// host schedule), `common`/`arbitrary` let some writer win. `--stats` and a trace title
+/// (`--trace`) timestamp the group instances.
 pub fn execute(
     checked: &Checked,
     flags: &MachineFlags,
     schedule: Schedule,
     timing: bool,
+    trace: Option<&str>,
     reporter: Reporter,
 ) -> Execution {
     if flags.simulator_only_checks() {
@@ -81,18 +83,36 @@ pub fn execute(
         procs: flags.procs as u64,
         priority: matches!(flags.crcw, CrcwArg::Priority),
         timing,
+        timestamps: timing || trace.is_some(),
     };
     match gpu::run(&plan, &emitted, config) {
-        Ok(run) => Execution {
-            output: run.stdout,
-            diagnostics: run
-                .error
-                .as_ref()
-                .map_or(String::new(), |e| format!("error: {e}\n")),
-            stats: Some(format!("{}\n", run.stats)),
-            ok: run.error.is_none(),
-            trace: None,
-        },
+        Ok(run) => {
+            let fault = match &run.error {
+                Some(gpu::GpuError::Fault { message, proc }) => {
+                    Some((message.as_str(), *proc as u32))
+                }
+                _ => None,
+            };
+            let trace = trace.zip(run.timeline.as_ref()).map(|(title, t)| {
+                t.trace(
+                    &plan,
+                    &checked.sources,
+                    title,
+                    pram_sim::DEFAULT_LIMIT,
+                    fault,
+                )
+            });
+            Execution {
+                output: run.stdout,
+                diagnostics: run
+                    .error
+                    .as_ref()
+                    .map_or(String::new(), |e| format!("error: {e}\n")),
+                stats: Some(format!("{}\n", run.stats)),
+                ok: run.error.is_none(),
+                trace,
+            }
+        }
         Err(e) => Execution::failed(format!("error: {e}\n")),
     }
 }

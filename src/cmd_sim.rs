@@ -110,8 +110,9 @@ pub struct SimArgs {
     /// Print cost statistics (PRAM time, work, groups, per function) to stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Record the run (simulator only): `FILE.json` is a trace for ui.perfetto.dev or
-    /// chrome://tracing, `FILE.svg` a picture of processors against PRAM steps.
+    /// Record the run: `FILE.json` is a trace for ui.perfetto.dev or chrome://tracing (the
+    /// simulator's in PRAM steps, the GPU backend's in real time), `FILE.svg` a picture of
+    /// processors against PRAM steps (simulator only).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
 }
@@ -145,7 +146,7 @@ pub struct Execution {
     /// The `--stats` report.
     pub stats: Option<String>,
     pub ok: bool,
-    /// The recorded run (`--trace`, simulator only; also when it faulted).
+    /// The recorded run (`--trace`, simulator and GPU; also when it faulted).
     pub trace: Option<pram_trace::Trace>,
 }
 
@@ -177,7 +178,7 @@ pub const NO_GPU_NOTE: &str =
     "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)";
 
 /// How a run is asked for beyond the machine: the cpu-plan thread order, the GPU schedule,
-/// `--stats`, and a trace title when the simulator records the run (`--trace`).
+/// `--stats`, and a trace title when the run is recorded (`--trace`).
 pub struct RunOptions<'a> {
     pub order: pram_runtime::cpu::Order,
     pub schedule: Schedule,
@@ -198,9 +199,14 @@ pub fn execute(
             .unwrap_or_else(|| simulate(checked, flags, options.trace, reporter)),
         Backend::CpuPlan => cpu_limit(flags, "CPU Plan executor")
             .unwrap_or_else(|| crate::cmd_plan::execute(checked, flags, options.order, reporter)),
-        Backend::Gpu => {
-            crate::cmd_cuda::execute(checked, flags, options.schedule, options.stats, reporter)
-        }
+        Backend::Gpu => crate::cmd_cuda::execute(
+            checked,
+            flags,
+            options.schedule,
+            options.stats,
+            options.trace,
+            reporter,
+        ),
     }
 }
 
@@ -252,13 +258,23 @@ pub fn run(
         Some(Ok(format)) => Some(format),
         None => None,
     };
-    if let (Some(_), Backend::CpuPlan | Backend::Gpu) = (&format, backend) {
-        return trace_elsewhere(backend);
+    match (format, backend) {
+        (Some(_), Backend::CpuPlan) => return trace_elsewhere(backend),
+        (Some(pram_trace::Format::Svg), Backend::Gpu) => {
+            eprintln!(
+                "error: the GPU's trace is `--trace FILE.json` only: the GPU records the size of \
+                 each group instance, not which processors are in it, which the SVG picture \
+                 draws; use `--backend sim` for the SVG"
+            );
+            return ExitCode::FAILURE;
+        }
+        _ => {}
     }
     let Some(checked) = load(&args.source.file, &args.source.front) else {
         return ExitCode::FAILURE;
     };
-    // A trace is recorded by the simulator only: `auto` stays there.
+    // `auto` with a trace stays on the simulator (its trace counts PRAM steps, the GPU's
+    // real time: `--backend gpu` asks for that).
     let gpu_present =
         backend == Backend::Auto && format.is_none() && pram_runtime::gpu::available();
     let (backend, no_gpu) = choose(backend, &args.machine, gpu_present);
@@ -266,8 +282,18 @@ pub fn run(
         eprintln!("{NO_GPU_NOTE}");
     }
     let title = {
+        let command = match backend {
+            Backend::Gpu => format!(
+                "forkcc run --backend gpu --schedule {}",
+                match schedule {
+                    Schedule::Host => "host",
+                    Schedule::Device => "device",
+                }
+            ),
+            _ => "forkcc sim".to_string(),
+        };
         let mut title = format!(
-            "forkcc sim {} -p {}",
+            "{command} {} -p {}",
             args.source.file.display(),
             args.machine.procs
         );
@@ -316,7 +342,7 @@ pub fn trace_elsewhere(backend: Backend) -> ExitCode {
         .to_possible_value()
         .map_or(String::new(), |v| v.get_name().to_string());
     eprintln!(
-        "error: `--trace` is only on the simulator for now; the `{name}` backend does not record traces: run with `--backend sim`"
+        "error: `--trace` is on the simulator and the GPU; the `{name}` backend does not record traces: run with `--backend sim` or `--backend gpu`"
     );
     ExitCode::FAILURE
 }

@@ -25,8 +25,16 @@ pub struct Row {
     pub speedup_vs_seq: Option<f64>,
     /// GPU rows: simulator median / GPU median.
     pub speedup_vs_sim: Option<f64>,
-    /// GPU rows: generated median / hand-written CUDA median (above 1: slower).
+    /// GPU rows: the median device time of the algorithm's Fork function (all its calls,
+    /// from group formation to the last member's return; `Program::algorithm`).
+    #[serde(default)]
+    pub algorithm_s: Option<f64>,
+    /// GPU rows: the algorithm's median (`algorithm_s`) / hand-written CUDA median (above 1:
+    /// slower).
     pub generated_vs_hand: Option<f64>,
+    /// GPU rows: the whole program's median / hand-written CUDA median.
+    #[serde(default)]
+    pub whole_vs_hand: Option<f64>,
     /// GPU rows: kernels launched and host read-backs of one run.
     pub launches: Option<u64>,
     pub read_backs: Option<u64>,
@@ -115,9 +123,11 @@ pub fn table(rows: &[Row]) -> String {
         "median",
         "min",
         "max",
+        "algorithm",
         "vs seq",
         "vs sim",
         "gen/hand",
+        "whole/hand",
         "launches",
         "read-backs",
         "sync",
@@ -136,10 +146,12 @@ pub fn table(rows: &[Row]) -> String {
                 seconds(r.median_s),
                 seconds(r.min_s),
                 seconds(r.max_s),
+                seconds(r.algorithm_s),
                 ratio(r.speedup_vs_seq, "faster", "slower"),
                 ratio(r.speedup_vs_sim, "faster", "slower"),
                 // generated / hand-written time: above 1 the generated code is slower.
                 ratio(r.generated_vs_hand, "slower", "faster"),
+                ratio(r.whole_vs_hand, "slower", "faster"),
                 count(r.launches),
                 count(r.read_backs),
                 share(r.sync_share),

@@ -101,6 +101,21 @@ impl Program {
         }
     }
 
+    /// The Fork function that runs the algorithm (what the hand-written CUDA does), apart
+    /// from `main`'s input generation and checks.
+    pub fn algorithm(self) -> &'static str {
+        match self {
+            Program::Sieve => "sieve",
+            Program::Quicksort => "quicksort",
+            Program::Matmul => "matmul",
+            Program::PrefixHillisSteele => "hillis_steele_scan",
+            Program::PrefixBlelloch => "blelloch_scan",
+            Program::ListRanking => "pointer_jumping",
+            // The overhead programs' steps are in `main`.
+            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => "main",
+        }
+    }
+
     /// Whether a hand-written CUDA version is part of the comparison.
     pub fn has_hand_cuda(self) -> bool {
         matches!(self, Program::Matmul | Program::PrefixHillisSteele)
@@ -243,6 +258,29 @@ mod full_sizes {
     //! The full suite's sizes compile: the front end accepts every program at every N, and
     //! the transform and the CUDA emission succeed (what the GPU machine would run).
     use super::*;
+
+    /// The algorithm's function is a host function of the Plan: the GPU times it.
+    #[test]
+    fn every_programs_algorithm_is_a_timed_function() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for case in cases("study", true).expect("suite") {
+            let options = fork_frontend::Options {
+                defines: vec![("N".into(), case.n.to_string())],
+            };
+            let checked = fork_frontend::check_file(&root.join(case.program.path()), &options)
+                .unwrap_or_else(|_| panic!("{}: front-end errors", case.program.name()));
+            let plan = transform::transform(&checked.program)
+                .unwrap_or_else(|_| panic!("{}: transform errors", case.program.name()));
+            assert!(
+                plan.functions
+                    .iter()
+                    .any(|f| f.name == case.program.algorithm()),
+                "{}: no function `{}`",
+                case.program.name(),
+                case.program.algorithm()
+            );
+        }
+    }
 
     #[test]
     fn every_full_size_checks_transforms_and_emits() {

@@ -30,6 +30,18 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     stacks.base = (char *)fk_device_alloc(P * stride, "processor slot stacks");
     fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
     fk_cuda(cudaMemcpyToSymbol(fk_slot_stacks, &stacks, sizeof stacks), "the slot stacks");
+#ifdef FK_TIMESTAMPS
+    // Built with -DFK_TIMESTAMPS=N: the first N group instances' timestamps (FkTraceRec),
+    // printed to stderr after the run as `fk-timestamps FORMED HEX` (the bytes, which
+    // pram_runtime::gpu::timeline::decode_device reads).
+    FkTrace trace;
+    trace.cap = FK_TIMESTAMPS;
+    trace.pad = 0;
+    trace.recs = (FkTraceRec *)fk_device_alloc(trace.cap * sizeof(FkTraceRec), "timestamps");
+    trace.count = (unsigned *)fk_device_alloc(sizeof(unsigned), "timestamps");
+    fk_cuda(cudaMemset(trace.recs, 0, trace.cap * sizeof(FkTraceRec)), "zeroing the timestamps");
+    fk_cuda(cudaMemcpyToSymbol(fk_t, &trace, sizeof trace), "the timestamps");
+#endif
     fk_device_init<<<FK_BLOCKS(h.procs)>>>();
     fk_after_launch("fk_device_init");
 #ifdef FK_EMU
@@ -45,6 +57,19 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
             "launching the persistent kernel");
 #endif
     fk_cuda(cudaDeviceSynchronize(), "running the program");
+#ifdef FK_TIMESTAMPS
+    {
+        unsigned formed = 0;
+        fk_read((int *)&formed, (const int *)trace.count, 1);
+        fk_u64 kept = std::min<fk_u64>(formed, trace.cap);
+        std::vector<unsigned char> bytes(kept * sizeof(FkTraceRec));
+        fk_cuda(cudaMemcpy(bytes.data(), trace.recs, bytes.size(), cudaMemcpyDeviceToHost),
+                "reading the timestamps");
+        fprintf(stderr, "fk-timestamps %u ", formed);
+        for (unsigned char b : bytes) fprintf(stderr, "%02x", b);
+        fprintf(stderr, "\n");
+    }
+#endif
     int error[2];
     fk_read(error, d.error, 2);
     char m[256];

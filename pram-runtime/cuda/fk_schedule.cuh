@@ -30,7 +30,10 @@
 //   all or part of it. Members write a collective's inputs into the first array at their $$;
 //   the leader uses the second as working space and writes each member's results into the
 //   member's own FkResult, where nothing else can overwrite them before it reads them;
-// - shared frames of group instances: a bump heap, zeroed, never reused.
+// - shared frames of group instances: a bump heap, zeroed, never reused;
+// - timestamps (`--trace`, `--stats`; off unless the driver sets fk_t): one FkTraceRec per
+//   group instance, numbered in the order they form (0 is the root group): formed when the
+//   leader action makes it (%globaltimer), ended when its last member leaves it (atomicMax).
 //
 // Output order: a printf record carries its order key, the path of (step of the parent when
 // the group formed, subgroup index) from the root, then (step, $$ or __PROC_NR__). Sorting by
@@ -115,9 +118,11 @@ struct FkSync {
     fk_u64 scratch;      // the group's slice in the scratch arrays
     fk_i64 aux;          // a collective's second result (the call group)
     FkAction action;     // the leader action a warp owes the group (large groups)
+    unsigned trace;      // the group instance's number in fk_t (when tracing)
+    int trace_pc;        // the pc of the collective whose leader action runs (when tracing)
     // The generation, which every waiting member polls, in a cache line of its own: on the
     // arrival counter's line the polls would slow the arrivals and the leader's writes.
-    unsigned pad[14];
+    unsigned pad[12];
     unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
     unsigned pad2[31];
 };
@@ -149,6 +154,38 @@ struct FkDevice {
 
 __device__ FkDevice fk_d;
 
+// A group instance's timestamps (pram_runtime::gpu::timeline decodes them).
+struct FkTraceRec {
+    fk_u64 begin;        // %globaltimer when the leader action formed it
+    fk_u64 end;          // ... when its last member left it
+    fk_i64 at;           // @
+    int parent;          // the parent instance's number (-1 for the root)
+    int pc;              // the instruction that formed it (-1 for the root)
+    int index;           // split: the subgroup index (then 0, else 1; fork: @)
+    int size;
+    unsigned event;      // the parent's step at the forming collective (siblings share it)
+    int pad;
+};
+
+struct FkTrace {
+    FkTraceRec *recs;    // null: no timestamps (the default)
+    unsigned *count;     // instances formed (also those beyond cap, which are not recorded)
+    unsigned cap;
+    unsigned pad;
+};
+
+__device__ FkTrace fk_t;
+
+__device__ inline fk_u64 fk_now() {
+#ifdef FK_EMU
+    return fk_emu_globaltimer();
+#else
+    fk_u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+#endif
+}
+
 // The GPU driver (pram_runtime::gpu::abi) allocates and writes these with the same layout.
 static_assert(sizeof(FkProc) == 64, "FkProc layout");
 static_assert(sizeof(FkFrame) == 48, "FkFrame layout");
@@ -157,10 +194,13 @@ static_assert(sizeof(FkSlot) == 32, "FkSlot layout");
 static_assert(sizeof(FkResult) == 16, "FkResult layout");
 static_assert(sizeof(FkDevice) == 96, "FkDevice layout");
 static_assert(sizeof(FkSlotStacks) == 16, "FkSlotStacks layout");
+static_assert(sizeof(FkTraceRec) == 48, "FkTraceRec layout");
+static_assert(sizeof(FkTrace) == 24, "FkTrace layout");
 
 // The GPU driver sets the descriptors with these one-thread kernels.
 extern "C" __global__ void fk_set_device(FkDevice d) { fk_d = d; }
 extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s) { fk_slot_stacks = s; }
+extern "C" __global__ void fk_set_trace(FkTrace t) { fk_t = t; }
 
 // The emitted interpreter of one processor (generated from the host program).
 __device__ void fk_run_proc(int p, FkProc *s);
@@ -223,6 +263,41 @@ __device__ char *fk_frame_alloc(fk_u64 bytes, int p) {
     return fk_d.frame_heap + at;
 }
 
+// ---- timestamps ----
+
+// A group instance forms now as a subgroup of `parent`, in the leader action of the
+// collective at fk_d.sync[parent].trace_pc: its number.
+__device__ unsigned fk_trace_form(int parent, int size, fk_i64 at) {
+    if (!fk_t.recs) return 0;
+    const FkSync *y = &fk_d.sync[parent];
+    unsigned i = atomicAdd(fk_t.count, 1u);
+    if (i < fk_t.cap) {
+        FkTraceRec *r = &fk_t.recs[i];
+        r->begin = fk_now();
+        r->at = at;
+        r->parent = (int)y->trace;
+        r->pc = y->trace_pc;
+        r->index = (int)at;
+        r->size = size;
+        r->event = y->step;
+    }
+    return i;
+}
+
+// An `if` split's subgroup: then (0) or else (1).
+__device__ inline void fk_trace_index(int g, int index) {
+    if (!fk_t.recs) return;
+    unsigned i = fk_d.sync[g].trace;
+    if (i < fk_t.cap) fk_t.recs[i].index = index;
+}
+
+// A member leaves group g now; the last one to leave ends it.
+__device__ inline void fk_trace_leave(int g) {
+    if (!fk_t.recs) return;
+    unsigned i = fk_d.sync[g].trace;
+    if (i < fk_t.cap) atomicMax(&fk_t.recs[i].end, fk_now());
+}
+
 // Whether a waiting processor's barrier has released it.
 __device__ inline bool fk_released(FkProc *s) {
     if (fk_load_acquire(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
@@ -278,6 +353,7 @@ __device__ void fk_new_group(int id, int leader, int parent, int size, fk_i64 at
     y->value = 0;
     y->aux = 0;
     y->scratch = scratch;
+    y->trace = fk_trace_form(parent, size, at);
 }
 
 // ---- leader actions ----
@@ -403,6 +479,7 @@ template <class Team> __device__ void fk_form_groups(const Team &t, int g, const
             fk_new_group(id[k], leader[k], g, count[k], at, k ? a.frame1 : a.frame0,
                          k ? a.bytes1 : a.bytes0, offset);
             offset += count[k];
+            fk_trace_index(id[k], k);
         }
     }
 }
@@ -523,6 +600,8 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     // A processor runs from a copy of its state (fk_device_run); the leader reads only its
     // frame height.
     fk_d.procs[p].sp = s->sp;
+    // The instruction the leader action's new groups are formed by.
+    if (fk_t.recs) y->trace_pc = s->pc;
     if (n == 1) {
         // A group of one processor: no barrier, nobody to release.
         fk_leader(FkSoloTeam{0}, g, a);
@@ -644,6 +723,7 @@ __device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count, i
 // The end of a split arm: back to the parent group, which is restored by its barrier.
 __device__ bool fk_s_subgroup_end(int p, FkProc *s) {
     if (s->phase == 0) {
+        fk_trace_leave(s->group);
         FkFrame *f = fk_pop(p, s);
         if (f->flags & FK_FLAG_DOLLAR) fk_m.dollar[p] = f->saved;
         s->group = f->group;
@@ -726,6 +806,7 @@ __device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int 
 __device__ bool fk_s_loop_end(int p, FkProc *s, int next) {
     if (s->phase == 0) {
         FkFrame *f = fk_pop(p, s);
+        if (f->flags & FK_FLAG_IN_LOOP) fk_trace_leave(s->group);
         if ((f->flags & FK_FLAG_PARTICIPANT) && fk_m.status[p] == FK_BREAK)
             fk_m.status[p] = FK_ACTIVE;
         s->group = f->group;
@@ -801,6 +882,8 @@ __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 ca
 
 // `Ret`: back at the Call (phase 3 copies the result), or the end of the processor's run.
 __device__ void fk_s_ret(int p, FkProc *s) {
+    // The callee's group, or at the end of main the root group.
+    fk_trace_leave(s->group);
     if (s->sp == 0) {
         s->done = 1;
         return;
@@ -871,6 +954,7 @@ __device__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) 
 }
 
 __device__ void fk_s_start_end(int p, FkProc *s, int next) {
+    fk_trace_leave(s->group);
     FkFrame *f = fk_pop(p, s);
     s->group = f->group;
     s->rank = f->rank;
@@ -978,6 +1062,16 @@ extern "C" __global__ void fk_device_init() {
         y->arrived = 0;
         y->step = 0;
         y->scratch = 0;
+        y->trace = 0;
+        if (fk_t.recs) {
+            // The root group is instance 0; it ends when the last processor leaves main.
+            FkTraceRec *r = &fk_t.recs[0];
+            r->begin = fk_now();
+            r->parent = -1;
+            r->pc = -1;
+            r->size = fk_m.procs;
+            *fk_t.count = 1;
+        }
     }
 }
 

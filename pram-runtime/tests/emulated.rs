@@ -59,6 +59,12 @@ fn main() {
             "the_device_schedule_cu_runs_like_the_cpu_plan_executor",
             the_device_schedule_cu_runs_like_the_cpu_plan_executor,
         ),
+        common::needing(
+            "g++",
+            gxx,
+            "device_schedule_timestamps_count_the_simulators_calls_and_forks",
+            device_schedule_timestamps_count_the_simulators_calls_and_forks,
+        ),
     ]);
 }
 
@@ -207,4 +213,168 @@ fn emulated_runs_agree(schedule: Schedule) {
     });
     differing.sort();
     assert!(differing.is_empty(), "differs: {differing:#?}");
+}
+
+/// The device schedule's timestamps (`-DFK_TIMESTAMPS`, the `%globaltimer` stand-in of
+/// fk_emu.h) decoded as the GPU driver decodes them: every group instance inside its parent's
+/// time, each Fork function called as often as the simulator calls it, the `fork` subgroups
+/// the simulator's (by `@` and size), and a trace that nests.
+fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
+    use pram_runtime::gpu::timeline::{decode_device, Timeline};
+    use pram_trace::Construct;
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let root = common::root();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (file, procs, n) in [
+        ("classroom-examples/quicksort.fork", 8u32, 200),
+        ("classroom-examples/groups.fork", 4, 0),
+        ("classroom-examples/prefix_hillis_steele.fork", 5, 13),
+    ] {
+        let options = fork_frontend::Options {
+            defines: (n > 0)
+                .then(|| ("N".to_string(), n.to_string()))
+                .into_iter()
+                .collect(),
+        };
+        let checked = fork_frontend::check_file(&root.join(file), &options)
+            .unwrap_or_else(|_| panic!("{file} checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let options = EmitOptions {
+            schedule: Schedule::Device,
+            ..EmitOptions::default()
+        };
+        let source = pram_runtime::cuda::standalone_source_with(&plan, &checked.sources, options)
+            .unwrap_or_else(|e| panic!("{file}: {}", e.message));
+        let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
+        let cpp = dir.path().join("t.cpp");
+        let bin = dir.path().join("t");
+        std::fs::write(&cpp, source).expect("write the source");
+        let built = Command::new("g++")
+            .args([
+                "-std=c++20",
+                "-O1",
+                "-pthread",
+                "-w",
+                "-DFK_TIMESTAMPS=4096",
+            ])
+            .arg(format!("-I{}", emu.display()))
+            .arg(&cpp)
+            .arg("-o")
+            .arg(&bin)
+            .output()
+            .expect("g++ runs");
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let out = Command::new("timeout")
+            .arg("600")
+            .arg(&bin)
+            .args(["-p", &procs.to_string()])
+            .output()
+            .expect("the program runs");
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let line = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("fk-timestamps "))
+            .unwrap_or_else(|| panic!("{file}: no timestamps in {stderr}"));
+        let (formed, hex) = line.split_once(' ').expect("count and bytes");
+        let bytes: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+            .collect();
+        let timeline: Timeline = decode_device(&bytes, formed.parse().expect("a count"));
+        assert_eq!(timeline.dropped, 0);
+        let instances = &timeline.instances;
+        assert_eq!(instances[0].size, procs, "{file}: the root group");
+        for (id, i) in instances.iter().enumerate().skip(1) {
+            let p = &instances[i
+                .parent
+                .unwrap_or_else(|| panic!("{file}: {id} has no parent"))];
+            assert!(
+                p.begin <= i.begin && i.begin <= i.end && i.end <= p.end,
+                "{file}: instance {id} {i:?} is not inside its parent {p:?}"
+            );
+        }
+
+        let sim = pram_sim::run(
+            &checked.program,
+            &pram_sim::Config {
+                procs,
+                ..pram_sim::Config::default()
+            },
+        );
+        let functions = timeline.functions(&plan);
+        for f in &plan.functions {
+            let sim_calls = sim
+                .stats
+                .functions
+                .iter()
+                .find(|s| s.name == f.name)
+                .map_or(0, |s| s.calls);
+            let gpu_calls = functions
+                .iter()
+                .find(|t| t.name == f.name)
+                .map_or(0, |t| t.calls);
+            assert_eq!(gpu_calls, sim_calls, "{file}: calls of {}", f.name);
+        }
+
+        let title = format!("{file} -p {procs}");
+        let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
+        let sim_trace = pram_sim::run_traced(
+            &checked.program,
+            &pram_sim::Config {
+                procs,
+                ..pram_sim::Config::default()
+            },
+            &pram_sim::TraceOptions {
+                title: &title,
+                limit: 20_000,
+                sources: &checked.sources,
+            },
+        )
+        .trace
+        .expect("a trace");
+        let forks = |t: &pram_trace::Trace| {
+            let mut v: Vec<(i64, u32, String)> = t
+                .groups
+                .iter()
+                .filter(|g| g.construct == Construct::Fork)
+                .map(|g| (g.at, g.size, g.site.clone()))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(forks(&trace), forks(&sim_trace), "{file}: fork subgroups");
+        // The calls the host program makes (those of `straight` and `async` functions run
+        // inside kernels, and the GPU does not see them).
+        let calls = |t: &pram_trace::Trace| {
+            let mut v: Vec<String> = t
+                .slices
+                .iter()
+                .filter_map(|s| match &s.kind {
+                    pram_trace::SliceKind::Call { function }
+                        if plan.functions.iter().any(|f| &f.name == function) =>
+                    {
+                        Some(function.clone())
+                    }
+                    _ => None,
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(calls(&trace), calls(&sim_trace), "{file}: call slices");
+        let json: serde_json::Value =
+            serde_json::from_str(&pram_trace::json::write(&trace)).expect("the trace is JSON");
+        assert_eq!(
+            json["otherData"]["time_unit"],
+            "microsecond (GPU timestamps)"
+        );
+    }
 }

@@ -79,6 +79,20 @@ pub struct FkSlotStacks {
     pub stride: u64,
 }
 
+/// `FkTrace` (`cuda/fk_schedule.cuh`): where the device schedule writes its timestamps, set
+/// into `fk_t` only for `--trace` and `--stats` (`recs` 0: none).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkTrace {
+    pub recs: u64,
+    pub count: u64,
+    pub cap: u32,
+    pub pad: u32,
+}
+
+/// Bytes of an `FkTraceRec` (decoded by `timeline::decode_device`).
+pub const FK_TRACE_REC_BYTES: u64 = 48;
+
 /// Sizes of the device schedule's per-processor, per-frame and per-group records, which the
 /// driver allocates (`static_assert`ed in `cuda/fk_schedule.cuh`).
 pub const FK_PROC_BYTES: u64 = 64;
@@ -102,6 +116,8 @@ unsafe impl DeviceRepr for FkMachine {}
 unsafe impl DeviceRepr for FkDevice {}
 // SAFETY: as above.
 unsafe impl DeviceRepr for FkSlotStacks {}
+// SAFETY: as above; the device addresses are into the driver's own allocation.
+unsafe impl DeviceRepr for FkTrace {}
 
 #[cfg(test)]
 mod tests {
@@ -123,6 +139,7 @@ mod tests {
     fn layouts_match_the_device_schedule() {
         assert_eq!(std::mem::size_of::<FkDevice>(), 96);
         assert_eq!(std::mem::size_of::<FkSlotStacks>(), 16);
+        assert_eq!(std::mem::size_of::<FkTrace>(), 24);
         let lib = crate::cuda::SCHEDULE_LIBRARY;
         for (name, bytes) in [
             ("FkProc", FK_PROC_BYTES),
@@ -132,6 +149,8 @@ mod tests {
             ("FkSlot", FK_SLOT_BYTES),
             ("FkDevice", 96),
             ("FkSlotStacks", 16),
+            ("FkTrace", 24),
+            ("FkTraceRec", FK_TRACE_REC_BYTES),
         ] {
             assert!(
                 lib.contains(&format!("sizeof({name}) == {bytes}")),

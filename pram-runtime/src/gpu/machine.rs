@@ -4,7 +4,8 @@
 //! host part of the standalone `.cu` (`cuda/fk_host.cuh`) does, with the same device calls
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
-use super::abi::{self, FkDevice, FkGroup, FkMachine, FkSlotStacks, FkVar};
+use super::abi::{self, FkDevice, FkGroup, FkMachine, FkSlotStacks, FkTrace, FkVar};
+use super::timeline::{self, HostRecorder, Timeline};
 use super::{GpuError, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
@@ -16,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use transform::emit_cuda::{schedule as emit_schedule, Schedule};
-use transform::host_program::{self, HostMachine, LoopHeader};
+use transform::host_program::{self, HostMachine, LoopHeader, Pc};
 use transform::plan::{Home, HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
 const FK_ACTIVE: i32 = 0;
@@ -99,6 +100,12 @@ pub struct Machine<'p> {
     kernel_events: Vec<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>,
     /// `--schedule device`: where its state lives in the arena.
     device: Option<DeviceRegions>,
+    /// Timestamps of group instances (`--stats`, `--trace`): asked for.
+    timestamps: bool,
+    /// ... under the host schedule: its CUDA events, from the start of the walk.
+    recorder: Option<HostRecorder>,
+    /// Where the walk is (the instruction forming a group instance).
+    pc: Pc,
 }
 
 /// Byte offsets of the device schedule's state in the arena (`cuda/fk_schedule.cuh`).
@@ -116,7 +123,12 @@ struct DeviceRegions {
     error: u64,
     fault_key: u64,
     slot_stacks: u64,
+    /// `FkTraceRec`s and their count, with `timestamps`.
+    trace: Option<(u64, u64)>,
 }
+
+/// The most group instances the device schedule stamps (48 bytes each).
+const TRACE_RECORDS: u64 = 1 << 20;
 
 /// The heap of the device schedule's shared frames (group instances' `sh` locals).
 const FRAME_HEAP_BYTES: u64 = 64 << 20;
@@ -125,6 +137,7 @@ const FRAME_HEAP_BYTES: u64 = 64 << 20;
 const SCHEDULE_KERNELS: &[&str] = &[
     "fk_set_device",
     "fk_set_slot_stacks",
+    "fk_set_trace",
     "fk_device_init",
     "fk_device_run",
 ];
@@ -138,11 +151,15 @@ impl<'p> Machine<'p> {
         plan: &'p Plan,
         ctx: &Arc<CudaContext>,
         module: &Arc<CudaModule>,
-        procs: u64,
-        timing: bool,
-        priority: bool,
+        config: super::Config,
         schedule: Schedule,
     ) -> Result<Machine<'p>, GpuError> {
+        let super::Config {
+            procs,
+            timing,
+            timestamps,
+            priority,
+        } = config;
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
         let depth = emit_schedule::depth(procs) as u64;
@@ -205,6 +222,7 @@ impl<'p> Machine<'p> {
             error: region(8),
             fault_key: region(4 * (1 + 2 * abi::FK_KEY_MAX)),
             slot_stacks: region(procs * slot_stack_bytes),
+            trace: timestamps.then(|| (region(TRACE_RECORDS * abi::FK_TRACE_REC_BYTES), region(8))),
         });
         r.total = at;
         let (free, _) = ctx
@@ -270,6 +288,9 @@ impl<'p> Machine<'p> {
             priority,
             kernel_events: Vec::new(),
             device,
+            timestamps,
+            recorder: None,
+            pc: Pc(0),
         };
         if !strings.is_empty() {
             m.write(r.strings, &strings)?;
@@ -544,6 +565,35 @@ impl<'p> Machine<'p> {
         Ok((flag[1] >= 0).then_some(flag[0]))
     }
 
+    // ---- timestamps of the host schedule ----
+
+    /// Group `g` (a new instance) begins now; a split's subgroup comes with its split's
+    /// instruction, index and collective, the others form at the walk's instruction. Whether
+    /// it is stamped (an instance without members is not).
+    fn stamp_enter(&mut self, g: i32, split: Option<(Pc, i64, u64)>) -> Result<bool, GpuError> {
+        let HostGroup { size, at, .. } = self.groups[g as usize];
+        let Some(r) = self.recorder.as_mut() else {
+            return Ok(false);
+        };
+        if size <= 0 {
+            return Ok(false);
+        }
+        let (pc, index, event) = split.unwrap_or_else(|| (self.pc, 0, r.split()));
+        r.enter(&self.stream, Some(pc), index, at, size as u32, event)
+            .map_err(GpuError::driver("recording a timestamp"))?;
+        Ok(true)
+    }
+
+    /// The innermost stamped group ends now (when `stamped`).
+    fn stamp_leave(&mut self, stamped: bool) -> Result<(), GpuError> {
+        match self.recorder.as_mut() {
+            Some(r) if stamped => r
+                .leave(&self.stream)
+                .map_err(GpuError::driver("recording a timestamp")),
+            _ => Ok(()),
+        }
+    }
+
     // ---- the walk (`transform::host_program::walk` decides the order) ----
 
     pub fn run(&mut self) -> Result<(), GpuError> {
@@ -553,6 +603,11 @@ impl<'p> Machine<'p> {
         let p = self.procs as i32;
         self.launch_members("fk_start", p as u32, &[&p, &members])?;
         let g = self.push_group(-1, p, members, 0, main.shared_frame)?;
+        if self.timestamps && self.device.is_none() {
+            let recorder = HostRecorder::new(&self.stream, self.procs as u32)
+                .map_err(GpuError::driver("recording a timestamp"))?;
+            self.recorder = Some(recorder);
+        }
         let root = Ctx {
             group: g,
             slot_base: plan.storage.private_globals_bytes * self.procs,
@@ -569,7 +624,8 @@ impl<'p> Machine<'p> {
     /// `--schedule device`: one cooperative launch of the persistent kernel, which runs the
     /// host program from every processor's own program point (the root group is group 0).
     fn run_on_device(&mut self, d: DeviceRegions) -> Result<(), GpuError> {
-        let at = |o: u64| self.base + o;
+        let base = self.base;
+        let at = |o: u64| base + o;
         let desc = FkDevice {
             procs: at(d.procs),
             results: at(d.results),
@@ -591,6 +647,15 @@ impl<'p> Machine<'p> {
         };
         self.launch("fk_set_device", 1, 1, &[&desc])?;
         self.launch("fk_set_slot_stacks", 1, 1, &[&stacks])?;
+        if let Some((recs, count)) = d.trace {
+            let trace = FkTrace {
+                recs: at(recs),
+                count: at(count),
+                cap: TRACE_RECORDS as u32,
+                pad: 0,
+            };
+            self.launch("fk_set_trace", 1, 1, &[&trace])?;
+        }
         self.launch_members("fk_device_init", self.procs as u32, &[])?;
         let f = self
             .functions
@@ -745,11 +810,30 @@ impl<'p> Machine<'p> {
                 self.stats.kernels += Duration::from_secs_f64(ms as f64 / 1000.0);
             }
         }
+        let timeline = self.timeline()?;
         Ok(Finished {
             records,
             fault,
             overflow,
+            timeline,
         })
+    }
+
+    /// The group instances' timestamps, when they were asked for.
+    fn timeline(&mut self) -> Result<Option<Timeline>, GpuError> {
+        if let Some(recorder) = self.recorder.take() {
+            return recorder
+                .finish(&self.stream)
+                .map(Some)
+                .map_err(GpuError::driver("reading the timestamps"));
+        }
+        let Some((recs, count)) = self.device.and_then(|d| d.trace) else {
+            return Ok(None);
+        };
+        let formed = self.read_ints(count, 1)?[0] as u32 as u64;
+        let kept = formed.min(TRACE_RECORDS);
+        let bytes = self.read(recs, (kept * abi::FK_TRACE_REC_BYTES) as usize)?;
+        Ok(Some(timeline::decode_device(&bytes, formed)))
     }
 }
 
@@ -770,6 +854,8 @@ pub struct Finished {
     pub fault: Option<Fault>,
     /// The record buffer overflowed (records are missing).
     pub overflow: bool,
+    /// The group instances' timestamps (`Config::timestamps`).
+    pub timeline: Option<Timeline>,
 }
 
 /// The runtime library's kernels the driver calls.
@@ -795,22 +881,36 @@ pub struct SplitSaved {
     restore_dollar: Option<(i32, u64)>,
 }
 
-/// A loop's or a call's stack tops, the members of the enclosing group and their marks.
+/// A loop's or a call's stack tops, the members of the enclosing group and their marks,
+/// and whether its group instance is timestamped.
 pub struct Marked {
     tops: Tops,
     n: i32,
     marks: u64,
+    stamped: bool,
+}
+
+/// A subgroup a split formed: its group, and for timestamps its subgroup index, the split's
+/// collective and the split's instruction.
+pub struct Sub {
+    group: i32,
+    index: i64,
+    event: u64,
+    pc: Pc,
 }
 
 impl HostMachine for Machine<'_> {
     type Group = i32;
-    /// The subgroup's group index.
-    type Sub = i32;
+    type Sub = Sub;
     type SplitSaved = SplitSaved;
     type LoopSaved = Marked;
     type CallSaved = Marked;
     type StartSaved = Tops;
     type Error = GpuError;
+
+    fn at(&mut self, pc: Pc) {
+        self.pc = pc;
+    }
 
     fn launch(&mut self, k: KernelId, c: &Ctx) -> Result<(), GpuError> {
         let k = self.plan.kernel(k);
@@ -826,7 +926,7 @@ impl HostMachine for Machine<'_> {
         kind: &SplitKind,
         shared_frames: &[SharedFrameId],
         c: &Ctx,
-    ) -> Result<(Vec<(i32, usize)>, SplitSaved), GpuError> {
+    ) -> Result<(Vec<(Sub, usize)>, SplitSaved), GpuError> {
         let c = *c;
         let tops = self.top;
         let n = self.threads(c) as i32;
@@ -900,6 +1000,7 @@ impl HostMachine for Machine<'_> {
             )?;
         }
         let parent_at = self.groups[c.group as usize].at;
+        let event = self.recorder.as_mut().map_or(0, |r| r.split());
         let mut off = 0;
         let mut subs = Vec::new();
         for (i, size) in sizes.iter().enumerate() {
@@ -910,7 +1011,13 @@ impl HostMachine for Machine<'_> {
             };
             off += *size as u64;
             if *size > 0 {
-                subs.push((first + i as i32, if if_split { i } else { 0 }));
+                let sub = Sub {
+                    group: first + i as i32,
+                    index: i as i64,
+                    event,
+                    pc: self.pc,
+                };
+                subs.push((sub, if if_split { i } else { 0 }));
             }
         }
         let restore_dollar = (set_dollar == 1 && n > 0).then_some((n, saved));
@@ -923,12 +1030,13 @@ impl HostMachine for Machine<'_> {
         ))
     }
 
-    fn enter_subgroup(&mut self, sub: &i32, _c: &Ctx) -> Result<i32, GpuError> {
-        Ok(*sub)
+    fn enter_subgroup(&mut self, sub: &Sub, _c: &Ctx) -> Result<i32, GpuError> {
+        self.stamp_enter(sub.group, Some((sub.pc, sub.index, sub.event)))?;
+        Ok(sub.group)
     }
 
-    fn leave_subgroup(&mut self, _sub: &i32, _inner: &Ctx) -> Result<(), GpuError> {
-        Ok(())
+    fn leave_subgroup(&mut self, _sub: &Sub, _inner: &Ctx) -> Result<(), GpuError> {
+        self.stamp_leave(true)
     }
 
     fn restore(&mut self, saved: SplitSaved, c: &Ctx) -> Result<(), GpuError> {
@@ -944,7 +1052,12 @@ impl HostMachine for Machine<'_> {
         let n = self.threads(*c) as i32;
         let marks = self.alloc_words(n as u64)?;
         self.launch_members("fk_mark_active", n as u32, &[&c.group, &n, &marks])?;
-        Ok(Marked { tops, n, marks })
+        Ok(Marked {
+            tops,
+            n,
+            marks,
+            stamped: false,
+        })
     }
 
     fn loop_enter(
@@ -987,6 +1100,7 @@ impl HostMachine for Machine<'_> {
             }
             g
         };
+        m.stamped = self.stamp_enter(inner, None)?;
         Ok((inner, running.unwrap_or(false)))
     }
 
@@ -1005,6 +1119,7 @@ impl HostMachine for Machine<'_> {
     }
 
     fn loop_end(&mut self, m: Marked, c: &Ctx) -> Result<(), GpuError> {
+        self.stamp_leave(m.stamped)?;
         self.marked_status(*c, m.n, m.marks, FK_BREAK, FK_ACTIVE)?;
         self.pop(m.tops);
         Ok(())
@@ -1032,6 +1147,7 @@ impl HostMachine for Machine<'_> {
         }
         let p = self.groups[c.group as usize];
         let g = self.push_group(c.group, p.size, p.members, p.at, f.shared_frame)?;
+        let stamped = self.stamp_enter(g, None)?;
         let inner = Ctx {
             group: g,
             slot_base: base,
@@ -1042,7 +1158,15 @@ impl HostMachine for Machine<'_> {
         for (param, arg) in params.iter().zip(args) {
             self.copy_var(c, n, marks, (*arg, c), (*param, inner))?;
         }
-        Ok(Some((inner, Marked { tops, n, marks })))
+        Ok(Some((
+            inner,
+            Marked {
+                tops,
+                n,
+                marks,
+                stamped,
+            },
+        )))
     }
 
     fn ret(
@@ -1052,6 +1176,7 @@ impl HostMachine for Machine<'_> {
         inner: &Ctx,
         c: &Ctx,
     ) -> Result<(), GpuError> {
+        self.stamp_leave(m.stamped)?;
         self.marked_status(*c, m.n, m.marks, FK_RETURN, FK_ACTIVE)?;
         if let (Some(r), Some(ret)) = (result, self.plan.function(inner.func).ret) {
             self.copy_var(*c, m.n, m.marks, (ret, *inner), (r, *c))?;
@@ -1066,10 +1191,12 @@ impl HostMachine for Machine<'_> {
         let p = self.procs as i32;
         self.launch_members("fk_start", p as u32, &[&p, &members])?;
         let g = self.push_group(c.group, p, members, 0, shared_frame)?;
+        self.stamp_enter(g, None)?;
         Ok((g, tops))
     }
 
     fn start_end(&mut self, tops: Tops, _c: &Ctx) -> Result<(), GpuError> {
+        self.stamp_leave(true)?;
         self.pop(tops);
         Ok(())
     }

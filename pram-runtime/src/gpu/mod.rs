@@ -9,11 +9,13 @@
 mod abi;
 mod cache;
 mod machine;
+pub mod timeline;
 
 use crate::cpu::printf::{self, Arg};
 use crate::cuda::{self, nvrtc::CompileError};
 use std::fmt;
 use std::time::{Duration, Instant};
+pub use timeline::{FunctionTime, Timeline};
 use transform::emit_cuda::{Emitted, Schedule};
 use transform::plan::Plan;
 
@@ -34,6 +36,11 @@ pub struct Stats {
     pub compile: Duration,
     pub cached: bool,
     pub total: Duration,
+    /// Device time per Fork function, from the group instances' timestamps (`--stats`).
+    pub functions: Vec<FunctionTime>,
+    /// Group instances formed after the timestamp buffer was full (their calls are missing
+    /// from `functions`).
+    pub unstamped: u64,
 }
 
 impl fmt::Display for Stats {
@@ -54,7 +61,38 @@ impl fmt::Display for Stats {
             ms(self.compile),
             if self.cached { " (cached PTX)" } else { "" },
             ms(self.total)
-        )
+        )?;
+        if self.functions.is_empty() {
+            return Ok(());
+        }
+        let width = self
+            .functions
+            .iter()
+            .map(|f| f.name.len())
+            .max()
+            .unwrap_or(0);
+        write!(
+            f,
+            "\ndevice time per function (inclusive, from group formation to the last member's return):"
+        )?;
+        for t in &self.functions {
+            write!(
+                f,
+                "\n  {:<width$}  {:>6} call{}  {:>12.3} ms",
+                t.name,
+                t.calls,
+                if t.calls == 1 { " " } else { "s" },
+                t.nanos as f64 / 1e6
+            )?;
+        }
+        if self.unstamped > 0 {
+            write!(
+                f,
+                "\n  ({} group instances formed after the timestamp buffer was full are not counted)",
+                self.unstamped
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -161,6 +199,8 @@ pub struct GpuRun {
     pub stdout: Vec<u8>,
     pub stats: Stats,
     pub error: Option<GpuError>,
+    /// The group instances' timestamps (`Config::timestamps`).
+    pub timeline: Option<Timeline>,
 }
 
 /// How a run is set up.
@@ -173,6 +213,9 @@ pub struct Config {
     pub priority: bool,
     /// Measure kernel time with CUDA events (`--stats`).
     pub timing: bool,
+    /// Timestamp every group instance (`--stats`' time per function, `--trace`):
+    /// `%globaltimer` in the device schedule, CUDA events in the host schedule.
+    pub timestamps: bool,
 }
 
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
@@ -200,15 +243,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         )
         .map_err(GpuError::driver("setting the stack size"))?;
     }
-    let mut m = machine::Machine::new(
-        plan,
-        &ctx,
-        &module,
-        config.procs,
-        config.timing,
-        config.priority,
-        emitted.schedule,
-    )?;
+    let mut m = machine::Machine::new(plan, &ctx, &module, config, emitted.schedule)?;
     let walk = Instant::now();
     let walked = m.run();
     let walk_time = walk.elapsed();
@@ -218,12 +253,17 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         records,
         fault,
         overflow,
+        timeline,
     } = m.finish()?;
     walked?;
     let mut stats = m.stats.clone();
     stats.host = walk_time.saturating_sub(sync_in_walk);
     stats.compile = compile;
     stats.cached = matches!(origin, cache::Origin::Cached);
+    if let Some(t) = &timeline {
+        stats.functions = t.functions(plan);
+        stats.unstamped = t.dropped;
+    }
     // The simulator stops at a faulting step: no output from that step on.
     let stdout = format_records(
         plan,
@@ -248,6 +288,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         stdout,
         stats,
         error,
+        timeline,
     })
 }
 
@@ -502,6 +543,7 @@ mod tests {
             procs: 4,
             priority: true,
             timing: false,
+            timestamps: false,
         };
         let Err(e) = run(&plan, &emitted, config) else {
             panic!("the run was not refused");

@@ -138,6 +138,13 @@ inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // (and the other tests on a small machine).
 inline void fk_emu_yield() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
+// %globaltimer: nanoseconds of a clock all threads share.
+inline unsigned long long fk_emu_globaltimer() {
+    return (unsigned long long)std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 inline int __any_sync(unsigned, int pred) {
     unsigned base = fk_emu_publish(pred != 0);
     int any = 0;
@@ -172,6 +179,12 @@ inline int atomicAnd(int *p, int v) { return __atomic_fetch_and(p, v, __ATOMIC_S
 inline int atomicOr(int *p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicMax(int *p, int v) {
     int old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return old;
+}
+inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v) {
+    unsigned long long old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
     while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
     }
     return old;

@@ -6,7 +6,7 @@
 use super::host::fk_var;
 use super::EmitError;
 use crate::host_program::{Instr, Pc};
-use crate::plan::{HostFnId, Plan, SplitKind};
+use crate::plan::{Plan, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
 use std::fmt::Write;
@@ -59,17 +59,6 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
 
 pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
     let host = &plan.host;
-    let func_of = |pc: usize| -> HostFnId {
-        let f = host
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.0 as usize <= pc)
-            .max_by_key(|(_, e)| e.0)
-            .map(|(i, _)| i)
-            .unwrap_or(0);
-        HostFnId(f as u32)
-    };
     let frame =
         |id: crate::plan::SharedFrameId| (id.0, plan.storage.shared_frames[id.0 as usize].bytes);
     let var = |v: VarId, span: Span| fk_var(plan, v, span);
@@ -88,7 +77,7 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
     let _ = writeln!(out, "        switch (s->pc) {{");
     for (pc, instr) in host.code.iter().enumerate() {
         let next = pc + 1;
-        let f = plan.function(func_of(pc));
+        let f = plan.function(host.function_at(Pc(pc as u32)));
         let span = plan.program.func(f.func).span;
         let _ = writeln!(out, "        case {pc}: // {}", describe(plan, instr));
         let body = match instr {
@@ -245,20 +234,13 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
     Ok(())
 }
 
-/// The loop an instruction inside it belongs to: the innermost `LoopBegin` before it whose
-/// exit lies after it.
+/// The loop an instruction inside it belongs to (its header and exit).
 fn loop_of(
     host: &crate::host_program::HostProgram,
     pc: Pc,
 ) -> (crate::host_program::LoopHeader, Pc) {
-    for i in (0..pc.0 as usize).rev() {
-        if let Instr::LoopBegin { header, exit } = &host.code[i] {
-            if exit.0 > pc.0 {
-                return (*header, *exit);
-            }
-        }
-    }
-    unreachable!("validated: loop instructions lie inside their loop")
+    host.loop_of(pc)
+        .unwrap_or_else(|| unreachable!("validated: loop instructions lie inside their loop"))
 }
 
 fn describe(plan: &Plan, instr: &Instr) -> String {
