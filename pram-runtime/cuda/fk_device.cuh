@@ -646,6 +646,7 @@ struct FkWarpTeam {
     int lane;
     __device__ unsigned ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
     template <class T> __device__ T shfl(T v, int from) const { return __shfl_sync(0xffffffffu, v, from); }
+    template <class T> __device__ T shfl_up(T v, unsigned d) const { return __shfl_up_sync(0xffffffffu, v, d); }
     template <class T> __device__ unsigned match(T v) const { return __match_any_sync(0xffffffffu, v); }
     __device__ void sync() const { __syncwarp(); }
 };
@@ -655,9 +656,21 @@ struct FkSoloTeam {
     int lane;  // always 0
     __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
     template <class T> __device__ T shfl(T v, int) const { return v; }
+    template <class T> __device__ T shfl_up(T v, unsigned) const { return v; }
     template <class T> __device__ unsigned match(T) const { return 1u; }
     __device__ void sync() const {}
 };
+
+// The identity of a multiprefix operator (fk_combine): combining it changes nothing.
+__device__ inline int fk_identity(int op) {
+    switch (op) {
+    case 0: return 0;
+    case 1: return (int)0x80000000u;
+    case 2: return 0x7fffffff;
+    case 3: return -1;
+    default: return 0;
+    }
+}
 
 // One multiprefix step of a team: each lane with `active` adds `v` to the int at `cell`; the
 // lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by

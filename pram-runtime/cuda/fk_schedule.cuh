@@ -507,6 +507,12 @@ template <class Team> __device__ void fk_form_call_group(const Team &t, int g, c
 template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int g, int op) {
     int n = fk_m.groups[g].size;
     const FkSlot *sl = fk_scratch(g, 0, 0);
+    // The usual case is one cell for the whole group (`mpadd(&count, 1)`): the team keeps that
+    // cell's value in a register from batch to batch and scans each batch with shuffles, so no
+    // batch waits for the previous one's store. A batch on several cells flushes it and takes
+    // the cell-by-cell step.
+    fk_u64 held = 0;
+    int value = 0;
     for (int base = 0; base < n; base += Team::size) {
         int r = base + t.lane;
         bool flag = false;
@@ -517,14 +523,40 @@ template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int 
             cell = (fk_u64)sl[r].aux;
             v = (int)sl[r].value;
         }
-        int acc = fk_mp_lanes(t, flag, cell, v, op);
-        if (r < n) {
-            FkResult *m = &fk_d.results[sl[r].proc];
-            m->group = flag;
-            if (flag) m->value = acc;
+        unsigned m = t.ballot(flag);
+        int acc = 0;
+        if (m) {
+            fk_u64 first = t.shfl(cell, __ffs(m) - 1);
+            if (!t.ballot(flag && cell != first)) {
+                if (held != first) {
+                    if (held && t.lane == 0) *(int *)held = value;
+                    t.sync();
+                    value = t.shfl(t.lane == 0 ? *(int *)first : 0, 0);
+                    held = first;
+                }
+                int incl = flag ? v : fk_identity(op);
+                for (unsigned d = 1; d < (unsigned)Team::size; d <<= 1) {
+                    int below = t.shfl_up(incl, d);
+                    if ((unsigned)t.lane >= d) incl = fk_combine(below, incl, op);
+                }
+                int before = t.shfl_up(incl, 1u);
+                acc = t.lane == 0 ? value : fk_combine(value, before, op);
+                value = fk_combine(value, t.shfl(incl, Team::size - 1), op);
+            } else {
+                if (held && t.lane == 0) *(int *)held = value;
+                held = 0;
+                t.sync();
+                acc = fk_mp_lanes(t, flag, cell, v, op);
+                t.sync();  // the next lanes on a cell read what this batch wrote
+            }
         }
-        t.sync();  // the next lanes on a cell read what this batch wrote
+        if (r < n) {
+            FkResult *res = &fk_d.results[sl[r].proc];
+            res->group = flag;
+            if (flag) res->value = acc;
+        }
     }
+    if (held && t.lane == 0) *(int *)held = value;
 }
 
 template <class Team> __device__ void fk_leader(const Team &t, int g, const FkAction &a) {
