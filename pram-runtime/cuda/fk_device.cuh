@@ -643,6 +643,7 @@ extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, in
 // groups).
 struct FkWarpTeam {
     static constexpr int size = 32;
+    static constexpr int unroll = 8;  // batches whose loads a loop over members issues together
     int lane;
     __device__ unsigned ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
     template <class T> __device__ T shfl(T v, int from) const { return __shfl_sync(0xffffffffu, v, from); }
@@ -653,6 +654,7 @@ struct FkWarpTeam {
 
 struct FkSoloTeam {
     static constexpr int size = 1;
+    static constexpr int unroll = 1;
     int lane;  // always 0
     __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
     template <class T> __device__ T shfl(T v, int) const { return v; }

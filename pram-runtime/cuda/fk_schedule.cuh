@@ -442,14 +442,22 @@ template <class Team> __device__ void fk_form_groups(const Team &t, int g, const
     const FkSlot *sl = fk_scratch(g, 0, 0);
     int count[2] = {0, 0}, leader[2] = {-1, -1}, id[2] = {-1, -1};
     unsigned before = (1u << t.lane) - 1;
-    for (int base = 0; base < n; base += Team::size) {
-        int r = base + t.lane;
-        fk_i64 key = -1;
-        int proc = -1;
-        if (r < n) {
-            key = sl[r].value;
-            proc = sl[r].proc;
+    constexpr int U = Team::unroll;
+    for (int base0 = 0; base0 < n; base0 += U * Team::size) {
+        // The slots of U batches are loaded together, so that their latencies overlap.
+        fk_i64 keys[U];
+        int procs[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            int r = base0 + u * Team::size + t.lane;
+            keys[u] = r < n ? sl[r].value : -1;
+            procs[u] = r < n ? sl[r].proc : -1;
         }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+        int r = base0 + u * Team::size + t.lane;
+        fk_i64 key = keys[u];
+        int proc = procs[u];
         int rank = 0, group = -1;
         for (int k = 0; k < 2; k++) {
             unsigned m = t.ballot(key == k);
@@ -469,6 +477,7 @@ template <class Team> __device__ void fk_form_groups(const Team &t, int g, const
             res->value = key;
             res->group = group;
             if (key >= 0) res->rank = rank;
+        }
         }
     }
     if (t.lane == 0) {
@@ -513,16 +522,22 @@ template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int 
     // the cell-by-cell step.
     fk_u64 held = 0;
     int value = 0;
-    for (int base = 0; base < n; base += Team::size) {
-        int r = base + t.lane;
-        bool flag = false;
-        fk_u64 cell = 0;
-        int v = 0;
-        if (r < n && sl[r].flag) {
-            flag = true;
-            cell = (fk_u64)sl[r].aux;
-            v = (int)sl[r].value;
+    constexpr int U = Team::unroll;
+    for (int base0 = 0; base0 < n; base0 += U * Team::size) {
+        // The slots of U batches are loaded together, so that their latencies overlap.
+        FkSlot in[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            int r = base0 + u * Team::size + t.lane;
+            in[u].flag = 0;
+            if (r < n) in[u] = sl[r];
         }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+        int r = base0 + u * Team::size + t.lane;
+        bool flag = r < n && in[u].flag;
+        fk_u64 cell = flag ? (fk_u64)in[u].aux : 0;
+        int v = flag ? (int)in[u].value : 0;
         unsigned m = t.ballot(flag);
         int acc = 0;
         if (m) {
@@ -551,9 +566,10 @@ template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int 
             }
         }
         if (r < n) {
-            FkResult *res = &fk_d.results[sl[r].proc];
+            FkResult *res = &fk_d.results[in[u].proc];
             res->group = flag;
             if (flag) res->value = acc;
+        }
         }
     }
     if (held && t.lane == 0) *(int *)held = value;
