@@ -49,8 +49,9 @@ pub fn ptx_text(
     Ok(ptx)
 }
 
-/// The `gpu` backend. The GPU has no step limit; `--crcw priority` is honoured (under the
-/// host schedule), `common`/`arbitrary` let some writer win.
+/// The `gpu` backend, with the limits of `--max-steps` and `--timeout` (docs/gpu-limits.md);
+/// `--crcw priority` is honoured (under the host schedule), `common`/`arbitrary` let some
+/// writer win.
 pub fn execute(
     checked: &Checked,
     flags: &MachineFlags,
@@ -81,18 +82,24 @@ pub fn execute(
         procs: flags.procs as u64,
         priority: matches!(flags.crcw, CrcwArg::Priority),
         timing,
+        limits: flags.gpu_limits(),
     };
     match gpu::run(&plan, &emitted, config) {
         Ok(run) => Execution {
             output: run.stdout,
-            diagnostics: run
-                .error
-                .as_ref()
-                .map_or(String::new(), |e| format!("error: {e}\n")),
+            diagnostics: run.error.as_ref().map_or(String::new(), error_line),
             stats: Some(format!("{}\n", run.stats)),
             ok: run.error.is_none(),
             trace: None,
         },
-        Err(e) => Execution::failed(format!("error: {e}\n")),
+        Err(e) => Execution::failed(error_line(&e)),
+    }
+}
+
+/// `error[R0006]: ...` for an error with the simulator's fault code, else `error: ...`.
+fn error_line(e: &gpu::GpuError) -> String {
+    match e.code() {
+        Some(code) => format!("error[{code}]: {e}\n"),
+        None => format!("error: {e}\n"),
     }
 }

@@ -26,9 +26,22 @@ pub struct MachineFlags {
     /// checks every access).
     #[arg(long = "check", value_enum, value_name = "CHECK")]
     pub check: Vec<CheckArg>,
-    /// Stop with an error after this many group steps.
+    /// Stop with an error after this many group steps. The GPU counts the iterations of each
+    /// loop against it, which stops no earlier than the simulator (docs/gpu-limits.md).
     #[arg(long, value_name = "N", default_value_t = pram_sim::Config::default().max_steps)]
     pub max_steps: u64,
+    /// Stop a GPU run with an error after this many seconds (default 30; 0: no time limit).
+    /// The simulator and cpu-plan stop by `--max-steps` only.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
+}
+
+/// `--timeout SECONDS`: a number of seconds, 0 or more (fractions allowed).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| "give the time limit in seconds, e.g. `--timeout 10` (0: none)".into())
 }
 
 /// The simulator's limit on P (its memory grows with P).
@@ -70,6 +83,17 @@ impl MachineFlags {
     /// Checks only the simulator makes: the access model and races.
     pub fn simulator_only_checks(&self) -> bool {
         !matches!(self.model, ModelArg::Crcw) || self.check.contains(&CheckArg::Races)
+    }
+
+    /// The GPU's limits: `--max-steps`, and `--timeout` or its default.
+    pub fn gpu_limits(&self) -> pram_runtime::gpu::Limits {
+        let seconds = self
+            .timeout
+            .unwrap_or(transform::emit_cuda::DEFAULT_TIMEOUT_SECONDS as f64);
+        pram_runtime::gpu::Limits {
+            max_steps: self.max_steps.max(1),
+            timeout: (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds)),
+        }
     }
 }
 
@@ -178,6 +202,13 @@ pub fn execute(
     options: &RunOptions,
     reporter: Reporter,
 ) -> Execution {
+    if let (Some(_), Backend::Auto | Backend::Sim | Backend::CpuPlan) = (flags.timeout, backend) {
+        return Execution::failed(
+            "error: `--timeout` limits GPU runs only; this run is on the CPU (`--backend sim` or \
+             `cpu-plan`), which stops by `--max-steps`: leave `--timeout` out\n"
+                .into(),
+        );
+    }
     match backend {
         Backend::Auto | Backend::Sim => simulate(checked, flags, options.trace, reporter),
         Backend::CpuPlan => crate::cmd_plan::execute(checked, flags, options.order, reporter),

@@ -230,8 +230,7 @@ fn gpu_row(
     let (plan, emitted) = compiled;
     let config = gpu::Config {
         procs,
-        priority: false,
-        timing: false,
+        ..gpu::Config::default()
     };
     let measured = measure(runs, expected, || {
         let run = gpu::run(plan, emitted, config).map_err(|e| e.to_string())?;

@@ -115,15 +115,105 @@ __device__ void fk_fault_key(const FkThread *th);
 // The first fault wins: its site, processor and launch (the host drops the output of that
 // launch and later ones, as the simulator stops at the faulting step). Under the device
 // schedule the launch is replaced by the step's output order key (fk_schedule.cuh).
-__device__ void fk_fault(int site, const FkThread *th) {
-    if (atomicCAS(&fk_m.fault[0], 0, site + 1) == 0) {
-        fk_m.fault[1] = th->proc;
-        fk_m.fault[2] = (int)th->launch;
-        fk_m.fault[3] = (int)th->sub;
+// Returns whether this fault is the first.
+__device__ bool fk_fault(int site, const FkThread *th) {
+    if (atomicCAS(&fk_m.fault[0], 0, site + 1) != 0) return false;
+    fk_m.fault[1] = th->proc;
+    fk_m.fault[2] = (int)th->launch;
+    fk_m.fault[3] = (int)th->sub;
 #ifdef FK_SCHEDULE_DEVICE
-        fk_fault_key(th);
+    fk_fault_key(th);
 #endif
-    }
+    return true;
+}
+
+__device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 0; }
+
+// ---- limits: the step limit and the time limit (docs/gpu-limits.md) ----
+// The GPU counts loop iterations: per processor for a loop inside a kernel, per group for a
+// loop whose body is cut into kernels. Each iteration is at least one of the simulator's
+// group steps, so a run stops no earlier than `forkcc sim --max-steps N` would. The time
+// limit is measured on the GPU's own clock (%globaltimer) from `fk_set_limits`.
+
+#define FK_LIMIT_STEPS 1
+#define FK_LIMIT_TIME 2
+#define FK_PROC_MAX 0x7fffffff
+
+struct FkLimits {
+    fk_u64 max_steps;   // iterations of one loop; 0: none
+    fk_u64 timeout_ns;  // 0: none
+    fk_u64 start_ns;
+    int *why;           // [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX
+                        // - the lowest processor still in the loop (0: none recorded)
+};
+
+__device__ FkLimits fk_limits;
+
+static_assert(sizeof(FkLimits) == 32, "FkLimits layout");
+
+__device__ inline fk_u64 fk_now() {
+#ifdef FK_EMU
+    return fk_emu_now();
+#else
+    fk_u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+#endif
+}
+
+// The host sets the limits with this one-thread kernel before the program's first kernel.
+extern "C" __global__ void fk_set_limits(FkLimits l) {
+    l.start_ns = fk_now();
+    fk_limits = l;
+}
+
+// The limit a loop passes after `it` iterations (FK_LIMIT_*), or 0.
+__device__ int fk_limit_passed(fk_u64 it) {
+    if (fk_limits.max_steps && it > fk_limits.max_steps) return FK_LIMIT_STEPS;
+    if (fk_limits.timeout_ns && fk_now() - fk_limits.start_ns > fk_limits.timeout_ns)
+        return FK_LIMIT_TIME;
+    return 0;
+}
+
+// A fault at the loop's `site` for limit `why` (none when 0).
+__device__ void fk_limit_fault(int why, int site, const FkThread *th) {
+    if (why && fk_fault(site, th)) fk_limits.why[0] = why;
+}
+
+// A loop has run `it` iterations (for `th`): a fault at the loop's `site` when a limit is
+// passed. True when the run stops (this or another fault). Every processor that finds the
+// run stopped by a limit of its own loop records itself: the lowest is reported, as the
+// simulator names the first processor of the step (whichever passed the limit first).
+__device__ bool fk_limit(fk_u64 it, int site, const FkThread *th) {
+    fk_limit_fault(fk_limit_passed(it), site, th);
+    if (!fk_faulted()) return false;
+    if (*(volatile int *)&fk_limits.why[0] && *(volatile int *)&fk_m.fault[0] == site + 1)
+        atomicMax(&fk_limits.why[1], FK_PROC_MAX - th->proc);
+    return true;
+}
+
+// Group g's $$ 0 member as the thread of launch (launch, sub) of the host schedule, for a
+// fault of the whole group.
+__device__ FkThread fk_first_member(int g, unsigned launch, unsigned sub) {
+    FkThread th = {};
+    th.proc = fk_m.members[fk_m.groups[g].members];
+    th.launch = launch;
+    th.sub = sub;
+    return th;
+}
+
+// A limit the host schedule's host found on a loop of group g (one thread): the fault, with
+// the output of launch `launch` on dropped. Then every loop ends (fk_member_stays).
+extern "C" __global__ void fk_limit_hit(int g, int site, int why, unsigned launch) {
+    FkThread th = fk_first_member(g, launch, 0);
+    fk_limit_fault(why, site, &th);
+}
+
+// An iteration of a loop inside a kernel; every 1024th tests the limits and whether another
+// processor faulted. True: leave the loop (the run stops).
+__device__ inline bool fk_spin(fk_u64 *it, int site, const FkThread *th) {
+    if ((++*it & 1023) != 0) return false;
+    return fk_limit(*it, site, th);
 }
 
 template <class T> __device__ T fk_div(T a, T b, int site, const FkThread *th) {
@@ -564,7 +654,8 @@ __device__ void fk_marked_member_status(int g, int t, fk_u64 marks, int from, in
 __device__ bool fk_member_stays(int g, int t, fk_u64 slot_base, fk_u64 marks, int has_cond,
                                 FkVar cond, int cond_group) {
     int proc = fk_m.members[fk_m.groups[g].members + t];
-    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE) return false;
+    // After a fault every loop ends: the run goes to its end, where the host reports it.
+    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE || fk_faulted()) return false;
     if (has_cond &&
         fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) == 0) {
         fk_m.status[proc] = FK_BREAK;
@@ -804,6 +895,23 @@ __device__ int fk_r_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int 
         running += __syncthreads_count(stays);
     }
     return running;
+}
+
+// An iteration of a block region's loop (group g is the loop group): thread 0 tests the
+// limits for g's $$ 0 member (fk_limit) when a test is due. True in every thread when the
+// run stops.
+__device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
+    ++*it;
+    if (!(fk_limits.max_steps && *it > fk_limits.max_steps) && (*it & 1023) != 0) return false;
+    __shared__ int stop;
+    if (threadIdx.x == 0) {
+        FkThread th = fk_first_member(g, r.launch, r.sub);
+        stop = fk_limit(*it, site, &th);
+    }
+    __syncthreads();
+    int s = stop;
+    __syncthreads();
+    return s;
 }
 
 __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value,

@@ -11,6 +11,7 @@
 // and the loop-exit count.
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -66,8 +67,10 @@ struct FkHostFrame {
     int is_if, set_dollar, first, arms[2], end;
     long long k, i;
     std::vector<int> sizes;
-    // loop: its header, where it exits, whether a participant runs the next iteration
-    int has_cond, test_first, forms_group, shared_frame, exit, running;
+    // loop: its header, where it exits, whether a participant runs the next iteration, its
+    // fault site and iterations so far (the limits)
+    int has_cond, test_first, forms_group, shared_frame, exit, running, site;
+    fk_u64 iterations;
     FkVar cond;
     fk_u64 shared_bytes;
     // call: the callee's context, where the caller goes on, the result to copy back
@@ -91,6 +94,12 @@ struct FkHost {
     int pc;
     std::vector<FkHostFrame> stack;
     unsigned *fault_key;  // device schedule: the faulting step's order key (device memory)
+    // The limits (`--max-steps`, `--timeout`; docs/gpu-limits.md), also on the device in
+    // fk_limits: iterations of one loop (0: none), seconds from the start (0: none).
+    fk_u64 max_steps;
+    double timeout;
+    std::chrono::steady_clock::time_point start;
+    int *why;  // device: FK_LIMIT_* of the fault
 };
 
 static FkHost fk_h;
@@ -382,8 +391,10 @@ inline void fk_split_fork(FkVar count, FkVar at, int set_dollar, FkVar dollar, i
 
 // Marks the participants (the active members).
 inline void fk_loop_begin(int has_cond, FkVar cond, int test_first, int forms_group, int frame,
-                          fk_u64 bytes, int exit) {
+                          fk_u64 bytes, int exit, int site) {
     FkHostFrame &l = fk_push_frame(FK_HOST_LOOP);
+    l.site = site;
+    l.iterations = 0;
     l.has_cond = has_cond;
     l.cond = cond;
     l.test_first = test_first;
@@ -455,9 +466,22 @@ inline void fk_loop_next() {
     fk_after_launch("fk_marked_status");
 }
 
-// The exit update in the loop group; back to `body` while a participant runs.
+// The limit (FK_LIMIT_*) a loop passes after `it` iterations, or 0.
+inline int fk_host_limit(fk_u64 it) {
+    if (fk_h.max_steps && it > fk_h.max_steps) return FK_LIMIT_STEPS;
+    std::chrono::duration<double> t = std::chrono::steady_clock::now() - fk_h.start;
+    if (fk_h.timeout > 0 && t.count() > fk_h.timeout) return FK_LIMIT_TIME;
+    return 0;
+}
+
+// The exit update in the loop group; back to `body` while a participant runs. A passed limit
+// is a fault of the loop group, after which the loop ends.
 inline void fk_loop_latch(int body) {
     FkHostFrame &l = fk_frame(FK_HOST_LOOP);
+    if (int why = fk_host_limit(++l.iterations)) {
+        fk_limit_hit<<<1, 1>>>(fk_h.c.g, l.site, why, fk_h.launches);
+        fk_after_launch("fk_limit_hit");
+    }
     fk_loop_exit_update(&l, fk_h.c, l.has_cond);
     if (l.running > 0) fk_h.pc = body;
 }
@@ -712,7 +736,18 @@ inline int fk_finish() {
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault[0] != 0) {
-        fprintf(stderr, "error: %s on processor %d\n", fk_h.program->sites[fault[0] - 1], fault[1]);
+        const char *site = fk_h.program->sites[fault[0] - 1];
+        int why[2];
+        fk_read(why, fk_h.why, 2);
+        int proc = why[1] ? FK_PROC_MAX - why[1] : fault[1];
+        if (why[0] == FK_LIMIT_STEPS)
+            fprintf(stderr, "error[R0006]: %s ran more than %llu iterations (the step limit, `--max-steps`) on processor %d\n",
+                    site, fk_h.max_steps, proc);
+        else if (why[0] == FK_LIMIT_TIME)
+            fprintf(stderr, "error[R0006]: %s was still running when the time limit of %g s ran out (`--timeout`) on processor %d\n",
+                    site, fk_h.timeout, proc);
+        else
+            fprintf(stderr, "error: %s on processor %d\n", site, fault[1]);
         return 1;
     }
     if (top > fk_h.m.out_bytes) {
@@ -728,8 +763,28 @@ inline int fk_finish() {
 inline int fk_main(int argc, char **argv, const FkProgram *program) {
     long procs = 1;
     fk_h.priority = 0;
+    fk_h.max_steps = FK_DEFAULT_MAX_STEPS;
+    fk_h.timeout = FK_DEFAULT_TIMEOUT;
     for (int i = 1; i < argc; i++) {
         const char *v = 0;
+        if (strcmp(argv[i], "--max-steps") == 0 && i + 1 < argc) {
+            char *end;
+            fk_h.max_steps = strtoull(argv[++i], &end, 10);
+            if (*end || fk_h.max_steps == 0) {
+                fprintf(stderr, "error: `--max-steps %s`: give a number of loop iterations from 1 up\n", argv[i]);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
+            char *end;
+            fk_h.timeout = strtod(argv[++i], &end);
+            if (*end || !(fk_h.timeout >= 0)) {
+                fprintf(stderr, "error: `--timeout %s`: give seconds (0: no time limit)\n", argv[i]);
+                return 2;
+            }
+            continue;
+        }
         if (strcmp(argv[i], "--crcw") == 0 && i + 1 < argc) {
             const char *m = argv[++i];
             if (strcmp(m, "priority") == 0) {
@@ -748,7 +803,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "-p", 2) == 0) v = argv[i] + 2;
         else {
-            fprintf(stderr, "error: unknown argument `%s`; usage: %s -p P [--crcw common|arbitrary|priority]\n",
+            fprintf(stderr, "error: unknown argument `%s`; usage: %s -p P [--crcw common|arbitrary|priority] [--max-steps N] [--timeout SECONDS]\n",
                     argv[i], argv[0]);
             return 2;
         }
@@ -799,6 +854,15 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     m.fault = (int *)fk_device_alloc(16, "the fault words");
     h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
+    h.why = (int *)fk_device_alloc(8, "the limit word");
+    FkLimits limits;
+    limits.max_steps = h.max_steps;
+    limits.timeout_ns = (fk_u64)(h.timeout * 1e9);
+    limits.start_ns = 0;
+    limits.why = h.why;
+    fk_set_limits<<<1, 1>>>(limits);
+    fk_after_launch("fk_set_limits");
+    h.start = std::chrono::steady_clock::now();
     h.top.groups = 0;
     h.top.members = 0;
     h.top.words = 0;

@@ -62,7 +62,7 @@ struct FkFrame {
     fk_u64 slot_base;    // slot stack height before the frame
     int back;            // split: the end pc; call: the Call's pc (the result copy)
     int flags;
-    fk_i64 saved;        // fork with `$ = e`: the old $
+    fk_i64 saved;        // fork with `$ = e`: the old $; loop: iterations so far
     unsigned step;       // order key element: the parent's step when the group formed
     unsigned index;      // ... and the subgroup index
 };
@@ -528,11 +528,21 @@ __device__ void fk_s_loop_next(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
-// The loop-exit update and the all-exited test, in the loop group.
-__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next) {
+// The loop-exit update and the all-exited test, in the loop group. Its $$ 0 member counts
+// the iterations and tests the limits (fk_limit; `site` is the loop's).
+__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next,
+                                int site) {
     int g = s->group;
     if (s->phase == 0) {
-        bool part = fk_top(p, s)->flags & FK_FLAG_PARTICIPANT;
+        FkFrame *f = fk_top(p, s);
+        fk_u64 it = (fk_u64)++f->saved;
+        if (s->rank == 0 &&
+            ((fk_limits.max_steps && it > fk_limits.max_steps) || (it & 1023) == 0)) {
+            FkThread th;
+            fk_s_thread(&th, p, s, true);
+            if (fk_limit(it, site, &th)) return true;
+        }
+        bool part = f->flags & FK_FLAG_PARTICIPANT;
         if (has_cond && part && fk_m.status[p] == FK_ACTIVE && fk_s_read(cond, p, s) == 0)
             fk_m.status[p] = FK_BREAK;
         fk_my_slot(s)->flag = part && fk_m.status[p] == FK_ACTIVE;

@@ -68,7 +68,7 @@ fn gpu_runs_agree(schedule: Schedule) {
             gpu::Config {
                 procs: procs as u64,
                 priority: crcw == cpu::Crcw::Priority,
-                timing: false,
+                ..gpu::Config::default()
             },
         )
         .unwrap_or_else(|e| panic!("{}: {e}", file.display()));

@@ -52,6 +52,26 @@ pub struct FkMachine {
     pub fault: u64,
 }
 
+/// `FkLimits`: the step and time limits (set into `fk_limits` by `fk_set_limits`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkLimits {
+    /// Iterations of one loop; 0: none.
+    pub max_steps: u64,
+    /// 0: none.
+    pub timeout_ns: u64,
+    /// Set by the device.
+    pub start_ns: u64,
+    /// `int *`: `FK_LIMIT_*` when the fault is a limit.
+    pub why: u64,
+}
+
+/// `FK_LIMIT_*`: which limit a fault is.
+pub const FK_LIMIT_STEPS: i32 = 1;
+pub const FK_LIMIT_TIME: i32 = 2;
+/// `FK_PROC_MAX`: the limit word records `FK_PROC_MAX - processor`.
+pub const FK_PROC_MAX: i32 = 0x7fffffff;
+
 /// `FkDevice` (`cuda/fk_schedule.cuh`): the device schedule's state, set into `fk_d`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -101,6 +121,8 @@ unsafe impl DeviceRepr for FkMachine {}
 // SAFETY: as above.
 unsafe impl DeviceRepr for FkDevice {}
 // SAFETY: as above.
+unsafe impl DeviceRepr for FkLimits {}
+// SAFETY: as above.
 unsafe impl DeviceRepr for FkSlotStacks {}
 
 #[cfg(test)]
@@ -113,7 +135,12 @@ mod tests {
         assert_eq!(std::mem::size_of::<FkGroup>(), 40);
         assert_eq!(std::mem::size_of::<FkVar>(), 24);
         assert_eq!(std::mem::size_of::<FkMachine>(), 160);
+        assert_eq!(std::mem::size_of::<FkLimits>(), 32);
         let lib = crate::cuda::DEVICE_LIBRARY;
+        assert!(lib.contains("sizeof(FkLimits) == 32"));
+        assert!(lib.contains(&format!("#define FK_LIMIT_STEPS {FK_LIMIT_STEPS}\n")));
+        assert!(lib.contains(&format!("#define FK_LIMIT_TIME {FK_LIMIT_TIME}\n")));
+        assert!(lib.contains(&format!("#define FK_PROC_MAX {FK_PROC_MAX:#x}\n")));
         assert!(lib.contains("sizeof(FkGroup) == 40"));
         assert!(lib.contains("sizeof(FkVar) == 24"));
         assert!(lib.contains("sizeof(FkMachine) == 160"));

@@ -4,14 +4,15 @@
 //! host part of the standalone `.cu` (`cuda/fk_host.cuh`) does, with the same device calls
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
-use super::abi::{self, FkDevice, FkGroup, FkMachine, FkSlotStacks, FkVar};
-use super::{GpuError, Stats};
+use super::abi::{self, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkVar};
+use super::{GpuError, Limits, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
     PushKernelArg,
 };
 use fork_frontend::hir::{MpOp, VarId};
 use fork_frontend::source::Span;
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,6 +47,7 @@ struct Regions {
     out: u64,
     out_top: u64,
     fault: u64,
+    why: u64,
     frames: u64,
     total: u64,
 }
@@ -99,6 +101,10 @@ pub struct Machine<'p> {
     kernel_events: Vec<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>,
     /// `--schedule device`: where its state lives in the arena.
     device: Option<DeviceRegions>,
+    limits: Limits,
+    /// The site of each host-program loop (`Emitted::loop_sites`), where a limit stops it.
+    loop_sites: &'p HashMap<Span, usize>,
+    start: Instant,
 }
 
 /// Byte offsets of the device schedule's state in the arena (`cuda/fk_schedule.cuh`).
@@ -142,6 +148,7 @@ impl<'p> Machine<'p> {
         timing: bool,
         priority: bool,
         schedule: Schedule,
+        (limits, loop_sites): (Limits, &'p HashMap<Span, usize>),
     ) -> Result<Machine<'p>, GpuError> {
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
@@ -188,6 +195,7 @@ impl<'p> Machine<'p> {
             out: region(caps.out),
             out_top: region(8),
             fault: region(16),
+            why: region(8),
             frames: region(caps.frames),
             total: 0,
         };
@@ -270,6 +278,9 @@ impl<'p> Machine<'p> {
             priority,
             kernel_events: Vec::new(),
             device,
+            limits,
+            loop_sites,
+            start: Instant::now(),
         };
         if !strings.is_empty() {
             m.write(r.strings, &strings)?;
@@ -297,6 +308,13 @@ impl<'p> Machine<'p> {
             fault: base + r.fault,
         };
         m.launch("fk_set_machine", 1, 1, &[&desc])?;
+        let limits = FkLimits {
+            max_steps: limits.max_steps,
+            timeout_ns: limits.timeout.map_or(0, |t| t.as_nanos() as u64),
+            start_ns: 0,
+            why: base + r.why,
+        };
+        m.launch("fk_set_limits", 1, 1, &[&limits])?;
         Ok(m)
     }
 
@@ -718,10 +736,20 @@ impl<'p> Machine<'p> {
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
         let words = self.read_ints(self.r.fault, 4)?;
+        let why = self.read_ints(self.r.why, 2)?;
         let mut fault = (words[0] != 0).then(|| Fault {
             site: (words[0] - 1) as usize,
-            proc: words[1] as usize,
+            // A limit names the lowest processor still in the loop (`fk_limit`).
+            proc: match why[1] {
+                0 => words[1] as usize,
+                w => (abi::FK_PROC_MAX - w) as usize,
+            },
             cut: vec![words[2] as u32, words[3] as u32],
+            limit: match why[0] {
+                abi::FK_LIMIT_STEPS => Some(Limit::Steps(self.limits.max_steps)),
+                abi::FK_LIMIT_TIME => self.limits.timeout.map(Limit::Time),
+                _ => None,
+            },
         });
         if let Some(d) = self.device {
             let error = self.read_ints(d.error, 2)?;
@@ -760,6 +788,17 @@ pub struct Fault {
     pub site: usize,
     pub proc: usize,
     pub cut: Vec<u32>,
+    /// The fault is a limit the loop at `site` passed.
+    pub limit: Option<Limit>,
+}
+
+/// A limit that stopped a run (docs/gpu-limits.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Limit {
+    /// More iterations of one loop than `--max-steps`.
+    Steps(u64),
+    /// `--timeout`.
+    Time(Duration),
 }
 
 /// What the device left at the end of a run.
@@ -775,6 +814,8 @@ pub struct Finished {
 /// The runtime library's kernels the driver calls.
 const RUNTIME_KERNELS: &[&str] = &[
     "fk_set_machine",
+    "fk_set_limits",
+    "fk_limit_hit",
     "fk_set_group",
     "fk_start",
     "fk_read_first",
@@ -795,11 +836,13 @@ pub struct SplitSaved {
     restore_dollar: Option<(i32, u64)>,
 }
 
-/// A loop's or a call's stack tops, the members of the enclosing group and their marks.
+/// A loop's or a call's stack tops, the members of the enclosing group and their marks; a
+/// loop's iterations so far.
 pub struct Marked {
     tops: Tops,
     n: i32,
     marks: u64,
+    iterations: Cell<u64>,
 }
 
 impl HostMachine for Machine<'_> {
@@ -944,7 +987,12 @@ impl HostMachine for Machine<'_> {
         let n = self.threads(*c) as i32;
         let marks = self.alloc_words(n as u64)?;
         self.launch_members("fk_mark_active", n as u32, &[&c.group, &n, &marks])?;
-        Ok(Marked { tops, n, marks })
+        Ok(Marked {
+            tops,
+            n,
+            marks,
+            iterations: Cell::new(0),
+        })
     }
 
     fn loop_enter(
@@ -994,6 +1042,8 @@ impl HostMachine for Machine<'_> {
         self.marked_status(*c, m.n, m.marks, FK_CONTINUE, FK_ACTIVE)
     }
 
+    /// A passed limit is a fault of the loop group (`fk_limit_hit`), after which every loop
+    /// ends; the fault is reported at the end of the run.
     fn loop_latch(
         &mut self,
         l: &LoopHeader,
@@ -1001,6 +1051,21 @@ impl HostMachine for Machine<'_> {
         c: &Ctx,
         inner: &Ctx,
     ) -> Result<bool, GpuError> {
+        m.iterations.set(m.iterations.get() + 1);
+        let why = if self.limits.max_steps > 0 && m.iterations.get() > self.limits.max_steps {
+            abi::FK_LIMIT_STEPS
+        } else if self.limits.timeout.is_some_and(|t| self.start.elapsed() > t) {
+            abi::FK_LIMIT_TIME
+        } else {
+            0
+        };
+        if why != 0 {
+            let site = *self.loop_sites.get(&l.span).ok_or_else(|| {
+                GpuError::Internal("a loop of the host program has no fault site".into())
+            })? as i32;
+            let launch = self.launches;
+            self.launch("fk_limit_hit", 1, 1, &[&inner.group, &site, &why, &launch])?;
+        }
         self.exit_update(*c, m.n, m.marks, l.cond, inner.group)
     }
 
@@ -1042,7 +1107,15 @@ impl HostMachine for Machine<'_> {
         for (param, arg) in params.iter().zip(args) {
             self.copy_var(c, n, marks, (*arg, c), (*param, inner))?;
         }
-        Ok(Some((inner, Marked { tops, n, marks })))
+        Ok(Some((
+            inner,
+            Marked {
+                tops,
+                n,
+                marks,
+                iterations: Cell::new(0),
+            },
+        )))
     }
 
     fn ret(

@@ -10,6 +10,8 @@ mod abi;
 mod cache;
 mod machine;
 
+pub use machine::Limit;
+
 use crate::cpu::printf::{self, Arg};
 use crate::cuda::{self, nvrtc::CompileError};
 use std::fmt;
@@ -83,6 +85,13 @@ pub enum GpuError {
         message: String,
         proc: usize,
     },
+    /// A loop passed a limit (R0006): the loop's site (`the loop at f.fork:3:5`), the processor
+    /// ($$ 0 of the loop's group, or the processor running a loop inside a kernel).
+    Limit {
+        limit: Limit,
+        site: String,
+        proc: usize,
+    },
     OutputOverflow,
     /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
     /// order.
@@ -91,6 +100,14 @@ pub enum GpuError {
 }
 
 impl GpuError {
+    /// The simulator's fault code of the error, where it has one.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            GpuError::Limit { .. } => Some("R0006"),
+            _ => None,
+        }
+    }
+
     fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuError {
         move |e| GpuError::Driver(format!("{what}: {e:?}"))
     }
@@ -136,6 +153,19 @@ impl fmt::Display for GpuError {
                 ),
             },
             GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
+            GpuError::Limit { limit, site, proc } => match limit {
+                Limit::Steps(n) => write!(
+                    f,
+                    "{site} ran more than {n} iterations (the step limit, `--max-steps`) on \
+                     processor {proc}"
+                ),
+                Limit::Time(t) => write!(
+                    f,
+                    "{site} was still running when the time limit of {} s ran out \
+                     (`--timeout`) on processor {proc}",
+                    t.as_secs_f64()
+                ),
+            },
             GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
             GpuError::PriorityNeedsHostSchedule => write!(
                 f,
@@ -173,6 +203,28 @@ pub struct Config {
     pub priority: bool,
     /// Measure kernel time with CUDA events (`--stats`).
     pub timing: bool,
+    pub limits: Limits,
+}
+
+/// What stops a run that does not end (docs/gpu-limits.md): a fault with R0006 at the loop
+/// that passed a limit.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Iterations of one loop: per processor for a loop inside a kernel, per group for a loop
+    /// of group steps. Each is at least one of the simulator's group steps, so the GPU stops
+    /// no earlier than the simulator with the same `--max-steps`. 0: none.
+    pub max_steps: u64,
+    /// Wall-clock time from the start of the run.
+    pub timeout: Option<Duration>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_steps: transform::emit_cuda::DEFAULT_MAX_STEPS,
+            timeout: None,
+        }
+    }
 }
 
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
@@ -208,6 +260,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         config.timing,
         config.priority,
         emitted.schedule,
+        (config.limits, &emitted.loop_sites),
     )?;
     let walk = Instant::now();
     let walked = m.run();
@@ -233,14 +286,24 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     )?;
     stats.total = start.elapsed();
     let error = match fault {
-        Some(f) => Some(GpuError::Fault {
-            message: emitted
+        Some(f) => {
+            let site = emitted
                 .sites
                 .get(f.site)
                 .cloned()
-                .unwrap_or_else(|| format!("runtime fault at site {}", f.site)),
-            proc: f.proc,
-        }),
+                .unwrap_or_else(|| format!("runtime fault at site {}", f.site));
+            Some(match f.limit {
+                Some(limit) => GpuError::Limit {
+                    limit,
+                    site,
+                    proc: f.proc,
+                },
+                None => GpuError::Fault {
+                    message: site,
+                    proc: f.proc,
+                },
+            })
+        }
         None if overflow => Some(GpuError::OutputOverflow),
         None => None,
     };
@@ -501,7 +564,7 @@ mod tests {
         let config = Config {
             procs: 4,
             priority: true,
-            timing: false,
+            ..Config::default()
         };
         let Err(e) = run(&plan, &emitted, config) else {
             panic!("the run was not refused");

@@ -138,6 +138,13 @@ inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // (and the other tests on a small machine).
 inline void fk_emu_yield() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
+// %globaltimer: nanoseconds.
+inline unsigned long long fk_emu_now() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 inline int __any_sync(unsigned, int pred) {
     unsigned base = fk_emu_publish(pred != 0);
     int any = 0;

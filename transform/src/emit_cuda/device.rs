@@ -56,7 +56,7 @@ enum Body {
 pub struct DeviceEmitter<'a, 's> {
     plan: &'a Plan,
     program: &'a Program,
-    sites: &'a mut Sites<'s>,
+    pub sites: &'a mut Sites<'s>,
     strings: Vec<u64>,
     /// Shared frames the current kernel uses (declared in its prologue).
     frames: BTreeSet<u32>,
@@ -317,10 +317,14 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     None => "1".into(),
                 };
                 let step = step.as_ref().map(|e| self.expr(e)).transpose()?;
+                // The iterations, for the step and time limits (fk_spin).
+                let site = self.sites.loop_site(s.span);
+                let it = format!("fk_it{site}");
                 self.loops += 1;
-                let mut inner = String::new();
+                let mut inner = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
                 self.stmt(body, depth + 1, &mut inner)?;
                 self.loops -= 1;
+                let _ = writeln!(out, "{pad}fk_u64 {it} = 0;");
                 match (test_first, step) {
                     (true, Some(step)) => {
                         let _ = writeln!(out, "{pad}for (; {cond}; {step}) {{");

@@ -27,7 +27,7 @@ use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::FuncId;
 use fork_frontend::source::{SourceMap, Span};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
 
 pub const E0591: Code = Code {
@@ -56,6 +56,8 @@ impl EmitError {
 pub struct Sites<'a> {
     sources: &'a SourceMap,
     pub locations: Vec<String>,
+    /// The site of each loop (its span), where the step and time limits stop a run.
+    pub loops: HashMap<Span, usize>,
 }
 
 impl<'a> Sites<'a> {
@@ -63,7 +65,18 @@ impl<'a> Sites<'a> {
         Sites {
             sources,
             locations: Vec::new(),
+            loops: HashMap::new(),
         }
+    }
+
+    /// The site of the loop at `span` ("the loop at f.fork:3:5"), one per loop.
+    pub fn loop_site(&mut self, span: Span) -> usize {
+        if let Some(&site) = self.loops.get(&span) {
+            return site;
+        }
+        let site = self.add(span, "the loop");
+        self.loops.insert(span, site);
+        site
     }
 
     pub fn location(&self, span: Span) -> String {
@@ -87,11 +100,23 @@ pub struct Emitted {
     pub host: String,
     /// The message of each fault site (`division by zero at f.fork:3:5`).
     pub sites: Vec<String>,
+    /// The site of each loop of the host program (`host_program::LoopHeader::span`), for the
+    /// limits the host schedule's host checks.
+    pub loop_sites: HashMap<Span, usize>,
     /// The per-thread stack the kernels need (0: CUDA's default); non-zero when device
     /// functions recurse.
     pub stack_bytes: u64,
     pub schedule: Schedule,
 }
+
+/// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
+/// checks that they agree). On the GPU it bounds the iterations of one loop
+/// (docs/gpu-limits.md).
+pub const DEFAULT_MAX_STEPS: u64 = 1_000_000_000;
+
+/// The time limit of a GPU run when none is given, in seconds: it stops a loop of group steps
+/// that the step limit would stop only after hours (docs/gpu-limits.md).
+pub const DEFAULT_TIMEOUT_SECONDS: u64 = 30;
 
 /// The name of the kernel that applies the global initialisers.
 pub const GLOBALS_KERNEL: &str = "k_globals";
@@ -138,7 +163,7 @@ pub fn emit_with(
         }
         for f in &plan.functions {
             for r in regions_in(&f.body) {
-                region::region_kernel(plan, r, &mut kernels)?;
+                region::region_kernel(plan, r, dev.sites, &mut kernels)?;
             }
         }
         // Device functions, and the ones they call, until none is new.
@@ -168,7 +193,7 @@ pub fn emit_with(
     device.push_str("// ---- program: kernels ----\n\n");
     device.push_str(&kernels);
     if options.schedule == Schedule::Device {
-        schedule::interpreter(plan, &mut device)?;
+        schedule::interpreter(plan, &mut sites, &mut device)?;
     }
 
     let mut host = String::new();
@@ -179,7 +204,7 @@ pub fn emit_with(
 
 ",
             );
-            host::host_program(plan, &mut host)?;
+            host::host_program(plan, &mut sites, &mut host)?;
         }
         Schedule::Device => schedule::host_launch(plan, &mut host),
     }
@@ -188,6 +213,7 @@ pub fn emit_with(
         device,
         host,
         sites: sites.locations,
+        loop_sites: sites.loops,
         stack_bytes,
         schedule: options.schedule,
     })

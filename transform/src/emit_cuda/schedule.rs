@@ -4,7 +4,7 @@
 //! kernels of the Plan run inside it as device functions (`<kernel>_body`).
 
 use super::host::fk_var;
-use super::EmitError;
+use super::{EmitError, Sites};
 use crate::host_program::{Instr, Pc};
 use crate::plan::{HostFnId, Plan, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
@@ -57,7 +57,7 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     );
 }
 
-pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
+pub fn interpreter(plan: &Plan, sites: &mut Sites, out: &mut String) -> Result<(), EmitError> {
     let host = &plan.host;
     let func_of = |pc: usize| -> HostFnId {
         let f = host
@@ -155,8 +155,9 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                     None => (0, "FkVar{}".into()),
                 };
                 format!(
-                    "if (fk_s_loop_latch(p, s, {has}, {cond}, {}, {next})) return;",
-                    body.0
+                    "if (fk_s_loop_latch(p, s, {has}, {cond}, {}, {next}, {})) return;",
+                    body.0,
+                    sites.loop_site(header.span)
                 )
             }
             Instr::LoopEnd => format!("if (fk_s_loop_end(p, s, {next})) return;"),
