@@ -93,6 +93,7 @@ impl MachineFlags {
         pram_runtime::gpu::Limits {
             max_steps: self.max_steps.max(1),
             timeout: (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds)),
+            max_depth: pram_sim::Config::default().max_depth as usize,
         }
     }
 }

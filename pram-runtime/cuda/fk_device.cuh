@@ -137,6 +137,7 @@ __device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 
 
 #define FK_LIMIT_STEPS 1
 #define FK_LIMIT_TIME 2
+#define FK_LIMIT_DEPTH 3  // recursion: the call nests deeper than the run holds (R0008)
 #define FK_PROC_MAX 0x7fffffff
 
 struct FkLimits {
@@ -175,20 +176,27 @@ __device__ int fk_limit_passed(fk_u64 it) {
     return 0;
 }
 
-// A fault at the loop's `site` for limit `why` (none when 0).
+// Every processor stopped by the limit fault of `site` records itself: the lowest is
+// reported, as the simulator names the first processor of the step (whichever processor
+// passed the limit first).
+__device__ void fk_limit_record(int site, const FkThread *th) {
+    if (*(volatile int *)&fk_m.fault[0] == site + 1)
+        atomicMax(&fk_limits.why[1], FK_PROC_MAX - th->proc);
+}
+
+// A fault at the loop's or call's `site` for limit `why` (none when 0).
 __device__ void fk_limit_fault(int why, int site, const FkThread *th) {
-    if (why && fk_fault(site, th)) fk_limits.why[0] = why;
+    if (!why) return;
+    if (fk_fault(site, th)) fk_limits.why[0] = why;
+    fk_limit_record(site, th);
 }
 
 // A loop has run `it` iterations (for `th`): a fault at the loop's `site` when a limit is
-// passed. True when the run stops (this or another fault). Every processor that finds the
-// run stopped by a limit of its own loop records itself: the lowest is reported, as the
-// simulator names the first processor of the step (whichever passed the limit first).
+// passed. True when the run stops (this or another fault).
 __device__ bool fk_limit(fk_u64 it, int site, const FkThread *th) {
     fk_limit_fault(fk_limit_passed(it), site, th);
     if (!fk_faulted()) return false;
-    if (*(volatile int *)&fk_limits.why[0] && *(volatile int *)&fk_m.fault[0] == site + 1)
-        atomicMax(&fk_limits.why[1], FK_PROC_MAX - th->proc);
+    if (*(volatile int *)&fk_limits.why[0]) fk_limit_record(site, th);
     return true;
 }
 

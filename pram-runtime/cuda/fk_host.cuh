@@ -100,6 +100,13 @@ struct FkHost {
     double timeout;
     std::chrono::steady_clock::time_point start;
     int *why;  // device: FK_LIMIT_* of the fault
+    int calls;  // calls the walk is in
+    // A recursion fault (R0008): the runtime stack that filled (0: more than FK_MAX_DEPTH
+    // calls) and the calls, or the device schedule's frames and slot stack per processor.
+    const char *deep_stack;
+    int deep_calls;
+    int device_frames;
+    fk_u64 device_slot_bytes;
 };
 
 static FkHost fk_h;
@@ -195,16 +202,35 @@ inline void fk_after_launch(const char *name) {
         }                                                                                   \
     } while (0)
 
+inline int fk_finish();
+
+// A runtime stack (`stack`, 0: none, the limit on nested calls) cannot hold a call: a fault of
+// the innermost call (R0008), reported after the output before it; outside calls, an error.
+inline void fk_full(const char *stack) {
+    const FkHostFrame *call = 0;
+    for (size_t i = fk_h.stack.size(); i-- > 0 && !call;)
+        if (fk_h.stack[i].kind == FK_HOST_CALL) call = &fk_h.stack[i];
+    if (!call) {
+        std::string m = std::string("the runtime's ") + stack + " is full (groups nested too deeply)";
+        fk_fatal(m.c_str());
+    }
+    fk_h.deep_stack = stack;
+    fk_h.deep_calls = fk_h.calls;
+    fk_limit_hit<<<1, 1>>>(call->outer.g, call->site, FK_LIMIT_DEPTH, fk_h.launches);
+    fk_after_launch("fk_limit_hit");
+    exit(fk_finish());
+}
+
 inline fk_u64 fk_alloc_words(fk_u64 n) {
     fk_u64 at = fk_h.top.words;
-    if (at + n > fk_h.words_cap) fk_fatal("the runtime's word stack is full (groups nested too deeply)");
+    if (at + n > fk_h.words_cap) fk_full("word stack");
     fk_h.top.words += n;
     return at;
 }
 
 inline fk_u64 fk_alloc_members(fk_u64 n) {
     fk_u64 at = fk_h.top.members;
-    if (at + n > fk_h.members_cap) fk_fatal("the member stack is full (groups nested too deeply)");
+    if (at + n > fk_h.members_cap) fk_full("member stack");
     fk_h.top.members += n;
     return at;
 }
@@ -212,7 +238,7 @@ inline fk_u64 fk_alloc_members(fk_u64 n) {
 // Shared-frame bytes on the stack, not zeroed (a block region zeroes its own).
 inline fk_u64 fk_reserve_frames(fk_u64 bytes) {
     fk_u64 at = (fk_h.top.frames + 7) & ~7ull;
-    if (at + bytes > fk_h.frames_cap) fk_fatal("the shared-frame stack is full (groups nested too deeply)");
+    if (at + bytes > fk_h.frames_cap) fk_full("shared-frame stack");
     fk_h.top.frames = at + bytes;
     return (fk_u64)(fk_h.frames + at);
 }
@@ -225,7 +251,7 @@ inline fk_u64 fk_alloc_frames(fk_u64 bytes) {
 
 inline int fk_alloc_groups(int k) {
     int first = fk_h.top.groups;
-    if ((fk_u64)first + k > fk_h.groups_cap) fk_fatal("the group stack is full (groups nested too deeply)");
+    if ((fk_u64)first + k > fk_h.groups_cap) fk_full("group stack");
     fk_h.top.groups += k;
     fk_h.groups.resize(fk_h.top.groups);
     return first;
@@ -501,11 +527,14 @@ inline void fk_loop_end() {
 // Enters a host function for the current group: a new slot frame and shared frame; `entry`
 // runs next, and its `fk_ret` comes back to the instruction after the call.
 inline void fk_call(fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes, int frame,
-                    fk_u64 frame_bytes, int entry) {
+                    fk_u64 frame_bytes, int entry, int site) {
     FkHostFrame &k = fk_push_frame(FK_HOST_CALL);
     FkCtx c = k.outer;
     k.back = fk_h.pc;
     k.has_result = 0;
+    k.site = site;
+    fk_h.calls++;
+    if (fk_h.calls > FK_DEFAULT_MAX_DEPTH) fk_full(0);
     k.words = fk_alloc_words(k.n);
     if (k.n > 0) {
         fk_mark_active<<<FK_BLOCKS(k.n)>>>(c.g, k.n, k.words);
@@ -513,12 +542,7 @@ inline void fk_call(fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes, int fr
     }
     fk_u64 base = c.slot_base + caller_frame_bytes * (fk_u64)fk_h.procs;
     fk_u64 need = base + callee_frame_bytes * (fk_u64)fk_h.procs;
-    if (need > fk_h.slots_cap) {
-        char m[200];
-        snprintf(m, sizeof m, "the call stack needs %llu bytes of spilled slots, more than the %llu reserved (recursion too deep?)",
-                 need, fk_h.slots_cap);
-        fk_fatal(m);
-    }
+    if (need > fk_h.slots_cap) fk_full("call stack of spilled slots");
     FkHostGroup p = fk_h.groups[c.g];
     k.inner.g = fk_push_group(c.g, p.size, p.members, p.at, frame, frame_bytes);
     k.inner.slot_base = base;
@@ -561,6 +585,7 @@ inline bool fk_ret() {
     }
     fk_h.pc = k.back;
     fk_pop_frame();
+    fk_h.calls--;
     return true;
 }
 
@@ -746,6 +771,15 @@ inline int fk_finish() {
         else if (why[0] == FK_LIMIT_TIME)
             fprintf(stderr, "error[R0006]: %s was still running when the time limit of %g s ran out (`--timeout`) on processor %d\n",
                     site, fk_h.timeout, proc);
+        else if (why[0] == FK_LIMIT_DEPTH && fk_h.device_frames)
+            fprintf(stderr, "error[R0008]: %s nests deeper than the device schedule holds (%d frames and a %llu-byte slot stack per processor; `--schedule host` holds more) on processor %d\n",
+                    site, fk_h.device_frames, fk_h.device_slot_bytes, proc);
+        else if (why[0] == FK_LIMIT_DEPTH && fk_h.deep_stack)
+            fprintf(stderr, "error[R0008]: %s, %d calls deep, found the runtime's %s full (check the recursion's base case) on processor %d\n",
+                    site, fk_h.deep_calls, fk_h.deep_stack, proc);
+        else if (why[0] == FK_LIMIT_DEPTH)
+            fprintf(stderr, "error[R0008]: %s nests more than %d calls (the recursion limit; check the recursion's base case) on processor %d\n",
+                    site, FK_DEFAULT_MAX_DEPTH, proc);
         else
             fprintf(stderr, "error: %s on processor %d\n", site, fault[1]);
         return 1;

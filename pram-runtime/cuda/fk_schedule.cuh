@@ -52,7 +52,6 @@
 // Runtime limits the schedule reports to the host (fk_d.error[0]); [1] the processor.
 #define FK_ERR_FRAMES 1      // frames nested deeper than fk_d.depth
 #define FK_ERR_FRAME_HEAP 2  // shared frames of group instances exhausted the frame heap
-#define FK_ERR_SLOTS 3       // a call's slot frame does not fit the processor's slot stack
 
 struct FkFrame {
     int kind;
@@ -619,14 +618,21 @@ __device__ void fk_s_copy(int p, FkVar src, int src_group, fk_u64 src_base, FkVa
     for (fk_u64 i = 0; i < dst.size; i++) b[i] = a[i];
 }
 
-// Step 2, after the emitted argument copies: enter the callee's group and frame.
+// Step 2, after the emitted argument copies: enter the callee's group and frame. A call
+// for which the processors' frames or slot stacks have no room is a recursion fault at the
+// call's `site`, of the group's $$ 0 member (the others stop with the run).
 __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 callee_frame,
-                                int call_pc, int entry) {
+                                int call_pc, int entry, int site) {
     int g = s->group;
     if (s->phase == 1) {
         int flags = FK_FLAG_PATH | (fk_d.results[p].value ? FK_FLAG_ACTIVE : 0);
-        if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes) {
-            fk_error(FK_ERR_SLOTS, p);
+        if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes ||
+            s->sp >= fk_d.depth) {
+            if (s->rank == 0) {
+                FkThread th;
+                fk_s_thread(&th, p, s, true);
+                fk_limit_fault(FK_LIMIT_DEPTH, site, &th);
+            }
             return true;
         }
         FkFrame *f = fk_push(p, s, FK_FRAME_CALL, flags);

@@ -485,6 +485,7 @@ impl HostMachine for Machine<'_> {
         &mut self,
         callee: HostFnId,
         args: &[VarId],
+        _span: Span,
         ctx: &Ctx,
     ) -> Result<Option<(Ctx, Self::CallSaved)>, Fault> {
         let ctx = *ctx;

@@ -69,6 +69,7 @@ pub struct FkLimits {
 /// `FK_LIMIT_*`: which limit a fault is.
 pub const FK_LIMIT_STEPS: i32 = 1;
 pub const FK_LIMIT_TIME: i32 = 2;
+pub const FK_LIMIT_DEPTH: i32 = 3;
 /// `FK_PROC_MAX`: the limit word records `FK_PROC_MAX - processor`.
 pub const FK_PROC_MAX: i32 = 0x7fffffff;
 
@@ -140,6 +141,7 @@ mod tests {
         assert!(lib.contains("sizeof(FkLimits) == 32"));
         assert!(lib.contains(&format!("#define FK_LIMIT_STEPS {FK_LIMIT_STEPS}\n")));
         assert!(lib.contains(&format!("#define FK_LIMIT_TIME {FK_LIMIT_TIME}\n")));
+        assert!(lib.contains(&format!("#define FK_LIMIT_DEPTH {FK_LIMIT_DEPTH} ")));
         assert!(lib.contains(&format!("#define FK_PROC_MAX {FK_PROC_MAX:#x}\n")));
         assert!(lib.contains("sizeof(FkGroup) == 40"));
         assert!(lib.contains("sizeof(FkVar) == 24"));

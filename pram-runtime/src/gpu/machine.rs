@@ -102,8 +102,13 @@ pub struct Machine<'p> {
     /// `--schedule device`: where its state lives in the arena.
     device: Option<DeviceRegions>,
     limits: Limits,
-    /// The site of each host-program loop (`Emitted::loop_sites`), where a limit stops it.
-    loop_sites: &'p HashMap<Span, usize>,
+    /// The site of each host-program loop and call (`Emitted::span_sites`).
+    span_sites: &'p HashMap<Span, usize>,
+    /// The calls the walk is in, innermost last (the recursion limit): the call's span and
+    /// the caller's group.
+    calls: Vec<(Span, i32)>,
+    /// Why the walk stopped at a call (R0008).
+    too_deep: Option<Depth>,
     start: Instant,
 }
 
@@ -148,7 +153,7 @@ impl<'p> Machine<'p> {
         timing: bool,
         priority: bool,
         schedule: Schedule,
-        (limits, loop_sites): (Limits, &'p HashMap<Span, usize>),
+        (limits, span_sites): (Limits, &'p HashMap<Span, usize>),
     ) -> Result<Machine<'p>, GpuError> {
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
@@ -279,7 +284,9 @@ impl<'p> Machine<'p> {
             kernel_events: Vec::new(),
             device,
             limits,
-            loop_sites,
+            span_sites,
+            calls: Vec::new(),
+            too_deep: None,
             start: Instant::now(),
         };
         if !strings.is_empty() {
@@ -579,9 +586,35 @@ impl<'p> Machine<'p> {
         };
         self.kernel(transform::emit_cuda::GLOBALS_KERNEL, true, root)?;
         match self.device {
-            None => host_program::walk(&plan.host, self, root),
+            None => {
+                let walked = host_program::walk(&plan.host, self, root);
+                self.stopped_at_a_call(walked)
+            }
             Some(d) => self.run_on_device(d),
         }
+    }
+
+    /// A walk that stopped at a call nested too deeply, or in a call when a runtime stack
+    /// filled, is a fault of the innermost call (`fk_limit_hit`; R0008): the output before it
+    /// is kept, as the simulator keeps it.
+    fn stopped_at_a_call(&mut self, walked: Result<(), GpuError>) -> Result<(), GpuError> {
+        let depth = match (&walked, self.calls.last()) {
+            (Err(GpuError::TooDeep), _) => Depth::Calls(self.limits.max_depth),
+            (Err(GpuError::Capacity(what)), Some(_)) => Depth::Full {
+                what,
+                calls: self.calls.len(),
+            },
+            _ => return walked,
+        };
+        let Some(&(span, group)) = self.calls.last() else {
+            return walked;
+        };
+        let site = *self.span_sites.get(&span).ok_or_else(|| {
+            GpuError::Internal("a call of the host program has no fault site".into())
+        })? as i32;
+        self.too_deep = Some(depth);
+        let (launch, why) = (self.launches, abi::FK_LIMIT_DEPTH);
+        self.launch("fk_limit_hit", 1, 1, &[&group, &site, &why, &launch])
     }
 
     /// `--schedule device`: one cooperative launch of the persistent kernel, which runs the
@@ -748,6 +781,12 @@ impl<'p> Machine<'p> {
             limit: match why[0] {
                 abi::FK_LIMIT_STEPS => Some(Limit::Steps(self.limits.max_steps)),
                 abi::FK_LIMIT_TIME => self.limits.timeout.map(Limit::Time),
+                abi::FK_LIMIT_DEPTH => Some(Limit::Depth(self.too_deep.unwrap_or(
+                    Depth::DeviceFrames {
+                        frames: self.device.map_or(0, |d| d.depth),
+                        slot_bytes: self.device.map_or(0, |d| d.slot_stack_bytes),
+                    },
+                ))),
                 _ => None,
             },
         });
@@ -758,7 +797,6 @@ impl<'p> Machine<'p> {
                     code: error[0],
                     proc: error[1] as usize,
                     depth: d.depth,
-                    slot_stack_bytes: d.slot_stack_bytes,
                     frame_heap_bytes: FRAME_HEAP_BYTES,
                 });
             }
@@ -799,6 +837,19 @@ pub enum Limit {
     Steps(u64),
     /// `--timeout`.
     Time(Duration),
+    /// A call nested deeper than the run holds (R0008).
+    Depth(Depth),
+}
+
+/// What a too deep call ran into.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Depth {
+    /// The limit on nested calls (host schedule).
+    Calls(usize),
+    /// A runtime stack of the host schedule filled, this many calls deep.
+    Full { what: &'static str, calls: usize },
+    /// The device schedule's frames or slot stack of the processor.
+    DeviceFrames { frames: i32, slot_bytes: u64 },
 }
 
 /// What the device left at the end of a run.
@@ -1060,7 +1111,7 @@ impl HostMachine for Machine<'_> {
             0
         };
         if why != 0 {
-            let site = *self.loop_sites.get(&l.span).ok_or_else(|| {
+            let site = *self.span_sites.get(&l.span).ok_or_else(|| {
                 GpuError::Internal("a loop of the host program has no fault site".into())
             })? as i32;
             let launch = self.launches;
@@ -1079,9 +1130,14 @@ impl HostMachine for Machine<'_> {
         &mut self,
         callee: HostFnId,
         args: &[VarId],
+        span: Span,
         c: &Ctx,
     ) -> Result<Option<(Ctx, Marked)>, GpuError> {
         let c = *c;
+        self.calls.push((span, c.group));
+        if self.calls.len() > self.limits.max_depth {
+            return Err(GpuError::TooDeep);
+        }
         let plan = self.plan;
         let f = plan.function(callee);
         let tops = self.top;
@@ -1130,6 +1186,7 @@ impl HostMachine for Machine<'_> {
             self.copy_var(*c, m.n, m.marks, (ret, *inner), (r, *c))?;
         }
         self.pop(m.tops);
+        self.calls.pop();
         Ok(())
     }
 

@@ -10,7 +10,7 @@ mod abi;
 mod cache;
 mod machine;
 
-pub use machine::Limit;
+pub use machine::{Depth, Limit};
 
 use crate::cpu::printf::{self, Arg};
 use crate::cuda::{self, nvrtc::CompileError};
@@ -77,7 +77,6 @@ pub enum GpuError {
         code: i32,
         proc: usize,
         depth: i32,
-        slot_stack_bytes: u64,
         frame_heap_bytes: u64,
     },
     /// A device fault: the site's message (`division by zero at f.fork:3:5`) and the processor.
@@ -96,6 +95,9 @@ pub enum GpuError {
     /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
     /// order.
     PriorityNeedsHostSchedule,
+    /// The host schedule's walk stops at a call nested deeper than `Limits::max_depth`
+    /// (`Machine::run` makes it a fault of the call).
+    TooDeep,
     Internal(String),
 }
 
@@ -103,6 +105,10 @@ impl GpuError {
     /// The simulator's fault code of the error, where it has one.
     pub fn code(&self) -> Option<&'static str> {
         match self {
+            GpuError::Limit {
+                limit: Limit::Depth(_),
+                ..
+            } => Some("R0008"),
             GpuError::Limit { .. } => Some("R0006"),
             _ => None,
         }
@@ -133,7 +139,6 @@ impl fmt::Display for GpuError {
                 code,
                 proc,
                 depth,
-                slot_stack_bytes,
                 frame_heap_bytes,
             } => match *code {
                 abi::FK_ERR_FRAMES => write!(
@@ -146,11 +151,7 @@ impl fmt::Display for GpuError {
                     "the device schedule: the {frame_heap_bytes}-byte heap of shared frames is \
                      full (processor {proc})"
                 ),
-                _ => write!(
-                    f,
-                    "the device schedule: processor {proc}'s {slot_stack_bytes}-byte slot stack \
-                     is full (recursion too deep?)"
-                ),
+                _ => write!(f, "the device schedule: runtime error {code} (processor {proc})"),
             },
             GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
             GpuError::Limit { limit, site, proc } => match limit {
@@ -165,6 +166,22 @@ impl fmt::Display for GpuError {
                      (`--timeout`) on processor {proc}",
                     t.as_secs_f64()
                 ),
+                Limit::Depth(Depth::Calls(n)) => write!(
+                    f,
+                    "{site} nests more than {n} calls (the recursion limit; check the \
+                     recursion's base case) on processor {proc}"
+                ),
+                Limit::Depth(Depth::Full { what, calls }) => write!(
+                    f,
+                    "{site}, {calls} calls deep, found the runtime's {what} full (check the \
+                     recursion's base case) on processor {proc}"
+                ),
+                Limit::Depth(Depth::DeviceFrames { frames, slot_bytes }) => write!(
+                    f,
+                    "{site} nests deeper than the device schedule holds ({frames} frames and a \
+                     {slot_bytes}-byte slot stack per processor; `--schedule host` holds more) \
+                     on processor {proc}"
+                ),
             },
             GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
             GpuError::PriorityNeedsHostSchedule => write!(
@@ -172,6 +189,7 @@ impl fmt::Display for GpuError {
                 "`--crcw priority` needs `--schedule host`: the device schedule runs the members \
                  of a step in no fixed order, so it cannot let the highest __PROC_NR__ win"
             ),
+            GpuError::TooDeep => write!(f, "calls nested too deeply"),
             GpuError::Internal(m) => write!(f, "internal error of the GPU driver: {m}"),
         }
     }
@@ -216,6 +234,8 @@ pub struct Limits {
     pub max_steps: u64,
     /// Wall-clock time from the start of the run.
     pub timeout: Option<Duration>,
+    /// Nested calls of `sync` functions (R0008; the host schedule counts them).
+    pub max_depth: usize,
 }
 
 impl Default for Limits {
@@ -223,6 +243,7 @@ impl Default for Limits {
         Limits {
             max_steps: transform::emit_cuda::DEFAULT_MAX_STEPS,
             timeout: None,
+            max_depth: transform::emit_cuda::DEFAULT_MAX_DEPTH,
         }
     }
 }
@@ -260,7 +281,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         config.timing,
         config.priority,
         emitted.schedule,
-        (config.limits, &emitted.loop_sites),
+        (config.limits, &emitted.span_sites),
     )?;
     let walk = Instant::now();
     let walked = m.run();

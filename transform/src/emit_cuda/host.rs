@@ -173,10 +173,11 @@ fn instruction(
         } => {
             let f = plan.function(*callee);
             let mut stmts = vec![format!(
-                "fk_call({frame_bytes}, {}, {}, {});",
+                "fk_call({frame_bytes}, {}, {}, {}, {});",
                 f.frame_bytes,
                 shared_frame(plan, f.shared_frame),
-                plan.host.entry(*callee).0
+                plan.host.entry(*callee).0,
+                sites.call_site(*span, &f.name)
             )];
             let params = &plan.program.func(f.func).params;
             for (param, arg) in params.iter().zip(args) {

@@ -56,8 +56,9 @@ impl EmitError {
 pub struct Sites<'a> {
     sources: &'a SourceMap,
     pub locations: Vec<String>,
-    /// The site of each loop (its span), where the step and time limits stop a run.
-    pub loops: HashMap<Span, usize>,
+    /// The site of each loop and call of the host program (its span), where the step and
+    /// time limits and the recursion limit stop a run.
+    pub spans: HashMap<Span, usize>,
 }
 
 impl<'a> Sites<'a> {
@@ -65,17 +66,26 @@ impl<'a> Sites<'a> {
         Sites {
             sources,
             locations: Vec::new(),
-            loops: HashMap::new(),
+            spans: HashMap::new(),
         }
     }
 
     /// The site of the loop at `span` ("the loop at f.fork:3:5"), one per loop.
     pub fn loop_site(&mut self, span: Span) -> usize {
-        if let Some(&site) = self.loops.get(&span) {
+        self.span_site(span, "the loop")
+    }
+
+    /// The site of a call of `callee` ("the call of `f` at f.fork:3:5"), one per call.
+    pub fn call_site(&mut self, span: Span, callee: &str) -> usize {
+        self.span_site(span, &format!("the call of `{callee}`"))
+    }
+
+    fn span_site(&mut self, span: Span, what: &str) -> usize {
+        if let Some(&site) = self.spans.get(&span) {
             return site;
         }
-        let site = self.add(span, "the loop");
-        self.loops.insert(span, site);
+        let site = self.add(span, what);
+        self.spans.insert(span, site);
         site
     }
 
@@ -100,9 +110,9 @@ pub struct Emitted {
     pub host: String,
     /// The message of each fault site (`division by zero at f.fork:3:5`).
     pub sites: Vec<String>,
-    /// The site of each loop of the host program (`host_program::LoopHeader::span`), for the
-    /// limits the host schedule's host checks.
-    pub loop_sites: HashMap<Span, usize>,
+    /// The site of each loop and call of the host program (by its span), for the limits the
+    /// host checks.
+    pub span_sites: HashMap<Span, usize>,
     /// The per-thread stack the kernels need (0: CUDA's default); non-zero when device
     /// functions recurse.
     pub stack_bytes: u64,
@@ -113,6 +123,10 @@ pub struct Emitted {
 /// checks that they agree). On the GPU it bounds the iterations of one loop
 /// (docs/gpu-limits.md).
 pub const DEFAULT_MAX_STEPS: u64 = 1_000_000_000;
+
+/// The limit on nested calls when none is given: the simulator's (`pram_sim::Config`; a test
+/// of the CLI checks that they agree).
+pub const DEFAULT_MAX_DEPTH: usize = 10_000;
 
 /// The time limit of a GPU run when none is given, in seconds: it stops a loop of group steps
 /// that the step limit would stop only after hours (docs/gpu-limits.md).
@@ -213,7 +227,7 @@ pub fn emit_with(
         device,
         host,
         sites: sites.locations,
-        loop_sites: sites.loops,
+        span_sites: sites.spans,
         stack_bytes,
         schedule: options.schedule,
     })

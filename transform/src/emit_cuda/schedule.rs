@@ -201,8 +201,9 @@ pub fn interpreter(plan: &Plan, sites: &mut Sites, out: &mut String) -> Result<(
                     )
                 };
                 format!(
-                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {})) return;",
-                    plan.host.entry(*callee).0
+                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {}, {})) return;",
+                    plan.host.entry(*callee).0,
+                    sites.call_site(*span, &g.name)
                 )
             }
             Instr::Ret => "fk_s_ret(p, s);\n            if (s->done) return;".into(),
