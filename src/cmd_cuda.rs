@@ -20,8 +20,10 @@ pub fn cuda_text(
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
+    // The .cu checks `--crcw common` (its default) unless compiled with -DFK_UNCHECKED.
     let options = EmitOptions {
         schedule,
+        check_common: true,
         ..EmitOptions::default()
     };
     cuda::standalone_source_with(&plan, &checked.sources, options)
@@ -72,6 +74,7 @@ pub fn execute(
     };
     let options = EmitOptions {
         check_bounds: flags.check.contains(&CheckArg::Bounds),
+        check_common: matches!(flags.crcw, CrcwArg::Common),
         schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {

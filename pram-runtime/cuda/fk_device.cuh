@@ -138,6 +138,7 @@ __device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 
 #define FK_LIMIT_STEPS 1
 #define FK_LIMIT_TIME 2
 #define FK_LIMIT_DEPTH 3  // recursion: the call nests deeper than the run holds (R0008)
+#define FK_CONFLICT 4     // --crcw common: processors wrote different values into a cell (R0004)
 #define FK_PROC_MAX 0x7fffffff
 
 struct FkLimits {
@@ -265,6 +266,127 @@ template <class T> __device__ T *fk_ptr_step(T *&p, fk_i64 bytes) {
 
 __device__ void fk_zero(void *p, fk_u64 n) {
     for (fk_u64 i = 0; i < n; i++) ((char *)p)[i] = 0;
+}
+
+// ---- --crcw common: concurrent writes of different values (docs/gpu-limits.md) ----
+// The transform cuts a kernel wherever one processor could read what another wrote, so the
+// writes of different processors to one cell in a synchronous kernel are writes of one PRAM
+// step. Each processor logs its writes to shared memory in the step (FK_W, emitted only when
+// the run checks; FK_UNCHECKED compiles the standalone .cu without it); after the step every
+// processor finds its last value of each cell still there, or another processor wrote a
+// different value: a fault. The host then names the processors as the simulator does.
+
+#define FK_WRITES 8  // writes logged per processor and step; later ones are not checked
+
+struct FkWrite {
+    fk_u64 addr;
+    fk_u64 bits;
+    int size;
+    int site;
+};
+
+struct FkCommon {
+    FkWrite *writes;     // FK_WRITES per processor (0: the run does not check)
+    int *count;          // per processor: its writes in its last checked step
+    fk_u64 *tag;         // per processor: that step (fk_step_tag)
+    char *lo[3], *hi[3]; // shared memory: globals, group frames, heap
+    fk_u64 *conflict;    // [0] the cell, [1] its step's tag
+    int *writers;        // [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
+};
+
+__device__ FkCommon fk_common;
+
+static_assert(sizeof(FkWrite) == 24, "FkWrite layout");
+static_assert(sizeof(FkCommon) == 88, "FkCommon layout");
+
+extern "C" __global__ void fk_set_common(FkCommon c) { fk_common = c; }
+
+// The step a write belongs to: the launch and segment under the host schedule, the group
+// instance and its step under the device schedule (fk_schedule.cuh).
+#ifdef FK_SCHEDULE_DEVICE
+__device__ fk_u64 fk_step_tag(const FkThread *th);
+#else
+__device__ fk_u64 fk_step_tag(const FkThread *th) { return ((fk_u64)th->launch << 32) | th->sub; }
+#endif
+
+// A kernel that logs starts the processor's log (kept as it is after a fault, for the report).
+__device__ void fk_log_begin(const FkThread *th) {
+    if (!fk_common.writes || fk_faulted()) return;
+    fk_common.count[th->proc] = 0;
+    fk_common.tag[th->proc] = fk_step_tag(th);
+}
+
+__device__ fk_u64 fk_bits(const void *a, int size) {
+    fk_u64 b = 0;
+    for (int i = 0; i < size; i++) ((char *)&b)[i] = ((const char *)a)[i];
+    return b;
+}
+
+// `cell` was just written (the value of an assignment): logged when it is shared memory.
+template <class T> __device__ T &fk_w(T &cell, int site, const FkThread *th) {
+    const char *a = (const char *)&cell;
+    if (sizeof(T) > 8 || !fk_common.writes || fk_faulted()) return cell;
+    bool shared = false;
+    for (int i = 0; i < 3; i++) shared |= a >= fk_common.lo[i] && a < fk_common.hi[i];
+    int n = fk_common.count[th->proc];
+    if (!shared || n >= FK_WRITES) return cell;
+    FkWrite *w = fk_common.writes + (fk_u64)th->proc * FK_WRITES + n;
+    w->addr = (fk_u64)a;
+    w->bits = fk_bits(a, sizeof(T));
+    w->size = sizeof(T);
+    w->site = site;
+    fk_common.count[th->proc] = n + 1;
+    return cell;
+}
+
+#ifdef FK_UNCHECKED
+#define FK_W(E, SITE) (E)
+#define FK_LOG_BEGIN()
+#else
+#define FK_W(E, SITE) fk_w(E, SITE, th)
+#define FK_LOG_BEGIN() fk_log_begin(th)
+#endif
+
+// The last write of processor `proc` (0: none) to `addr` in its log.
+__device__ const FkWrite *fk_last_write(int proc, fk_u64 addr) {
+    const FkWrite *w = fk_common.writes + (fk_u64)proc * FK_WRITES, *last = 0;
+    int n = fk_common.count[proc];
+    for (int i = 0; i < n && i < FK_WRITES; i++)
+        if (w[i].addr == addr) last = &w[i];
+    return last;
+}
+
+// After the step `tag`: whether each cell the processor wrote holds its last value; the first
+// that does not is the fault (`th`: the processor, where its output is cut).
+__device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
+    int p = th->proc;
+    if (!fk_common.writes || fk_common.tag[p] != tag) return;
+    const FkWrite *w = fk_common.writes + (fk_u64)p * FK_WRITES;
+    int n = fk_common.count[p];
+    for (int i = 0; i < n && i < FK_WRITES; i++) {
+        if (fk_last_write(p, w[i].addr) != &w[i]) continue;
+        if (fk_bits((const void *)w[i].addr, w[i].size) == w[i].bits) continue;
+        if (fk_fault(w[i].site, th)) {
+            fk_common.conflict[0] = w[i].addr;
+            fk_common.conflict[1] = tag;
+            fk_limits.why[0] = FK_CONFLICT;
+        }
+        return;
+    }
+}
+
+// After a conflict, pass 0: the lowest processor that wrote the cell in the step; pass 1: the
+// lowest whose value differs from that one's (the simulator's pair).
+extern "C" __global__ void fk_common_writers(int pass) {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= fk_m.procs || fk_common.tag[p] != fk_common.conflict[1]) return;
+    const FkWrite *w = fk_last_write(p, fk_common.conflict[0]);
+    if (!w) return;
+    if (pass == 1) {
+        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers[0], fk_common.conflict[0]);
+        if (!first || first->bits == w->bits) return;
+    }
+    atomicMax(&fk_common.writers[pass], FK_PROC_MAX - p);
 }
 
 // ---- memory ----
@@ -440,6 +562,15 @@ __device__ int fk_member_index(int g, int n, int t) {
     for (int i = 0; i < grp.size; i++)
         if (fk_m.status[fk_m.members[grp.members + i]] == FK_ACTIVE) return i;
     return 0;
+}
+
+// The host schedule's check after a logging kernel of launch `launch` over n members of g.
+extern "C" __global__ void fk_common_check_launch(int g, int n, unsigned launch) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    FkThread th = fk_first_member(g, launch, 0);
+    th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
+    fk_common_check(&th, fk_step_tag(&th));
 }
 
 // The entry point of kernel K, whose code for one member is K_body: one thread per member of
@@ -920,6 +1051,17 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
     int s = stop;
     __syncthreads();
     return s;
+}
+
+// --crcw common: the check after a region's logging kernel (its segment was r.sub - 1).
+__device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
+    int n = fk_r_threads(g, seq);
+    for (int t = threadIdx.x; t < n; t += blockDim.x) {
+        FkThread th = fk_first_member(g, r.launch, r.sub - 1);
+        th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
+        fk_common_check(&th, fk_step_tag(&th));
+    }
+    __syncthreads();
 }
 
 __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value,

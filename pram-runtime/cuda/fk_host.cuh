@@ -107,6 +107,7 @@ struct FkHost {
     int deep_calls;
     int device_frames;
     fk_u64 device_slot_bytes;
+    FkCommon common;  // --crcw common: the write logs (writes 0: not checked)
 };
 
 static FkHost fk_h;
@@ -742,6 +743,51 @@ inline std::string fk_output_device(std::vector<char> &buf, bool faulted);  // f
 inline int fk_schedule_depth(fk_u64 procs);
 #endif
 
+// --crcw common: the check of the writes of the kernel just launched for the current group.
+inline void fk_check_common() {
+    unsigned n = fk_threads(fk_h.c);
+    if (!fk_h.common.writes || n == 0) return;
+    fk_common_check_launch<<<FK_BLOCKS(n)>>>(fk_h.c.g, (int)n, fk_h.launches - 1);
+    fk_after_launch("fk_common_check_launch");
+}
+
+// The logged write of processor `proc` to `addr` (size 0: none).
+inline FkWrite fk_logged_write(int proc, fk_u64 addr) {
+    FkWrite w[FK_WRITES], last;
+    int n = 0;
+    memset(&last, 0, sizeof last);
+    fk_read(&n, fk_h.common.count + proc, 1);
+    fk_cuda(cudaMemcpy(w, fk_h.common.writes + (fk_u64)proc * FK_WRITES, sizeof w, cudaMemcpyDeviceToHost), "reading a write log");
+    for (int i = 0; i < n && i < FK_WRITES; i++)
+        if (w[i].addr == addr) last = w[i];
+    return last;
+}
+
+// A logged value as the simulator shows it: signed, of the write's size.
+inline long long fk_write_value(const FkWrite &w) {
+    int shift = 64 - 8 * w.size;
+    return (long long)(w.bits << shift) >> shift;
+}
+
+// A --crcw common conflict: the simulator's pair (the lowest writer of the cell, the lowest
+// whose value differs) and where the second wrote. False when the logs do not hold the pair.
+inline bool fk_report_conflict() {
+    for (int pass = 0; pass < 2; pass++) {
+        fk_common_writers<<<FK_BLOCKS(fk_h.procs)>>>(pass);
+        fk_after_launch("fk_common_writers");
+    }
+    int writers[2];
+    fk_u64 conflict[2];
+    fk_read(writers, fk_h.common.writers, 2);
+    fk_cuda(cudaMemcpy(conflict, fk_h.common.conflict, sizeof conflict, cudaMemcpyDeviceToHost), "reading the conflict");
+    if (!writers[0] || !writers[1]) return false;
+    int a = FK_PROC_MAX - writers[0], b = FK_PROC_MAX - writers[1];
+    FkWrite wa = fk_logged_write(a, conflict[0]), wb = fk_logged_write(b, conflict[0]);
+    fprintf(stderr, "error[R0004]: %s: processors %d and %d wrote %lld and %lld into one cell in one step on processor %d\n",
+            fk_h.program->sites[wb.site], a, b, fk_write_value(wa), fk_write_value(wb), a);
+    return true;
+}
+
 // Prints the output; reports a fault or an overflow. Returns the exit status.
 inline int fk_finish() {
     fk_cuda(cudaDeviceSynchronize(), "running the kernels");
@@ -780,6 +826,9 @@ inline int fk_finish() {
         else if (why[0] == FK_LIMIT_DEPTH)
             fprintf(stderr, "error[R0008]: %s nests more than %d calls (the recursion limit; check the recursion's base case) on processor %d\n",
                     site, FK_DEFAULT_MAX_DEPTH, proc);
+        else if (why[0] == FK_CONFLICT && fk_report_conflict()) {
+        } else if (why[0] == FK_CONFLICT)
+            fprintf(stderr, "error[R0004]: %s on processor %d\n", site, proc);
         else
             fprintf(stderr, "error: %s on processor %d\n", site, fault[1]);
         return 1;
@@ -796,6 +845,7 @@ inline int fk_finish() {
 
 inline int fk_main(int argc, char **argv, const FkProgram *program) {
     long procs = 1;
+    int common = 1;  // --crcw common (the default): concurrent writes are checked
     fk_h.priority = 0;
     fk_h.max_steps = FK_DEFAULT_MAX_STEPS;
     fk_h.timeout = FK_DEFAULT_TIMEOUT;
@@ -821,6 +871,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         }
         if (strcmp(argv[i], "--crcw") == 0 && i + 1 < argc) {
             const char *m = argv[++i];
+            common = strcmp(m, "common") == 0;
             if (strcmp(m, "priority") == 0) {
 #ifdef FK_SCHEDULE_DEVICE
                 fprintf(stderr, "error: `--crcw priority` needs the host schedule (`forkcc build --schedule host`): the device schedule runs the members of a step in no fixed order\n");
@@ -897,6 +948,24 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     fk_set_limits<<<1, 1>>>(limits);
     fk_after_launch("fk_set_limits");
     h.start = std::chrono::steady_clock::now();
+    memset(&h.common, 0, sizeof h.common);
+#ifndef FK_UNCHECKED
+    if (common) {
+        FkCommon &c = h.common;
+        c.writes = (FkWrite *)fk_device_alloc(P * FK_WRITES * sizeof(FkWrite), "the write logs (--crcw common)");
+        c.count = (int *)fk_device_alloc(P * 4, "the write logs (--crcw common)");
+        c.tag = (fk_u64 *)fk_device_alloc(P * 8, "the write logs (--crcw common)");
+        c.lo[0] = m.shared_globals;
+        c.hi[0] = m.shared_globals + program->shared_globals_bytes;
+        c.lo[1] = h.frames;
+        c.hi[1] = h.frames + h.frames_cap;
+        c.lo[2] = m.heap;
+        c.hi[2] = m.heap + m.heap_bytes;
+        c.conflict = (fk_u64 *)fk_device_alloc(16, "the conflict word");
+        c.writers = (int *)fk_device_alloc(8, "the conflict word");
+        fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
+    }
+#endif
     h.top.groups = 0;
     h.top.members = 0;
     h.top.words = 0;

@@ -31,6 +31,12 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     stacks.stride = stride;
     stacks.base = (char *)fk_device_alloc(P * stride, "processor slot stacks");
     fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
+    if (h.common.writes) {
+        // Group instances' shared frames live in the frame heap here.
+        h.common.lo[1] = d.frame_heap;
+        h.common.hi[1] = d.frame_heap + d.frame_heap_bytes;
+        fk_cuda(cudaMemcpyToSymbol(fk_common, &h.common, sizeof h.common), "the write logs");
+    }
     fk_cuda(cudaMemcpyToSymbol(fk_slot_stacks, &stacks, sizeof stacks), "the slot stacks");
     fk_device_init<<<FK_BLOCKS(h.procs)>>>();
     fk_after_launch("fk_device_init");

@@ -382,12 +382,37 @@ __device__ fk_i64 fk_any_flagged(int g) {
 
 // ---- instructions (each returns true when the processor waits) ----
 
+// The step a write belongs to: its group instance and the group's step.
+__device__ fk_u64 fk_step_tag(const FkThread *th) {
+    return ((fk_u64)th->group << 32) | fk_d.sync[th->group].step;
+}
+
+// --crcw common, the leader of a kernel's end before the step is over: each member's writes
+// of the step are checked (fk_common_check) in $$ order, so a fault names the lowest member
+// and its key is the step's.
+__device__ void fk_s_common_check(const FkProc *s, int g) {
+    if (!fk_common.writes) return;
+    FkThread th;
+    fk_s_thread(&th, 0, s, true);
+    fk_u64 tag = fk_step_tag(&th);
+    FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int r = 0; r < fk_m.groups[g].size && !fk_faulted(); r++) {
+        th.proc = sl[r].proc;
+        fk_common_check(&th, tag);
+    }
+}
+
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
-// barrier ends the step.
-__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next) {
+// barrier ends the step (`check`: with the --crcw common check of the kernel's writes).
+__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int check) {
     if (s->phase == 0) {
         s->phase = 1;
-        if (fk_barrier(p, s, s->group)) return true;
+        int g = s->group;
+        if (check) fk_my_slot(s)->proc = p;
+        if (fk_arrive(p, s, g, [=] {
+                if (check) fk_s_common_check(s, g);
+            }))
+            return true;
     }
     s->phase = 0;
     s->pc = next;

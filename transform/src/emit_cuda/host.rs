@@ -9,6 +9,7 @@ use crate::host_program::Instr;
 use crate::plan::{Home, HostFnId, Plan, SharedFrameId, SplitKind};
 use fork_frontend::hir::VarId;
 use fork_frontend::source::Span;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// The `FkVar` literal that tells a runtime kernel where `var` lives.
@@ -64,7 +65,12 @@ fn shared_frame(plan: &Plan, frame: SharedFrameId) -> String {
 }
 
 /// `fk_run`: the global initialisers, then the host program from main's entry.
-pub fn host_program(plan: &Plan, sites: &mut Sites, out: &mut String) -> Result<(), EmitError> {
+pub fn host_program(
+    plan: &Plan,
+    sites: &mut Sites,
+    common_kernels: &BTreeSet<String>,
+    out: &mut String,
+) -> Result<(), EmitError> {
     let program = &plan.host;
     let _ = writeln!(
         out,
@@ -79,6 +85,13 @@ pub fn host_program(plan: &Plan, sites: &mut Sites, out: &mut String) -> Result<
             let _ = writeln!(out, "        // {}", plan.function(func).name);
         }
         let stmts = instruction(plan, instr, plan.function(func).frame_bytes, sites)?;
+        let stmts = match instr {
+            // `--crcw common`: the check of the kernel's writes (fk_common_check_launch).
+            Instr::Launch(k) if common_kernels.contains(&plan.kernel(*k).name) => {
+                [stmts, vec!["fk_check_common();".to_string()]].concat()
+            }
+            _ => stmts,
+        };
         match stmts.as_slice() {
             [one] => {
                 let _ = writeln!(out, "        case {pc}: {one} break;");

@@ -113,6 +113,10 @@ pub struct Emitted {
     /// The site of each loop and call of the host program (by its span), for the limits the
     /// host checks.
     pub span_sites: HashMap<Span, usize>,
+    /// `check_common`: the kernels whose writes are checked after each run.
+    pub common_kernels: BTreeSet<String>,
+    /// The emitted code logs writes for the `--crcw common` check.
+    pub check_common: bool,
     /// The per-thread stack the kernels need (0: CUDA's default); non-zero when device
     /// functions recurse.
     pub stack_bytes: u64,
@@ -152,6 +156,9 @@ pub enum Schedule {
 pub struct EmitOptions {
     /// `--check bounds`: array indexes fault with their location when out of bounds.
     pub check_bounds: bool,
+    /// `--crcw common`: concurrent writes of different values to one cell are a fault
+    /// (R0004); kernels log their shared writes (docs/gpu-limits.md).
+    pub check_common: bool,
     pub schedule: Schedule,
 }
 
@@ -169,15 +176,16 @@ pub fn emit_with(
     let mut kernels = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
-    {
+    let common_kernels = {
         let mut dev = DeviceEmitter::new(plan, &mut sites, options.check_bounds);
+        dev.check_common = options.check_common;
         dev.globals_kernel(&mut kernels)?;
         for k in &plan.kernels {
             dev.kernel(k, &mut kernels)?;
         }
         for f in &plan.functions {
             for r in regions_in(&f.body) {
-                region::region_kernel(plan, r, dev.sites, &mut kernels)?;
+                region::region_kernel(plan, r, dev.sites, &dev.common_kernels, &mut kernels)?;
             }
         }
         // Device functions, and the ones they call, until none is new.
@@ -189,7 +197,8 @@ pub fn emit_with(
             dev.device_function(f, &mut functions)?;
             calls.insert(f, std::mem::take(&mut dev.body_calls));
         }
-    }
+        dev.common_kernels
+    };
     let stack_bytes = if recursive(&calls) {
         RECURSION_STACK_BYTES
     } else {
@@ -207,7 +216,7 @@ pub fn emit_with(
     device.push_str("// ---- program: kernels ----\n\n");
     device.push_str(&kernels);
     if options.schedule == Schedule::Device {
-        schedule::interpreter(plan, &mut sites, &mut device)?;
+        schedule::interpreter(plan, &mut sites, &common_kernels, &mut device)?;
     }
 
     let mut host = String::new();
@@ -218,7 +227,7 @@ pub fn emit_with(
 
 ",
             );
-            host::host_program(plan, &mut sites, &mut host)?;
+            host::host_program(plan, &mut sites, &common_kernels, &mut host)?;
         }
         Schedule::Device => schedule::host_launch(plan, &mut host),
     }
@@ -228,6 +237,8 @@ pub fn emit_with(
         host,
         sites: sites.locations,
         span_sites: sites.spans,
+        common_kernels,
+        check_common: options.check_common,
         stack_bytes,
         schedule: options.schedule,
     })

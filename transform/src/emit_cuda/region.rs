@@ -13,17 +13,20 @@ use super::{EmitError, Sites};
 use crate::plan::{HostLoop, HostOp, Plan, Region, RegionNeeds, Split, SplitKind};
 use crate::regions::{align8, split_frame_stride};
 use fork_frontend::hir::Mode;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 pub fn region_kernel(
     plan: &Plan,
     r: &Region,
     sites: &mut Sites,
+    common_kernels: &BTreeSet<String>,
     out: &mut String,
 ) -> Result<(), EmitError> {
     let mut e = RegionEmitter {
         plan,
         sites,
+        common_kernels,
         names: 0,
         frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
     };
@@ -58,6 +61,8 @@ pub fn region_kernel(
 struct RegionEmitter<'a, 's> {
     plan: &'a Plan,
     sites: &'a mut Sites<'s>,
+    /// Kernels checked after each run (`--crcw common`).
+    common_kernels: &'a BTreeSet<String>,
     names: usize,
     frames: Vec<u64>,
 }
@@ -128,6 +133,9 @@ impl RegionEmitter<'_, '_> {
                     c.g,
                     c.seq
                 );
+                if self.common_kernels.contains(&k.name) {
+                    let _ = writeln!(out, "{pad}fk_r_common_check({}, {}, r);", c.g, c.seq);
+                }
             }
             HostOp::Multiprefix {
                 op,

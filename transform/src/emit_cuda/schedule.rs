@@ -9,6 +9,7 @@ use crate::host_program::{Instr, Pc};
 use crate::plan::{HostFnId, Plan, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Frames per processor (nested splits, loops, calls, `seq`, `start`): deep enough for the
@@ -57,7 +58,12 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     );
 }
 
-pub fn interpreter(plan: &Plan, sites: &mut Sites, out: &mut String) -> Result<(), EmitError> {
+pub fn interpreter(
+    plan: &Plan,
+    sites: &mut Sites,
+    common_kernels: &BTreeSet<String>,
+    out: &mut String,
+) -> Result<(), EmitError> {
     let host = &plan.host;
     let func_of = |pc: usize| -> HostFnId {
         let f = host
@@ -90,8 +96,9 @@ pub fn interpreter(plan: &Plan, sites: &mut Sites, out: &mut String) -> Result<(
             Instr::Launch(k) => {
                 let k = plan.kernel(*k);
                 let sync = (k.mode == Mode::Sync) as i32;
+                let check = common_kernels.contains(&k.name) as i32;
                 format!(
-                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next})) return;",
+                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
                     k.name
                 )
             }
