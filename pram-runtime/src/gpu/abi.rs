@@ -66,10 +66,58 @@ pub struct FkLimits {
     pub why: u64,
 }
 
+/// `FkCommon`: the `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkCommon {
+    pub writes: u64,
+    pub count: u64,
+    pub tag: u64,
+    /// Shared memory: globals, group frames, heap.
+    pub lo: [u64; 3],
+    pub hi: [u64; 3],
+    pub conflict: u64,
+    pub writers: u64,
+}
+
+/// `FkWrite`: one logged write.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkWrite {
+    pub addr: u64,
+    pub bits: u64,
+    pub size: i32,
+    pub site: i32,
+}
+
+pub const FK_WRITE_BYTES: u64 = 24;
+/// `FK_WRITES`: writes logged per processor and step.
+pub const FK_WRITES: u64 = 8;
+
+impl FkWrite {
+    pub fn from_bytes(b: &[u8]) -> FkWrite {
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+        let i32_at = |i: usize| i32::from_le_bytes(b[i..i + 4].try_into().unwrap_or([0; 4]));
+        FkWrite {
+            addr: u64_at(0),
+            bits: u64_at(8),
+            size: i32_at(16),
+            site: i32_at(20),
+        }
+    }
+
+    /// The value as the simulator shows it: signed, of the write's size.
+    pub fn value(&self) -> i64 {
+        let shift = 64 - 8 * self.size.clamp(1, 8) as u32;
+        ((self.bits << shift) as i64) >> shift
+    }
+}
+
 /// `FK_LIMIT_*`: which limit a fault is.
 pub const FK_LIMIT_STEPS: i32 = 1;
 pub const FK_LIMIT_TIME: i32 = 2;
 pub const FK_LIMIT_DEPTH: i32 = 3;
+/// `FK_CONFLICT`: the fault is a `--crcw common` conflict.
+pub const FK_CONFLICT: i32 = 4;
 /// `FK_PROC_MAX`: the limit word records `FK_PROC_MAX - processor`.
 pub const FK_PROC_MAX: i32 = 0x7fffffff;
 
@@ -124,6 +172,8 @@ unsafe impl DeviceRepr for FkDevice {}
 // SAFETY: as above.
 unsafe impl DeviceRepr for FkLimits {}
 // SAFETY: as above.
+unsafe impl DeviceRepr for FkCommon {}
+// SAFETY: as above.
 unsafe impl DeviceRepr for FkSlotStacks {}
 
 #[cfg(test)]
@@ -139,6 +189,11 @@ mod tests {
         assert_eq!(std::mem::size_of::<FkLimits>(), 32);
         let lib = crate::cuda::DEVICE_LIBRARY;
         assert!(lib.contains("sizeof(FkLimits) == 32"));
+        assert_eq!(std::mem::size_of::<FkCommon>(), 88);
+        assert!(lib.contains("sizeof(FkCommon) == 88"));
+        assert!(lib.contains(&format!("sizeof(FkWrite) == {FK_WRITE_BYTES}")));
+        assert!(lib.contains(&format!("#define FK_WRITES {FK_WRITES} ")));
+        assert!(lib.contains(&format!("#define FK_CONFLICT {FK_CONFLICT} ")));
         assert!(lib.contains(&format!("#define FK_LIMIT_STEPS {FK_LIMIT_STEPS}\n")));
         assert!(lib.contains(&format!("#define FK_LIMIT_TIME {FK_LIMIT_TIME}\n")));
         assert!(lib.contains(&format!("#define FK_LIMIT_DEPTH {FK_LIMIT_DEPTH} ")));

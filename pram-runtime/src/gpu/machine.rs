@@ -4,7 +4,7 @@
 //! host part of the standalone `.cu` (`cuda/fk_host.cuh`) does, with the same device calls
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
-use super::abi::{self, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkVar};
+use super::abi::{self, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkVar};
 use super::{GpuError, Limits, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
@@ -13,7 +13,7 @@ use cudarc::driver::{
 use fork_frontend::hir::{MpOp, VarId};
 use fork_frontend::source::Span;
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use transform::emit_cuda::{schedule as emit_schedule, Schedule};
@@ -104,6 +104,8 @@ pub struct Machine<'p> {
     limits: Limits,
     /// The site of each host-program loop and call (`Emitted::span_sites`).
     span_sites: &'p HashMap<Span, usize>,
+    /// `--crcw common`: the write logs, and the kernels checked after each launch.
+    common: Option<(CommonRegions, &'p BTreeSet<String>)>,
     /// The calls the walk is in, innermost last (the recursion limit): the call's span and
     /// the caller's group.
     calls: Vec<(Span, i32)>,
@@ -127,6 +129,16 @@ struct DeviceRegions {
     error: u64,
     fault_key: u64,
     slot_stacks: u64,
+}
+
+/// Byte offsets of the `--crcw common` write logs in the arena (`FkCommon`).
+#[derive(Clone, Copy)]
+struct CommonRegions {
+    writes: u64,
+    count: u64,
+    tag: u64,
+    conflict: u64,
+    writers: u64,
 }
 
 /// The heap of the device schedule's shared frames (group instances' `sh` locals).
@@ -153,7 +165,11 @@ impl<'p> Machine<'p> {
         timing: bool,
         priority: bool,
         schedule: Schedule,
-        (limits, span_sites): (Limits, &'p HashMap<Span, usize>),
+        (limits, span_sites, common): (
+            Limits,
+            &'p HashMap<Span, usize>,
+            Option<&'p BTreeSet<String>>,
+        ),
     ) -> Result<Machine<'p>, GpuError> {
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
@@ -218,6 +234,16 @@ impl<'p> Machine<'p> {
             error: region(8),
             fault_key: region(4 * (1 + 2 * abi::FK_KEY_MAX)),
             slot_stacks: region(procs * slot_stack_bytes),
+        });
+        let common = common.map(|kernels| {
+            let regions = CommonRegions {
+                writes: region(procs * abi::FK_WRITES * abi::FK_WRITE_BYTES),
+                count: region(procs * 4),
+                tag: region(procs * 8),
+                conflict: region(16),
+                writers: region(8),
+            };
+            (regions, kernels)
         });
         r.total = at;
         let (free, _) = ctx
@@ -285,6 +311,7 @@ impl<'p> Machine<'p> {
             device,
             limits,
             span_sites,
+            common,
             calls: Vec::new(),
             too_deep: None,
             start: Instant::now(),
@@ -322,6 +349,28 @@ impl<'p> Machine<'p> {
             why: base + r.why,
         };
         m.launch("fk_set_limits", 1, 1, &[&limits])?;
+        if let Some((c, _)) = common {
+            // Shared memory: globals, the group frames (the device schedule's frame heap),
+            // the heap.
+            let frames = match device {
+                Some(d) => (base + d.frame_heap, FRAME_HEAP_BYTES),
+                None => (base + r.frames, m.caps.frames),
+            };
+            let desc = FkCommon {
+                writes: base + c.writes,
+                count: base + c.count,
+                tag: base + c.tag,
+                lo: [base + r.shared_globals, frames.0, base + r.heap],
+                hi: [
+                    base + r.shared_globals + plan.storage.shared_globals_bytes,
+                    frames.0 + frames.1,
+                    base + r.heap + m.caps.heap,
+                ],
+                conflict: base + c.conflict,
+                writers: base + c.writers,
+            };
+            m.launch("fk_set_common", 1, 1, &[&desc])?;
+        }
         Ok(m)
     }
 
@@ -445,10 +494,55 @@ impl<'p> Machine<'p> {
         let serial = (self.priority && sync) as i32;
         let args: [&dyn KernelArg; 5] = [&c.group, &(n as i32), &c.slot_base, &launch, &serial];
         if serial == 1 {
-            self.launch(name, 1, 1, &args)
-        } else {
-            self.launch_members(name, n, &args)
+            return self.launch(name, 1, 1, &args);
         }
+        self.launch_members(name, n, &args)?;
+        if self.common.is_some_and(|(_, kernels)| kernels.contains(name)) {
+            let args: [&dyn KernelArg; 3] = [&c.group, &(n as i32), &launch];
+            self.launch_members("fk_common_check_launch", n, &args)?;
+        }
+        Ok(())
+    }
+
+    /// A `--crcw common` conflict: the simulator's pair (the lowest processor that wrote the
+    /// cell in the step, the lowest whose value differs) with their writes; None when the
+    /// logs do not hold it.
+    fn conflict(&mut self) -> Result<Option<[(usize, abi::FkWrite); 2]>, GpuError> {
+        let Some((c, _)) = self.common else {
+            return Ok(None);
+        };
+        for pass in 0..2i32 {
+            self.launch_members("fk_common_writers", self.procs as u32, &[&pass])?;
+        }
+        let writers = self.read_ints(c.writers, 2)?;
+        let cell = u64::from_le_bytes(
+            self.read(c.conflict, 8)?
+                .try_into()
+                .map_err(|_| GpuError::Internal("short read".into()))?,
+        );
+        if writers.contains(&0) {
+            return Ok(None);
+        }
+        let mut pair = [(0, abi::FkWrite::default()); 2];
+        for (i, w) in writers.iter().enumerate() {
+            let proc = (abi::FK_PROC_MAX - w) as u64;
+            let n = self.read_ints(c.count + 4 * proc, 1)?[0].clamp(0, abi::FK_WRITES as i32);
+            let log = self.read(
+                c.writes + proc * abi::FK_WRITES * abi::FK_WRITE_BYTES,
+                (abi::FK_WRITES * abi::FK_WRITE_BYTES) as usize,
+            )?;
+            let last = log
+                .chunks_exact(abi::FK_WRITE_BYTES as usize)
+                .take(n as usize)
+                .map(abi::FkWrite::from_bytes)
+                .filter(|w| w.addr == cell)
+                .last();
+            match last {
+                Some(write) => pair[i] = (proc as usize, write),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(pair))
     }
 
     // ---- stacks ----
@@ -770,6 +864,11 @@ impl<'p> Machine<'p> {
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
         let words = self.read_ints(self.r.fault, 4)?;
         let why = self.read_ints(self.r.why, 2)?;
+        let conflict = match (words[0], why[0]) {
+            (0, _) => None,
+            (_, abi::FK_CONFLICT) => self.conflict()?,
+            _ => None,
+        };
         let mut fault = (words[0] != 0).then(|| Fault {
             site: (words[0] - 1) as usize,
             // A limit names the lowest processor still in the loop (`fk_limit`).
@@ -779,6 +878,11 @@ impl<'p> Machine<'p> {
             },
             cut: vec![words[2] as u32, words[3] as u32],
             limit: match why[0] {
+                abi::FK_CONFLICT => conflict.map(|[(a, wa), (b, wb)]| Limit::Conflict {
+                    procs: (a, b),
+                    values: (wa.value(), wb.value()),
+                    site: wb.site as usize,
+                }),
                 abi::FK_LIMIT_STEPS => Some(Limit::Steps(self.limits.max_steps)),
                 abi::FK_LIMIT_TIME => self.limits.timeout.map(Limit::Time),
                 abi::FK_LIMIT_DEPTH => Some(Limit::Depth(self.too_deep.unwrap_or(
@@ -839,6 +943,13 @@ pub enum Limit {
     Time(Duration),
     /// A call nested deeper than the run holds (R0008).
     Depth(Depth),
+    /// `--crcw common`: two processors wrote these values into one cell in one step (R0004);
+    /// `site` is the second's write.
+    Conflict {
+        procs: (usize, usize),
+        values: (i64, i64),
+        site: usize,
+    },
 }
 
 /// What a too deep call ran into.
@@ -867,6 +978,9 @@ const RUNTIME_KERNELS: &[&str] = &[
     "fk_set_machine",
     "fk_set_limits",
     "fk_limit_hit",
+    "fk_set_common",
+    "fk_common_check_launch",
+    "fk_common_writers",
     "fk_set_group",
     "fk_start",
     "fk_read_first",

@@ -109,6 +109,10 @@ impl GpuError {
                 limit: Limit::Depth(_),
                 ..
             } => Some("R0008"),
+            GpuError::Limit {
+                limit: Limit::Conflict { .. },
+                ..
+            } => Some("R0004"),
             GpuError::Limit { .. } => Some("R0006"),
             _ => None,
         }
@@ -165,6 +169,15 @@ impl fmt::Display for GpuError {
                     "{site} was still running when the time limit of {} s ran out \
                      (`--timeout`) on processor {proc}",
                     t.as_secs_f64()
+                ),
+                Limit::Conflict {
+                    procs: (a, b),
+                    values: (x, y),
+                    ..
+                } => write!(
+                    f,
+                    "{site}: processors {a} and {b} wrote {x} and {y} into one cell in one step \
+                     on processor {proc}"
                 ),
                 Limit::Depth(Depth::Calls(n)) => write!(
                     f,
@@ -281,7 +294,11 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         config.timing,
         config.priority,
         emitted.schedule,
-        (config.limits, &emitted.span_sites),
+        (
+            config.limits,
+            &emitted.span_sites,
+            emitted.check_common.then_some(&emitted.common_kernels),
+        ),
     )?;
     let walk = Instant::now();
     let walked = m.run();
@@ -314,6 +331,13 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
                 .cloned()
                 .unwrap_or_else(|| format!("runtime fault at site {}", f.site));
             Some(match f.limit {
+                // The simulator locates a conflict at the second processor's write and names
+                // the first.
+                Some(limit @ Limit::Conflict { procs, site, .. }) => GpuError::Limit {
+                    limit,
+                    site: emitted.sites.get(site).cloned().unwrap_or_default(),
+                    proc: procs.0,
+                },
                 Some(limit) => GpuError::Limit {
                     limit,
                     site,
