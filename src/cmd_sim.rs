@@ -335,3 +335,15 @@ pub fn trace_elsewhere(backend: Backend) -> ExitCode {
     );
     ExitCode::FAILURE
 }
+
+#[cfg(test)]
+mod tests {
+    /// The GPU's default step and recursion limits are the simulator's (the transform, which
+    /// emits them into the standalone `.cu`, cannot depend on the simulator).
+    #[test]
+    fn the_gpu_default_limits_are_the_simulators() {
+        let sim = pram_sim::Config::default();
+        assert_eq!(transform::emit_cuda::DEFAULT_MAX_STEPS, sim.max_steps);
+        assert_eq!(transform::emit_cuda::DEFAULT_MAX_DEPTH, sim.max_depth as usize);
+    }
+}

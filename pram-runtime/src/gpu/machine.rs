@@ -694,8 +694,9 @@ impl<'p> Machine<'p> {
     fn stopped_at_a_call(&mut self, walked: Result<(), GpuError>) -> Result<(), GpuError> {
         let depth = match (&walked, self.calls.last()) {
             (Err(GpuError::TooDeep), _) => Depth::Calls(self.limits.max_depth),
+            // The stack's name, without the guess at the cause.
             (Err(GpuError::Capacity(what)), Some(_)) => Depth::Full {
-                what,
+                what: what.split(" (").next().unwrap_or(what),
                 calls: self.calls.len(),
             },
             _ => return walked,

@@ -621,6 +621,52 @@ mod tests {
         );
     }
 
+    /// The messages of the limits and checks (docs/gpu-limits.md), as `forkcc run` prints
+    /// them after `error[CODE]: `.
+    #[test]
+    fn limit_messages_name_the_code_the_place_and_the_processor() {
+        let limit = |limit: Limit, site: &str| GpuError::Limit {
+            limit,
+            site: site.into(),
+            proc: 0,
+        };
+        let errors = [
+            limit(Limit::Steps(5000), "the loop at f.fork:12:5"),
+            limit(Limit::Time(Duration::from_secs(30)), "the loop at f.fork:12:5"),
+            limit(
+                Limit::Depth(Depth::Calls(10_000)),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Depth(Depth::Full {
+                    what: "word stack",
+                    calls: 2113,
+                }),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Depth(Depth::DeviceFrames {
+                    frames: 64,
+                    slot_bytes: 4096,
+                }),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Conflict {
+                    procs: (0, 1),
+                    values: (0, 1),
+                    site: 0,
+                },
+                "concurrent write conflict (CRCW common) at f.fork:16:5",
+            ),
+        ];
+        let text: Vec<String> = errors
+            .iter()
+            .map(|e| format!("error[{}]: {e}", e.code().unwrap_or("-")))
+            .collect();
+        insta::assert_snapshot!(text.join("\n"));
+    }
+
     #[test]
     fn a_truncated_buffer_ends_the_records() {
         let plan = plan_with_strings(&["%d\n"]);
