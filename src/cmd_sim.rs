@@ -344,6 +344,9 @@ mod tests {
     fn the_gpu_default_limits_are_the_simulators() {
         let sim = pram_sim::Config::default();
         assert_eq!(transform::emit_cuda::DEFAULT_MAX_STEPS, sim.max_steps);
-        assert_eq!(transform::emit_cuda::DEFAULT_MAX_DEPTH, sim.max_depth as usize);
+        assert_eq!(
+            transform::emit_cuda::DEFAULT_MAX_DEPTH,
+            sim.max_depth as usize
+        );
     }
 }

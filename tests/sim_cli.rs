@@ -198,7 +198,14 @@ fn timeout_is_a_limit_of_gpu_runs() {
         assert!(out.stdout.is_empty());
         insta::assert_snapshot!(format!("timeout_on_{backend}"), text(&out.stderr));
     }
-    let out = forkcc(&["run", "classroom-examples/groups.fork", "-p", "4", "--timeout", "soon"]);
+    let out = forkcc(&[
+        "run",
+        "classroom-examples/groups.fork",
+        "-p",
+        "4",
+        "--timeout",
+        "soon",
+    ]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(

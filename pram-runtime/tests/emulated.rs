@@ -153,17 +153,29 @@ const STOPPED: &[(&str, &[&str], &[&str])] = &[
     (
         "fault_step_limit.fork",
         &["-p", "2", "--max-steps", "1000"],
-        &["error[R0006]", "fault_step_limit.fork:11:5", "more than 1000 iterations"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "more than 1000 iterations",
+        ],
     ),
     (
         "fault_step_limit.fork",
         &["-p", "100", "--max-steps", "300"],
-        &["error[R0006]", "fault_step_limit.fork:11:5", "on processor 0"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "on processor 0",
+        ],
     ),
     (
         "fault_step_limit.fork",
         &["-p", "2", "--timeout", "1"],
-        &["error[R0006]", "fault_step_limit.fork:11:5", "time limit of 1 s"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "time limit of 1 s",
+        ],
     ),
     (
         "fault_step_limit_in_kernel.fork",
@@ -187,7 +199,11 @@ const STOPPED: &[(&str, &[&str], &[&str])] = &[
     (
         "fault_recursion_depth.fork",
         &["-p", "2"],
-        &["error[R0008]", "fault_recursion_depth.fork:11:12", "on processor 0"],
+        &[
+            "error[R0008]",
+            "fault_recursion_depth.fork:11:12",
+            "on processor 0",
+        ],
     ),
 ];
 

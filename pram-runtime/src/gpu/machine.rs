@@ -497,7 +497,10 @@ impl<'p> Machine<'p> {
             return self.launch(name, 1, 1, &args);
         }
         self.launch_members(name, n, &args)?;
-        if self.common.is_some_and(|(_, kernels)| kernels.contains(name)) {
+        if self
+            .common
+            .is_some_and(|(_, kernels)| kernels.contains(name))
+        {
             let args: [&dyn KernelArg; 3] = [&c.group, &(n as i32), &launch];
             self.launch_members("fk_common_check_launch", n, &args)?;
         }
@@ -886,12 +889,12 @@ impl<'p> Machine<'p> {
                 }),
                 abi::FK_LIMIT_STEPS => Some(Limit::Steps(self.limits.max_steps)),
                 abi::FK_LIMIT_TIME => self.limits.timeout.map(Limit::Time),
-                abi::FK_LIMIT_DEPTH => Some(Limit::Depth(self.too_deep.unwrap_or(
-                    Depth::DeviceFrames {
+                abi::FK_LIMIT_DEPTH => {
+                    Some(Limit::Depth(self.too_deep.unwrap_or(Depth::DeviceFrames {
                         frames: self.device.map_or(0, |d| d.depth),
                         slot_bytes: self.device.map_or(0, |d| d.slot_stack_bytes),
-                    },
-                ))),
+                    })))
+                }
                 _ => None,
             },
         });
@@ -1220,7 +1223,11 @@ impl HostMachine for Machine<'_> {
         m.iterations.set(m.iterations.get() + 1);
         let why = if self.limits.max_steps > 0 && m.iterations.get() > self.limits.max_steps {
             abi::FK_LIMIT_STEPS
-        } else if self.limits.timeout.is_some_and(|t| self.start.elapsed() > t) {
+        } else if self
+            .limits
+            .timeout
+            .is_some_and(|t| self.start.elapsed() > t)
+        {
             abi::FK_LIMIT_TIME
         } else {
             0

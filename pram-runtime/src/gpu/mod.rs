@@ -155,7 +155,10 @@ impl fmt::Display for GpuError {
                     "the device schedule: the {frame_heap_bytes}-byte heap of shared frames is \
                      full (processor {proc})"
                 ),
-                _ => write!(f, "the device schedule: runtime error {code} (processor {proc})"),
+                _ => write!(
+                    f,
+                    "the device schedule: runtime error {code} (processor {proc})"
+                ),
             },
             GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
             GpuError::Limit { limit, site, proc } => match limit {
@@ -632,7 +635,10 @@ mod tests {
         };
         let errors = [
             limit(Limit::Steps(5000), "the loop at f.fork:12:5"),
-            limit(Limit::Time(Duration::from_secs(30)), "the loop at f.fork:12:5"),
+            limit(
+                Limit::Time(Duration::from_secs(30)),
+                "the loop at f.fork:12:5",
+            ),
             limit(
                 Limit::Depth(Depth::Calls(10_000)),
                 "the call of `depth` at f.fork:11:12",
