@@ -5,7 +5,7 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{self, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkVar};
-use super::{GpuError, Limits, Stats};
+use super::{Config, GpuError, Limits, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
     PushKernelArg,
@@ -16,7 +16,7 @@ use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use transform::emit_cuda::{schedule as emit_schedule, Schedule};
+use transform::emit_cuda::{schedule as emit_schedule, Emitted, Schedule};
 use transform::host_program::{self, HostMachine, LoopHeader};
 use transform::plan::{Home, HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
@@ -157,20 +157,23 @@ fn align(x: u64, a: u64) -> u64 {
 }
 
 impl<'p> Machine<'p> {
+    /// The machine for `plan` as `emitted` (its schedule, fault sites, checked kernels) under
+    /// `config`.
     pub fn new(
         plan: &'p Plan,
+        emitted: &'p Emitted,
         ctx: &Arc<CudaContext>,
         module: &Arc<CudaModule>,
-        procs: u64,
-        timing: bool,
-        priority: bool,
-        schedule: Schedule,
-        (limits, span_sites, common): (
-            Limits,
-            &'p HashMap<Span, usize>,
-            Option<&'p BTreeSet<String>>,
-        ),
+        config: Config,
     ) -> Result<Machine<'p>, GpuError> {
+        let Config {
+            procs,
+            priority,
+            timing,
+            limits,
+        } = config;
+        let (schedule, span_sites) = (emitted.schedule, &emitted.span_sites);
+        let common = emitted.check_common.then_some(&emitted.common_kernels);
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
         let depth = emit_schedule::depth(procs) as u64;
@@ -538,8 +541,7 @@ impl<'p> Machine<'p> {
                 .chunks_exact(abi::FK_WRITE_BYTES as usize)
                 .take(n as usize)
                 .map(abi::FkWrite::from_bytes)
-                .filter(|w| w.addr == cell)
-                .last();
+                .rfind(|w| w.addr == cell);
             match last {
                 Some(write) => pair[i] = (proc as usize, write),
                 None => return Ok(None),

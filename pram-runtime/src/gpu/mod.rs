@@ -289,20 +289,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         )
         .map_err(GpuError::driver("setting the stack size"))?;
     }
-    let mut m = machine::Machine::new(
-        plan,
-        &ctx,
-        &module,
-        config.procs,
-        config.timing,
-        config.priority,
-        emitted.schedule,
-        (
-            config.limits,
-            &emitted.span_sites,
-            emitted.check_common.then_some(&emitted.common_kernels),
-        ),
-    )?;
+    let mut m = machine::Machine::new(plan, emitted, &ctx, &module, config)?;
     let walk = Instant::now();
     let walked = m.run();
     let walk_time = walk.elapsed();
