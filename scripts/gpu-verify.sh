@@ -17,8 +17,10 @@
 #   dev  : the same with --schedule device           (one persistent launch)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
 #   cud  : the same with --schedule device
-# and compares stdout bytes and success/failure with the reference (runs with --model erew/crew,
-# --check races or --max-steps are simulator-only: n/a; with --check bounds the .cu is n/a). Then it runs compute-sanitizer memcheck and
+# and compares stdout bytes and success/failure with the reference, and where the simulator
+# stopped with a runtime fault, its code (`error[R0006]`) and location (file:line:col) on
+# stderr (runs with --model erew/crew or --check races are simulator-only: n/a; with --check
+# bounds the .cu is n/a; `--max-steps` is passed to the .cu). Then it runs compute-sanitizer memcheck and
 # racecheck on the nvcc binaries of the classroom examples (both schedules; synccheck too on the
 # device schedule's), and writes the GPU trace (`--trace`, both schedules) of every classroom
 # example's first case, checked to be trace-event JSON (python3) next to the simulator's output,
@@ -80,13 +82,24 @@ define_args() {
     echo "${out[@]}"
 }
 
-# `--crcw MODE` of a run line, if any (the standalone binary takes it too).
+# `--crcw MODE` and `--max-steps N` of a run line, if any (the standalone binary takes them
+# too).
 crcw_of() {
     local words=($1) i=0
     while [ $i -lt ${#words[@]} ]; do
-        [ "${words[$i]}" = --crcw ] && echo "--crcw ${words[$((i + 1))]}"
+        case ${words[$i]} in
+            --crcw | --max-steps) echo "${words[$i]} ${words[$((i + 1))]}" ;;
+        esac
         i=$((i + 1))
     done
+}
+
+# The simulator's fault of case NAME: its code (`error[R0006]`) and location (file:line:col,
+# the first report after the error line), one per line; nothing when it stopped without one.
+sim_fault() {
+    awk '/^error\[R[0-9]+\]/ { code = $1; sub(/:$/, "", code); print code; want = 1; next }
+         want && /╭─\[/ { sub(/.*╭─\[ */, ""); sub(/ *\].*/, ""); print; exit }' \
+        "$LOGS/$1.sim.err"
 }
 
 procs_of() {
@@ -101,11 +114,15 @@ procs_of() {
     echo 1
 }
 
-# compare NAME BACKEND STATUS: "ok" when stdout and success match the reference.
+# compare NAME BACKEND STATUS: "ok" when stdout and success match the reference, and the
+# simulator's fault code and location, if any, are on the backend's stderr.
 compare() {
-    local name=$1 backend=$2 status=$3 ref_status=$4
+    local name=$1 backend=$2 status=$3 ref_status=$4 want
     if cmp -s "$LOGS/$name.sim.out" "$LOGS/$name.$backend.out" &&
         [ $((status == 0)) -eq $((ref_status == 0)) ]; then
+        while IFS= read -r want; do
+            grep -qF -- "$want" "$LOGS/$name.$backend.err" || { echo DIFF; return; }
+        done < <(sim_fault "$name")
         echo ok
     else
         echo DIFF
@@ -121,11 +138,8 @@ verify_case() {
     # shellcheck disable=SC2086
     timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
     sim=$?
-    if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check races"* ||
-        " $args " == *" --max-steps "* ]] || grep -q 'error\[R0004\]' "$LOGS/$name.sim.err"; then
-        # Access-model and race checks, the step limit and the CRCW-common conflict check
-        # (R0004; docs/language.md §5: the GPU is not required to check it) exist only on the
-        # simulator.
+    if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check races"* ]]; then
+        # Access-model and race checks exist only on the simulator.
         gpu=n/a
         dev=n/a
         cu=n/a
@@ -193,7 +207,7 @@ standalone() {
         [ "$result" = ok ] && echo ok || echo BUILD
     fi
 }
-export -f verify_case compare define_args crcw_of procs_of standalone
+export -f verify_case compare sim_fault define_args crcw_of procs_of standalone
 export FORKCC NVCC LOGS BIN ROWS
 
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.

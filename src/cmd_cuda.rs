@@ -20,8 +20,10 @@ pub fn cuda_text(
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
+    // The .cu checks `--crcw common` (its default) unless compiled with -DFK_UNCHECKED.
     let options = EmitOptions {
         schedule,
+        check_common: true,
         ..EmitOptions::default()
     };
     cuda::standalone_source_with(&plan, &checked.sources, options)
@@ -49,9 +51,9 @@ pub fn ptx_text(
     Ok(ptx)
 }
 
-/// The `gpu` backend. The GPU has no step limit; `--crcw priority` is honoured (under the
-/// host schedule), `common`/`arbitrary` let some writer win. `--stats` and a trace title
-/// (`--trace`) timestamp the group instances.
+/// The `gpu` backend, with the limits of `--max-steps` and `--timeout` (docs/gpu-limits.md);
+/// `--crcw priority` is honoured (under the host schedule), `common`/`arbitrary` let some
+/// writer win. `--stats` and a trace title (`--trace`) timestamp the group instances.
 pub fn execute(
     checked: &Checked,
     flags: &MachineFlags,
@@ -73,6 +75,7 @@ pub fn execute(
     };
     let options = EmitOptions {
         check_bounds: flags.check.contains(&CheckArg::Bounds),
+        check_common: matches!(flags.crcw, CrcwArg::Common),
         schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {
@@ -84,6 +87,7 @@ pub fn execute(
         priority: matches!(flags.crcw, CrcwArg::Priority),
         timing,
         timestamps: timing || trace.is_some(),
+        limits: flags.gpu_limits(),
     };
     match gpu::run(&plan, &emitted, config) {
         Ok(run) => {
@@ -104,15 +108,20 @@ pub fn execute(
             });
             Execution {
                 output: run.stdout,
-                diagnostics: run
-                    .error
-                    .as_ref()
-                    .map_or(String::new(), |e| format!("error: {e}\n")),
+                diagnostics: run.error.as_ref().map_or(String::new(), error_line),
                 stats: Some(format!("{}\n", run.stats)),
                 ok: run.error.is_none(),
                 trace,
             }
         }
-        Err(e) => Execution::failed(format!("error: {e}\n")),
+        Err(e) => Execution::failed(error_line(&e)),
+    }
+}
+
+/// `error[R0006]: ...` for an error with the simulator's fault code, else `error: ...`.
+fn error_line(e: &gpu::GpuError) -> String {
+    match e.code() {
+        Some(code) => format!("error[{code}]: {e}\n"),
+        None => format!("error: {e}\n"),
     }
 }

@@ -26,9 +26,22 @@ pub struct MachineFlags {
     /// checks every access).
     #[arg(long = "check", value_enum, value_name = "CHECK")]
     pub check: Vec<CheckArg>,
-    /// Stop with an error after this many group steps.
+    /// Stop with an error after this many group steps. The GPU counts the iterations of each
+    /// loop against it, which stops no earlier than the simulator (docs/gpu-limits.md).
     #[arg(long, value_name = "N", default_value_t = pram_sim::Config::default().max_steps)]
     pub max_steps: u64,
+    /// Stop a GPU run with an error after this many seconds (default 30; 0: no time limit).
+    /// The simulator and cpu-plan stop by `--max-steps` only.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
+}
+
+/// `--timeout SECONDS`: a number of seconds, 0 or more (fractions allowed).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| "give the time limit in seconds, e.g. `--timeout 10` (0: none)".into())
 }
 
 /// `-p P`, up to what `__PROC_NR__` (an `int`) holds; the CPU backends have a lower limit
@@ -85,6 +98,18 @@ impl MachineFlags {
     /// Checks only the simulator makes: the access model and races.
     pub fn simulator_only_checks(&self) -> bool {
         !matches!(self.model, ModelArg::Crcw) || self.check.contains(&CheckArg::Races)
+    }
+
+    /// The GPU's limits: `--max-steps`, and `--timeout` or its default.
+    pub fn gpu_limits(&self) -> pram_runtime::gpu::Limits {
+        let seconds = self
+            .timeout
+            .unwrap_or(transform::emit_cuda::DEFAULT_TIMEOUT_SECONDS as f64);
+        pram_runtime::gpu::Limits {
+            max_steps: self.max_steps.max(1),
+            timeout: (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds)),
+            max_depth: pram_sim::Config::default().max_depth as usize,
+        }
     }
 }
 
@@ -194,6 +219,13 @@ pub fn execute(
     options: &RunOptions,
     reporter: Reporter,
 ) -> Execution {
+    if let (Some(_), Backend::Auto | Backend::Sim | Backend::CpuPlan) = (flags.timeout, backend) {
+        return Execution::failed(
+            "error: `--timeout` limits GPU runs only; this run is on the CPU (`--backend sim` or \
+             `cpu-plan`), which stops by `--max-steps`: leave `--timeout` out\n"
+                .into(),
+        );
+    }
     match backend {
         Backend::Auto | Backend::Sim => cpu_limit(flags, "simulator")
             .unwrap_or_else(|| simulate(checked, flags, options.trace, reporter)),
@@ -345,4 +377,19 @@ pub fn trace_elsewhere(backend: Backend) -> ExitCode {
         "error: `--trace` is on the simulator and the GPU; the `{name}` backend does not record traces: run with `--backend sim` or `--backend gpu`"
     );
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    /// The GPU's default step and recursion limits are the simulator's (the transform, which
+    /// emits them into the standalone `.cu`, cannot depend on the simulator).
+    #[test]
+    fn the_gpu_default_limits_are_the_simulators() {
+        let sim = pram_sim::Config::default();
+        assert_eq!(transform::emit_cuda::DEFAULT_MAX_STEPS, sim.max_steps);
+        assert_eq!(
+            transform::emit_cuda::DEFAULT_MAX_DEPTH,
+            sim.max_depth as usize
+        );
+    }
 }

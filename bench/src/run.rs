@@ -229,9 +229,8 @@ fn gpu_row(
     let (plan, emitted) = compiled;
     let config = gpu::Config {
         procs,
-        priority: false,
-        timing: false,
         timestamps: true,
+        ..gpu::Config::default()
     };
     let algorithm = case.program.algorithm();
     let measured = measure(runs, expected, || {

@@ -25,10 +25,18 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     d.fault_key = (unsigned *)fk_device_alloc(4 * (1 + 2 * FK_KEY_MAX), "the fault's order key");
     fk_u64 stride = slot_stack_bytes;
     d.slot_stack_bytes = stride;
+    h.device_frames = d.depth;
+    h.device_slot_bytes = stride;
     FkSlotStacks stacks;
     stacks.stride = stride;
     stacks.base = (char *)fk_device_alloc(P * stride, "processor slot stacks");
     fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
+    if (h.common.writes) {
+        // Group instances' shared frames live in the frame heap here.
+        h.common.lo[1] = d.frame_heap;
+        h.common.hi[1] = d.frame_heap + d.frame_heap_bytes;
+        fk_cuda(cudaMemcpyToSymbol(fk_common, &h.common, sizeof h.common), "the write logs");
+    }
     fk_cuda(cudaMemcpyToSymbol(fk_slot_stacks, &stacks, sizeof stacks), "the slot stacks");
 #ifdef FK_TIMESTAMPS
     // Built with -DFK_TIMESTAMPS=N: the first N group instances' timestamps (FkTraceRec),
@@ -79,11 +87,8 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     case FK_ERR_FRAMES:
         snprintf(m, sizeof m, "the device schedule: processor %d nested groups deeper than %d frames (recursion too deep?)", error[1], d.depth);
         fk_fatal(m);
-    case FK_ERR_FRAME_HEAP:
-        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error[1]);
-        fk_fatal(m);
     default:
-        snprintf(m, sizeof m, "the device schedule: processor %d's %llu-byte slot stack is full (recursion too deep?)", error[1], stride);
+        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error[1]);
         fk_fatal(m);
     }
     fk_h.fault_key = d.fault_key;

@@ -55,7 +55,6 @@
 // Runtime limits the schedule reports to the host (fk_d.error[0]); [1] the processor.
 #define FK_ERR_FRAMES 1      // frames nested deeper than fk_d.depth
 #define FK_ERR_FRAME_HEAP 2  // shared frames of group instances exhausted the frame heap
-#define FK_ERR_SLOTS 3       // a call's slot frame does not fit the processor's slot stack
 
 struct FkFrame {
     int kind;
@@ -65,7 +64,7 @@ struct FkFrame {
     fk_u64 slot_base;    // slot stack height before the frame
     int back;            // split: the end pc; call: the Call's pc (the result copy)
     int flags;
-    fk_i64 saved;        // fork with `$ = e`: the old $
+    fk_i64 saved;        // fork with `$ = e`: the old $; loop: iterations so far
     unsigned step;       // order key element: the parent's step when the group formed
     unsigned index;      // ... and the subgroup index
 };
@@ -101,6 +100,7 @@ struct FkResult {
 #define FK_ACT_CALL 5         // FK_ACT_FIRST, each member's flag, the callee's group
 #define FK_ACT_START 6        // the root group of a `start`
 #define FK_ACT_MULTIPREFIX 7  // the flagged members' operands combined per cell
+#define FK_ACT_COMMON_CHECK 8 // --crcw common: the kernel's writes checked (by the last arriver)
 
 struct FkAction {
     int kind;            // FK_ACT_*
@@ -176,15 +176,6 @@ struct FkTrace {
 
 __device__ FkTrace fk_t;
 
-__device__ inline fk_u64 fk_now() {
-#ifdef FK_EMU
-    return fk_emu_globaltimer();
-#else
-    fk_u64 t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-#endif
-}
 
 // The GPU driver (pram_runtime::gpu::abi) allocates and writes these with the same layout.
 static_assert(sizeof(FkProc) == 64, "FkProc layout");
@@ -635,6 +626,28 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 #endif
 }
 
+// --crcw common, the leader of a kernel's end before the step is over: each member's writes
+// of the step are checked (fk_common_check) in $$ order, so a fault names the lowest member
+// and its key is the step's.
+__device__ void fk_s_common_check(const FkProc *s, int g) {
+    if (!fk_common.writes) return;
+    FkThread th;
+    fk_s_thread(&th, 0, s, true);
+    fk_u64 tag = fk_step_tag(&th);
+    FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int r = 0; r < fk_m.groups[g].size && !fk_faulted(); r++) {
+        th.proc = sl[r].proc;
+        fk_common_check(&th, tag);
+    }
+}
+
+// The leader action run by the last arriver alone (a small group, a plain barrier, or the
+// --crcw common check, which needs the leader's own state for the fault's order key).
+__device__ void fk_lead_alone(const FkProc *s, int g, const FkAction &a) {
+    if (a.kind == FK_ACT_COMMON_CHECK) fk_s_common_check(s, g);
+    else fk_leader(FkSoloTeam{0}, g, a);
+}
+
 // Groups up to this size run their leader action in the last arriver's thread.
 #define FK_SOLO_MAX 8
 
@@ -652,7 +665,7 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     if (fk_t.recs) y->trace_pc = s->pc;
     if (n == 1) {
         // A group of one processor: no barrier, nobody to release.
-        fk_leader(FkSoloTeam{0}, g, a);
+        fk_lead_alone(s, g, a);
         y->step++;
         return false;
     }
@@ -660,8 +673,8 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     // and the arrival publishes this member's inputs and, for the last, acquires the others'.
     unsigned gen = fk_load_volatile(&y->gen);
     bool last = fk_arrival_index(&y->arrived, g) == (unsigned)n - 1;
-    if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
-        fk_leader(FkSoloTeam{0}, g, a);
+    if (last && (a.kind == FK_ACT_NONE || a.kind == FK_ACT_COMMON_CHECK || n <= FK_SOLO_MAX)) {
+        fk_lead_alone(s, g, a);
         fk_release(y);
         return false;
     }
@@ -690,12 +703,19 @@ __device__ inline bool fk_barrier(int p, FkProc *s, int g) {
 
 // ---- instructions (each returns true when the processor waits) ----
 
+// The step a write belongs to: its group instance and the group's step.
+__device__ fk_u64 fk_step_tag(const FkThread *th) {
+    return ((fk_u64)th->group << 32) | fk_d.sync[th->group].step;
+}
+
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
-// barrier ends the step.
-__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next) {
+// barrier ends the step (`check`: with the --crcw common check of the kernel's writes).
+__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int check) {
     if (s->phase == 0) {
         s->phase = 1;
-        if (fk_barrier(p, s, s->group)) return true;
+        int g = s->group;
+        if (check) fk_my_slot(s)->proc = p;
+        if (fk_arrive(p, s, g, FkAction{check ? FK_ACT_COMMON_CHECK : FK_ACT_NONE})) return true;
     }
     s->phase = 0;
     s->pc = next;
@@ -833,11 +853,21 @@ __device__ void fk_s_loop_next(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
-// The loop-exit update and the all-exited test, in the loop group.
-__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next) {
+// The loop-exit update and the all-exited test, in the loop group. Its $$ 0 member counts
+// the iterations and tests the limits (fk_limit; `site` is the loop's).
+__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next,
+                                int site) {
     int g = s->group;
     if (s->phase == 0) {
-        bool part = fk_top(p, s)->flags & FK_FLAG_PARTICIPANT;
+        FkFrame *f = fk_top(p, s);
+        fk_u64 it = (fk_u64)++f->saved;
+        if (s->rank == 0 &&
+            ((fk_limits.max_steps && it > fk_limits.max_steps) || (it & 1023) == 0)) {
+            FkThread th;
+            fk_s_thread(&th, p, s, true);
+            if (fk_limit(it, site, &th)) return true;
+        }
+        bool part = f->flags & FK_FLAG_PARTICIPANT;
         if (has_cond && part && fk_m.status[p] == FK_ACTIVE && fk_s_read(cond, p, s) == 0)
             fk_m.status[p] = FK_BREAK;
         fk_my_slot(s)->flag = part && fk_m.status[p] == FK_ACTIVE;
@@ -904,14 +934,21 @@ __device__ void fk_s_copy(int p, FkVar src, int src_group, fk_u64 src_base, FkVa
     for (fk_u64 i = 0; i < dst.size; i++) b[i] = a[i];
 }
 
-// Step 2, after the emitted argument copies: enter the callee's group and frame.
+// Step 2, after the emitted argument copies: enter the callee's group and frame. A call
+// for which the processors' frames or slot stacks have no room is a recursion fault at the
+// call's `site`, of the group's $$ 0 member (the others stop with the run).
 __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 callee_frame,
-                                int call_pc, int entry) {
+                                int call_pc, int entry, int site) {
     int g = s->group;
     if (s->phase == 1) {
         int flags = FK_FLAG_PATH | (fk_d.results[p].value ? FK_FLAG_ACTIVE : 0);
-        if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes) {
-            fk_error(FK_ERR_SLOTS, p);
+        if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes ||
+            s->sp >= fk_d.depth) {
+            if (s->rank == 0) {
+                FkThread th;
+                fk_s_thread(&th, p, s, true);
+                fk_limit_fault(FK_LIMIT_DEPTH, site, &th);
+            }
             return true;
         }
         FkFrame *f = fk_push(p, s, FK_FRAME_CALL, flags);

@@ -65,6 +65,12 @@ fn main() {
             "device_schedule_timestamps_count_the_simulators_calls_and_forks",
             device_schedule_timestamps_count_the_simulators_calls_and_forks,
         ),
+        common::needing(
+            "g++",
+            gxx,
+            "the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does",
+            the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does,
+        ),
     ]);
 }
 
@@ -127,6 +133,140 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
     differing
 }
 
+/// The `.cu` of `forkcc build --emit cuda` (with the `--crcw common` write logs, which a
+/// program without conflicts must pass) for g++ and the CUDA stand-in.
+fn emulated_source(
+    checked: &fork_frontend::Checked,
+    plan: &transform::plan::Plan,
+    schedule: Schedule,
+    name: &str,
+) -> String {
+    let options = EmitOptions {
+        schedule,
+        check_common: true,
+        ..EmitOptions::default()
+    };
+    let source = pram_runtime::cuda::standalone_source_with(plan, &checked.sources, options)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+    format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source))
+}
+
+/// Runs of tests/semantics programs that the simulator stops (`forkcc sim` with the same
+/// flags): the program, the run's flags, and what the `.cu` must report on stderr: the
+/// simulator's code and location, and more of the message.
+const STOPPED: &[(&str, &[&str], &[&str])] = &[
+    // A loop of group steps: in a block region (P = 2), of launches (P = 100 > 64 members).
+    (
+        "fault_step_limit.fork",
+        &["-p", "2", "--max-steps", "1000"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "more than 1000 iterations",
+        ],
+    ),
+    (
+        "fault_step_limit.fork",
+        &["-p", "100", "--max-steps", "300"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "on processor 0",
+        ],
+    ),
+    (
+        "fault_step_limit.fork",
+        &["-p", "2", "--timeout", "1"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "time limit of 1 s",
+        ],
+    ),
+    (
+        "fault_step_limit_in_kernel.fork",
+        &["-p", "4", "--max-steps", "5000"],
+        &["error[R0006]", "fault_step_limit_in_kernel.fork:12:5"],
+    ),
+    (
+        "fault_crcw_common_conflict.fork",
+        &["-p", "3"],
+        &[
+            "error[R0004]",
+            "fault_crcw_common_conflict.fork:16:5",
+            "processors 0 and 1 wrote 0 and 1 into one cell in one step on processor 0",
+        ],
+    ),
+    (
+        "fault_crcw_common_conflict.fork",
+        &["-p", "100"],
+        &["error[R0004]", "processors 0 and 1 wrote 0 and 1"],
+    ),
+    (
+        "fault_recursion_depth.fork",
+        &["-p", "2"],
+        &[
+            "error[R0008]",
+            "fault_recursion_depth.fork:11:12",
+            "on processor 0",
+        ],
+    ),
+];
+
+/// The `.cu` of both schedules stops each `STOPPED` run with an error: exit status 1, the
+/// simulator's code and location on stderr; stdout is what the simulator prints before (here:
+/// the lines of earlier steps; none after the fault).
+fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut wrong = Vec::new();
+    for schedule in [Schedule::Host, Schedule::Device] {
+        let mut built: std::collections::HashMap<&str, std::path::PathBuf> = Default::default();
+        for (file, args, expected) in STOPPED {
+            let bin = match built.get(file) {
+                Some(bin) => bin.clone(),
+                None => {
+                    let path = common::root().join("tests/semantics").join(file);
+                    let checked = fork_frontend::check_file(&path, &Default::default())
+                        .unwrap_or_else(|_| panic!("{file} checks"));
+                    let plan = transform::transform(&checked.program)
+                        .unwrap_or_else(|_| panic!("{file} transforms"));
+                    let source = emulated_source(&checked, &plan, schedule, file);
+                    let bin = dir.path().join(format!("{file}.{schedule:?}"));
+                    let cpp = bin.with_extension("cpp");
+                    std::fs::write(&cpp, source).expect("write the source");
+                    let out = Command::new("g++")
+                        .args(["-std=c++20", "-O1", "-pthread", "-w"])
+                        .arg(format!("-I{}", emu.display()))
+                        .arg(&cpp)
+                        .arg("-o")
+                        .arg(&bin)
+                        .output()
+                        .expect("g++ runs");
+                    assert!(out.status.success(), "{file}: g++ failed");
+                    built.insert(file, bin.clone());
+                    bin
+                }
+            };
+            let out = Command::new("timeout")
+                .arg("300")
+                .arg(&bin)
+                .args(*args)
+                .output()
+                .expect("the program runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if out.status.code() != Some(1)
+                || !expected.iter().all(|e| stderr.contains(e))
+                || stdout.contains("never printed")
+            {
+                wrong.push(format!("{schedule:?} {file} {args:?}: {stdout}{stderr}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Host);
 }
@@ -168,13 +308,7 @@ fn emulated_runs_agree(schedule: Schedule) {
         let Ok(reference) = cpu::run(&plan, config) else {
             continue;
         };
-        let options = EmitOptions {
-            schedule,
-            ..EmitOptions::default()
-        };
-        let source = pram_runtime::cuda::standalone_source_with(&plan, &checked.sources, options)
-            .unwrap_or_else(|e| panic!("{name}: {}", e.message));
-        let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
+        let source = emulated_source(&checked, &plan, schedule, &name);
         let run = (name, case.procs, case.crcw == "priority", reference.stdout);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),

@@ -400,6 +400,7 @@ pub trait HostMachine {
         &mut self,
         callee: HostFnId,
         args: &[VarId],
+        span: Span,
         c: &Ctx<Self::Group>,
     ) -> Result<Option<(Ctx<Self::Group>, Self::CallSaved)>, Self::Error>;
     /// Back from the callee: return statuses cleared, the result copied, frames popped.
@@ -607,9 +608,9 @@ pub fn walk<M: HostMachine>(
                 callee,
                 args,
                 result,
-                ..
+                span,
             } => {
-                if let Some((inner, saved)) = m.call(*callee, args, &c)? {
+                if let Some((inner, saved)) = m.call(*callee, args, *span, &c)? {
                     frames.push(Frame::Call {
                         back: next,
                         result: *result,

@@ -11,6 +11,8 @@ mod cache;
 mod machine;
 pub mod timeline;
 
+pub use machine::{Depth, Limit};
+
 use crate::cpu::printf::{self, Arg};
 use crate::cuda::{self, nvrtc::CompileError};
 use std::fmt;
@@ -113,7 +115,6 @@ pub enum GpuError {
         code: i32,
         proc: usize,
         depth: i32,
-        slot_stack_bytes: u64,
         frame_heap_bytes: u64,
     },
     /// A device fault: the site's message (`division by zero at f.fork:3:5`) and the processor.
@@ -121,14 +122,40 @@ pub enum GpuError {
         message: String,
         proc: usize,
     },
+    /// A loop passed a limit (R0006): the loop's site (`the loop at f.fork:3:5`), the processor
+    /// ($$ 0 of the loop's group, or the processor running a loop inside a kernel).
+    Limit {
+        limit: Limit,
+        site: String,
+        proc: usize,
+    },
     OutputOverflow,
     /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
     /// order.
     PriorityNeedsHostSchedule,
+    /// The host schedule's walk stops at a call nested deeper than `Limits::max_depth`
+    /// (`Machine::run` makes it a fault of the call).
+    TooDeep,
     Internal(String),
 }
 
 impl GpuError {
+    /// The simulator's fault code of the error, where it has one.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            GpuError::Limit {
+                limit: Limit::Depth(_),
+                ..
+            } => Some("R0008"),
+            GpuError::Limit {
+                limit: Limit::Conflict { .. },
+                ..
+            } => Some("R0004"),
+            GpuError::Limit { .. } => Some("R0006"),
+            _ => None,
+        }
+    }
+
     fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuError {
         move |e| GpuError::Driver(format!("{what}: {e:?}"))
     }
@@ -154,7 +181,6 @@ impl fmt::Display for GpuError {
                 code,
                 proc,
                 depth,
-                slot_stack_bytes,
                 frame_heap_bytes,
             } => match *code {
                 abi::FK_ERR_FRAMES => write!(
@@ -169,17 +195,55 @@ impl fmt::Display for GpuError {
                 ),
                 _ => write!(
                     f,
-                    "the device schedule: processor {proc}'s {slot_stack_bytes}-byte slot stack \
-                     is full (recursion too deep?)"
+                    "the device schedule: runtime error {code} (processor {proc})"
                 ),
             },
             GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
+            GpuError::Limit { limit, site, proc } => match limit {
+                Limit::Steps(n) => write!(
+                    f,
+                    "{site} ran more than {n} iterations (the step limit, `--max-steps`) on \
+                     processor {proc}"
+                ),
+                Limit::Time(t) => write!(
+                    f,
+                    "{site} was still running when the time limit of {} s ran out \
+                     (`--timeout`) on processor {proc}",
+                    t.as_secs_f64()
+                ),
+                Limit::Conflict {
+                    procs: (a, b),
+                    values: (x, y),
+                    ..
+                } => write!(
+                    f,
+                    "{site}: processors {a} and {b} wrote {x} and {y} into one cell in one step \
+                     on processor {proc}"
+                ),
+                Limit::Depth(Depth::Calls(n)) => write!(
+                    f,
+                    "{site} nests more than {n} calls (the recursion limit; check the \
+                     recursion's base case) on processor {proc}"
+                ),
+                Limit::Depth(Depth::Full { what, calls }) => write!(
+                    f,
+                    "{site}, {calls} calls deep, found the runtime's {what} full (check the \
+                     recursion's base case) on processor {proc}"
+                ),
+                Limit::Depth(Depth::DeviceFrames { frames, slot_bytes }) => write!(
+                    f,
+                    "{site} nests deeper than the device schedule holds ({frames} frames and a \
+                     {slot_bytes}-byte slot stack per processor; `--schedule host` holds more) \
+                     on processor {proc}"
+                ),
+            },
             GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
             GpuError::PriorityNeedsHostSchedule => write!(
                 f,
                 "`--crcw priority` needs `--schedule host`: the device schedule runs the members \
                  of a step in no fixed order, so it cannot let the highest __PROC_NR__ win"
             ),
+            GpuError::TooDeep => write!(f, "calls nested too deeply"),
             GpuError::Internal(m) => write!(f, "internal error of the GPU driver: {m}"),
         }
     }
@@ -216,6 +280,31 @@ pub struct Config {
     /// Timestamp every group instance (`--stats`' time per function, `--trace`):
     /// `%globaltimer` in the device schedule, CUDA events in the host schedule.
     pub timestamps: bool,
+    pub limits: Limits,
+}
+
+/// What stops a run that does not end (docs/gpu-limits.md): a fault with R0006 at the loop
+/// that passed a limit.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Iterations of one loop: per processor for a loop inside a kernel, per group for a loop
+    /// of group steps. Each is at least one of the simulator's group steps, so the GPU stops
+    /// no earlier than the simulator with the same `--max-steps`. 0: none.
+    pub max_steps: u64,
+    /// Wall-clock time from the start of the run.
+    pub timeout: Option<Duration>,
+    /// Nested calls of `sync` functions (R0008; the host schedule counts them).
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_steps: transform::emit_cuda::DEFAULT_MAX_STEPS,
+            timeout: None,
+            max_depth: transform::emit_cuda::DEFAULT_MAX_DEPTH,
+        }
+    }
 }
 
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
@@ -243,7 +332,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         )
         .map_err(GpuError::driver("setting the stack size"))?;
     }
-    let mut m = machine::Machine::new(plan, &ctx, &module, config, emitted.schedule)?;
+    let mut m = machine::Machine::new(plan, emitted, &ctx, &module, config)?;
     let walk = Instant::now();
     let walked = m.run();
     let walk_time = walk.elapsed();
@@ -273,14 +362,31 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     )?;
     stats.total = start.elapsed();
     let error = match fault {
-        Some(f) => Some(GpuError::Fault {
-            message: emitted
+        Some(f) => {
+            let site = emitted
                 .sites
                 .get(f.site)
                 .cloned()
-                .unwrap_or_else(|| format!("runtime fault at site {}", f.site)),
-            proc: f.proc,
-        }),
+                .unwrap_or_else(|| format!("runtime fault at site {}", f.site));
+            Some(match f.limit {
+                // The simulator locates a conflict at the second processor's write and names
+                // the first.
+                Some(limit @ Limit::Conflict { procs, site, .. }) => GpuError::Limit {
+                    limit,
+                    site: emitted.sites.get(site).cloned().unwrap_or_default(),
+                    proc: procs.0,
+                },
+                Some(limit) => GpuError::Limit {
+                    limit,
+                    site,
+                    proc: f.proc,
+                },
+                None => GpuError::Fault {
+                    message: site,
+                    proc: f.proc,
+                },
+            })
+        }
         None if overflow => Some(GpuError::OutputOverflow),
         None => None,
     };
@@ -544,6 +650,7 @@ mod tests {
             priority: true,
             timing: false,
             timestamps: false,
+            ..Config::default()
         };
         let Err(e) = run(&plan, &emitted, config) else {
             panic!("the run was not refused");
@@ -553,6 +660,55 @@ mod tests {
                 .contains("`--crcw priority` needs `--schedule host`"),
             "{e}"
         );
+    }
+
+    /// The messages of the limits and checks (docs/gpu-limits.md), as `forkcc run` prints
+    /// them after `error[CODE]: `.
+    #[test]
+    fn limit_messages_name_the_code_the_place_and_the_processor() {
+        let limit = |limit: Limit, site: &str| GpuError::Limit {
+            limit,
+            site: site.into(),
+            proc: 0,
+        };
+        let errors = [
+            limit(Limit::Steps(5000), "the loop at f.fork:12:5"),
+            limit(
+                Limit::Time(Duration::from_secs(30)),
+                "the loop at f.fork:12:5",
+            ),
+            limit(
+                Limit::Depth(Depth::Calls(10_000)),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Depth(Depth::Full {
+                    what: "word stack",
+                    calls: 2113,
+                }),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Depth(Depth::DeviceFrames {
+                    frames: 64,
+                    slot_bytes: 4096,
+                }),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Conflict {
+                    procs: (0, 1),
+                    values: (0, 1),
+                    site: 0,
+                },
+                "concurrent write conflict (CRCW common) at f.fork:16:5",
+            ),
+        ];
+        let text: Vec<String> = errors
+            .iter()
+            .map(|e| format!("error[{}]: {e}", e.code().unwrap_or("-")))
+            .collect();
+        insta::assert_snapshot!(text.join("\n"));
     }
 
     #[test]

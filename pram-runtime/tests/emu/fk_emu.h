@@ -139,7 +139,7 @@ inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void fk_emu_yield() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
 // %globaltimer: nanoseconds of a clock all threads share.
-inline unsigned long long fk_emu_globaltimer() {
+inline unsigned long long fk_emu_now() {
     return (unsigned long long)std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();

@@ -56,7 +56,7 @@ enum Body {
 pub struct DeviceEmitter<'a, 's> {
     plan: &'a Plan,
     program: &'a Program,
-    sites: &'a mut Sites<'s>,
+    pub sites: &'a mut Sites<'s>,
     strings: Vec<u64>,
     /// Shared frames the current kernel uses (declared in its prologue).
     frames: BTreeSet<u32>,
@@ -75,6 +75,15 @@ pub struct DeviceEmitter<'a, 's> {
     /// `--check bounds`: indexes into arrays of known length are checked (a fault names the
     /// access); accesses through pointers are not.
     check_bounds: bool,
+    /// `--crcw common`: synchronous kernels log their writes to shared memory (`FK_W`) for the
+    /// check of concurrent writes after each step.
+    pub check_common: bool,
+    /// The body being emitted logs its writes (a synchronous kernel, `check_common`) ...
+    logging: bool,
+    /// ... and has logged one.
+    logged: bool,
+    /// The kernels that log writes (checked after each run).
+    pub common_kernels: BTreeSet<String>,
 }
 
 impl<'a, 's> DeviceEmitter<'a, 's> {
@@ -97,6 +106,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             called: BTreeSet::new(),
             body_calls: BTreeSet::new(),
             check_bounds,
+            check_common: false,
+            logging: false,
+            logged: false,
+            common_kernels: BTreeSet::new(),
         }
     }
 
@@ -115,8 +128,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.body = Body::Kernel { ret };
         self.loops = 0;
         self.switches = 0;
+        self.logging = self.check_common && k.mode == Mode::Sync;
+        self.logged = false;
         let mut body = String::new();
         self.stmts(&k.body, 1, &mut body)?;
+        self.logging = false;
         let location = self.sites.location(k.span);
         let _ = writeln!(
             out,
@@ -130,6 +146,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         );
         let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
         self.prologue(out);
+        if self.logged {
+            out.push_str("    FK_LOG_BEGIN();\n");
+            self.common_kernels.insert(k.name.clone());
+        }
         out.push_str(&body);
         let _ = writeln!(
             out,
@@ -317,10 +337,14 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     None => "1".into(),
                 };
                 let step = step.as_ref().map(|e| self.expr(e)).transpose()?;
+                // The iterations, for the step and time limits (fk_spin).
+                let site = self.sites.loop_site(s.span);
+                let it = format!("fk_it{site}");
                 self.loops += 1;
-                let mut inner = String::new();
+                let mut inner = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
                 self.stmt(body, depth + 1, &mut inner)?;
                 self.loops -= 1;
+                let _ = writeln!(out, "{pad}fk_u64 {it} = 0;");
                 match (test_first, step) {
                     (true, Some(step)) => {
                         let _ = writeln!(out, "{pad}for (; {cond}; {step}) {{");
@@ -593,7 +617,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.expr(b)?
             ),
             ExprKind::Assign { place, value } => {
-                format!("({} = {})", self.expr(place)?, self.expr(value)?)
+                let code = format!("({} = {})", self.expr(place)?, self.expr(value)?);
+                self.logged_write(place, e, code)
             }
             ExprKind::CompoundAssign { place, op, rhs, .. } => {
                 let (x, y) = (self.expr(place)?, self.expr(rhs)?);
@@ -609,9 +634,13 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         format!("{f}({x}, {y}, {}, th)", self.site(e, "division by zero"))
                     }
                     CompoundOp::Arith(op @ (BinOp::Shl | BinOp::Shr)) => {
-                        format!("({x} {}= ({y} & {}))", op.symbol(), bits(&rhs.ty) - 1)
+                        let code = format!("({x} {}= ({y} & {}))", op.symbol(), bits(&rhs.ty) - 1);
+                        self.logged_write(place, e, code)
                     }
-                    CompoundOp::Arith(op) => format!("({x} {}= {y})", op.symbol()),
+                    CompoundOp::Arith(op) => {
+                        let code = format!("({x} {}= {y})", op.symbol());
+                        self.logged_write(place, e, code)
+                    }
                     CompoundOp::PtrAdd { elem_size } => {
                         format!("fk_ptr_step({x}, (long long){y} * {elem_size})")
                     }
@@ -623,10 +652,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ExprKind::IncDec { place, inc, prefix } => {
                 let x = self.expr(place)?;
                 let op = if *inc { "++" } else { "--" };
-                if *prefix {
-                    format!("({op}{x})")
-                } else {
-                    format!("({x}{op})")
+                match (*prefix, self.logs(place)) {
+                    (true, _) => self.logged_write(place, e, format!("({op}{x})")),
+                    (false, false) => format!("({x}{op})"),
+                    // `x++` as `++x` logged, minus the step (an lvalue to log).
+                    (false, true) => {
+                        let written = self.logged_write(place, e, format!("({op}{x})"));
+                        let back = if *inc { "-" } else { "+" };
+                        format!("(({})({written} {back} 1))", type_name(p, &e.ty))
+                    }
                 }
             }
             ExprKind::Comma(a, b) => format!("({}, {})", self.expr(a)?, self.expr(b)?),
@@ -647,6 +681,40 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ExprKind::At => format!("(({})th->at)", type_name(p, &e.ty)),
             ExprKind::GroupSize => format!("(({})th->size)", type_name(p, &e.ty)),
         })
+    }
+
+    /// Whether a write of `place` is logged: in a logging body, unless the place is a
+    /// private variable (a pointer may point into shared memory: `fk_w` tests the address).
+    fn logs(&self, place: &Expr) -> bool {
+        fn may_be_shared(plan: &Plan, place: &Expr) -> bool {
+            match &place.kind {
+                ExprKind::Var(v) => matches!(
+                    plan.storage.home(*v),
+                    Some(Home::Shared { .. } | Home::SharedFrame { .. })
+                ),
+                ExprKind::Member { base, .. } => may_be_shared(plan, base),
+                ExprKind::Deref(x) => match &x.kind {
+                    ExprKind::PtrOffset { ptr, .. } => match &ptr.kind {
+                        ExprKind::Decay(array) => may_be_shared(plan, array),
+                        _ => true,
+                    },
+                    _ => true,
+                },
+                _ => true,
+            }
+        }
+        self.logging && may_be_shared(self.plan, place)
+    }
+
+    /// `code`, a C++ assignment (an lvalue) to `place`, logged for the `--crcw common` check
+    /// when `logs(place)`.
+    fn logged_write(&mut self, place: &Expr, e: &Expr, code: String) -> String {
+        if !self.logs(place) {
+            return code;
+        }
+        self.logged = true;
+        let site = self.site(e, "concurrent write conflict (CRCW common)");
+        format!("FK_W({code}, {site})")
     }
 
     fn binary(&mut self, op: BinOp, x: &str, y: &str, ty: &Type, e: &Expr) -> String {

@@ -4,11 +4,12 @@
 //! kernels of the Plan run inside it as device functions (`<kernel>_body`).
 
 use super::host::fk_var;
-use super::EmitError;
+use super::{EmitError, Sites};
 use crate::host_program::{Instr, Pc};
 use crate::plan::{Plan, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Frames per processor (nested splits, loops, calls, `seq`, `start`): deep enough for the
@@ -57,7 +58,12 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     );
 }
 
-pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
+pub fn interpreter(
+    plan: &Plan,
+    sites: &mut Sites,
+    common_kernels: &BTreeSet<String>,
+    out: &mut String,
+) -> Result<(), EmitError> {
     let host = &plan.host;
     let frame =
         |id: crate::plan::SharedFrameId| (id.0, plan.storage.shared_frames[id.0 as usize].bytes);
@@ -84,8 +90,9 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
             Instr::Launch(k) => {
                 let k = plan.kernel(*k);
                 let sync = (k.mode == Mode::Sync) as i32;
+                let check = common_kernels.contains(&k.name) as i32;
                 format!(
-                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next})) return;",
+                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
                     k.name
                 )
             }
@@ -149,8 +156,9 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                     None => (0, "FkVar{}".into()),
                 };
                 format!(
-                    "if (fk_s_loop_latch(p, s, {has}, {cond}, {}, {next})) return;",
-                    body.0
+                    "if (fk_s_loop_latch(p, s, {has}, {cond}, {}, {next}, {})) return;",
+                    body.0,
+                    sites.loop_site(header.span)
                 )
             }
             Instr::LoopEnd => format!("if (fk_s_loop_end(p, s, {next})) return;"),
@@ -194,8 +202,9 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                     )
                 };
                 format!(
-                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {})) return;",
-                    plan.host.entry(*callee).0
+                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {}, {})) return;",
+                    plan.host.entry(*callee).0,
+                    sites.call_site(*span, &g.name)
                 )
             }
             Instr::Ret => "fk_s_ret(p, s);\n            if (s->done) return;".into(),
