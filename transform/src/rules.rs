@@ -811,27 +811,36 @@ impl<'s> Builder<'s> {
             enters.push(slot);
         }
         self.close(ops, CutReason::HostConstruct);
+        // A case body runs in every arm that falls into it, but each of its `sh` locals has
+        // one home: every arm's group uses one frame layout (a split's subgroup gets its own
+        // instance of it; a shared condition forms no group, so the locals live in the
+        // enclosing scope's frame), and so does every breakable arm's loop.
+        let name = format!("{}: case", self.program.func(self.func).name);
+        let case_frame = splits.then(|| self.new_frame(name));
+        let mut breakable_frame = None;
         let mut arms = Vec::new();
         for i in 0..cases.len() {
             let mut body = Vec::new();
             fall_through(cases.iter().skip(i).flat_map(|c| &c.body), &mut body);
-            let name = format!("{}: case", self.program.func(self.func).name);
-            let frame = self.new_frame(name);
-            self.scopes.push(frame);
+            self.scopes.extend(case_frame);
             let mut arm = Vec::new();
-            if body.iter().any(breaks_switch) {
-                self.breakable_arm(&body, mode, cases[i].span, &mut arm);
+            if body.iter().any(|s| leaves(s, Leave::Break)) {
+                let name = format!("{}: switch case", self.program.func(self.func).name);
+                let frame = *breakable_frame.get_or_insert_with(|| self.new_frame(name));
+                self.breakable_arm(&body, mode, cases[i].span, frame, &mut arm);
             } else {
                 self.block(&body, mode, &mut arm);
             }
             self.close(&mut arm, CutReason::BlockEnd);
-            self.scopes.pop();
-            arms.push((arm, frame));
+            if case_frame.is_some() {
+                self.scopes.pop();
+            }
+            arms.push(arm);
         }
         // Members that enter no case skip the switch: the innermost else is empty.
         let mut chain = Vec::new();
-        for ((arm, frame), cond) in arms.into_iter().zip(enters).rev() {
-            let op = if splits {
+        for (arm, cond) in arms.into_iter().zip(enters).rev() {
+            let op = if let Some(frame) = case_frame {
                 let rest_frame = self.new_frame("(rest of switch)".into());
                 HostOp::Split(Split {
                     kind: SplitKind::If { cond },
@@ -855,11 +864,18 @@ impl<'s> Builder<'s> {
     /// loop that forms no group and runs once, so the `break` is an ordinary leave (`plan`,
     /// "Leaving") that the loop's restore clears. A `continue` of the enclosing loop inside
     /// becomes `%cont = 1; break;` and is repeated after the arm.
-    fn breakable_arm(&mut self, body: &[Stmt], mode: Mode, span: Span, ops: &mut Vec<HostOp>) {
+    fn breakable_arm(
+        &mut self,
+        body: &[Stmt],
+        mode: Mode,
+        span: Span,
+        frame: SharedFrameId,
+        ops: &mut Vec<HostOp>,
+    ) {
         let int = |v| mk(ExprKind::IntConst(v), Type::INT, span);
         let cont = body
             .iter()
-            .any(has_continue)
+            .any(|s| leaves(s, Leave::Continue))
             .then(|| self.temp(Type::INT, "cont", span));
         let once = self.temp(Type::INT, "once", span);
         let s = assign_stmt(self, once, int(1), span);
@@ -869,8 +885,6 @@ impl<'s> Builder<'s> {
             self.simple(s, mode, ops);
         }
         self.close(ops, CutReason::HostConstruct);
-        let name = format!("{}: switch case", self.program.func(self.func).name);
-        let frame = self.new_frame(name);
         self.scopes.push(frame);
         let mut loop_body = Vec::new();
         for st in body {
@@ -1005,6 +1019,16 @@ impl<'s> Builder<'s> {
             mode == Mode::Sync && cond.as_ref().is_some_and(|c| c.sharity == Sharity::Private);
         let slot = cond.as_ref().map(|c| self.temp(Type::INT, "cond", c.span));
         let mut entry_cond = Vec::new();
+        // The open kernel would run as part of the loop's entry condition; a `break` or
+        // `continue` in it leaves the enclosing loop, not this one, so it ends here.
+        let open_leaves = self.open.as_ref().is_some_and(|k| {
+            k.body
+                .iter()
+                .any(|s| leaves(s, Leave::Break) || leaves(s, Leave::Continue))
+        });
+        if open_leaves {
+            self.close(ops, CutReason::HostConstruct);
+        }
         match (cond, slot) {
             (Some(c), Some(slot)) if *test_first => {
                 let s = assign_stmt(self, slot, truth(c), c.span);
@@ -1018,7 +1042,7 @@ impl<'s> Builder<'s> {
         self.scopes.push(frame);
         let mut body_ops = Vec::new();
         self.stmt(body, mode, &mut body_ops);
-        let fuse = !has_continue(body);
+        let fuse = !leaves(body, Leave::Continue);
         let mut latch = Vec::new();
         let latch_ops = if fuse {
             &mut body_ops
@@ -1259,7 +1283,7 @@ fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
                 **e = continue_as_break(b, e, cont);
             }
         }
-        StmtKind::Switch { cases, .. } if cases.iter().any(|c| c.body.iter().any(has_continue)) => {
+        StmtKind::Switch { cases, .. } if leaves(s, Leave::Continue) => {
             for c in cases.iter_mut() {
                 c.body = c
                     .body
@@ -1282,36 +1306,30 @@ fn continue_as_break(b: &Builder, s: &Stmt, cont: VarId) -> Stmt {
     out
 }
 
-/// Whether `s` contains a `break` that leaves the enclosing `switch` (not one of a nested
-/// loop or switch).
-fn breaks_switch(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Break => true,
-        StmtKind::Block(b) => b.stmts.iter().any(breaks_switch),
-        StmtKind::If { then, els, .. } => {
-            breaks_switch(then) || els.as_deref().is_some_and(breaks_switch)
-        }
-        StmtKind::Fork { body, .. }
-        | StmtKind::Farm(body)
-        | StmtKind::Seq(body)
-        | StmtKind::Start(body) => breaks_switch(body),
-        _ => false,
-    }
+/// A `break` or a `continue`: what `leaves` looks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leave {
+    Break,
+    Continue,
 }
 
-/// Whether a `continue` in `s` continues the loop whose body `s` is.
-fn has_continue(s: &Stmt) -> bool {
+/// Whether `s` contains a `break` or `continue` that leaves `s` for the construct around it:
+/// one not taken by a loop inside `s` (nor, for a `break`, by a `switch` inside `s`).
+pub(crate) fn leaves(s: &Stmt, leave: Leave) -> bool {
     match &s.kind {
-        StmtKind::Continue => true,
-        StmtKind::Block(b) => b.stmts.iter().any(has_continue),
+        StmtKind::Break => leave == Leave::Break,
+        StmtKind::Continue => leave == Leave::Continue,
+        StmtKind::Block(b) => b.stmts.iter().any(|s| leaves(s, leave)),
         StmtKind::If { then, els, .. } => {
-            has_continue(then) || els.as_deref().is_some_and(has_continue)
+            leaves(then, leave) || els.as_deref().is_some_and(|e| leaves(e, leave))
         }
-        StmtKind::Switch { cases, .. } => cases.iter().any(|c| c.body.iter().any(has_continue)),
+        StmtKind::Switch { cases, .. } => {
+            leave == Leave::Continue && cases.iter().flat_map(|c| &c.body).any(|s| leaves(s, leave))
+        }
         StmtKind::Fork { body, .. }
         | StmtKind::Farm(body)
         | StmtKind::Seq(body)
-        | StmtKind::Start(body) => has_continue(body),
+        | StmtKind::Start(body) => leaves(body, leave),
         _ => false,
     }
 }
