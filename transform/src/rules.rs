@@ -60,6 +60,10 @@ pub struct Builder<'s> {
     pub(crate) func: FuncId,
     open: Option<OpenKernel>,
     scopes: Vec<SharedFrameId>,
+    /// The frame layout of each group scope in the source, by (span, kind): a statement
+    /// compiled more than once (a `switch` case that earlier cases fall into) has one layout,
+    /// so each of its `sh` locals has one home.
+    scope_frames: HashMap<(Span, &'static str), SharedFrameId>,
     temps: u32,
 }
 
@@ -80,6 +84,7 @@ impl<'s> Builder<'s> {
             host_fns,
             open: None,
             scopes: Vec::new(),
+            scope_frames: HashMap::new(),
             temps: 0,
         }
     }
@@ -122,10 +127,24 @@ impl<'s> Builder<'s> {
         SharedFrameId(self.shared_frames.len() as u32 - 1)
     }
 
+    /// The frame layout of the group scope `scope` that the statement at `span` opens.
+    pub(crate) fn scope_frame(&mut self, span: Span, scope: &'static str) -> SharedFrameId {
+        if let Some(&frame) = self.scope_frames.get(&(span, scope)) {
+            return frame;
+        }
+        let frame = self.new_frame(format!("{}: {scope}", self.program.func(self.func).name));
+        self.scope_frames.insert((span, scope), frame);
+        frame
+    }
+
     fn place_shared(&mut self, var: VarId) {
         let Some(&frame) = self.scopes.last() else {
             return;
         };
+        if self.shared_homes.get(&var).is_some_and(|(f, _)| *f == frame) {
+            // Placed when an earlier arm compiled the same declaration.
+            return;
+        }
         let ty = &self.program.var(var).ty;
         let (size, align) = (
             ty.size(&self.program.structs),
@@ -700,9 +719,13 @@ impl<'s> Builder<'s> {
 
     /// Compiles `s` as a block of its own for a new group scope; the open kernel ends at the
     /// block's end.
-    fn scoped_block(&mut self, s: &Stmt, mode: Mode, scope: &str) -> (Vec<HostOp>, SharedFrameId) {
-        let name = format!("{}: {scope}", self.program.func(self.func).name);
-        let frame = self.new_frame(name);
+    fn scoped_block(
+        &mut self,
+        s: &Stmt,
+        mode: Mode,
+        scope: &'static str,
+    ) -> (Vec<HostOp>, SharedFrameId) {
+        let frame = self.scope_frame(s.span, scope);
         self.scopes.push(frame);
         let mut ops = Vec::new();
         self.stmt(s, mode, &mut ops);
@@ -811,13 +834,10 @@ impl<'s> Builder<'s> {
             enters.push(slot);
         }
         self.close(ops, CutReason::HostConstruct);
-        // A case body runs in every arm that falls into it, but each of its `sh` locals has
-        // one home: every arm's group uses one frame layout (a split's subgroup gets its own
-        // instance of it; a shared condition forms no group, so the locals live in the
-        // enclosing scope's frame), and so does every breakable arm's loop.
-        let name = format!("{}: case", self.program.func(self.func).name);
-        let case_frame = splits.then(|| self.new_frame(name));
-        let mut breakable_frame = None;
+        // Every arm that falls into a case compiles its body again; its `sh` locals keep one
+        // home because every arm's group uses one frame layout (`scope_frame`). A shared
+        // condition forms no group: the locals live in the enclosing scope's frame.
+        let case_frame = splits.then(|| self.scope_frame(span, "case"));
         let mut arms = Vec::new();
         for i in 0..cases.len() {
             let mut body = Vec::new();
@@ -825,8 +845,7 @@ impl<'s> Builder<'s> {
             self.scopes.extend(case_frame);
             let mut arm = Vec::new();
             if body.iter().any(|s| leaves(s, Leave::Break)) {
-                let name = format!("{}: switch case", self.program.func(self.func).name);
-                let frame = *breakable_frame.get_or_insert_with(|| self.new_frame(name));
+                let frame = self.scope_frame(span, "switch case");
                 self.breakable_arm(&body, mode, cases[i].span, frame, &mut arm);
             } else {
                 self.block(&body, mode, &mut arm);
@@ -979,8 +998,7 @@ impl<'s> Builder<'s> {
             mk(ExprKind::IntConst(1), Type::INT, s.span)
         };
         let slot = self.condition_slot(&enters, Mode::Sync, ops);
-        let name = format!("{}: loop group", self.program.func(self.func).name);
-        let frame = self.new_frame(name);
+        let frame = self.scope_frame(s.span, "loop group");
         let in_kernel = Stmt {
             kind: StmtKind::Loop {
                 cond: Some(cond.clone()),
@@ -1037,8 +1055,7 @@ impl<'s> Builder<'s> {
             }
             _ => self.close(ops, CutReason::HostConstruct),
         }
-        let name = format!("{}: loop body", self.program.func(self.func).name);
-        let frame = self.new_frame(name);
+        let frame = self.scope_frame(span, "loop body");
         self.scopes.push(frame);
         let mut body_ops = Vec::new();
         self.stmt(body, mode, &mut body_ops);
