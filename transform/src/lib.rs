@@ -13,6 +13,7 @@ pub mod effects;
 pub mod emit_cuda;
 pub mod host_program;
 pub mod lifetimes;
+mod phases;
 pub mod plan;
 pub mod print;
 pub mod regions;

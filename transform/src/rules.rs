@@ -29,13 +29,16 @@ pub const E0501: Code = Code {
     id: "E0501",
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
-this construct in this position: a `barrier`, or a call of an asynchronous function that \
-synchronises, under a private condition (`if`, `switch`) in asynchronous code. The processors \
-that skip it meet the others at their next barrier, which kernels cut at each barrier cannot \
-express.\n\nMove the `barrier` out of the condition (every processor of the region reaches it), \
-or run the part that synchronises in a synchronous region (`start`, a `sync` function). \
-`forkcc sim` runs every checked program.",
+this construct in this position: a call of an asynchronous function that synchronises (it \
+contains a `barrier`) under a private condition (`if`, `switch`) in asynchronous code. \
+The callee's barriers are then met by the processors that call it and by the others at \
+barriers of the caller; the Plan runs such a call for the whole group at once. (A `barrier` \
+itself under a private condition is compiled: the region becomes barrier phases.)\n\nCall \
+the function where every processor of the region calls it, or put its `barrier`s into the \
+caller. `forkcc sim` runs every checked program.",
 };
+
+const ASYNC_HOST_CALL_HELP: &str = "call it where every processor of the region calls it, or put its `barrier`s into this function; `forkcc sim` runs the program as it is";
 
 /// The kernel being filled.
 struct OpenKernel {
@@ -101,7 +104,10 @@ impl<'s> Builder<'s> {
             }
         }
         let mut ops = Vec::new();
-        self.block(&f.body.stmts, mode, &mut ops);
+        match mode {
+            Mode::Sync => self.block(&f.body.stmts, mode, &mut ops),
+            Mode::Async => self.async_region(&f.body.stmts, &mut ops),
+        }
         self.close(&mut ops, CutReason::BlockEnd);
         self.scopes.pop();
         (ops, frame)
@@ -155,7 +161,7 @@ impl<'s> Builder<'s> {
         self.shared_homes.insert(var, (frame, offset));
     }
 
-    fn effects(&self, s: &Stmt) -> Effects {
+    pub(crate) fn effects(&self, s: &Stmt) -> Effects {
         self.summaries.stmt(&self.program, s)
     }
 
@@ -173,7 +179,7 @@ impl<'s> Builder<'s> {
     /// finishes a statement before any member starts the next, so a statement starts a new
     /// kernel when it may read what the open kernel writes, or write what it reads or
     /// writes (another processor may run it earlier in the same kernel).
-    fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+    pub(crate) fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
         if self.open.as_ref().is_some_and(|k| k.mode != mode) {
             self.close(ops, CutReason::HostConstruct);
         }
@@ -223,13 +229,13 @@ impl<'s> Builder<'s> {
 
     // ---- statements ----
 
-    fn block(&mut self, stmts: &[Stmt], mode: Mode, ops: &mut Vec<HostOp>) {
+    pub(crate) fn block(&mut self, stmts: &[Stmt], mode: Mode, ops: &mut Vec<HostOp>) {
         for s in stmts {
             self.stmt(s, mode, ops);
         }
     }
 
-    fn stmt(&mut self, s: &Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+    pub(crate) fn stmt(&mut self, s: &Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
         match &s.kind {
             StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => {
                 return self.simple(s.clone(), mode, ops)
@@ -251,8 +257,8 @@ impl<'s> Builder<'s> {
                 } else {
                     self.error(
                         s.span,
-                        "a `barrier` or host call under a private condition in asynchronous code",
-                        "move the `barrier` out of the condition, or synchronise in a `start` block or a `sync` function; `forkcc sim` runs the program as it is",
+                        "a call of a function that synchronises, under a private condition in asynchronous code",
+                        ASYNC_HOST_CALL_HELP,
                     )
                 }
             }
@@ -800,8 +806,8 @@ impl<'s> Builder<'s> {
         if splits && mode == Mode::Async {
             return self.error(
                 span,
-                "a `barrier` or host call under a private `switch` in asynchronous code",
-                "move the `barrier` out of the `switch`, or synchronise in a `start` block or a `sync` function; `forkcc sim` runs the program as it is",
+                "a call of a function that synchronises, under a private `switch` in asynchronous code",
+                ASYNC_HOST_CALL_HELP,
             );
         }
         let value = self.temp(cond.ty.clone(), "switch", span);
@@ -1098,7 +1104,7 @@ impl<'s> Builder<'s> {
     /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
     fn farm_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
-        self.stmt(body, Mode::Async, ops);
+        self.async_region(block_stmts(body), ops);
         self.close(ops, CutReason::Barrier);
     }
 
@@ -1107,7 +1113,7 @@ impl<'s> Builder<'s> {
     fn seq_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
         let mut seq_ops = Vec::new();
-        self.stmt(body, Mode::Async, &mut seq_ops);
+        self.async_region(block_stmts(body), &mut seq_ops);
         self.close(&mut seq_ops, CutReason::BlockEnd);
         ops.push(HostOp::Seq(seq_ops));
     }
@@ -1118,7 +1124,7 @@ impl<'s> Builder<'s> {
         self.program.var(v).ty.clone()
     }
 
-    fn var_expr(&self, v: VarId, span: Span) -> Expr {
+    pub(crate) fn var_expr(&self, v: VarId, span: Span) -> Expr {
         mk(ExprKind::Var(v), self.var_ty(v), span)
     }
 
@@ -1167,6 +1173,14 @@ pub(crate) fn truth(c: &Expr) -> Expr {
         )
     };
     not(not(c.clone()))
+}
+
+/// The statements of a block, or the one statement.
+fn block_stmts(s: &Stmt) -> &[Stmt] {
+    match &s.kind {
+        StmtKind::Block(b) => &b.stmts,
+        _ => std::slice::from_ref(s),
+    }
 }
 
 /// What a hoisted void call leaves behind: no value, no effect.
