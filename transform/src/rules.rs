@@ -105,12 +105,55 @@ impl<'s> Builder<'s> {
         }
         let mut ops = Vec::new();
         match mode {
+            Mode::Sync if f.kind == FnKind::Straight => self.lockstep_straight(func, &mut ops),
             Mode::Sync => self.block(&f.body.stmts, mode, &mut ops),
             Mode::Async => self.async_region(&f.body.stmts, &mut ops),
         }
         self.close(&mut ops, CutReason::BlockEnd);
         self.scopes.pop();
         (ops, frame)
+    }
+
+    /// The host side of a `straight` function that needs lockstep
+    /// (`Summaries::straight_needs_lockstep`): a group of one member calls it as the device
+    /// function (one processor is its own lockstep, and the device function is much cheaper
+    /// than host steps); a larger group runs its body like a `sync` function's.
+    fn lockstep_straight(&mut self, func: FuncId, ops: &mut Vec<HostOp>) {
+        let f = self.program.func(func).clone();
+        let span = f.span;
+        let one = mk(
+            ExprKind::Binary(
+                BinOp::Eq,
+                Box::new(mk(ExprKind::GroupSize, Type::INT, span)),
+                Box::new(mk(ExprKind::IntConst(1), Type::INT, span)),
+            ),
+            Type::INT,
+            span,
+        );
+        let alone = self.condition_slot(&one, Mode::Sync, ops);
+        let args = f.params.iter().map(|p| self.var_expr(*p, span)).collect();
+        let call = mk(ExprKind::Call { func, args }, f.ret.clone(), span);
+        let ret = (f.ret != Type::Void).then_some(call.clone());
+        let mut device = Vec::new();
+        if ret.is_none() {
+            self.append(expr_stmt(call, span), Mode::Sync, &mut device);
+        }
+        let leave = Stmt {
+            kind: StmtKind::Return(ret),
+            mode: Mode::Sync,
+            span,
+        };
+        self.append(leave, Mode::Sync, &mut device);
+        self.close(&mut device, CutReason::Return);
+        device.push(HostOp::Return);
+        let mut lockstep = Vec::new();
+        self.block(&f.body.stmts, Mode::Sync, &mut lockstep);
+        self.close(&mut lockstep, CutReason::BlockEnd);
+        ops.push(HostOp::Branch {
+            cond: alone,
+            then: device,
+            els: lockstep,
+        });
     }
 
     /// A private temporary of the current function.
@@ -537,15 +580,6 @@ impl<'s> Builder<'s> {
                     self.simple(s, Mode::Sync, ops);
                 }
             }
-            // A device function that reads and writes shared memory runs per thread without
-            // barriers inside: exact when the members' accesses are disjoint (or the group
-            // has one member, as in a sequential base case); the kernel ends after it.
-            ExprKind::Assign { value, .. }
-                if matches!(value.kind, ExprKind::Call { .. })
-                    && self.summaries.expr(&self.program, value).writes_shared() =>
-            {
-                self.append(expr_stmt(e.clone(), span), Mode::Sync, ops)
-            }
             ExprKind::Assign { place, value } => {
                 let (addr, val) = self.address_temps(place, span, ops);
                 let s = assign_stmt(self, val, (**value).clone(), span);
@@ -651,6 +685,10 @@ impl<'s> Builder<'s> {
         let Some(&callee) = self.host_fns.get(func) else {
             return;
         };
+        if mode == Mode::Async && self.program.func(*func).kind == FnKind::Straight {
+            // Asynchronous code runs a `straight` function per processor: a device call.
+            return;
+        }
         let span = e.span;
         let mut arg_slots = Vec::new();
         for a in args.clone() {

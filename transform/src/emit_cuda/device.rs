@@ -13,7 +13,7 @@ use super::{EmitError, Sites};
 use crate::plan::{Home, Kernel, Plan};
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
-    UnOp, VarId,
+    UnOp, VarId, VarKind,
 };
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -50,7 +50,8 @@ enum Body {
     Kernel {
         ret: Option<VarId>,
     },
-    Device,
+    /// A device function (`func`), or the globals kernel.
+    Device { func: Option<FuncId> },
 }
 
 pub struct DeviceEmitter<'a, 's> {
@@ -91,7 +92,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             frames: BTreeSet::new(),
             locals: BTreeSet::new(),
             homed: BTreeSet::new(),
-            body: Body::Device,
+            body: Body::Device { func: None },
             loops: 0,
             switches: 0,
             called: BTreeSet::new(),
@@ -147,7 +148,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.frames.clear();
         self.locals.clear();
         self.homed.clear();
-        self.body = Body::Device;
+        self.body = Body::Device { func: None };
         let mut body = String::new();
         for g in &self.program.globals {
             let Some(init) = &g.init else { continue };
@@ -205,7 +206,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.frames.clear();
         self.locals.clear();
         self.homed.clear();
-        self.body = Body::Device;
+        self.body = Body::Device { func: Some(func) };
         self.loops = 0;
         self.switches = 0;
         let mut body = String::new();
@@ -376,7 +377,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let _ = writeln!(out, "{pad}continue;");
             }
             StmtKind::Break | StmtKind::Continue => {
-                if let Body::Device = self.body {
+                if let Body::Device { .. } = self.body {
                     return Err(self.error(s, "a `break`/`continue` outside a loop"));
                 }
                 let status = if matches!(s.kind, StmtKind::Break) {
@@ -387,7 +388,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let _ = writeln!(out, "{pad}{{ fk_leave(th, {status}); return; }}");
             }
             StmtKind::Return(value) => match self.body {
-                Body::Device => match value {
+                Body::Device { .. } => match value {
                     Some(v) => {
                         let _ = writeln!(out, "{pad}return {};", self.expr(v)?);
                     }
@@ -434,7 +435,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// The C lvalue of a variable: its name (a register local, or a reference bound in the
     /// prologue to its home in memory).
     fn var(&mut self, v: VarId) -> String {
-        if self.plan.storage.home(v).is_some() {
+        if self.home(v).is_some() {
             self.homed.insert(v);
         } else {
             self.locals.insert(v);
@@ -442,10 +443,27 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         var_name(self.program, v)
     }
 
+    /// Where a variable lives in memory. A device function's own parameters and locals are
+    /// C locals of each call, even where the function also runs on the host (a `straight`
+    /// function that needs lockstep) and `Storage` gives them slots of its host frame.
+    fn home(&self, v: VarId) -> Option<Home> {
+        let own = match (self.body, self.program.var(v).kind) {
+            (Body::Device { func: Some(f) }, VarKind::Local { func } | VarKind::Param { func, .. }) => {
+                f == func
+            }
+            _ => false,
+        };
+        if own {
+            None
+        } else {
+            self.plan.storage.home(v)
+        }
+    }
+
     /// The address of a variable's home in memory.
     fn address(&mut self, v: VarId) -> String {
         let size = self.program.var(v).ty.size(&self.program.structs);
-        match self.plan.storage.home(v) {
+        match self.home(v) {
             Some(Home::Shared { offset }) => format!("(fk_m.shared_globals + {offset})"),
             Some(Home::PrivateGlobal { offset }) => {
                 format!("fk_private_global({offset}, {size}, th->proc)")
@@ -459,7 +477,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         self.frames.insert(frame.0);
                         format!("fr_{}", frame.0)
                     }
-                    Body::Device => format!("fk_frame(th->group, {})", frame.0),
+                    Body::Device { .. } => format!("fk_frame(th->group, {})", frame.0),
                 };
                 format!("({lookup} + {offset})")
             }
