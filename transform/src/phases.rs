@@ -60,7 +60,11 @@ impl Builder<'_> {
             Type::INT,
             span,
         );
-        let negated = mk(ExprKind::Unary(UnOp::Neg, Box::new(var.clone())), Type::INT, span);
+        let negated = mk(
+            ExprKind::Unary(UnOp::Neg, Box::new(var.clone())),
+            Type::INT,
+            span,
+        );
         let resume = Stmt {
             kind: StmtKind::If {
                 cond: stopped,
@@ -126,9 +130,7 @@ impl Builder<'_> {
                     || step.as_ref().is_some_and(expr)
                     || self.host_construct(body)
             }
-            StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => {
-                self.effects(s).host
-            }
+            StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => self.effects(s).host,
             StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => {
                 true
             }
@@ -208,11 +210,19 @@ impl Phases {
     }
 
     fn and(&self, a: Expr, b: Expr) -> Expr {
-        mk(ExprKind::LogAnd(Box::new(a), Box::new(b)), Type::INT, self.span)
+        mk(
+            ExprKind::LogAnd(Box::new(a), Box::new(b)),
+            Type::INT,
+            self.span,
+        )
     }
 
     fn or(&self, a: Expr, b: Expr) -> Expr {
-        mk(ExprKind::LogOr(Box::new(a), Box::new(b)), Type::INT, self.span)
+        mk(
+            ExprKind::LogOr(Box::new(a), Box::new(b)),
+            Type::INT,
+            self.span,
+        )
     }
 
     /// `%phase == 0`: running.
@@ -312,7 +322,9 @@ impl Phases {
                     self.seeking(b, barriers(then)),
                 );
                 let then = self.resumable_or_plain(b, then);
-                let els = els.as_deref().map(|e| Box::new(self.resumable_or_plain(b, e)));
+                let els = els
+                    .as_deref()
+                    .map(|e| Box::new(self.resumable_or_plain(b, e)));
                 self.stmt(
                     StmtKind::If {
                         cond: enter,

@@ -5,8 +5,7 @@
 
 use crate::lifetimes;
 use crate::plan::{
-    CutReason,
-    Home, HostFunction, HostOp, Kernel, SharedFrame, SharedFrameId, SplitKind, Storage,
+    CutReason, Home, HostFunction, HostOp, Kernel, SharedFrame, SharedFrameId, SplitKind, Storage,
 };
 use fork_frontend::hir::{Expr, ExprKind, Program, Sharity, Stmt, StmtKind, Type, VarId, VarKind};
 use std::collections::{HashMap, HashSet};

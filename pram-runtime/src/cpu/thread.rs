@@ -264,7 +264,11 @@ impl<'a> Thread<'a> {
             }
             VarKind::Global => false,
         };
-        let home = if own { None } else { self.plan.storage.home(var) };
+        let home = if own {
+            None
+        } else {
+            self.plan.storage.home(var)
+        };
         let phys = match home {
             Some(Home::Shared { offset }) => memory::phys(memory::SHARED_GLOBALS, offset),
             Some(Home::PrivateGlobal { offset }) => {

@@ -47,9 +47,7 @@ pub fn string_offsets(program: &Program) -> Vec<u64> {
 #[derive(Clone, Copy)]
 enum Body {
     /// A kernel: leaving statements end the thread's part and set its status.
-    Kernel {
-        ret: Option<VarId>,
-    },
+    Kernel { ret: Option<VarId> },
     /// A device function (`func`), or the globals kernel.
     Device { func: Option<FuncId> },
 }
@@ -448,9 +446,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// function that needs lockstep) and `Storage` gives them slots of its host frame.
     fn home(&self, v: VarId) -> Option<Home> {
         let own = match (self.body, self.program.var(v).kind) {
-            (Body::Device { func: Some(f) }, VarKind::Local { func } | VarKind::Param { func, .. }) => {
-                f == func
-            }
+            (
+                Body::Device { func: Some(f) },
+                VarKind::Local { func } | VarKind::Param { func, .. },
+            ) => f == func,
             _ => false,
         };
         if own {
