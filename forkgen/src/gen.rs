@@ -69,6 +69,7 @@ pub const FEATURES: &[&str] = &[
     "break-then-loop",
     "call-in-condition",
     "barrier-under-condition",
+    "straight-writes",
 ];
 
 #[derive(Clone, Debug)]
@@ -430,6 +431,10 @@ impl Gen<'_> {
                 (2, S::Acc),
                 (1, S::Print),
             ]);
+        } else if self.opts.on("straight-writes") {
+            // Own cells and output: a synchronous caller runs them in lockstep, an
+            // asynchronous one per processor.
+            menu.extend([(2, S::Own), (1, S::Print)]);
         }
         let sh_locals = sync && ctx.sh_locals;
         if sh_locals {
