@@ -11,7 +11,8 @@
 # binary (LD_LIBRARY_PATH). No cargo. SANITIZE=0 skips the sanitizer pass (each run is capped
 # at 120 s).
 #
-# For every `//! run:` case of classroom-examples/, tests/semantics/ and tests/cpu_plan/ it runs
+# For every `//! run:` case of classroom-examples/, tests/semantics/, tests/cpu_plan/ and
+# tests/random/ (the generator's regressions) it runs
 #   sim  : forkcc sim FILE ARGS                      (the reference)
 #   gpu  : forkcc run FILE ARGS --backend gpu        (NVRTC + cudarc driver, host schedule)
 #   dev  : the same with --schedule device           (one persistent launch)
@@ -213,7 +214,7 @@ export FORKCC NVCC LOGS BIN ROWS
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
 index=0
 for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork \
-    "$ROOT"/tests/cpu_plan/*.fork}; do
+    "$ROOT"/tests/cpu_plan/*.fork "$ROOT"/tests/random/*.fork}; do
     n=0
     while IFS= read -r line; do
         n=$((n + 1))

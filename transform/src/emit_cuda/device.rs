@@ -13,7 +13,7 @@ use super::{EmitError, Sites};
 use crate::plan::{Home, Kernel, Plan};
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
-    UnOp, VarId,
+    UnOp, VarId, VarKind,
 };
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -47,10 +47,9 @@ pub fn string_offsets(program: &Program) -> Vec<u64> {
 #[derive(Clone, Copy)]
 enum Body {
     /// A kernel: leaving statements end the thread's part and set its status.
-    Kernel {
-        ret: Option<VarId>,
-    },
-    Device,
+    Kernel { ret: Option<VarId> },
+    /// A device function (`func`), or the globals kernel.
+    Device { func: Option<FuncId> },
 }
 
 pub struct DeviceEmitter<'a, 's> {
@@ -100,7 +99,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             frames: BTreeSet::new(),
             locals: BTreeSet::new(),
             homed: BTreeSet::new(),
-            body: Body::Device,
+            body: Body::Device { func: None },
             loops: 0,
             switches: 0,
             called: BTreeSet::new(),
@@ -167,7 +166,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.frames.clear();
         self.locals.clear();
         self.homed.clear();
-        self.body = Body::Device;
+        self.body = Body::Device { func: None };
         let mut body = String::new();
         for g in &self.program.globals {
             let Some(init) = &g.init else { continue };
@@ -225,7 +224,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.frames.clear();
         self.locals.clear();
         self.homed.clear();
-        self.body = Body::Device;
+        self.body = Body::Device { func: Some(func) };
         self.loops = 0;
         self.switches = 0;
         let mut body = String::new();
@@ -400,7 +399,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let _ = writeln!(out, "{pad}continue;");
             }
             StmtKind::Break | StmtKind::Continue => {
-                if let Body::Device = self.body {
+                if let Body::Device { .. } = self.body {
                     return Err(self.error(s, "a `break`/`continue` outside a loop"));
                 }
                 let status = if matches!(s.kind, StmtKind::Break) {
@@ -411,7 +410,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let _ = writeln!(out, "{pad}{{ fk_leave(th, {status}); return; }}");
             }
             StmtKind::Return(value) => match self.body {
-                Body::Device => match value {
+                Body::Device { .. } => match value {
                     Some(v) => {
                         let _ = writeln!(out, "{pad}return {};", self.expr(v)?);
                     }
@@ -458,7 +457,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// The C lvalue of a variable: its name (a register local, or a reference bound in the
     /// prologue to its home in memory).
     fn var(&mut self, v: VarId) -> String {
-        if self.plan.storage.home(v).is_some() {
+        if self.home(v).is_some() {
             self.homed.insert(v);
         } else {
             self.locals.insert(v);
@@ -466,10 +465,28 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         var_name(self.program, v)
     }
 
+    /// Where a variable lives in memory. A device function's own parameters and locals are
+    /// C locals of each call, even where the function also runs on the host (a `straight`
+    /// function that needs lockstep) and `Storage` gives them slots of its host frame.
+    fn home(&self, v: VarId) -> Option<Home> {
+        let own = match (self.body, self.program.var(v).kind) {
+            (
+                Body::Device { func: Some(f) },
+                VarKind::Local { func } | VarKind::Param { func, .. },
+            ) => f == func,
+            _ => false,
+        };
+        if own {
+            None
+        } else {
+            self.plan.storage.home(v)
+        }
+    }
+
     /// The address of a variable's home in memory.
     fn address(&mut self, v: VarId) -> String {
         let size = self.program.var(v).ty.size(&self.program.structs);
-        match self.plan.storage.home(v) {
+        match self.home(v) {
             Some(Home::Shared { offset }) => format!("(fk_m.shared_globals + {offset})"),
             Some(Home::PrivateGlobal { offset }) => {
                 format!("fk_private_global({offset}, {size}, th->proc)")
@@ -483,7 +500,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         self.frames.insert(frame.0);
                         format!("fr_{}", frame.0)
                     }
-                    Body::Device => format!("fk_frame(th->group, {})", frame.0),
+                    Body::Device { .. } => format!("fk_frame(th->group, {})", frame.0),
                 };
                 format!("({lookup} + {offset})")
             }
