@@ -89,8 +89,8 @@ fn launch_syntax_is_rewritten() {
 /// or `--crcw` have the same source and share the build.
 struct Build {
     source: String,
-    /// Name, `-p`, `--crcw priority`, and what the CPU Plan executor printed.
-    runs: Vec<(String, usize, bool, Vec<u8>)>,
+    /// Name, `-p`, `--crcw MODE`, and what the CPU Plan executor printed.
+    runs: Vec<(String, usize, String, Vec<u8>)>,
 }
 
 /// Compiles `build` in `dir` as program `index` and runs its cases; the differing ones.
@@ -113,15 +113,13 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
         String::from_utf8_lossy(&built.stderr)
     );
     let mut differing = Vec::new();
-    for (name, procs, priority, reference) in &build.runs {
+    for (name, procs, crcw, reference) in &build.runs {
         // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
-        // both schedules' builds and runs share a small machine.
+        // both schedules' builds and runs share a small machine, so the program's own time
+        // limit (meant for a GPU) is off: `timeout` is the guard.
         let mut run = Command::new("timeout");
         run.arg("600").arg(&bin);
-        run.args(["-p", &procs.to_string()]);
-        if *priority {
-            run.args(["--crcw", "priority"]);
-        }
+        run.args(["-p", &procs.to_string(), "--crcw", crcw, "--timeout", "0"]);
         let out = run.output().expect("the program runs");
         if out.stdout != *reference || !out.status.success() {
             differing.push(format!(
@@ -309,7 +307,7 @@ fn emulated_runs_agree(schedule: Schedule) {
             continue;
         };
         let source = emulated_source(&checked, &plan, schedule, &name);
-        let run = (name, case.procs, case.crcw == "priority", reference.stdout);
+        let run = (name, case.procs, case.crcw.clone(), reference.stdout);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
             None => {
