@@ -2,12 +2,12 @@
 //! compiled to PTX by NVRTC; the `gpu` backend: the Plan on the GPU.
 
 use crate::cmd_plan::plan;
-use crate::cmd_sim::{CheckArg, CrcwArg, Execution, MachineFlags};
+use crate::cmd_sim::{CrcwArg, Execution, MachineFlags, RunOptions};
 use crate::report::Reporter;
 use fork_frontend::Checked;
 use pram_runtime::cuda::{self, nvrtc};
 use pram_runtime::gpu;
-use transform::emit_cuda::{self, EmitError, EmitOptions, Schedule};
+use transform::emit_cuda::{self, EmitError, EmitOptions};
 
 fn render(checked: &Checked, err: &EmitError, reporter: Reporter) -> String {
     reporter.render(&checked.sources, &[err.to_diagnostic()])
@@ -16,14 +16,10 @@ fn render(checked: &Checked, err: &EmitError, reporter: Reporter) -> String {
 /// The standalone `.cu`; Err holds the diagnostics when the program cannot be emitted.
 pub fn cuda_text(
     checked: &Checked,
-    schedule: Schedule,
+    options: EmitOptions,
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
-    let options = EmitOptions {
-        schedule,
-        ..EmitOptions::default()
-    };
     cuda::standalone_source_with(&plan, &checked.sources, options)
         .map_err(|e| render(checked, &e, reporter))
 }
@@ -31,14 +27,10 @@ pub fn cuda_text(
 /// The PTX of the kernels (NVRTC's warnings printed); Err without NVRTC or when it fails.
 pub fn ptx_text(
     checked: &Checked,
-    schedule: Schedule,
+    options: EmitOptions,
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
-    let options = EmitOptions {
-        schedule,
-        ..EmitOptions::default()
-    };
     let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
         .map_err(|e| render(checked, &e, reporter))?;
     let (ptx, log) =
@@ -50,12 +42,12 @@ pub fn ptx_text(
 }
 
 /// The `gpu` backend. The GPU has no step limit; `--crcw priority` is honoured (under the
-/// host schedule), `common`/`arbitrary` let some writer win.
+/// host schedule), `common`/`arbitrary` let some writer win. A fault is rendered as the
+/// simulator renders one.
 pub fn execute(
     checked: &Checked,
     flags: &MachineFlags,
-    schedule: Schedule,
-    timing: bool,
+    run: &RunOptions,
     reporter: Reporter,
 ) -> Execution {
     if flags.simulator_only_checks() {
@@ -70,8 +62,8 @@ pub fn execute(
         Err(diagnostics) => return Execution::failed(diagnostics),
     };
     let options = EmitOptions {
-        check_bounds: flags.check.contains(&CheckArg::Bounds),
-        schedule,
+        checks: !run.unchecked,
+        schedule: run.schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {
         Ok(e) => e,
@@ -80,15 +72,18 @@ pub fn execute(
     let config = gpu::Config {
         procs: flags.procs as u64,
         priority: matches!(flags.crcw, CrcwArg::Priority),
-        timing,
+        timing: run.stats,
     };
     match gpu::run(&plan, &emitted, config) {
         Ok(run) => Execution {
             output: run.stdout,
-            diagnostics: run
-                .error
-                .as_ref()
-                .map_or(String::new(), |e| format!("error: {e}\n")),
+            diagnostics: match &run.error {
+                Some(gpu::GpuError::Fault(fault)) => {
+                    reporter.render(&checked.sources, &[fault.to_diagnostic()])
+                }
+                Some(e) => format!("error: {e}\n"),
+                None => String::new(),
+            },
             stats: Some(format!("{}\n", run.stats)),
             ok: run.error.is_none(),
             trace: None,

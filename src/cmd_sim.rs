@@ -22,8 +22,8 @@ pub struct MachineFlags {
     #[arg(long, value_enum, default_value_t = ModelArg::Crcw)]
     pub model: ModelArg,
     /// Extra checks: `races` reports sibling subgroups touching one shared cell, one writing
-    /// (simulator only); `bounds` makes the GPU check array indexes (the simulator always
-    /// checks every access).
+    /// (simulator only); `bounds` is accepted for old command lines (every backend checks
+    /// bounds by default; `run --backend gpu --unchecked` turns the GPU's checks off).
     #[arg(long = "check", value_enum, value_name = "CHECK")]
     pub check: Vec<CheckArg>,
     /// Stop with an error after this many group steps.
@@ -166,6 +166,8 @@ pub const NO_GPU_NOTE: &str =
 pub struct RunOptions<'a> {
     pub order: pram_runtime::cpu::Order,
     pub schedule: Schedule,
+    /// `gpu`: `--unchecked`.
+    pub unchecked: bool,
     pub stats: bool,
     pub trace: Option<&'a str>,
 }
@@ -181,9 +183,7 @@ pub fn execute(
     match backend {
         Backend::Auto | Backend::Sim => simulate(checked, flags, options.trace, reporter),
         Backend::CpuPlan => crate::cmd_plan::execute(checked, flags, options.order, reporter),
-        Backend::Gpu => {
-            crate::cmd_cuda::execute(checked, flags, options.schedule, options.stats, reporter)
-        }
+        Backend::Gpu => crate::cmd_cuda::execute(checked, flags, options, reporter),
     }
 }
 
@@ -225,6 +225,7 @@ pub fn run(
     backend: Backend,
     order: pram_runtime::cpu::Order,
     schedule: Schedule,
+    unchecked: bool,
 ) -> ExitCode {
     let reporter = Reporter::stderr(args.source.front.message_format);
     let format = match args.trace.as_deref().map(pram_trace::Format::of_path) {
@@ -262,6 +263,7 @@ pub fn run(
     let options = RunOptions {
         order,
         schedule,
+        unchecked,
         stats: args.stats,
         trace: format.is_some().then_some(title.as_str()),
     };

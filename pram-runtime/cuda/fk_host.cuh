@@ -17,11 +17,20 @@
 #include <string>
 #include <vector>
 
+// A place that can fault: `file:line:col`, the simulator's R-code, and the message as a printf
+// format taking (long long value, const char *object).
+struct FkSite {
+    const char *location;
+    const char *code;
+    const char *format;
+};
+
 struct FkProgram {
     const char *strings;
     unsigned long long strings_bytes;
     const unsigned long long *string_offsets;  // by string number (a printf record's format)
-    const char *const *sites;
+    const FkSite *sites;
+    const char *const *objects;  // the objects fault messages name (fk_fault_v's `object`)
     unsigned long long shared_globals_bytes;
     unsigned long long private_globals_bytes;
     unsigned long long main_frame_bytes;
@@ -693,6 +702,31 @@ inline std::string fk_output_device(std::vector<char> &buf, bool faulted);  // f
 inline int fk_schedule_depth(fk_u64 procs);
 #endif
 
+// The object a fault names (its twin for the GPU driver: pram_runtime::gpu::object_name).
+inline std::string fk_object_name(int object, long long size) {
+    char text[96];
+    switch (object) {
+    case -1:
+    case -2:
+        snprintf(text, sizeof text, "a %s heap block of %lld bytes", object == -2 ? "shared" : "private", size);
+        return text;
+    case -3: return "a variable";
+    default: return object >= 0 ? fk_h.program->objects[object] : "an unknown object";
+    }
+}
+
+// A fault as the simulator's short report (`forkcc sim --message-format short`) prints it,
+// without the PRAM step, which the GPU does not count.
+inline void fk_report_fault(const int *fault) {
+    const FkSite &site = fk_h.program->sites[fault[0] - 1];
+    long long value;
+    memcpy(&value, &fault[6], sizeof value);
+    std::string object = fk_object_name(fault[8], fault[9]);
+    fprintf(stderr, "%s: error[%s]: ", site.location, site.code);
+    fprintf(stderr, site.format, value, object.c_str());
+    fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault[1], fault[4], fault[5]);
+}
+
 // Prints the output; reports a fault or an overflow. Returns the exit status.
 inline int fk_finish() {
     fk_cuda(cudaDeviceSynchronize(), "running the kernels");
@@ -701,8 +735,8 @@ inline int fk_finish() {
     fk_u64 bytes = std::min(top, fk_h.m.out_bytes);
     std::vector<char> buf(bytes);
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
-    int fault[4];
-    fk_read(fault, fk_h.m.fault, 4);
+    int fault[FK_FAULT_WORDS];
+    fk_read(fault, fk_h.m.fault, FK_FAULT_WORDS);
 #ifdef FK_SCHEDULE_DEVICE
     std::string out = fk_output_device(buf, fault[0] != 0);
 #else
@@ -712,7 +746,7 @@ inline int fk_finish() {
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault[0] != 0) {
-        fprintf(stderr, "error: %s on processor %d\n", fk_h.program->sites[fault[0] - 1], fault[1]);
+        fk_report_fault(fault);
         return 1;
     }
     if (top > fk_h.m.out_bytes) {
@@ -796,7 +830,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     m.out_bytes = 64 << 20;
     m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
     m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
-    m.fault = (int *)fk_device_alloc(16, "the fault words");
+    m.fault = (int *)fk_device_alloc(4 * FK_FAULT_WORDS, "the fault words");
     h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
     h.top.groups = 0;

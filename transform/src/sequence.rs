@@ -22,6 +22,22 @@ use fork_frontend::hir::{
 };
 use fork_frontend::source::Span;
 
+/// The names of the temporaries that hold a place's address between its computation and its
+/// access (`materialize_place`): stored by an assignment, or read first.
+const WRITE_PLACE: &str = "addr";
+const READ_PLACE: &str = "rmw_addr";
+
+/// Whether a temporary holds a materialized place's address, and then whether the place is
+/// written (true) or read first (false).
+pub fn place_access(name: &str) -> Option<bool> {
+    let kind = name.strip_prefix('%')?.trim_end_matches(|c: char| c.is_ascii_digit());
+    match kind {
+        WRITE_PLACE => Some(true),
+        READ_PLACE => Some(false),
+        _ => None,
+    }
+}
+
 /// The state of one lowered statement.
 #[derive(Default)]
 pub(crate) struct Lowering {
@@ -113,7 +129,7 @@ impl Builder<'_> {
             }
             ExprKind::Assign { place, value } => {
                 let p = self.lower_place(place, lw, ops);
-                let p = self.materialize_place(p, lw, ops);
+                let p = self.materialize_place(p, true, lw, ops);
                 let r = self.lower(value, lw, ops);
                 let v = self.materialize(r, lw, ops);
                 self.store(p, v.clone(), lw, ops);
@@ -126,7 +142,7 @@ impl Builder<'_> {
                 op_ty,
             } => {
                 let p = self.lower_place(place, lw, ops);
-                let p = self.materialize_place(p, lw, ops);
+                let p = self.materialize_place(p, false, lw, ops);
                 let v = self.temp(place.ty.clone(), "seq", span);
                 self.emit(assign_stmt(self, v, p.clone(), span), lw, ops);
                 let r = self.lower(rhs, lw, ops);
@@ -148,7 +164,7 @@ impl Builder<'_> {
             }
             ExprKind::IncDec { place, inc, prefix } => {
                 let p = self.lower_place(place, lw, ops);
-                let p = self.materialize_place(p, lw, ops);
+                let p = self.materialize_place(p, false, lw, ops);
                 let new = self.temp(place.ty.clone(), "seq", span);
                 self.emit(assign_stmt(self, new, p.clone(), span), lw, ops);
                 let old = (!*prefix).then(|| {
@@ -351,8 +367,16 @@ impl Builder<'_> {
     }
 
     /// The place with its address in a temporary (`*%p`) computed now, unless it is a
-    /// variable.
-    fn materialize_place(&mut self, place: Expr, lw: &mut Lowering, ops: &mut Vec<HostOp>) -> Expr {
+    /// variable. The temporary's name says how the place is accessed next (`write`: stored
+    /// by an assignment, else read first), so that the GPU checks the address where it is
+    /// computed from its base pointer as that access (`place_access`).
+    fn materialize_place(
+        &mut self,
+        place: Expr,
+        write: bool,
+        lw: &mut Lowering,
+        ops: &mut Vec<HostOp>,
+    ) -> Expr {
         if matches!(place.kind, ExprKind::Var(_)) {
             return place;
         }
@@ -363,7 +387,7 @@ impl Builder<'_> {
             ptr_ty.clone(),
             span,
         );
-        let a = self.temp(ptr_ty, "addr", span);
+        let a = self.temp(ptr_ty, if write { WRITE_PLACE } else { READ_PLACE }, span);
         self.emit(assign_stmt(self, a, addr, span), lw, ops);
         let mut deref = mk(
             ExprKind::Deref(Box::new(self.var(a, span))),

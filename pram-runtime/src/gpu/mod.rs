@@ -78,11 +78,8 @@ pub enum GpuError {
         slot_stack_bytes: u64,
         frame_heap_bytes: u64,
     },
-    /// A device fault: the site's message (`division by zero at f.fork:3:5`) and the processor.
-    Fault {
-        message: String,
-        proc: usize,
-    },
+    /// A device fault, as the simulator reports it (rendered by the caller with the sources).
+    Fault(Box<fork_frontend::fault::Fault>),
     OutputOverflow,
     /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
     /// order.
@@ -135,7 +132,7 @@ impl fmt::Display for GpuError {
                      is full (recursion too deep?)"
                 ),
             },
-            GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
+            GpuError::Fault(fault) => write!(f, "[{}] {}", fault.code.id, fault.message()),
             GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
             GpuError::PriorityNeedsHostSchedule => write!(
                 f,
@@ -233,14 +230,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     )?;
     stats.total = start.elapsed();
     let error = match fault {
-        Some(f) => Some(GpuError::Fault {
-            message: emitted
-                .sites
-                .get(f.site)
-                .cloned()
-                .unwrap_or_else(|| format!("runtime fault at site {}", f.site)),
-            proc: f.proc,
-        }),
+        Some(f) => Some(fault_report(emitted, &f)?),
         None if overflow => Some(GpuError::OutputOverflow),
         None => None,
     };
@@ -249,6 +239,43 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         stats,
         error,
     })
+}
+
+/// A device fault as the simulator's report: the site's code, span and message with the
+/// device's values, the processor; no step (the GPU does not count PRAM steps).
+fn fault_report(emitted: &Emitted, f: &machine::Fault) -> Result<GpuError, GpuError> {
+    let site = emitted
+        .sites
+        .get(f.site)
+        .ok_or_else(|| GpuError::Internal(format!("a fault at unknown site {}", f.site)))?;
+    let object = object_name(&emitted.objects, f.object, f.size);
+    let mut fault = fork_frontend::fault::Fault::new(site.code, site.span, site.message(f.value, &object));
+    fault.who = Some(fork_frontend::fault::Who {
+        proc: f.proc,
+        rank: f.rank,
+        at: f.at,
+    });
+    if let Some(help) = site.help {
+        fault = fault.with_help(help);
+    }
+    Ok(GpuError::Fault(Box::new(fault)))
+}
+
+/// The object a fault names (the standalone `.cu`'s twin: `fk_object_name` in
+/// cuda/fk_host.cuh).
+fn object_name(objects: &[String], object: i32, size: i64) -> String {
+    match object {
+        -1 | -2 => format!(
+            "a {} heap block of {size} bytes",
+            if object == -2 { "shared" } else { "private" }
+        ),
+        -3 => "a variable".into(),
+        o => usize::try_from(o)
+            .ok()
+            .and_then(|o| objects.get(o))
+            .cloned()
+            .unwrap_or_else(|| "an unknown object".into()),
+    }
 }
 
 /// One printf record of the device buffer (layouts in `cuda/fk_device.cuh` and
