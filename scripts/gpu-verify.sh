@@ -17,10 +17,12 @@
 #   dev  : the same with --schedule device           (one persistent launch)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
 #   cud  : the same with --schedule device
-# and compares stdout bytes and success/failure with the reference (runs with --model erew/crew,
-# --check races or --max-steps are simulator-only: n/a; with --check bounds the .cu is n/a). Then it runs compute-sanitizer memcheck and
-# racecheck on the nvcc binaries of the classroom examples (both schedules; synccheck too on the
-# device schedule's). Cases run in parallel (JOBS, default nproc), and so do the sanitizer
+# and compares stdout bytes and success/failure with the reference, and for a run that faults
+# the fault's R-code and file:line:col (the first `FILE:LINE:COL: error[R....]` line of stderr:
+# every run uses `--message-format short`, the form the standalone binary prints). Runs with
+# --model erew/crew, --check races or --max-steps are simulator-only: n/a. Then it runs
+# compute-sanitizer memcheck and racecheck on the nvcc binaries of the classroom examples (both
+# schedules, checked and built with -DFK_CHECKS=0; synccheck too on the device schedule's). Cases run in parallel (JOBS, default nproc), and so do the sanitizer
 # passes.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
@@ -99,11 +101,18 @@ procs_of() {
     echo 1
 }
 
-# compare NAME BACKEND STATUS: "ok" when stdout and success match the reference.
+# The fault of a run's stderr as `FILE:LINE:COL R....` (empty without one).
+fault_of() {
+    sed -n -E 's/^([^ ]+:[0-9]+:[0-9]+): error\[(R[0-9]+)\].*/\1 \2/p' "$1" | head -1
+}
+
+# compare NAME BACKEND STATUS: "ok" when stdout, success and the fault's code and location
+# match the reference.
 compare() {
     local name=$1 backend=$2 status=$3 ref_status=$4
     if cmp -s "$LOGS/$name.sim.out" "$LOGS/$name.$backend.out" &&
-        [ $((status == 0)) -eq $((ref_status == 0)) ]; then
+        [ $((status == 0)) -eq $((ref_status == 0)) ] &&
+        [ "$(fault_of "$LOGS/$name.sim.err")" = "$(fault_of "$LOGS/$name.$backend.err")" ]; then
         echo ok
     else
         echo DIFF
@@ -117,7 +126,8 @@ verify_case() {
     local name sim rc gpu dev cu cud status simres gpu_ms dev_ms
     name="$(basename "$file" .fork).$n"
     # shellcheck disable=SC2086
-    timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
+    timeout 300 "$FORKCC" sim "$file" $args --message-format short \
+        >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
     sim=$?
     if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check races"* ||
         " $args " == *" --max-steps "* ]] || grep -q 'error\[R0004\]' "$LOGS/$name.sim.err"; then
@@ -131,23 +141,18 @@ verify_case() {
         status=na
     else
         # shellcheck disable=SC2086
-        timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats \
+        timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats --message-format short \
             >"$LOGS/$name.gpu.out" 2>"$LOGS/$name.gpu.err"
         rc=$?
         gpu=$(compare "$name" gpu $rc $sim)
         # shellcheck disable=SC2086
         timeout 300 "$FORKCC" run "$file" $args --backend gpu --schedule device --stats \
+            --message-format short \
             >"$LOGS/$name.dev.out" 2>"$LOGS/$name.dev.err"
         rc=$?
         dev=$(compare "$name" dev $rc $sim)
-        if [[ " $args " == *" --check bounds"* ]]; then
-            # Bounds checks exist in `forkcc run` only, not in the standalone .cu.
-            cu=n/a
-            cud=n/a
-        else
-            cu=$(standalone "$name" "$file" "$args" host $sim)
-            cud=$(standalone "$name" "$file" "$args" device $sim)
-        fi
+        cu=$(standalone "$name" "$file" "$args" host $sim)
+        cud=$(standalone "$name" "$file" "$args" device $sim)
         if [[ " $args " == *" --crcw priority "* ]]; then
             # The device schedule refuses `--crcw priority` (a step's members run in no fixed
             # order), with a message: n/a.
@@ -179,6 +184,9 @@ standalone() {
     if "$FORKCC" build "$file" $(define_args "$args") --emit cuda --schedule "$schedule" \
         -o "$bin.cu" 2>"$LOGS/$name.$col.build.err" &&
         "$NVCC" -O2 -arch=sm_90 "$bin.cu" -o "$bin" >"$LOGS/$name.$col.nvcc.log" 2>&1; then
+        # The same source without the checks, for the sanitizer pass.
+        "$NVCC" -O2 -arch=sm_90 -DFK_CHECKS=0 "$bin.cu" -o "$bin.unchecked" \
+            >>"$LOGS/$name.$col.nvcc.log" 2>&1
         # shellcheck disable=SC2046
         timeout 300 "$bin" -p "$(procs_of "$args")" $(crcw_of "$args") \
             >"$LOGS/$name.$col.out" 2>"$LOGS/$name.$col.err"
@@ -191,7 +199,7 @@ standalone() {
         [ "$result" = ok ] && echo ok || echo BUILD
     fi
 }
-export -f verify_case compare define_args crcw_of procs_of standalone
+export -f verify_case compare fault_of define_args crcw_of procs_of standalone
 export FORKCC NVCC LOGS BIN ROWS
 
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
@@ -248,9 +256,12 @@ elif command -v "$SANITIZER" >/dev/null; then
         args=$(grep -m1 '^//! run:' "$file")
         p=$(procs_of "${args#//! run:}")
         printf '%s %s memcheck\n%s %s racecheck\n' "$name" "$p" "$name" "$p"
+        [ -x "$BIN/$name.unchecked" ] && printf '%s %s memcheck\n' "$name.unchecked" "$p"
         if [ -x "$BIN/$name.dev" ]; then
             printf '%s %s memcheck\n%s %s racecheck\n%s %s synccheck\n' "$name.dev" "$p" \
                 "$name.dev" "$p" "$name.dev" "$p"
+            [ -x "$BIN/$name.dev.unchecked" ] &&
+                printf '%s %s memcheck\n' "$name.dev.unchecked" "$p"
         fi
     done | xargs -P "$JOBS" -L1 bash -c 'sanitize "$@"' _
     cat "$ROWS"/san.* >>"$SUMMARY" 2>/dev/null

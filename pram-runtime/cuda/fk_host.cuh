@@ -18,7 +18,7 @@
 #include <vector>
 
 // A place that can fault: `file:line:col`, the simulator's R-code, and the message as a printf
-// format taking (long long value, const char *object).
+// format taking (const char *value, const char *object).
 struct FkSite {
     const char *location;
     const char *code;
@@ -723,7 +723,7 @@ inline void fk_report_fault(const int *fault) {
     memcpy(&value, &fault[6], sizeof value);
     std::string object = fk_object_name(fault[8], fault[9]);
     fprintf(stderr, "%s: error[%s]: ", site.location, site.code);
-    fprintf(stderr, site.format, value, object.c_str());
+    fprintf(stderr, site.format, std::to_string(value).c_str(), object.c_str());
     fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault[1], fault[4], fault[5]);
 }
 

@@ -72,18 +72,20 @@ impl Site {
             .replace("{object}", object)
     }
 
-    /// The message as a C printf format taking (long long value, const char *object), in
-    /// that order (the standalone `.cu` prints it).
+    /// The message as a C printf format taking (const char *value, const char *object), in
+    /// that order (the standalone `.cu` prints it; no message names the object first).
     fn c_format(&self) -> String {
-        let value_first = match (self.what.find("{value}"), self.what.find("{object}")) {
-            (Some(v), Some(o)) => v < o,
-            _ => true,
-        };
-        debug_assert!(value_first, "{}: {{value}} must come first", self.what);
-        self.what
+        let format = self
+            .what
             .replace('%', "%%")
-            .replace("{value}", "%lld")
-            .replace("{object}", "%s")
+            .replace("{value}", "%s")
+            .replace("{object}", "%s");
+        if self.what.contains("{value}") {
+            format
+        } else {
+            // The value is not printed, but its argument comes first.
+            format!("%.0s{format}")
+        }
     }
 }
 
