@@ -27,6 +27,10 @@ pub struct Row {
     pub speedup_vs_sim: Option<f64>,
     /// GPU rows: generated median / hand-written CUDA median (above 1: slower).
     pub generated_vs_hand: Option<f64>,
+    /// Checked GPU rows: this median / the same schedule's `--unchecked` median, the cost of
+    /// the checks (results written before the checks existed have none).
+    #[serde(default)]
+    pub checked_vs_unchecked: Option<f64>,
     /// GPU rows: kernels launched and host read-backs of one run.
     pub launches: Option<u64>,
     pub read_backs: Option<u64>,
@@ -118,6 +122,7 @@ pub fn table(rows: &[Row]) -> String {
         "vs seq",
         "vs sim",
         "gen/hand",
+        "checked/unchecked",
         "launches",
         "read-backs",
         "sync",
@@ -140,6 +145,8 @@ pub fn table(rows: &[Row]) -> String {
                 ratio(r.speedup_vs_sim, "faster", "slower"),
                 // generated / hand-written time: above 1 the generated code is slower.
                 ratio(r.generated_vs_hand, "slower", "faster"),
+                // checked / unchecked time: above 1 the checks cost time.
+                ratio(r.checked_vs_unchecked, "slower", "faster"),
                 count(r.launches),
                 count(r.read_backs),
                 share(r.sync_share),

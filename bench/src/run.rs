@@ -20,6 +20,10 @@ pub enum Backend {
     Gpu,
     /// The same under the device-resident schedule (one persistent launch).
     GpuDevice,
+    /// `gpu` and `gpu-device` without the memory and arithmetic checks (`--unchecked`): the
+    /// checks' cost is the ratio of the two.
+    GpuUnchecked,
+    GpuDeviceUnchecked,
     /// The reference PRAM simulator.
     Sim,
     /// The sequential Rust baselines.
@@ -29,9 +33,11 @@ pub enum Backend {
 }
 
 impl Backend {
-    pub const ALL: [Backend; 5] = [
+    pub const ALL: [Backend; 7] = [
         Backend::Gpu,
         Backend::GpuDevice,
+        Backend::GpuUnchecked,
+        Backend::GpuDeviceUnchecked,
         Backend::Sim,
         Backend::Seq,
         Backend::CudaHand,
@@ -41,6 +47,8 @@ impl Backend {
         match self {
             Backend::Gpu => "gpu",
             Backend::GpuDevice => "gpu-device",
+            Backend::GpuUnchecked => "gpu-unchecked",
+            Backend::GpuDeviceUnchecked => "gpu-device-unchecked",
             Backend::Sim => "sim",
             Backend::Seq => "seq",
             Backend::CudaHand => "cuda-hand",
@@ -54,10 +62,24 @@ impl Backend {
     /// The schedule of a backend that runs forkcc's generated CUDA.
     fn schedule(self) -> Option<Schedule> {
         match self {
-            Backend::Gpu => Some(Schedule::Host),
-            Backend::GpuDevice => Some(Schedule::Device),
+            Backend::Gpu | Backend::GpuUnchecked => Some(Schedule::Host),
+            Backend::GpuDevice | Backend::GpuDeviceUnchecked => Some(Schedule::Device),
             _ => None,
         }
+    }
+
+    /// The backend of the same schedule without the checks, for a checked GPU backend.
+    fn unchecked(self) -> Option<Backend> {
+        match self {
+            Backend::Gpu => Some(Backend::GpuUnchecked),
+            Backend::GpuDevice => Some(Backend::GpuDeviceUnchecked),
+            _ => None,
+        }
+    }
+
+    /// Whether a GPU backend runs with the checks (docs/gpu-faults.md).
+    fn checks(self) -> bool {
+        !matches!(self, Backend::GpuUnchecked | Backend::GpuDeviceUnchecked)
     }
 }
 
@@ -284,13 +306,14 @@ fn hand_row(case: &Case, hand: &HandCuda, procs: u64, expected: &str, runs: usiz
     )
 }
 
-fn compile_for_gpu(checked: &Checked, schedule: Schedule) -> Result<(Plan, Emitted), String> {
+fn compile_for_gpu(
+    checked: &Checked,
+    schedule: Schedule,
+    checks: bool,
+) -> Result<(Plan, Emitted), String> {
     let plan = transform::transform(&checked.program)
         .map_err(|d| diag::render(&checked.sources, &d, false))?;
-    let options = emit_cuda::EmitOptions {
-        schedule,
-        ..Default::default()
-    };
+    let options = emit_cuda::EmitOptions { checks, schedule };
     let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
         .map_err(|e| diag::render(&checked.sources, &[e.to_diagnostic()], false))?;
     Ok((plan, emitted))
@@ -319,7 +342,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
                     checked
                         .as_ref()
                         .map_err(Clone::clone)
-                        .and_then(|c| compile_for_gpu(c, schedule))
+                        .and_then(|c| compile_for_gpu(c, schedule, backend.checks()))
                 });
                 (backend, c)
             })
@@ -391,6 +414,10 @@ pub fn add_ratios(rows: &mut [Row]) {
                 median(&snapshot, Backend::Sim.name(), row.procs).map(|s| s / time);
             row.generated_vs_hand =
                 median(&snapshot, Backend::CudaHand.name(), row.procs).map(|h| time / h);
+        }
+        if let Some(unchecked) = Backend::parse(&row.backend).and_then(Backend::unchecked) {
+            row.checked_vs_unchecked =
+                median(&snapshot, unchecked.name(), row.procs).map(|u| time / u);
         }
     }
 }

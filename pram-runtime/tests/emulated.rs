@@ -1,6 +1,8 @@
 //! The standalone `.cu` of every example and corpus case (the random-program regressions of
 //! tests/random included), under both schedules, compiled for the CPU with g++ and the CUDA
-//! stand-in `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints. This runs the
+//! stand-in `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints; a case that faults
+//! on a check the GPU makes (docs/gpu-faults.md) prints the simulator's output up to the
+//! fault and reports the simulator's fault: code, location, message and processor. This runs the
 //! generated kernels, the runtime library's split / loop / call / multiprefix kernels, the
 //! generated host program and the device schedule's persistent kernel without a GPU (the
 //! logic, not CUDA's memory model). Reported as ignored without g++.
@@ -73,12 +75,37 @@ fn launch_syntax_is_rewritten() {
     );
 }
 
+/// What a case must do.
+enum Expected {
+    /// Succeed and print what the CPU Plan executor printed.
+    Output(Vec<u8>),
+    /// Fail with exit status 1 after printing `stdout` (the simulator's output up to the
+    /// fault), stderr starting with `report` (the simulator's fault in the short form).
+    Fault { stdout: Vec<u8>, report: String },
+}
+
 /// One emulated program and the cases that run it: cases of one file that differ only in `-p`
 /// or `--crcw` have the same source and share the build.
 struct Build {
     source: String,
-    /// Name, `-p`, `--crcw priority`, and what the CPU Plan executor printed.
-    runs: Vec<(String, usize, bool, Vec<u8>)>,
+    /// Name, `-p`, `--crcw priority`, and what the case must do.
+    runs: Vec<(String, usize, bool, Expected)>,
+}
+
+/// The simulator's fault of a case the CPU Plan executor stopped, when the GPU checks it: its
+/// output up to the fault and its short report without the step (which the GPU does not
+/// count) and without `$$`/`@` (a private `if` that needs no split keeps the enclosing `$$` in
+/// a kernel).
+fn simulator_fault(case: &common::Case, checked: &fork_frontend::Checked) -> Option<Expected> {
+    let (stdout, fault) = case.simulator_fault(checked)?;
+    let location = checked.sources.location(fault.span)?;
+    let who = fault
+        .who
+        .map_or(String::new(), |w| format!(", by processor {}", w.proc));
+    Some(Expected::Fault {
+        stdout,
+        report: format!("{location}: error[{}]: {}{who}", fault.code.id, fault.what),
+    })
 }
 
 /// Compiles `build` in `dir` as program `index` and runs its cases; the differing ones.
@@ -101,7 +128,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
         String::from_utf8_lossy(&built.stderr)
     );
     let mut differing = Vec::new();
-    for (name, procs, priority, reference) in &build.runs {
+    for (name, procs, priority, expected) in &build.runs {
         // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
         // both schedules' builds and runs share a small machine.
         let mut run = Command::new("timeout");
@@ -111,11 +138,19 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
             run.args(["--crcw", "priority"]);
         }
         let out = run.output().expect("the program runs");
-        if out.stdout != *reference || !out.status.success() {
-            differing.push(format!(
-                "{name} -p {procs}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let agrees = match expected {
+            Expected::Output(stdout) => out.stdout == *stdout && out.status.success(),
+            Expected::Fault { stdout, report } => {
+                out.stdout == *stdout && out.status.code() == Some(1) && stderr.starts_with(report)
+            }
+        };
+        if !agrees {
+            let wanted = match expected {
+                Expected::Output(_) => String::new(),
+                Expected::Fault { report, .. } => format!(" (expected {report})"),
+            };
+            differing.push(format!("{name} -p {procs}: {stderr}{wanted}"));
         }
     }
     differing
@@ -158,9 +193,14 @@ fn emulated_runs_agree(schedule: Schedule) {
             crcw,
             max_steps: 10_000_000,
         };
-        // Faulting programs and access-model checks are the simulator's and gpu-verify's.
-        let Ok(reference) = cpu::run(&plan, config) else {
-            continue;
+        // Faults the GPU does not check and access-model checks are the simulator's and
+        // gpu-verify's.
+        let expected = match cpu::run(&plan, config) {
+            Ok(out) => Expected::Output(out.stdout),
+            Err(_) => match simulator_fault(&case, &checked) {
+                Some(fault) => fault,
+                None => continue,
+            },
         };
         let options = EmitOptions {
             schedule,
@@ -169,7 +209,7 @@ fn emulated_runs_agree(schedule: Schedule) {
         let source = pram_runtime::cuda::standalone_source_with(&plan, &checked.sources, options)
             .unwrap_or_else(|e| panic!("{name}: {}", e.message));
         let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
-        let run = (name, case.procs, case.crcw == "priority", reference.stdout);
+        let run = (name, case.procs, case.crcw == "priority", expected);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
             None => {

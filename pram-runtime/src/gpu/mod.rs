@@ -540,6 +540,63 @@ mod tests {
         );
     }
 
+    /// What the device reports for `p[$$ * 1000] = 5` through `sh int *p = a` on processor 1
+    /// becomes the simulator's fault, without the step: code, span, message, processor,
+    /// help; rendered by the same code (fork_frontend's ariadne report).
+    #[test]
+    fn a_device_fault_is_the_simulators_fault_without_the_step() {
+        let src = "sh int a[8];\nsh int b[1000];\n\nsync void main(void)\n{\n    sh int *p = a;\n    \
+                   p[$$ * 1000] = 5;\n}\n";
+        let checked = fork_frontend::check_source("pointer.fork", src, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let emitted = transform::emit_cuda::emit(&plan, &checked.sources)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let site = emitted
+            .sites
+            .iter()
+            .position(|s| s.code.id == "R0001" && s.what.starts_with("write"))
+            .expect("a checked write");
+        let object = emitted
+            .objects
+            .iter()
+            .position(|o| o == "`a` (32 bytes)")
+            .expect("`a` is known");
+        let device = machine::Fault {
+            site,
+            proc: 1,
+            rank: 1,
+            at: 0,
+            value: 4000,
+            object: object as i32,
+            size: 32,
+            cut: Vec::new(),
+        };
+        let Ok(GpuError::Fault(gpu)) = fault_report(&emitted, &device) else {
+            panic!("a fault report");
+        };
+        let config = pram_sim::Config {
+            procs: 2,
+            ..Default::default()
+        };
+        let sim = pram_sim::run(&checked.program, &config)
+            .fault
+            .expect("the simulator faults");
+        assert_eq!(*gpu, pram_sim::Fault { step: None, ..*sim });
+        let rendered = fork_frontend::diag::render(&checked.sources, &[gpu.to_diagnostic()], false);
+        insta::assert_snapshot!(rendered);
+    }
+
+    /// The objects a fault may name: the program's, heap blocks by kind and size.
+    #[test]
+    fn fault_objects_are_named_as_the_simulator_names_them() {
+        let objects = vec!["`a` (32 bytes)".to_string()];
+        assert_eq!(object_name(&objects, 0, 0), "`a` (32 bytes)");
+        assert_eq!(object_name(&objects, -1, 12), "a private heap block of 12 bytes");
+        assert_eq!(object_name(&objects, -2, 4), "a shared heap block of 4 bytes");
+        assert_eq!(object_name(&objects, 7, 0), "an unknown object");
+    }
+
     #[test]
     fn a_truncated_buffer_ends_the_records() {
         let plan = plan_with_strings(&["%d\n"]);

@@ -678,7 +678,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         match crate::sequence::place_access(&p.var(*t).name) {
                             Some(write) => {
                                 let access = Access {
-                                    span: x.span,
+                                    span: value.span,
                                     write,
                                 };
                                 format!("(&{})", self.place(x, Some(access))?)
