@@ -107,6 +107,16 @@ __device__ int fk_object_of(const char *p, FkBounds *b) {
 // Where a faulting access goes instead (never read back).
 __device__ char fk_sink[4096] __attribute__((aligned(16)));
 
+// Whether p, at the start of the object `b`, is rather one past the end of the object before
+// it (`q = a + n; q[-1]`, valid C) and the access `offset` bytes from p lies inside that one.
+__device__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 bytes, const FkBounds *b) {
+    const char *c = (const char *)p;
+    FkBounds prev;
+    if (c != b->base || offset >= 0 || fk_object_of(c - 1, &prev) != FK_OBJ_FOUND) return false;
+    fk_i64 at = (c - prev.base) + offset;
+    return !prev.freed && prev.base + prev.size == c && at >= 0 && (fk_u64)at + bytes <= prev.size;
+}
+
 // The address `offset` bytes from p for an access of sizeof(T) bytes. The four sites from
 // `site` on: out of bounds, null, invalid pointer, freed block.
 template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkThread *th) {
@@ -119,7 +129,7 @@ template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkTh
             fk_fault_v(site + 3, th, at, b.object, b.size);
             return (T *)fk_sink;
         }
-        if (at < 0 || (fk_u64)at + sizeof(T) > b.size) {
+        if ((at < 0 || (fk_u64)at + sizeof(T) > b.size) && !fk_one_past(p, offset, sizeof(T), &b)) {
             fk_fault_v(site, th, at, b.object, b.size);
             return (T *)fk_sink;
         }

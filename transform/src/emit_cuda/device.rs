@@ -489,17 +489,26 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.sites.add(code, span, what)
     }
 
+    /// The site of an access of `bytes` bytes out of its object (`fk_index`), with the
+    /// simulator's message.
+    fn bounds_site(&mut self, access: Access, bytes: u64) -> usize {
+        let what = if access.write { "write" } else { "read" };
+        let plural = if bytes == 1 { "" } else { "s" };
+        self.sites.add_with_help(
+            &fault::R0001,
+            access.span,
+            &format!(
+                "{what} out of bounds: {bytes} byte{plural} at byte offset {{value}} of {{object}}"
+            ),
+            Some("check the index against the object's size"),
+        )
+    }
+
     /// The four consecutive sites `fk_at` reports for an access of `bytes` bytes: out of
     /// bounds, null, invalid pointer, freed block (the simulator's messages).
     fn access_sites(&mut self, access: Access, bytes: u64) -> usize {
         let what = if access.write { "write" } else { "read" };
-        let plural = if bytes == 1 { "" } else { "s" };
-        let first = self.sites.add_with_help(
-            &fault::R0001,
-            access.span,
-            &format!("{what} out of bounds: {bytes} byte{plural} at byte offset {{value}} of {{object}}"),
-            Some("check the index against the object's size"),
-        );
+        let first = self.bounds_site(access, bytes);
         self.site(&fault::R0002, access.span, &format!("{what} through a null pointer"));
         self.site(
             &fault::R0002,
@@ -555,7 +564,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                             return Ok(format!("{base}[{index_text}]"));
                         };
                         let object = self.objects.var(p, *v);
-                        let site = self.access_sites(access, size);
+                        let site = self.bounds_site(access, size);
                         return Ok(format!(
                             "{base}[fk_index({index_text}, {len}, {size}, {object}, {site}, th)]"
                         ));
@@ -569,7 +578,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             }
             _ => {
                 let base = self.expr(x)?;
-                if access.is_none() {
+                // A place's address the transform computed ahead was checked there
+                // (`Assign` below); it points into its object or at the runtime's scratch.
+                let checked_ahead = matches!(&x.kind, ExprKind::Var(t)
+                    if crate::sequence::place_access(&p.var(*t).name).is_some());
+                if access.is_none() || checked_ahead {
                     return Ok(format!("(*{base})"));
                 }
                 (base, "0".to_string())
