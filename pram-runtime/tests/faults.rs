@@ -87,3 +87,17 @@ sync void main(void)
         "10 11\n"
     );
 }
+
+/// The executor's faults carry the simulator's R-codes (docs/gpu-faults.md lists them), so
+/// a fault reads the same on every backend.
+#[test]
+fn faults_carry_the_simulators_codes() {
+    let code = |source: &str, procs| run(source, procs).expect_err("faults").code.id;
+    assert_eq!(code(NEIGHBOURS, 5), "R0001");
+    let null = "sync void main(void) { pr int *p = 0; pr int x; if ($$ != 1) p = &x; *p = 1; }";
+    assert_eq!(code(null, 2), "R0002");
+    assert_eq!(code("sync void main(void) { pr int x = 1 / ($$ - 1); }", 2), "R0003");
+    assert_eq!(code("sync void main(void) { assert($$ == 0); }", 2), "R0007");
+    let endless = "sync void main(void) { pr int i = 0; while (i >= 0) i = (i + 1) % 10; }";
+    assert_eq!(code(endless, 1), "R0006");
+}

@@ -33,8 +33,10 @@ pub fn phys(segment: u64, offset: u64) -> u64 {
 /// Why an access failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AccessError {
-    /// Outside the object the pointer points into (or a null or dangling pointer).
+    /// Outside the object the pointer points into (or a dangling pointer).
     OutOfBounds,
+    /// Through a null pointer (object 0).
+    Null,
     /// A scratch byte not written in this kernel.
     Undefined,
     /// CRCW common: this processor and `other` wrote different values into one cell in one
@@ -213,10 +215,13 @@ impl Memory {
     fn resolve(&self, p: u64, size: u64) -> Result<(usize, std::ops::Range<usize>), AccessError> {
         let id = p >> SHIFT;
         let offset = p & OFFSET_MASK;
+        if id == 0 {
+            return Err(AccessError::Null);
+        }
         let object = if id & SCRATCH_ID != 0 {
             self.scratch_objects.get((id & !SCRATCH_ID) as usize)
         } else {
-            self.objects.get(id as usize).filter(|_| id != 0)
+            self.objects.get(id as usize)
         };
         let object = object.ok_or(AccessError::OutOfBounds)?;
         if offset + size > object.size {

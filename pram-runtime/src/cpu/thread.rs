@@ -9,6 +9,8 @@ use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FloatKind, FuncId, IntKind, MpOp, Stmt, StmtKind,
     Type, UnOp, VarId,
 };
+use fork_frontend::diag::Code;
+use fork_frontend::fault;
 use fork_frontend::source::Span;
 use std::collections::HashMap;
 use transform::plan::{Home, Plan, SharedFrameId};
@@ -81,8 +83,21 @@ impl<'a> Thread<'a> {
         }
     }
 
+    /// A fault without a simulator code: R0502 for a plan error, else R0501.
     fn fault(&self, span: Span, message: impl Into<String>) -> Fault {
+        let message = message.into();
+        let code = if message.starts_with("plan error") {
+            &super::R0502
+        } else {
+            &super::R0501
+        };
+        self.fault_code(code, span, message)
+    }
+
+    /// A fault the simulator reports with `code`.
+    fn fault_code(&self, code: &'static Code, span: Span, message: impl Into<String>) -> Fault {
         Fault {
+            code,
             span,
             proc: Some(self.env.proc),
             message: message.into(),
@@ -91,8 +106,14 @@ impl<'a> Thread<'a> {
 
     fn access(&self, err: AccessError, span: Span) -> Fault {
         match err {
-            AccessError::OutOfBounds => self.fault(span, "memory access out of bounds"),
-            AccessError::Conflict { other } => self.fault(
+            AccessError::OutOfBounds => {
+                self.fault_code(&fault::R0001, span, "memory access out of bounds")
+            }
+            AccessError::Null => {
+                self.fault_code(&fault::R0002, span, "memory access through a null pointer")
+            }
+            AccessError::Conflict { other } => self.fault_code(
+                &fault::R0004,
                 span,
                 format!(
                     "concurrent write conflict (CRCW common): processors {other} and {} wrote \
@@ -127,7 +148,8 @@ impl<'a> Thread<'a> {
 
     pub fn exec(&mut self, s: &Stmt) -> Result<Flow, Fault> {
         if *self.steps_left == 0 {
-            return Err(self.fault(
+            return Err(self.fault_code(
+                &fault::R0006,
                 s.span,
                 "step limit reached: the program may not terminate; raise `--max-steps`",
             ));
@@ -278,6 +300,7 @@ impl<'a> Thread<'a> {
             None => {
                 let align = ty.align(&self.plan.program.structs);
                 let regs = self.regs.last_mut().ok_or_else(|| Fault {
+                    code: &super::R0502,
                     span,
                     proc: None,
                     message: "plan error: no register frame".into(),
@@ -529,7 +552,7 @@ impl<'a> Thread<'a> {
             BinOp::Mul => a.wrapping_mul(b),
             BinOp::Div | BinOp::Rem => {
                 if b == 0 {
-                    return Err(self.fault(span, "division by zero"));
+                    return Err(self.fault_code(&fault::R0003, span, "division by zero"));
                 }
                 match (op, unsigned) {
                     (BinOp::Div, true) => (ua / ub) as i64,
@@ -563,7 +586,11 @@ impl<'a> Thread<'a> {
     /// A `straight` or barrier-free `async` function, run inside the kernel.
     fn device_call(&mut self, func: FuncId, args: Vec<V>, span: Span) -> Result<V, Fault> {
         if self.regs.len() > MAX_CALL_DEPTH {
-            return Err(self.fault(span, "call depth limit reached (unbounded recursion?)"));
+            return Err(self.fault_code(
+                &fault::R0008,
+                span,
+                "call depth limit reached (unbounded recursion?)",
+            ));
         }
         let f = self.plan.program.func(func);
         self.regs.push(HashMap::new());
@@ -614,7 +641,11 @@ impl<'a> Thread<'a> {
                 let x = i(0);
                 if x <= 0 {
                     return Err(
-                        self.fault(span, format!("ilog2 of {x}: the argument must be positive"))
+                        self.fault_code(
+                            &fault::R0012,
+                            span,
+                            format!("ilog2 of {x}: the argument must be positive"),
+                        )
                     );
                 }
                 V::I(63 - x.leading_zeros() as i64)
@@ -633,7 +664,7 @@ impl<'a> Thread<'a> {
                     _ => true,
                 };
                 if !holds {
-                    return Err(self.fault(span, "assertion failed"));
+                    return Err(self.fault_code(&fault::R0007, span, "assertion failed"));
                 }
                 V::I(0)
             }
