@@ -457,4 +457,26 @@ mod tests {
         assert_eq!(rows[0].status, "ok");
         assert_eq!(rows[0].runs, 1);
     }
+
+    /// A checked GPU row gets its time over the unchecked row's of the same schedule and P:
+    /// the cost of the checks.
+    #[test]
+    fn checked_rows_are_compared_with_unchecked_ones() {
+        let timed = |backend: Backend, procs, median| Row {
+            backend: backend.name().into(),
+            procs: Some(procs),
+            median_s: Some(median),
+            ..Row::default()
+        };
+        let mut rows = vec![
+            timed(Backend::Gpu, 8, 3.0),
+            timed(Backend::GpuUnchecked, 8, 2.0),
+            timed(Backend::GpuDevice, 8, 1.0),
+            timed(Backend::GpuDeviceUnchecked, 8, 1.0),
+            timed(Backend::Gpu, 16, 4.0),
+        ];
+        add_ratios(&mut rows);
+        let ratios: Vec<Option<f64>> = rows.iter().map(|r| r.checked_vs_unchecked).collect();
+        assert_eq!(ratios, [Some(1.5), None, Some(1.0), None, None]);
+    }
 }
