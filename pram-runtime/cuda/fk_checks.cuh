@@ -11,10 +11,11 @@
 // - heap blocks: each block has a 16-byte header (requested size, kind, freed), and a shadow
 //   map of the heap (one int per 16-byte granule: the granule of its block's header) finds
 //   the header of any address in a block;
-// - a thread's local memory, the spilled private slots and the groups' shared frames: not
-//   looked up (their layouts change with the call depth and the group): accesses there are
-//   checked against null only (array indexes with a known length are checked wherever the
-//   array lives).
+// - the shared locals in the shared frames of the thread's group and its ancestors: the frame
+//   an address lies in is found by walking up the group tree, its locals in the table;
+// - a thread's local memory and the spilled private slots: not looked up (their layout
+//   depends on the call depth): accesses there are checked against null only (array indexes
+//   with a known length are checked wherever the array lives).
 // An access is checked against the object its *base* pointer points into: `p[i]` faults when
 // p + i leaves p's object, also where it would land inside a neighbour. A faulting access goes
 // to a scratch cell instead, so the thread touches no memory outside its objects and the CUDA
@@ -66,7 +67,21 @@ __device__ int fk_static_object(int first, int last, fk_u64 rel, fk_u64 scale) {
     return rel < (o.offset + o.size) * scale ? lo : -1;
 }
 
-__device__ int fk_object_of(const char *p, FkBounds *b) {
+// The object of p in a shared frame of `group` or an ancestor; -1 if none has p.
+__device__ int fk_frame_object(const char *p, int group, FkBounds *b) {
+    for (int g = group; g >= 0; g = fk_m.groups[g].parent) {
+        int f = fk_m.groups[g].frame_id;
+        const char *frame = (const char *)fk_m.groups[g].frame;
+        if (f < 0 || f >= FK_FRAMES || p < frame || p >= frame + fk_frame_bytes[f]) continue;
+        int i = fk_static_object(fk_frame_first[f], fk_frame_first[f + 1], p - frame, 1);
+        if (i >= 0) b->base = frame + fk_objects[i].offset;
+        return i;
+    }
+    return -2;
+}
+
+// Where p points, for a thread of `group` (whose shared frames it may point into).
+__device__ int fk_object_of(const char *p, int group, FkBounds *b) {
     if (p == 0) return FK_OBJ_NULL;
     if ((fk_u64)p < FK_LOW_ADDRESSES) return FK_OBJ_INVALID;
     int i = -1;
@@ -95,7 +110,8 @@ __device__ int fk_object_of(const char *p, FkBounds *b) {
         b->freed = *(volatile const int *)&h->freed != 0;
         return FK_OBJ_FOUND;
     } else {
-        return FK_OBJ_UNKNOWN;
+        i = fk_frame_object(p, group, b);
+        if (i == -2) return FK_OBJ_UNKNOWN;
     }
     if (i < 0) return FK_OBJ_INVALID;  // padding between objects
     b->size = fk_objects[i].size;
@@ -109,10 +125,12 @@ __device__ char fk_sink[4096] __attribute__((aligned(16)));
 
 // Whether p, at the start of the object `b`, is rather one past the end of the object before
 // it (`q = a + n; q[-1]`, valid C) and the access `offset` bytes from p lies inside that one.
-__device__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 bytes, const FkBounds *b) {
+__device__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 bytes, const FkBounds *b,
+                            int group) {
     const char *c = (const char *)p;
     FkBounds prev;
-    if (c != b->base || offset >= 0 || fk_object_of(c - 1, &prev) != FK_OBJ_FOUND) return false;
+    if (c != b->base || offset >= 0 || fk_object_of(c - 1, group, &prev) != FK_OBJ_FOUND)
+        return false;
     fk_i64 at = (c - prev.base) + offset;
     return !prev.freed && prev.base + prev.size == c && at >= 0 && (fk_u64)at + bytes <= prev.size;
 }
@@ -122,14 +140,14 @@ __device__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 bytes, const Fk
 template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkThread *th) {
 #if FK_CHECKS
     FkBounds b;
-    switch (fk_object_of((const char *)p, &b)) {
+    switch (fk_object_of((const char *)p, th->group, &b)) {
     case FK_OBJ_FOUND: {
         fk_i64 at = ((const char *)p - b.base) + offset;
         if (b.freed) {
             fk_fault_v(site + 3, th, at, b.object, b.size);
             return (T *)fk_sink;
         }
-        if ((at < 0 || (fk_u64)at + sizeof(T) > b.size) && !fk_one_past(p, offset, sizeof(T), &b)) {
+        if ((at < 0 || (fk_u64)at + sizeof(T) > b.size) && !fk_one_past(p, offset, sizeof(T), &b, th->group)) {
             fk_fault_v(site, th, at, b.object, b.size);
             return (T *)fk_sink;
         }
@@ -185,7 +203,7 @@ __device__ void fk_free(const void *p, int kind, int site, const FkThread *th) {
 #if FK_CHECKS
     if (p == 0) return;
     FkBounds b;
-    switch (fk_object_of((const char *)p, &b)) {
+    switch (fk_object_of((const char *)p, th->group, &b)) {
     case FK_OBJ_FOUND: break;
     case FK_OBJ_UNKNOWN: fk_fault_v(site + 2, th, 0, -3, 0); return;
     default: fk_fault(site + 3, th); return;

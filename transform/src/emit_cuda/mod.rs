@@ -162,7 +162,7 @@ impl Objects {
 
 /// The device's table of the objects the checks find by address (pram-runtime/cuda/
 /// fk_checks.cuh): the string literals, then the shared globals, then the private globals,
-/// each run sorted by offset.
+/// then the shared locals of each shared frame (frame by frame), each run sorted by offset.
 fn object_table(plan: &Plan, objects: &mut Objects, out: &mut String) {
     let program = &plan.program;
     let mut rows: Vec<(u64, u64, usize)> = Vec::new();
@@ -190,7 +190,29 @@ fn object_table(plan: &Plan, objects: &mut Objects, out: &mut String) {
         rows.len()
     };
     let shared = globals(true, &mut rows);
-    let count = globals(false, &mut rows);
+    let private = globals(false, &mut rows);
+    // Shared locals: the run of frame f starts at frame_first[f].
+    let frames = &plan.storage.shared_frames;
+    let mut frame_first = Vec::with_capacity(frames.len() + 1);
+    for f in 0..frames.len() {
+        frame_first.push(rows.len());
+        let mut run: Vec<(u64, u64, usize)> = (0..program.vars.len())
+            .filter_map(|i| {
+                let v = VarId(i as u32);
+                match plan.storage.home(v)? {
+                    Home::SharedFrame { frame, offset } if frame.0 as usize == f => {
+                        let size = program.var(v).ty.size(&program.structs);
+                        (size > 0).then(|| (offset, size, objects.var(program, v)))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        run.sort();
+        rows.extend(run);
+    }
+    frame_first.push(rows.len());
+    let count = rows.len();
     let _ = writeln!(out, "// ---- program: the objects the checks know ----
 ");
     let _ = writeln!(out, "#define FK_STRINGS_BYTES {}ull", program.strings.concat().len());
@@ -206,7 +228,20 @@ fn object_table(plan: &Plan, objects: &mut Objects, out: &mut String) {
     );
     let _ = writeln!(out, "#define FK_OBJECTS_SHARED {strings}");
     let _ = writeln!(out, "#define FK_OBJECTS_PRIVATE {shared}");
+    let _ = writeln!(out, "#define FK_OBJECTS_FRAMES {private}");
     let _ = writeln!(out, "#define FK_OBJECT_COUNT {count}");
+    let _ = writeln!(out, "#define FK_FRAMES {}", frames.len());
+    let list = |items: Vec<String>| items.join(", ");
+    let _ = writeln!(
+        out,
+        "__device__ const fk_u64 fk_frame_bytes[] = {{{}}};",
+        list(frames.iter().map(|f| f.bytes.to_string()).chain(["0".into()]).collect())
+    );
+    let _ = writeln!(
+        out,
+        "__device__ const int fk_frame_first[] = {{{}}};",
+        list(frame_first.iter().map(|i| i.to_string()).collect())
+    );
     let _ = writeln!(out, "__device__ const FkObject fk_objects[] = {{");
     for (offset, size, object) in &rows {
         let _ = writeln!(out, "    {{{offset}, {size}, {object}}},");
