@@ -182,7 +182,9 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Command::Sim(args) => cmd_sim::run(&args, Backend::Sim, Order::Forward, Schedule::Host, false),
+        Command::Sim(args) => {
+            cmd_sim::run(&args, Backend::Sim, Order::Forward, Schedule::Host, false)
+        }
         Command::Run {
             sim,
             backend,

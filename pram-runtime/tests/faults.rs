@@ -96,8 +96,14 @@ fn faults_carry_the_simulators_codes() {
     assert_eq!(code(NEIGHBOURS, 5), "R0001");
     let null = "sync void main(void) { pr int *p = 0; pr int x; if ($$ != 1) p = &x; *p = 1; }";
     assert_eq!(code(null, 2), "R0002");
-    assert_eq!(code("sync void main(void) { pr int x = 1 / ($$ - 1); }", 2), "R0003");
-    assert_eq!(code("sync void main(void) { assert($$ == 0); }", 2), "R0007");
+    assert_eq!(
+        code("sync void main(void) { pr int x = 1 / ($$ - 1); }", 2),
+        "R0003"
+    );
+    assert_eq!(
+        code("sync void main(void) { assert($$ == 0); }", 2),
+        "R0007"
+    );
     let endless = "sync void main(void) { pr int i = 0; while (i >= 0) i = (i + 1) % 10; }";
     assert_eq!(code(endless, 1), "R0006");
 }

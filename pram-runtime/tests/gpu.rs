@@ -20,11 +20,9 @@ fn main() {
             "gpu_device_schedule_prints_what_the_cpu_plan_executor_prints",
             gpu_device_schedule_prints_what_the_cpu_plan_executor_prints,
         ),
-        common::needing_gpu(
-            present,
-            "gpu_reports_faults_like_the_simulator",
-            || gpu_reports_faults_like_the_simulator(Schedule::Host),
-        ),
+        common::needing_gpu(present, "gpu_reports_faults_like_the_simulator", || {
+            gpu_reports_faults_like_the_simulator(Schedule::Host)
+        }),
         common::needing_gpu(
             present,
             "gpu_device_schedule_reports_faults_like_the_simulator",

@@ -39,7 +39,9 @@ pub fn place_temp(write: bool) -> &'static str {
 /// Whether a temporary holds a materialized place's address, and then whether the place is
 /// written (true) or read first (false).
 pub fn place_access(name: &str) -> Option<bool> {
-    let kind = name.strip_prefix('%')?.trim_end_matches(|c: char| c.is_ascii_digit());
+    let kind = name
+        .strip_prefix('%')?
+        .trim_end_matches(|c: char| c.is_ascii_digit());
     match kind {
         WRITE_PLACE => Some(true),
         READ_PLACE => Some(false),

@@ -93,9 +93,16 @@ impl<'p> Machine<'p> {
             func: plan.main,
             seq: false,
         };
-        self.init_globals(ctx)?;
-        host_program::walk(&plan.host, &mut self, ctx)?;
-        Ok(self.out)
+        let walked = self
+            .init_globals(ctx)
+            .and_then(|()| host_program::walk(&plan.host, &mut self, ctx));
+        match walked {
+            Ok(()) => Ok(self.out),
+            Err(mut fault) => {
+                fault.stdout = std::mem::take(&mut self.out.stdout);
+                Err(fault)
+            }
+        }
     }
 
     fn init_globals(&mut self, ctx: Ctx) -> Result<(), Fault> {

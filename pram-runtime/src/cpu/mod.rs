@@ -62,6 +62,9 @@ pub struct Fault {
     pub span: Span,
     pub proc: Option<usize>,
     pub message: String,
+    /// What the program printed before the faulting kernel (the simulator keeps the output
+    /// before the faulting step).
+    pub stdout: Vec<u8>,
 }
 
 impl Fault {

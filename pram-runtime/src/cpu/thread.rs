@@ -5,12 +5,12 @@
 use super::memory::{self, AccessError, Memory};
 use super::printf::{self, Arg};
 use super::Fault;
+use fork_frontend::diag::Code;
+use fork_frontend::fault;
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FloatKind, FuncId, IntKind, MpOp, Stmt, StmtKind,
     Type, UnOp, VarId,
 };
-use fork_frontend::diag::Code;
-use fork_frontend::fault;
 use fork_frontend::source::Span;
 use std::collections::HashMap;
 use transform::plan::{Home, Plan, SharedFrameId};
@@ -101,6 +101,7 @@ impl<'a> Thread<'a> {
             span,
             proc: Some(self.env.proc),
             message: message.into(),
+            stdout: Vec::new(),
         }
     }
 
@@ -112,6 +113,16 @@ impl<'a> Thread<'a> {
             AccessError::Null => {
                 self.fault_code(&fault::R0002, span, "memory access through a null pointer")
             }
+            AccessError::Freed => self.fault_code(
+                &fault::R0009,
+                span,
+                "use of a heap block after it was freed",
+            ),
+            AccessError::BadFree => self.fault_code(
+                &fault::R0010,
+                span,
+                "`free`/`shfree` of a pointer that is not the start of a heap block of its kind",
+            ),
             AccessError::Conflict { other } => self.fault_code(
                 &fault::R0004,
                 span,
@@ -304,6 +315,7 @@ impl<'a> Thread<'a> {
                     span,
                     proc: None,
                     message: "plan error: no register frame".into(),
+                    stdout: Vec::new(),
                 })?;
                 return Ok(match regs.get(&var) {
                     Some(p) => *p,
@@ -640,13 +652,11 @@ impl<'a> Thread<'a> {
             Builtin::Ilog2 => {
                 let x = i(0);
                 if x <= 0 {
-                    return Err(
-                        self.fault_code(
-                            &fault::R0012,
-                            span,
-                            format!("ilog2 of {x}: the argument must be positive"),
-                        )
-                    );
+                    return Err(self.fault_code(
+                        &fault::R0012,
+                        span,
+                        format!("ilog2 of {x}: the argument must be positive"),
+                    ));
                 }
                 V::I(63 - x.leading_zeros() as i64)
             }
@@ -656,7 +666,13 @@ impl<'a> Thread<'a> {
             Builtin::Malloc => {
                 V::I(self.mem.alloc(memory::PRIVATE_HEAP, i(0).max(0) as u64, 8) as i64)
             }
-            Builtin::Shfree | Builtin::Free => V::I(0),
+            Builtin::Shfree | Builtin::Free => {
+                let shared = op == Builtin::Shfree;
+                self.mem
+                    .free(i(0) as u64, shared)
+                    .map_err(|e| self.access(e, span))?;
+                V::I(0)
+            }
             Builtin::Assert => {
                 let holds = match vals.first() {
                     Some(V::I(v)) => *v != 0,

@@ -12,8 +12,8 @@
 pub mod nvrtc;
 
 use fork_frontend::source::SourceMap;
-use transform::emit_cuda::{self, EmitError, EmitOptions, Emitted, Schedule};
 use std::fmt::Write;
+use transform::emit_cuda::{self, EmitError, EmitOptions, Emitted, Schedule};
 use transform::plan::Plan;
 
 /// The library's device part: descriptors, split / loop / call / multiprefix kernels, printf

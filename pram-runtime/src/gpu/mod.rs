@@ -249,7 +249,8 @@ fn fault_report(emitted: &Emitted, f: &machine::Fault) -> Result<GpuError, GpuEr
         .get(f.site)
         .ok_or_else(|| GpuError::Internal(format!("a fault at unknown site {}", f.site)))?;
     let object = object_name(&emitted.objects, f.object, f.size);
-    let mut fault = fork_frontend::fault::Fault::new(site.code, site.span, site.message(f.value, &object));
+    let mut fault =
+        fork_frontend::fault::Fault::new(site.code, site.span, site.message(f.value, &object));
     fault.who = Some(fork_frontend::fault::Who {
         proc: f.proc,
         rank: f.rank,
@@ -545,7 +546,8 @@ mod tests {
     /// help; rendered by the same code (fork_frontend's ariadne report).
     #[test]
     fn a_device_fault_is_the_simulators_fault_without_the_step() {
-        let src = "sh int a[8];\nsh int b[1000];\n\nsync void main(void)\n{\n    sh int *p = a;\n    \
+        let src =
+            "sh int a[8];\nsh int b[1000];\n\nsync void main(void)\n{\n    sh int *p = a;\n    \
                    p[$$ * 1000] = 5;\n}\n";
         let checked = fork_frontend::check_source("pointer.fork", src, &Default::default())
             .unwrap_or_else(|_| panic!("checks"));
@@ -592,8 +594,14 @@ mod tests {
     fn fault_objects_are_named_as_the_simulator_names_them() {
         let objects = vec!["`a` (32 bytes)".to_string()];
         assert_eq!(object_name(&objects, 0, 0), "`a` (32 bytes)");
-        assert_eq!(object_name(&objects, -1, 12), "a private heap block of 12 bytes");
-        assert_eq!(object_name(&objects, -2, 4), "a shared heap block of 4 bytes");
+        assert_eq!(
+            object_name(&objects, -1, 12),
+            "a private heap block of 12 bytes"
+        );
+        assert_eq!(
+            object_name(&objects, -2, 4),
+            "a shared heap block of 4 bytes"
+        );
         assert_eq!(object_name(&objects, 7, 0), "an unknown object");
     }
 

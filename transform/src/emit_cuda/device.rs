@@ -10,13 +10,13 @@ use super::ctype::{
     type_name, var_name,
 };
 use super::{EmitError, Objects, Sites};
-use fork_frontend::fault;
-use fork_frontend::source::Span;
 use crate::plan::{Home, Kernel, Plan};
+use fork_frontend::fault;
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
     UnOp, VarId,
 };
+use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -509,7 +509,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     fn access_sites(&mut self, access: Access, bytes: u64) -> usize {
         let what = if access.write { "write" } else { "read" };
         let first = self.bounds_site(access, bytes);
-        self.site(&fault::R0002, access.span, &format!("{what} through a null pointer"));
+        self.site(
+            &fault::R0002,
+            access.span,
+            &format!("{what} through a null pointer"),
+        );
         self.site(
             &fault::R0002,
             access.span,
@@ -536,7 +540,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     });
                 };
                 let name = &self.program.structs[id.0 as usize].fields[*field].name;
-                Ok(format!("{}.{}", self.place(base, access)?, field_name(name)))
+                Ok(format!(
+                    "{}.{}",
+                    self.place(base, access)?,
+                    field_name(name)
+                ))
             }
             _ => self.expr(e),
         }

@@ -213,9 +213,16 @@ fn object_table(plan: &Plan, objects: &mut Objects, out: &mut String) {
     }
     frame_first.push(rows.len());
     let count = rows.len();
-    let _ = writeln!(out, "// ---- program: the objects the checks know ----
-");
-    let _ = writeln!(out, "#define FK_STRINGS_BYTES {}ull", program.strings.concat().len());
+    let _ = writeln!(
+        out,
+        "// ---- program: the objects the checks know ----
+"
+    );
+    let _ = writeln!(
+        out,
+        "#define FK_STRINGS_BYTES {}ull",
+        program.strings.concat().len()
+    );
     let _ = writeln!(
         out,
         "#define FK_SHARED_GLOBALS_BYTES {}ull",
@@ -235,7 +242,13 @@ fn object_table(plan: &Plan, objects: &mut Objects, out: &mut String) {
     let _ = writeln!(
         out,
         "__device__ const fk_u64 fk_frame_bytes[] = {{{}}};",
-        list(frames.iter().map(|f| f.bytes.to_string()).chain(["0".into()]).collect())
+        list(
+            frames
+                .iter()
+                .map(|f| f.bytes.to_string())
+                .chain(["0".into()])
+                .collect()
+        )
     );
     let _ = writeln!(
         out,
@@ -246,9 +259,12 @@ fn object_table(plan: &Plan, objects: &mut Objects, out: &mut String) {
     for (offset, size, object) in &rows {
         let _ = writeln!(out, "    {{{offset}, {size}, {object}}},");
     }
-    let _ = writeln!(out, "    {{0, 0, -1}},
+    let _ = writeln!(
+        out,
+        "    {{0, 0, -1}},
 }};
-");
+"
+    );
 }
 
 /// The program-specific parts of the CUDA source.
