@@ -23,7 +23,7 @@ pub struct MachineFlags {
     pub model: ModelArg,
     /// Extra checks: `races` reports sibling subgroups touching one shared cell, one writing
     /// (simulator only); `bounds` is accepted for old command lines (every backend checks
-    /// bounds by default; `run --backend gpu --unchecked` turns the GPU's checks off).
+    /// bounds by default).
     #[arg(long = "check", value_enum, value_name = "CHECK")]
     pub check: Vec<CheckArg>,
     /// Stop with an error after this many group steps.
