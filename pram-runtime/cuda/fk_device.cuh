@@ -69,7 +69,8 @@ struct FkMachine {
     int *fault;         // FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor,
                         // [2] launch, [3] sub, [4] $$, [5] @, [6..7] a value (fk_i64),
                         // [8] the object (FkObject::object; -1/-2 a private/shared heap
-                        // block), [9] the heap block's size
+                        // block, -3 a variable the checks do not look up), [9] the heap
+                        // block's size
 };
 
 #define FK_FAULT_WORDS 16
@@ -113,9 +114,10 @@ __host__ __device__ inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u
 }
 
 // An object the memory checks know by address (fk_checks.cuh): a string literal, a shared
-// global or a private global; `object` indexes the descriptions the host prints.
+// global, a private global or a shared local; `object` indexes the descriptions the host
+// prints.
 struct FkObject {
-    fk_u64 offset;      // in its region (strings, shared globals, private global frame)
+    fk_u64 offset;      // in its region (strings, shared globals, private globals) or frame
     fk_u64 size;
     int object;
 };
