@@ -11,19 +11,23 @@
 # binary (LD_LIBRARY_PATH). No cargo. SANITIZE=0 skips the sanitizer pass (each run is capped
 # at 120 s).
 #
-# For every `//! run:` case of classroom-examples/, tests/semantics/ and tests/cpu_plan/ it runs
+# For every `//! run:` case of classroom-examples/, tests/semantics/, tests/cpu_plan/ and
+# tests/random/ (the generator's regressions) it runs
 #   sim  : forkcc sim FILE ARGS                      (the reference)
 #   gpu  : forkcc run FILE ARGS --backend gpu        (NVRTC + cudarc driver, host schedule)
 #   dev  : the same with --schedule device           (one persistent launch)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
 #   cud  : the same with --schedule device
-# and compares stdout bytes and success/failure with the reference, and for a run that faults
-# the fault's R-code and file:line:col (the first `FILE:LINE:COL: error[R....]` line of stderr:
-# every run uses `--message-format short`, the form the standalone binary prints). Runs with
-# --model erew/crew, --check races or --max-steps are simulator-only: n/a. Then it runs
-# compute-sanitizer memcheck and racecheck on the nvcc binaries of the classroom examples (both
-# schedules, checked and built with -DFK_CHECKS=0; synccheck too on the device schedule's). Cases run in parallel (JOBS, default nproc), and so do the sanitizer
-# passes.
+# and compares stdout bytes and success/failure with the reference, and for a run that stops
+# with a runtime fault the fault's R-code and file:line:col (`fault_of`: every run uses
+# `--message-format short`, the form the standalone binary prints; a GPU limit names its loop
+# or call: `error[R0006]: the loop at FILE:LINE:COL ...`). Runs with --model erew/crew or
+# --check races are simulator-only: n/a; `--max-steps` is passed to the .cu. Then it runs compute-sanitizer memcheck and racecheck on the nvcc binaries
+# of the classroom examples (both schedules, checked and built with -DFK_CHECKS=0; synccheck
+# too on the device schedule's), and writes the GPU trace (`--trace`, both schedules) of every
+# classroom example's first case, checked to be trace-event JSON (python3) next to the
+# simulator's output, with the device time per function of `--stats`. Cases run in parallel
+# (JOBS, default nproc), and so do the sanitizer passes.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
 
@@ -80,11 +84,14 @@ define_args() {
     echo "${out[@]}"
 }
 
-# `--crcw MODE` of a run line, if any (the standalone binary takes it too).
+# `--crcw MODE` and `--max-steps N` of a run line, if any (the standalone binary takes them
+# too).
 crcw_of() {
     local words=($1) i=0
     while [ $i -lt ${#words[@]} ]; do
-        [ "${words[$i]}" = --crcw ] && echo "--crcw ${words[$((i + 1))]}"
+        case ${words[$i]} in
+            --crcw | --max-steps) echo "${words[$i]} ${words[$((i + 1))]}" ;;
+        esac
         i=$((i + 1))
     done
 }
@@ -101,9 +108,11 @@ procs_of() {
     echo 1
 }
 
-# The fault of a run's stderr as `FILE:LINE:COL R....` (empty without one).
+# The fault of a run's stderr as `FILE:LINE:COL R....` (empty without one): the short form
+# `FILE:LINE:COL: error[R....]: ...`, or a GPU limit's `error[R....]: the loop at FILE:LINE:COL`.
 fault_of() {
-    sed -n -E 's/^([^ ]+:[0-9]+:[0-9]+): error\[(R[0-9]+)\].*/\1 \2/p' "$1" | head -1
+    sed -n -E -e 's/^([^ ]+:[0-9]+:[0-9]+): error\[(R[0-9]+)\].*/\1 \2/p' \
+        -e 's/^error\[(R[0-9]+)\]: [^:]* at ([^ :]+:[0-9]+:[0-9]+).*/\2 \1/p' "$1" | head -1
 }
 
 # compare NAME BACKEND STATUS: "ok" when stdout, success and the fault's code and location
@@ -129,11 +138,8 @@ verify_case() {
     timeout 300 "$FORKCC" sim "$file" $args --message-format short \
         >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
     sim=$?
-    if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check races"* ||
-        " $args " == *" --max-steps "* ]] || grep -q 'error\[R0004\]' "$LOGS/$name.sim.err"; then
-        # Access-model and race checks, the step limit and the CRCW-common conflict check
-        # (R0004; docs/language.md §5: the GPU is not required to check it) exist only on the
-        # simulator.
+    if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check races"* ]]; then
+        # Access-model and race checks exist only on the simulator.
         gpu=n/a
         dev=n/a
         cu=n/a
@@ -205,7 +211,7 @@ export FORKCC NVCC LOGS BIN ROWS
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
 index=0
 for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*.fork \
-    "$ROOT"/tests/cpu_plan/*.fork}; do
+    "$ROOT"/tests/cpu_plan/*.fork "$ROOT"/tests/random/*.fork}; do
     n=0
     while IFS= read -r line; do
         n=$((n + 1))
@@ -269,5 +275,52 @@ else
     echo "  skipped: no $SANITIZER" >>"$SUMMARY"
 fi
 
+# gpu_trace FILE SCHEDULE: the first case of FILE with --trace and --stats on the GPU; ok when
+# it prints what the simulator printed, the trace is trace-event JSON in microseconds with a
+# track per group instance, and --stats has the time per function with `main` called once.
+gpu_trace() {
+    local file=$1 schedule=$2 name args json rc
+    name="$(basename "$file" .fork).1"
+    args=$(grep -m1 '^//! run:' "$file")
+    args=${args#//! run:}
+    json=$OUT/traces/$name.$schedule.json
+    # shellcheck disable=SC2086
+    timeout 300 "$FORKCC" run "$file" $args --backend gpu --schedule "$schedule" --stats \
+        --trace "$json" >"$LOGS/$name.trace-$schedule.out" 2>"$LOGS/$name.trace-$schedule.err"
+    rc=$?
+    if ! cmp -s "$LOGS/$name.sim.out" "$LOGS/$name.trace-$schedule.out" ||
+        ! grep -Eq '^  main +1 call ' "$LOGS/$name.trace-$schedule.err"; then
+        echo "DIFF (rc=$rc)"
+    elif ! command -v python3 >/dev/null; then
+        [ -s "$json" ] && echo "written (no python3 to read it)" || echo "NO TRACE"
+    else
+        python3 - "$json" <<'PY' && echo ok || echo "BAD TRACE"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["otherData"]["time_unit"] == "microsecond (GPU timestamps)"
+end = doc["otherData"]["duration_us"]
+events = doc["traceEvents"]
+assert any(e["ph"] == "X" and e["cat"] == "group" for e in events)
+for e in events:
+    assert e["ph"] in "MXisf" and e["pid"] == 1, e
+    if e["ph"] == "X":
+        assert 0 <= e["ts"] and e["ts"] + e["dur"] <= end + 1e-3, e
+PY
+    fi
+}
+
+echo >>"$SUMMARY"
+echo "GPU traces (--trace run.json --stats, classroom examples, first run line: $OUT/traces):" >>"$SUMMARY"
+mkdir -p "$OUT/traces"
+trace_failed=0
+for file in ${FILES:-"$ROOT"/classroom-examples/*.fork}; do
+    case $file in */classroom-examples/*) ;; *) continue ;; esac
+    for schedule in host device; do
+        result=$(gpu_trace "$file" "$schedule")
+        [ "$result" = ok ] || trace_failed=1
+        printf '  %-30s %-7s %s\n' "$(basename "$file" .fork)" "$schedule" "$result" >>"$SUMMARY"
+    done
+done
+
 cat "$SUMMARY"
-[ $((passed + skipped)) -eq "$total" ]
+[ $((passed + skipped)) -eq "$total" ] && [ "$trace_failed" = 0 ]

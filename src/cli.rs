@@ -166,6 +166,7 @@ pub fn main() -> ExitCode {
                     let options = EmitOptions {
                         checks: !unchecked,
                         schedule: schedule.schedule(),
+                        ..EmitOptions::default()
                     };
                     if emit == Emit::Cuda {
                         crate::cmd_cuda::cuda_text(&checked, options, reporter)

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// The suite: study (all), sieve, quicksort, matmul, prefix, list_ranking.
+    /// The suite: study (all), sieve, quicksort, matmul, prefix, list_ranking, or overhead (the
+    /// cost of a barrier, a split and a loop iteration on the GPU schedules).
     #[arg(default_value = "study")]
     pub suite: String,
     /// Comma-separated backends: gpu (host schedule), gpu-device (device schedule), the same
@@ -53,6 +54,18 @@ fn parse_procs(text: &str) -> Result<u64, String> {
         .ok_or_else(|| "P must be a number from 1 on".to_string())
 }
 
+/// What stdout gets: the table of rows, and the overhead suite's cost per step where it has
+/// rows for it.
+fn tables(rows: &[report::Row]) -> String {
+    let mut text = report::table(rows);
+    let steps = report::overhead_table(rows);
+    if !steps.is_empty() {
+        text.push_str("\ncost per step (overhead suite, docs/benchmarks.md):\n");
+        text.push_str(&steps);
+    }
+    text
+}
+
 /// `--merge`: the rows of several results files as one result.
 fn merge(args: &BenchArgs) -> ExitCode {
     let mut parts = Vec::new();
@@ -91,7 +104,7 @@ fn merge(args: &BenchArgs) -> ExitCode {
         run::add_ratios(&mut rows[start..end]);
         start = end;
     }
-    let printed = crate::report::stdout(report::table(&rows).as_bytes());
+    let printed = crate::report::stdout(tables(&rows).as_bytes());
     let command = format!("merged from: {}", sources.join("; "));
     let results = Results::new(command, host, rows);
     if write_outputs(&results, &args.out) != ExitCode::SUCCESS {
@@ -191,7 +204,7 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
         )
     });
     // The results files are written even when the table cannot be (`| head`).
-    let printed = crate::report::stdout(report::table(&rows).as_bytes());
+    let printed = crate::report::stdout(tables(&rows).as_bytes());
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let results = Results::new(command, host, rows);
     if write_outputs(&results, &args.out) != ExitCode::SUCCESS {

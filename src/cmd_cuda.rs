@@ -20,6 +20,11 @@ pub fn cuda_text(
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
+    // The .cu checks `--crcw common` (its default) unless compiled with -DFK_UNCHECKED.
+    let options = EmitOptions {
+        check_common: true,
+        ..options
+    };
     cuda::standalone_source_with(&plan, &checked.sources, options)
         .map_err(|e| render(checked, &e, reporter))
 }
@@ -41,9 +46,10 @@ pub fn ptx_text(
     Ok(ptx)
 }
 
-/// The `gpu` backend. The GPU has no step limit; `--crcw priority` is honoured (under the
-/// host schedule), `common`/`arbitrary` let some writer win. A fault is rendered as the
-/// simulator renders one.
+/// The `gpu` backend, with the limits of `--max-steps` and `--timeout` (docs/gpu-limits.md);
+/// `--crcw priority` is honoured (under the host schedule), `common`/`arbitrary` let some
+/// writer win. A fault is rendered as the simulator renders one. `--stats` and a trace title
+/// (`--trace`) timestamp the group instances.
 pub fn execute(
     checked: &Checked,
     flags: &MachineFlags,
@@ -63,6 +69,7 @@ pub fn execute(
     };
     let options = EmitOptions {
         checks: !run.unchecked,
+        check_common: matches!(flags.crcw, CrcwArg::Common),
         schedule: run.schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {
@@ -73,21 +80,48 @@ pub fn execute(
         procs: flags.procs as u64,
         priority: matches!(flags.crcw, CrcwArg::Priority),
         timing: run.stats,
+        timestamps: run.stats || run.trace.is_some(),
+        limits: flags.gpu_limits(),
     };
     match gpu::run(&plan, &emitted, config) {
-        Ok(run) => Execution {
-            output: run.stdout,
-            diagnostics: match &run.error {
+        Ok(out) => {
+            let fault = match &out.error {
                 Some(gpu::GpuError::Fault(fault)) => {
-                    reporter.render(&checked.sources, &[fault.to_diagnostic()])
+                    Some((fault.message(), fault.who.map_or(0, |w| w.proc)))
                 }
-                Some(e) => format!("error: {e}\n"),
-                None => String::new(),
-            },
-            stats: Some(format!("{}\n", run.stats)),
-            ok: run.error.is_none(),
-            trace: None,
-        },
-        Err(e) => Execution::failed(format!("error: {e}\n")),
+                _ => None,
+            };
+            let trace = run.trace.zip(out.timeline.as_ref()).map(|(title, t)| {
+                t.trace(
+                    &plan,
+                    &checked.sources,
+                    title,
+                    pram_sim::DEFAULT_LIMIT,
+                    fault.as_ref().map(|(m, p)| (m.as_str(), *p)),
+                )
+            });
+            Execution {
+                output: out.stdout,
+                diagnostics: match &out.error {
+                    Some(gpu::GpuError::Fault(fault)) => {
+                        reporter.render(&checked.sources, &[fault.to_diagnostic()])
+                    }
+                    Some(e) => error_line(e),
+                    None => String::new(),
+                },
+                stats: Some(format!("{}\n", out.stats)),
+                ok: out.error.is_none(),
+                trace,
+            }
+        }
+        Err(e) => Execution::failed(error_line(&e)),
+    }
+}
+
+/// `error[R0006]: ...` for an error with the simulator's fault code, else `error: ...`.
+fn error_line(e: &gpu::GpuError) -> String {
+    match e.code() {
+        Some(code) => format!("error[{code}]: {e}\n"),
+        None => format!("error: {e}\n"),
     }
 }

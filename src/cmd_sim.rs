@@ -26,21 +26,49 @@ pub struct MachineFlags {
     /// bounds by default).
     #[arg(long = "check", value_enum, value_name = "CHECK")]
     pub check: Vec<CheckArg>,
-    /// Stop with an error after this many group steps.
+    /// Stop with an error after this many group steps. The GPU counts the iterations of each
+    /// loop against it, which stops no earlier than the simulator (docs/gpu-limits.md).
     #[arg(long, value_name = "N", default_value_t = pram_sim::Config::default().max_steps)]
     pub max_steps: u64,
+    /// Stop a GPU run with an error after this many seconds (default 30; 0: no time limit).
+    /// The simulator and cpu-plan stop by `--max-steps` only.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<f64>,
 }
 
-/// The simulator's limit on P (its memory grows with P).
-const MAX_PROCS: u32 = 1 << 20;
+/// `--timeout SECONDS`: a number of seconds, 0 or more (fractions allowed).
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| "give the time limit in seconds, e.g. `--timeout 10` (0: none)".into())
+}
 
-/// `-p P`. `-p -1` is read as a value (not as a flag, which made clap suggest `-- -1`) and
-/// gets the same message as `-p 0` or `-p x`.
+/// `-p P`, up to what `__PROC_NR__` (an `int`) holds; the CPU backends have a lower limit
+/// (`cpu_limit`), the GPU's is its memory. `-p -1` is read as a value (not as a flag, which
+/// made clap suggest `-- -1`) and gets the same message as `-p 0` or `-p x`.
 fn parse_procs(text: &str) -> Result<u32, String> {
     text.parse()
         .ok()
-        .filter(|p| (1..=MAX_PROCS).contains(p))
-        .ok_or_else(|| format!("P must be a number from 1 to {MAX_PROCS} (2^20)"))
+        .filter(|p| (1..=i32::MAX as u32).contains(p))
+        .ok_or_else(|| format!("P must be a number from 1 to {} (2^31 - 1)", i32::MAX))
+}
+
+/// The simulator and the CPU Plan executor hold state per processor in host memory: above
+/// `pram_sim::MAX_PROCS` they refuse the run (the GPU backend runs more).
+fn cpu_limit(flags: &MachineFlags, backend: &str) -> Option<Execution> {
+    (flags.procs > pram_sim::MAX_PROCS).then(|| Execution {
+        output: Vec::new(),
+        diagnostics: format!(
+            "error: -p {}: the {backend} runs at most {} processors (2^20; its memory grows with \
+             P); `--backend gpu` runs more\n",
+            flags.procs,
+            pram_sim::MAX_PROCS
+        ),
+        ok: false,
+        stats: None,
+        trace: None,
+    })
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -71,6 +99,18 @@ impl MachineFlags {
     pub fn simulator_only_checks(&self) -> bool {
         !matches!(self.model, ModelArg::Crcw) || self.check.contains(&CheckArg::Races)
     }
+
+    /// The GPU's limits: `--max-steps`, and `--timeout` or its default.
+    pub fn gpu_limits(&self) -> pram_runtime::gpu::Limits {
+        let seconds = self
+            .timeout
+            .unwrap_or(transform::emit_cuda::DEFAULT_TIMEOUT_SECONDS as f64);
+        pram_runtime::gpu::Limits {
+            max_steps: self.max_steps.max(1),
+            timeout: (seconds > 0.0).then(|| std::time::Duration::from_secs_f64(seconds)),
+            max_depth: pram_sim::Config::default().max_depth as usize,
+        }
+    }
 }
 
 /// Where `forkcc run` and `forkcc test` execute a program.
@@ -95,8 +135,9 @@ pub struct SimArgs {
     /// Print cost statistics (PRAM time, work, groups, per function) to stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Record the run (simulator only): `FILE.json` is a trace for ui.perfetto.dev or
-    /// chrome://tracing, `FILE.svg` a picture of processors against PRAM steps.
+    /// Record the run: `FILE.json` is a trace for ui.perfetto.dev or chrome://tracing (the
+    /// simulator's in PRAM steps, the GPU backend's in real time), `FILE.svg` a picture of
+    /// processors against PRAM steps (simulator only).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
 }
@@ -130,7 +171,7 @@ pub struct Execution {
     /// The `--stats` report.
     pub stats: Option<String>,
     pub ok: bool,
-    /// The recorded run (`--trace`, simulator only; also when it faulted).
+    /// The recorded run (`--trace`, simulator and GPU; also when it faulted).
     pub trace: Option<pram_trace::Trace>,
 }
 
@@ -162,7 +203,7 @@ pub const NO_GPU_NOTE: &str =
     "note: no GPU with NVRTC found; running on the reference simulator (`--backend sim`)";
 
 /// How a run is asked for beyond the machine: the cpu-plan thread order, the GPU schedule,
-/// `--stats`, and a trace title when the simulator records the run (`--trace`).
+/// `--stats`, and a trace title when the run is recorded (`--trace`).
 pub struct RunOptions<'a> {
     pub order: pram_runtime::cpu::Order,
     pub schedule: Schedule,
@@ -180,9 +221,18 @@ pub fn execute(
     options: &RunOptions,
     reporter: Reporter,
 ) -> Execution {
+    if let (Some(_), Backend::Auto | Backend::Sim | Backend::CpuPlan) = (flags.timeout, backend) {
+        return Execution::failed(
+            "error: `--timeout` limits GPU runs only; this run is on the CPU (`--backend sim` or \
+             `cpu-plan`), which stops by `--max-steps`: leave `--timeout` out\n"
+                .into(),
+        );
+    }
     match backend {
-        Backend::Auto | Backend::Sim => simulate(checked, flags, options.trace, reporter),
-        Backend::CpuPlan => crate::cmd_plan::execute(checked, flags, options.order, reporter),
+        Backend::Auto | Backend::Sim => cpu_limit(flags, "simulator")
+            .unwrap_or_else(|| simulate(checked, flags, options.trace, reporter)),
+        Backend::CpuPlan => cpu_limit(flags, "CPU Plan executor")
+            .unwrap_or_else(|| crate::cmd_plan::execute(checked, flags, options.order, reporter)),
         Backend::Gpu => crate::cmd_cuda::execute(checked, flags, options, reporter),
     }
 }
@@ -236,13 +286,23 @@ pub fn run(
         Some(Ok(format)) => Some(format),
         None => None,
     };
-    if let (Some(_), Backend::CpuPlan | Backend::Gpu) = (&format, backend) {
-        return trace_elsewhere(backend);
+    match (format, backend) {
+        (Some(_), Backend::CpuPlan) => return trace_elsewhere(backend),
+        (Some(pram_trace::Format::Svg), Backend::Gpu) => {
+            eprintln!(
+                "error: the GPU's trace is `--trace FILE.json` only: the GPU records the size of \
+                 each group instance, not which processors are in it, which the SVG picture \
+                 draws; use `--backend sim` for the SVG"
+            );
+            return ExitCode::FAILURE;
+        }
+        _ => {}
     }
     let Some(checked) = load(&args.source.file, &args.source.front) else {
         return ExitCode::FAILURE;
     };
-    // A trace is recorded by the simulator only: `auto` stays there.
+    // `auto` with a trace stays on the simulator (its trace counts PRAM steps, the GPU's
+    // real time: `--backend gpu` asks for that).
     let gpu_present =
         backend == Backend::Auto && format.is_none() && pram_runtime::gpu::available();
     let (backend, no_gpu) = choose(backend, &args.machine, gpu_present);
@@ -250,8 +310,18 @@ pub fn run(
         eprintln!("{NO_GPU_NOTE}");
     }
     let title = {
+        let command = match backend {
+            Backend::Gpu => format!(
+                "forkcc run --backend gpu --schedule {}",
+                match schedule {
+                    Schedule::Host => "host",
+                    Schedule::Device => "device",
+                }
+            ),
+            _ => "forkcc sim".to_string(),
+        };
         let mut title = format!(
-            "forkcc sim {} -p {}",
+            "{command} {} -p {}",
             args.source.file.display(),
             args.machine.procs
         );
@@ -301,7 +371,22 @@ pub fn trace_elsewhere(backend: Backend) -> ExitCode {
         .to_possible_value()
         .map_or(String::new(), |v| v.get_name().to_string());
     eprintln!(
-        "error: `--trace` is only on the simulator for now; the `{name}` backend does not record traces: run with `--backend sim`"
+        "error: `--trace` is on the simulator and the GPU; the `{name}` backend does not record traces: run with `--backend sim` or `--backend gpu`"
     );
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    /// The GPU's default step and recursion limits are the simulator's (the transform, which
+    /// emits them into the standalone `.cu`, cannot depend on the simulator).
+    #[test]
+    fn the_gpu_default_limits_are_the_simulators() {
+        let sim = pram_sim::Config::default();
+        assert_eq!(transform::emit_cuda::DEFAULT_MAX_STEPS, sim.max_steps);
+        assert_eq!(
+            transform::emit_cuda::DEFAULT_MAX_DEPTH,
+            sim.max_depth as usize
+        );
+    }
 }

@@ -87,15 +87,39 @@ fn a_closed_stdout_is_an_error_not_a_panic() {
     }
 }
 
+/// Above 2^20 processors the CPU backends refuse the run with their limit and point to the
+/// GPU, which runs more (the bench runs matmul at P = 4,194,304).
+#[test]
+fn the_cpu_backends_name_their_processor_limit() {
+    for (backend, name) in [("sim", "simulator"), ("cpu-plan", "CPU Plan executor")] {
+        let args = [
+            "run",
+            "classroom-examples/groups.fork",
+            "-p",
+            "1048577",
+            "--backend",
+            backend,
+        ];
+        let out = forkcc(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{backend}: {stderr}");
+        assert!(
+            stderr.contains(&format!("the {name} runs at most 1048576 processors"))
+                && stderr.contains("--backend gpu"),
+            "{backend}: {stderr}"
+        );
+    }
+}
+
 /// `-p -1` is a bad P, not a flag: the message says what P may be, not "use `-- -1`".
 #[test]
 fn a_bad_processor_count_says_what_p_may_be() {
-    for p in ["-1", "0", "x", "1048577"] {
+    for p in ["-1", "0", "x", "2147483648"] {
         let out = forkcc(&["sim", "classroom-examples/groups.fork", "-p", p]);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "-p {p}: {stderr}");
         assert!(
-            stderr.contains("P must be a number from 1 to 1048576") && !stderr.contains("-- "),
+            stderr.contains("P must be a number from 1 to 2147483647") && !stderr.contains("-- "),
             "-p {p}: {stderr}"
         );
     }

@@ -179,6 +179,41 @@ fn gpu_backend_refuses_simulator_only_checks() {
     );
 }
 
+/// `--timeout` limits GPU runs (docs/gpu-limits.md): the CPU backends refuse it with the way
+/// out instead of ignoring it, and a value that is not seconds says what it may be.
+#[test]
+fn timeout_is_a_limit_of_gpu_runs() {
+    for backend in ["sim", "cpu-plan"] {
+        let out = forkcc(&[
+            "run",
+            "classroom-examples/groups.fork",
+            "-p",
+            "4",
+            "--backend",
+            backend,
+            "--timeout",
+            "5",
+        ]);
+        assert!(!out.status.success());
+        assert!(out.stdout.is_empty());
+        insta::assert_snapshot!(format!("timeout_on_{backend}"), text(&out.stderr));
+    }
+    let out = forkcc(&[
+        "run",
+        "classroom-examples/groups.fork",
+        "-p",
+        "4",
+        "--timeout",
+        "soon",
+    ]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("give the time limit in seconds, e.g. `--timeout 10` (0: none)"),
+        "{stderr}"
+    );
+}
+
 /// `test --backend` runs the cases where it says: a race only the simulator detects passes on
 /// `sim` and fails on `cpu-plan`, whose Plan executor has no race check.
 #[test]

@@ -2,10 +2,12 @@
 //! follows the trace-event format and the SVG is well-formed and renders; faults, the size
 //! bound and unknown file names are reported.
 
-use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+mod trace_format;
+
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use trace_format::{check_trace_events, u64_of};
 
 fn forkcc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_forkcc"))
@@ -29,105 +31,6 @@ fn traced(file: &str, args: &[&str], out: &Path) -> (Output, String) {
     let trace = std::fs::read_to_string(out)
         .unwrap_or_else(|e| panic!("no trace from {all:?}: {e}\n{}", text(&run.stderr)));
     (run, trace)
-}
-
-fn u64_of(e: &Value, key: &str) -> u64 {
-    e[key]
-        .as_u64()
-        .unwrap_or_else(|| panic!("`{key}` is not a count in {e}"))
-}
-
-/// Checks the trace-event format: every event has a known `ph`, `pid`, `tid` and a name;
-/// metadata names the process and every track used; complete events (`X`) have steps and
-/// durations within the run and nest on each track; instant events have a scope; each flow
-/// has one start and one end, in that order. Returns the document.
-fn check_trace_events(json: &str) -> Value {
-    let doc: Value = serde_json::from_str(json).expect("the trace is JSON");
-    let events = doc["traceEvents"]
-        .as_array()
-        .expect("traceEvents is a list");
-    let steps = u64_of(&doc["otherData"], "steps");
-    let mut named = BTreeSet::new();
-    let mut used = BTreeSet::new();
-    let mut slices: BTreeMap<u64, Vec<(u64, u64)>> = BTreeMap::new();
-    let mut flows: BTreeMap<u64, (Option<u64>, Option<u64>)> = BTreeMap::new();
-    for e in events {
-        let name = e["name"].as_str().expect("every event has a name");
-        assert!(!name.is_empty(), "empty name: {e}");
-        assert_eq!(u64_of(e, "pid"), 1, "one process: {e}");
-        let tid = u64_of(e, "tid");
-        match e["ph"].as_str() {
-            Some("M") => {
-                match name {
-                    "process_name" => assert_eq!(tid, 0),
-                    "thread_name" => assert!(named.insert(tid), "track {tid} named twice"),
-                    "thread_sort_index" => {}
-                    other => panic!("unknown metadata `{other}`"),
-                }
-                assert!(e["args"].is_object(), "metadata without args: {e}");
-            }
-            Some("X") => {
-                let (ts, dur) = (u64_of(e, "ts"), u64_of(e, "dur"));
-                assert!(ts + dur <= steps, "{e} ends after the run's {steps} steps");
-                assert!(e["cat"].is_string(), "no category: {e}");
-                slices.entry(tid).or_default().push((ts, ts + dur));
-                used.insert(tid);
-            }
-            Some("i") => {
-                assert!(u64_of(e, "ts") <= steps, "{e} after the run");
-                match e["s"].as_str() {
-                    Some("t") => {
-                        used.insert(tid);
-                    }
-                    Some("g" | "p") => {}
-                    _ => panic!("an instant event without a scope: {e}"),
-                }
-            }
-            Some(ph @ ("s" | "f")) => {
-                assert!(u64_of(e, "ts") <= steps, "{e} after the run");
-                let flow = flows.entry(u64_of(e, "id")).or_default();
-                let end = if ph == "s" { &mut flow.0 } else { &mut flow.1 };
-                assert!(
-                    end.replace(u64_of(e, "ts")).is_none(),
-                    "flow end twice: {e}"
-                );
-                used.insert(tid);
-            }
-            _ => panic!("unknown phase: {e}"),
-        }
-    }
-    for (id, flow) in flows {
-        match flow {
-            (Some(from), Some(to)) => assert!(from <= to, "flow {id} goes back in time"),
-            _ => panic!("flow {id} lacks an end: {flow:?}"),
-        }
-    }
-    assert!(
-        used.is_subset(&named),
-        "tracks without a name: {:?}",
-        used.difference(&named).collect::<Vec<_>>()
-    );
-    for (tid, mut spans) in slices {
-        // Outer slices first: by begin, then the longer one.
-        spans.sort_by_key(|&(b, e)| (b, std::cmp::Reverse(e)));
-        let mut open: Vec<(u64, u64)> = Vec::new();
-        for (b, e) in spans {
-            while open
-                .last()
-                .is_some_and(|&(_, end)| end <= b && !(end == b && b == e))
-            {
-                open.pop();
-            }
-            if let Some(&(ob, oe)) = open.last() {
-                assert!(
-                    e <= oe,
-                    "track {tid}: slice {b}..{e} overlaps {ob}..{oe} without nesting"
-                );
-            }
-            open.push((b, e));
-        }
-    }
-    doc
 }
 
 /// Checks that the SVG is well-formed, of the size it says, and renders to a picture that is
@@ -321,8 +224,10 @@ fn a_trace_file_of_an_unknown_kind_is_refused_before_the_run() {
     assert!(!out.exists());
 }
 
+/// `run --trace` records on the simulator (and on the GPU: tests/gpu_trace.rs); the cpu-plan
+/// backend refuses it, and the GPU refuses the SVG picture, both before the program runs.
 #[test]
-fn run_traces_on_the_simulator_only() {
+fn run_traces_on_the_simulator_and_refuses_what_it_cannot_record() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("t.json");
     let out = out.to_str().expect("utf-8 path");
@@ -330,15 +235,32 @@ fn run_traces_on_the_simulator_only() {
     let sim = forkcc(&["run", file, "-p", "4", "--backend", "sim", "--trace", out]);
     assert!(sim.status.success(), "{}", text(&sim.stderr));
     check_trace_events(&std::fs::read_to_string(out).expect("a trace"));
-    for backend in ["cpu-plan", "gpu"] {
-        let run = forkcc(&["run", file, "-p", "4", "--backend", backend, "--trace", out]);
-        assert!(!run.status.success());
-        let stderr = text(&run.stderr);
-        assert!(
-            stderr.contains(&format!(
-                "`--trace` is only on the simulator for now; the `{backend}` backend"
-            )),
-            "{stderr}"
-        );
-    }
+    let run = forkcc(&[
+        "run",
+        file,
+        "-p",
+        "4",
+        "--backend",
+        "cpu-plan",
+        "--trace",
+        out,
+    ]);
+    assert!(!run.status.success());
+    assert!(run.stdout.is_empty(), "the program ran");
+    let stderr = text(&run.stderr);
+    assert!(
+        stderr.contains("the `cpu-plan` backend does not record traces: run with `--backend sim` or `--backend gpu`"),
+        "{stderr}"
+    );
+    let svg = dir.path().join("t.svg");
+    let svg = svg.to_str().expect("utf-8 path");
+    let run = forkcc(&["run", file, "-p", "4", "--backend", "gpu", "--trace", svg]);
+    assert!(!run.status.success());
+    assert!(run.stdout.is_empty(), "the program ran");
+    let stderr = text(&run.stderr);
+    assert!(
+        stderr.contains("error: the GPU's trace is `--trace FILE.json` only"),
+        "{stderr}"
+    );
+    assert!(!Path::new(svg).exists());
 }

@@ -14,6 +14,10 @@ pub struct Expected(String);
 impl Expected {
     pub const PROCS: &'static str = "{P}";
 
+    pub fn new(text: String) -> Expected {
+        Expected(text)
+    }
+
     /// The expected output of a run on `procs` processors.
     pub fn for_procs(&self, procs: u64) -> String {
         self.0.replace(Self::PROCS, &procs.to_string())

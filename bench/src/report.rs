@@ -25,8 +25,16 @@ pub struct Row {
     pub speedup_vs_seq: Option<f64>,
     /// GPU rows: simulator median / GPU median.
     pub speedup_vs_sim: Option<f64>,
-    /// GPU rows: generated median / hand-written CUDA median (above 1: slower).
+    /// GPU rows: the median device time of the algorithm's Fork function (all its calls,
+    /// from group formation to the last member's return; `Program::algorithm`).
+    #[serde(default)]
+    pub algorithm_s: Option<f64>,
+    /// GPU rows: the algorithm's median (`algorithm_s`) / hand-written CUDA median (above 1:
+    /// slower).
     pub generated_vs_hand: Option<f64>,
+    /// GPU rows: the whole program's median / hand-written CUDA median.
+    #[serde(default)]
+    pub whole_vs_hand: Option<f64>,
     /// Checked GPU rows: this median / the same schedule's `--unchecked` median, the cost of
     /// the checks (results written before the checks existed have none).
     #[serde(default)]
@@ -119,9 +127,11 @@ pub fn table(rows: &[Row]) -> String {
         "median",
         "min",
         "max",
+        "algorithm",
         "vs seq",
         "vs sim",
         "gen/hand",
+        "whole/hand",
         "checked/unchecked",
         "launches",
         "read-backs",
@@ -141,10 +151,12 @@ pub fn table(rows: &[Row]) -> String {
                 seconds(r.median_s),
                 seconds(r.min_s),
                 seconds(r.max_s),
+                seconds(r.algorithm_s),
                 ratio(r.speedup_vs_seq, "faster", "slower"),
                 ratio(r.speedup_vs_sim, "faster", "slower"),
                 // generated / hand-written time: above 1 the generated code is slower.
                 ratio(r.generated_vs_hand, "slower", "faster"),
+                ratio(r.whole_vs_hand, "slower", "faster"),
                 // checked / unchecked time: above 1 the checks cost time.
                 ratio(r.checked_vs_unchecked, "slower", "faster"),
                 count(r.launches),
@@ -158,6 +170,11 @@ pub fn table(rows: &[Row]) -> String {
             ]
         })
         .collect();
+    aligned(&header, &cells)
+}
+
+/// Columns padded to their widest cell, two spaces apart.
+fn aligned(header: &[&str], cells: &[Vec<String>]) -> String {
     let widths: Vec<usize> = (0..header.len())
         .map(|c| {
             cells
@@ -177,10 +194,44 @@ pub fn table(rows: &[Row]) -> String {
         let _ = writeln!(out, "{}", text.join("  ").trim_end());
     };
     line(&mut header.iter().copied());
-    for row in &cells {
+    for row in cells {
         line(&mut row.iter().map(String::as_str));
     }
     out
+}
+
+/// The overhead suite's cost per step: for each program, backend and P measured at two step
+/// counts N, (median at the larger N - median at the smaller) / (difference in N), which
+/// leaves out what a run costs whatever its length (launch, allocation, output). Empty when
+/// no such pair of rows succeeded.
+pub fn overhead_table(rows: &[Row]) -> String {
+    let ok = |r: &&Row| r.status == "ok" && r.median_s.is_some();
+    let mut cells = Vec::new();
+    for small in rows.iter().filter(ok) {
+        let large = rows.iter().filter(ok).find(|r| {
+            r.program == small.program
+                && r.backend == small.backend
+                && r.procs == small.procs
+                && r.n > small.n
+        });
+        let (Some(large), Some(procs)) = (large, small.procs) else {
+            continue;
+        };
+        let (Some(t1), Some(t0)) = (large.median_s, small.median_s) else {
+            continue;
+        };
+        let per_step = (t1 - t0) / (large.n - small.n) as f64;
+        cells.push(vec![
+            small.program.clone(),
+            procs.to_string(),
+            small.backend.clone(),
+            format!("{:.2} us", per_step * 1e6),
+        ]);
+    }
+    if cells.is_empty() {
+        return String::new();
+    }
+    aligned(&["program", "P", "backend", "per step"], &cells)
 }
 
 /// The columns every CSV line repeats after the row's, so that the CSV alone says where
@@ -222,7 +273,7 @@ pub fn write_files(results: &Results, dir: &Path) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::ratio;
+    use super::{overhead_table, ratio, Row};
 
     #[test]
     fn ratios_are_written_as_faster_or_slower() {
@@ -233,5 +284,28 @@ mod tests {
         assert_eq!(speedup(0.5), "2.00x slower");
         assert_eq!(ratio(Some(42.0), "slower", "faster"), "42.0x slower");
         assert_eq!(ratio(None, "faster", "slower"), "-");
+    }
+
+    #[test]
+    fn the_cost_per_step_is_the_difference_over_the_difference_in_steps() {
+        let row = |n, procs, backend: &str, median, status: &str| Row {
+            program: "barrier".into(),
+            n,
+            procs: Some(procs),
+            backend: backend.into(),
+            status: status.into(),
+            median_s: Some(median),
+            ..Row::default()
+        };
+        let rows = [
+            row(100, 32, "gpu", 0.010, "ok"),
+            row(1100, 32, "gpu", 0.030, "ok"),
+            row(100, 32, "gpu-device", 0.010, "ok"),
+            row(1100, 32, "gpu-device", 0.5, "error: x"),
+        ];
+        let table = overhead_table(&rows);
+        assert!(table.contains("barrier  32  gpu      20.00 us"), "{table}");
+        assert!(!table.contains("gpu-device"), "{table}");
+        assert_eq!(overhead_table(&rows[2..]), "");
     }
 }

@@ -5,7 +5,7 @@ use crate::baselines::Expected;
 use crate::hand_cuda::HandCuda;
 use crate::report::Row;
 use crate::stats::Summary;
-use crate::suite::{Case, Program, SIM_MAX_PROCS};
+use crate::suite::{Case, Program};
 use fork_frontend::{diag, Checked, Options};
 use pram_runtime::gpu;
 use std::time::Instant;
@@ -176,10 +176,7 @@ fn check(case: &Case) -> Result<Checked, String> {
 fn baselines(case: &Case, settings: &Settings, rows: &mut Vec<Row>) -> Result<Expected, String> {
     let n = n_i32(case)?;
     let list = case.program.baselines();
-    let (_, reference) = list
-        .first()
-        .ok_or_else(|| format!("{} has no sequential baseline", case.program.name()))?;
-    let answer = reference(n);
+    let answer = case.program.answer(n);
     if settings.backends.contains(&Backend::Seq) {
         let text = answer.for_procs(0);
         for (name, baseline) in list {
@@ -206,7 +203,7 @@ fn sim_row(case: &Case, checked: &Checked, procs: u64, expected: &str, runs: usi
             ..row
         };
     }
-    if procs > SIM_MAX_PROCS {
+    if procs > u64::from(pram_sim::MAX_PROCS) {
         return Row {
             status: "skipped: over the simulator's memory budget (P > 2^20)".into(),
             ..row
@@ -241,6 +238,8 @@ fn sim_row(case: &Case, checked: &Checked, procs: u64, expected: &str, runs: usi
 /// The GPU's time of one run: from the first launch to the end of the final synchronisation
 /// and the read-back of the output (the walk of the host control graph plus `finish`);
 /// NVRTC (or the PTX cache), context, module loading and allocation are setup, not counted.
+/// The same runs timestamp their group instances, for the device time of the algorithm's
+/// function (`Program::algorithm`).
 fn gpu_row(
     case: &Case,
     backend: Backend,
@@ -252,9 +251,10 @@ fn gpu_row(
     let (plan, emitted) = compiled;
     let config = gpu::Config {
         procs,
-        priority: false,
-        timing: false,
+        timestamps: true,
+        ..gpu::Config::default()
     };
+    let algorithm = case.program.algorithm();
     let measured = measure(runs, expected, || {
         let run = gpu::run(plan, emitted, config).map_err(|e| e.to_string())?;
         if let Some(e) = run.error {
@@ -273,6 +273,14 @@ fn gpu_row(
             if let Some(last) = stats.last() {
                 row.launches = Some(last.launches);
                 row.read_backs = Some(last.read_backs);
+            }
+            let algorithm: Vec<f64> = stats
+                .iter()
+                .filter_map(|s| s.functions.iter().find(|f| f.name == algorithm))
+                .map(|f| f.nanos as f64 / 1e9)
+                .collect();
+            if algorithm.len() == stats.len() {
+                row.algorithm_s = Summary::of(&algorithm).map(|s| s.median);
             }
             let sync: f64 = stats.iter().map(|s| s.sync.as_secs_f64()).sum();
             let host: f64 = stats.iter().map(|s| s.host.as_secs_f64()).sum();
@@ -313,7 +321,11 @@ fn compile_for_gpu(
 ) -> Result<(Plan, Emitted), String> {
     let plan = transform::transform(&checked.program)
         .map_err(|d| diag::render(&checked.sources, &d, false))?;
-    let options = emit_cuda::EmitOptions { checks, schedule };
+    let options = emit_cuda::EmitOptions {
+        checks,
+        schedule,
+        ..Default::default()
+    };
     let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
         .map_err(|e| diag::render(&checked.sources, &[e.to_diagnostic()], false))?;
     Ok((plan, emitted))
@@ -412,8 +424,9 @@ pub fn add_ratios(rows: &mut [Row]) {
         if Backend::parse(&row.backend).is_some_and(|b| b.schedule().is_some()) {
             row.speedup_vs_sim =
                 median(&snapshot, Backend::Sim.name(), row.procs).map(|s| s / time);
-            row.generated_vs_hand =
-                median(&snapshot, Backend::CudaHand.name(), row.procs).map(|h| time / h);
+            let hand = median(&snapshot, Backend::CudaHand.name(), row.procs);
+            row.whole_vs_hand = hand.map(|h| time / h);
+            row.generated_vs_hand = hand.zip(row.algorithm_s).map(|(h, a)| a / h);
         }
         if let Some(unchecked) = Backend::parse(&row.backend).and_then(Backend::unchecked) {
             row.checked_vs_unchecked =
@@ -440,6 +453,37 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         std::env::set_current_dir(root).expect("repository root");
         run(&[case], &settings, |_| {})
+    }
+
+    /// gen/hand compares the algorithm's function with the hand-written kernels; whole/hand
+    /// the whole program; a row without the function's time has no gen/hand.
+    #[test]
+    fn gen_hand_uses_the_algorithms_time() {
+        let gpu = |backend: &str, algorithm_s| Row {
+            program: "matmul".into(),
+            procs: Some(64),
+            backend: backend.into(),
+            median_s: Some(2.0),
+            algorithm_s,
+            ..Row::default()
+        };
+        let mut rows = vec![
+            gpu("gpu", Some(0.5)),
+            gpu("gpu-device", None),
+            Row {
+                median_s: Some(0.25),
+                ..gpu("cuda-hand", None)
+            },
+        ];
+        add_ratios(&mut rows);
+        assert_eq!(rows[0].generated_vs_hand, Some(2.0));
+        assert_eq!(rows[0].whole_vs_hand, Some(8.0));
+        assert_eq!(rows[1].generated_vs_hand, None);
+        assert_eq!(rows[1].whole_vs_hand, Some(8.0));
+        assert_eq!(
+            rows[2].generated_vs_hand, None,
+            "the hand-written row itself"
+        );
     }
 
     #[test]

@@ -15,6 +15,10 @@ pub enum Program {
     PrefixHillisSteele,
     PrefixBlelloch,
     ListRanking,
+    /// `bench/overhead/`: N steps of one group operation, for its cost per step.
+    OverheadBarrier,
+    OverheadSplit,
+    OverheadLoop,
 }
 
 impl Program {
@@ -26,17 +30,45 @@ impl Program {
             Program::PrefixHillisSteele => "prefix_hillis_steele",
             Program::PrefixBlelloch => "prefix_blelloch",
             Program::ListRanking => "list_ranking",
+            Program::OverheadBarrier => "barrier",
+            Program::OverheadSplit => "split",
+            Program::OverheadLoop => "loop",
         }
+    }
+
+    fn is_overhead(self) -> bool {
+        matches!(
+            self,
+            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop
+        )
     }
 
     /// The source, relative to the repository checkout (the current directory).
     pub fn path(self) -> String {
-        format!("classroom-examples/{}.fork", self.name())
+        if self.is_overhead() {
+            format!("bench/overhead/{}.fork", self.name())
+        } else {
+            format!("classroom-examples/{}.fork", self.name())
+        }
     }
 
-    /// The sequential baselines of this program: their names and what they compute.
+    /// What the program prints for N (with [`Expected::PROCS`] for P): the first sequential
+    /// baseline's answer, or for an overhead program the count it ran.
+    pub fn answer(self, n: i32) -> Expected {
+        let steps = match self {
+            Program::OverheadBarrier => "barriers",
+            Program::OverheadSplit => "splits",
+            Program::OverheadLoop => "iterations",
+            _ => return (self.baselines()[0].1)(n),
+        };
+        Expected::new(format!("{steps} {n}, P = {}, check {n}\n", Expected::PROCS))
+    }
+
+    /// The sequential baselines of this program: their names and what they compute (none for
+    /// an overhead program: it measures the machine, not an algorithm).
     pub fn baselines(self) -> Vec<Baseline> {
         match self {
+            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => vec![],
             Program::Sieve => vec![("seq", baselines::sieve)],
             Program::Quicksort => vec![
                 ("seq", |n| baselines::quicksort(n, Sort::Quicksort)),
@@ -63,6 +95,24 @@ impl Program {
             Program::PrefixHillisSteele => 1 << 24,
             Program::PrefixBlelloch => 1 << 24,
             Program::ListRanking => 1 << 18,
+            // The simulator's time is not what the overhead suite measures: it runs only the
+            // quick sizes (the harness's end-to-end check).
+            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => 12,
+        }
+    }
+
+    /// The Fork function that runs the algorithm (what the hand-written CUDA does), apart
+    /// from `main`'s input generation and checks.
+    pub fn algorithm(self) -> &'static str {
+        match self {
+            Program::Sieve => "sieve",
+            Program::Quicksort => "quicksort",
+            Program::Matmul => "matmul",
+            Program::PrefixHillisSteele => "hillis_steele_scan",
+            Program::PrefixBlelloch => "blelloch_scan",
+            Program::ListRanking => "pointer_jumping",
+            // The overhead programs' steps are in `main`.
+            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => "main",
         }
     }
 
@@ -71,11 +121,6 @@ impl Program {
         matches!(self, Program::Matmul | Program::PrefixHillisSteele)
     }
 }
-
-/// The most processors the simulator runs: it holds about 600 bytes per simulated processor
-/// (Hillis–Steele at P = 2^20 peaked at 620 MB), so 2^20 keeps a run under 1 GB on a shared
-/// machine; `forkcc sim -p` has the same limit.
-pub const SIM_MAX_PROCS: u64 = 1 << 20;
 
 /// One program at one size, run at several processor counts.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +139,7 @@ pub const SUITES: &[&str] = &[
     "matmul",
     "prefix",
     "list_ranking",
+    "overhead",
 ];
 
 fn case(program: Program, n: i64, procs: &[u64]) -> Case {
@@ -131,6 +177,12 @@ fn full(program: Program) -> Vec<Case> {
             case(program, 1 << 16, &[1024, 1 << 16]),
             case(program, 1 << 18, &[1024, 65536, 1 << 18]),
         ],
+        // Two step counts: the cost of a step is the difference over the difference in steps
+        // (report::overhead_table), without the run's fixed costs.
+        Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => {
+            const P: &[u64] = &[1, 32, 1024, 65536, 1 << 20];
+            vec![case(program, 100, P), case(program, 1100, P)]
+        }
     }
 }
 
@@ -143,6 +195,9 @@ fn quick(program: Program) -> Vec<Case> {
             vec![case(program, 64, &[8])]
         }
         Program::ListRanking => vec![case(program, 100, &[16])],
+        Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => {
+            vec![case(program, 2, &[1, 4]), case(program, 12, &[1, 4])]
+        }
     }
 }
 
@@ -162,6 +217,11 @@ pub fn cases(name: &str, quick_sizes: bool) -> Option<Vec<Case>> {
         "matmul" => &[Program::Matmul],
         "prefix" => &[Program::PrefixHillisSteele, Program::PrefixBlelloch],
         "list_ranking" => &[Program::ListRanking],
+        "overhead" => &[
+            Program::OverheadBarrier,
+            Program::OverheadSplit,
+            Program::OverheadLoop,
+        ],
         _ => return None,
     };
     let sized = if quick_sizes { quick } else { full };
@@ -199,10 +259,36 @@ mod full_sizes {
     //! the transform and the CUDA emission succeed (what the GPU machine would run).
     use super::*;
 
+    /// The algorithm's function is a host function of the Plan: the GPU times it.
+    #[test]
+    fn every_programs_algorithm_is_a_timed_function() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for case in cases("study", true).expect("suite") {
+            let options = fork_frontend::Options {
+                defines: vec![("N".into(), case.n.to_string())],
+            };
+            let checked = fork_frontend::check_file(&root.join(case.program.path()), &options)
+                .unwrap_or_else(|_| panic!("{}: front-end errors", case.program.name()));
+            let plan = transform::transform(&checked.program)
+                .unwrap_or_else(|_| panic!("{}: transform errors", case.program.name()));
+            assert!(
+                plan.functions
+                    .iter()
+                    .any(|f| f.name == case.program.algorithm()),
+                "{}: no function `{}`",
+                case.program.name(),
+                case.program.algorithm()
+            );
+        }
+    }
+
     #[test]
     fn every_full_size_checks_transforms_and_emits() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        for case in cases("study", false).expect("suite") {
+        let all = cases("study", false)
+            .into_iter()
+            .chain(cases("overhead", false));
+        for case in all.flatten() {
             let options = fork_frontend::Options {
                 defines: vec![("N".into(), case.n.to_string())],
             };

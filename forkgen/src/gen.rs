@@ -69,6 +69,7 @@ pub const FEATURES: &[&str] = &[
     "break-then-loop",
     "call-in-condition",
     "barrier-under-condition",
+    "straight-writes",
 ];
 
 #[derive(Clone, Debug)]
@@ -430,6 +431,10 @@ impl Gen<'_> {
                 (2, S::Acc),
                 (1, S::Print),
             ]);
+        } else if self.opts.on("straight-writes") {
+            // Own cells and output: a synchronous caller runs them in lockstep, an
+            // asynchronous one per processor.
+            menu.extend([(2, S::Own), (1, S::Print)]);
         }
         let sh_locals = sync && ctx.sh_locals;
         if sh_locals {
@@ -909,12 +914,18 @@ impl Gen<'_> {
     }
 
     /// `barrier;`, with `barrier-under-condition` sometimes under a private condition that
-    /// holds for every member.
+    /// holds for every member, or in both arms of a private `if`: every member meets one
+    /// barrier, the halves at different ones (so the code around stays race-free).
     fn barrier(&mut self) -> Stmt {
         let barrier = Stmt::raw("barrier;", true);
         if self.opts.on("barrier-under-condition") && self.rng.chance(30) {
-            let mut s = Stmt::nest("if (__PROC_NR__ >= 0)", None, "");
-            set_body(&mut s, vec![barrier], None);
+            let (cond, alt) = if self.rng.chance(50) {
+                ("if (__PROC_NR__ >= 0)", None)
+            } else {
+                ("if (__PROC_NR__ % 2)", Some(vec![barrier.clone()]))
+            };
+            let mut s = Stmt::nest(cond, None, "");
+            set_body(&mut s, vec![barrier], alt);
             if let Stmt::Nest { keep, .. } = &mut s {
                 *keep = true;
             }

@@ -136,24 +136,122 @@ __device__ void fk_fault_key(const FkThread *th);
 // The first fault wins: its site, processor ($$, @) and launch (the host drops the output of
 // that launch and later ones, as the simulator stops at the faulting step), and the values its
 // message names. Under the device schedule the launch is replaced by the step's output order
-// key (fk_schedule.cuh).
-__device__ void fk_fault_v(int site, const FkThread *th, fk_i64 value, int object, fk_i64 size) {
-    if (atomicCAS(&fk_m.fault[0], 0, site + 1) == 0) {
-        fk_m.fault[1] = th->proc;
-        fk_m.fault[2] = (int)th->launch;
-        fk_m.fault[3] = (int)th->sub;
-        fk_m.fault[4] = th->rank;
-        fk_m.fault[5] = (int)th->at;
-        *(fk_i64 *)&fk_m.fault[6] = value;
-        fk_m.fault[8] = object;
-        fk_m.fault[9] = (int)size;
+// key (fk_schedule.cuh). Returns whether this fault is the first.
+__device__ bool fk_fault_v(int site, const FkThread *th, fk_i64 value, int object, fk_i64 size) {
+    if (atomicCAS(&fk_m.fault[0], 0, site + 1) != 0) return false;
+    fk_m.fault[1] = th->proc;
+    fk_m.fault[2] = (int)th->launch;
+    fk_m.fault[3] = (int)th->sub;
+    fk_m.fault[4] = th->rank;
+    fk_m.fault[5] = (int)th->at;
+    *(fk_i64 *)&fk_m.fault[6] = value;
+    fk_m.fault[8] = object;
+    fk_m.fault[9] = (int)size;
 #ifdef FK_SCHEDULE_DEVICE
-        fk_fault_key(th);
+    fk_fault_key(th);
 #endif
-    }
+    return true;
 }
 
-__device__ void fk_fault(int site, const FkThread *th) { fk_fault_v(site, th, 0, 0, 0); }
+__device__ bool fk_fault(int site, const FkThread *th) { return fk_fault_v(site, th, 0, 0, 0); }
+
+__device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 0; }
+
+// ---- limits: the step limit and the time limit (docs/gpu-limits.md) ----
+// The GPU counts loop iterations: per processor for a loop inside a kernel, per group for a
+// loop whose body is cut into kernels. Each iteration is at least one of the simulator's
+// group steps, so a run stops no earlier than `forkcc sim --max-steps N` would. The time
+// limit is measured on the GPU's own clock (%globaltimer) from `fk_set_limits`.
+
+#define FK_LIMIT_STEPS 1
+#define FK_LIMIT_TIME 2
+#define FK_LIMIT_DEPTH 3  // recursion: the call nests deeper than the run holds (R0008)
+#define FK_CONFLICT 4     // --crcw common: processors wrote different values into a cell (R0004)
+#define FK_PROC_MAX 0x7fffffff
+
+struct FkLimits {
+    fk_u64 max_steps;   // iterations of one loop; 0: none
+    fk_u64 timeout_ns;  // 0: none
+    fk_u64 start_ns;
+    int *why;           // [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX
+                        // - the lowest processor still in the loop (0: none recorded)
+};
+
+__device__ FkLimits fk_limits;
+
+static_assert(sizeof(FkLimits) == 32, "FkLimits layout");
+
+__device__ inline fk_u64 fk_now() {
+#ifdef FK_EMU
+    return fk_emu_now();
+#else
+    fk_u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+#endif
+}
+
+// The host sets the limits with this one-thread kernel before the program's first kernel.
+extern "C" __global__ void fk_set_limits(FkLimits l) {
+    l.start_ns = fk_now();
+    fk_limits = l;
+}
+
+// The limit a loop passes after `it` iterations (FK_LIMIT_*), or 0.
+__device__ int fk_limit_passed(fk_u64 it) {
+    if (fk_limits.max_steps && it > fk_limits.max_steps) return FK_LIMIT_STEPS;
+    if (fk_limits.timeout_ns && fk_now() - fk_limits.start_ns > fk_limits.timeout_ns)
+        return FK_LIMIT_TIME;
+    return 0;
+}
+
+// Every processor stopped by the limit fault of `site` records itself: the lowest is
+// reported, as the simulator names the first processor of the step (whichever processor
+// passed the limit first).
+__device__ void fk_limit_record(int site, const FkThread *th) {
+    if (*(volatile int *)&fk_m.fault[0] == site + 1)
+        atomicMax(&fk_limits.why[1], FK_PROC_MAX - th->proc);
+}
+
+// A fault at the loop's or call's `site` for limit `why` (none when 0).
+__device__ void fk_limit_fault(int why, int site, const FkThread *th) {
+    if (!why) return;
+    if (fk_fault(site, th)) fk_limits.why[0] = why;
+    fk_limit_record(site, th);
+}
+
+// A loop has run `it` iterations (for `th`): a fault at the loop's `site` when a limit is
+// passed. True when the run stops (this or another fault).
+__device__ bool fk_limit(fk_u64 it, int site, const FkThread *th) {
+    fk_limit_fault(fk_limit_passed(it), site, th);
+    if (!fk_faulted()) return false;
+    if (*(volatile int *)&fk_limits.why[0]) fk_limit_record(site, th);
+    return true;
+}
+
+// Group g's $$ 0 member as the thread of launch (launch, sub) of the host schedule, for a
+// fault of the whole group.
+__device__ FkThread fk_first_member(int g, unsigned launch, unsigned sub) {
+    FkThread th = {};
+    th.proc = fk_m.members[fk_m.groups[g].members];
+    th.launch = launch;
+    th.sub = sub;
+    return th;
+}
+
+// A limit the host schedule's host found on a loop of group g (one thread): the fault, with
+// the output of launch `launch` on dropped. Then every loop ends (fk_member_stays).
+extern "C" __global__ void fk_limit_hit(int g, int site, int why, unsigned launch) {
+    FkThread th = fk_first_member(g, launch, 0);
+    fk_limit_fault(why, site, &th);
+}
+
+// An iteration of a loop inside a kernel; every 1024th tests the limits and whether another
+// processor faulted. True: leave the loop (the run stops).
+__device__ inline bool fk_spin(fk_u64 *it, int site, const FkThread *th) {
+    if ((++*it & 1023) != 0) return false;
+    return fk_limit(*it, site, th);
+}
 
 template <class T> __device__ T fk_div(T a, T b, int site, const FkThread *th) {
 #if FK_CHECKS
@@ -193,6 +291,127 @@ template <class T> __device__ T *fk_ptr_step(T *&p, fk_i64 bytes) {
 
 __device__ void fk_zero(void *p, fk_u64 n) {
     for (fk_u64 i = 0; i < n; i++) ((char *)p)[i] = 0;
+}
+
+// ---- --crcw common: concurrent writes of different values (docs/gpu-limits.md) ----
+// The transform cuts a kernel wherever one processor could read what another wrote, so the
+// writes of different processors to one cell in a synchronous kernel are writes of one PRAM
+// step. Each processor logs its writes to shared memory in the step (FK_W, emitted only when
+// the run checks; FK_UNCHECKED compiles the standalone .cu without it); after the step every
+// processor finds its last value of each cell still there, or another processor wrote a
+// different value: a fault. The host then names the processors as the simulator does.
+
+#define FK_WRITES 8  // writes logged per processor and step; later ones are not checked
+
+struct FkWrite {
+    fk_u64 addr;
+    fk_u64 bits;
+    int size;
+    int site;
+};
+
+struct FkCommon {
+    FkWrite *writes;     // FK_WRITES per processor (0: the run does not check)
+    int *count;          // per processor: its writes in its last checked step
+    fk_u64 *tag;         // per processor: that step (fk_step_tag)
+    char *lo[3], *hi[3]; // shared memory: globals, group frames, heap
+    fk_u64 *conflict;    // [0] the cell, [1] its step's tag
+    int *writers;        // [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
+};
+
+__device__ FkCommon fk_common;
+
+static_assert(sizeof(FkWrite) == 24, "FkWrite layout");
+static_assert(sizeof(FkCommon) == 88, "FkCommon layout");
+
+extern "C" __global__ void fk_set_common(FkCommon c) { fk_common = c; }
+
+// The step a write belongs to: the launch and segment under the host schedule, the group
+// instance and its step under the device schedule (fk_schedule.cuh).
+#ifdef FK_SCHEDULE_DEVICE
+__device__ fk_u64 fk_step_tag(const FkThread *th);
+#else
+__device__ fk_u64 fk_step_tag(const FkThread *th) { return ((fk_u64)th->launch << 32) | th->sub; }
+#endif
+
+// A kernel that logs starts the processor's log (kept as it is after a fault, for the report).
+__device__ void fk_log_begin(const FkThread *th) {
+    if (!fk_common.writes || fk_faulted()) return;
+    fk_common.count[th->proc] = 0;
+    fk_common.tag[th->proc] = fk_step_tag(th);
+}
+
+__device__ fk_u64 fk_bits(const void *a, int size) {
+    fk_u64 b = 0;
+    for (int i = 0; i < size; i++) ((char *)&b)[i] = ((const char *)a)[i];
+    return b;
+}
+
+// `cell` was just written (the value of an assignment): logged when it is shared memory.
+template <class T> __device__ T &fk_w(T &cell, int site, const FkThread *th) {
+    const char *a = (const char *)&cell;
+    if (sizeof(T) > 8 || !fk_common.writes || fk_faulted()) return cell;
+    bool shared = false;
+    for (int i = 0; i < 3; i++) shared |= a >= fk_common.lo[i] && a < fk_common.hi[i];
+    int n = fk_common.count[th->proc];
+    if (!shared || n >= FK_WRITES) return cell;
+    FkWrite *w = fk_common.writes + (fk_u64)th->proc * FK_WRITES + n;
+    w->addr = (fk_u64)a;
+    w->bits = fk_bits(a, sizeof(T));
+    w->size = sizeof(T);
+    w->site = site;
+    fk_common.count[th->proc] = n + 1;
+    return cell;
+}
+
+#ifdef FK_UNCHECKED
+#define FK_W(E, SITE) (E)
+#define FK_LOG_BEGIN()
+#else
+#define FK_W(E, SITE) fk_w(E, SITE, th)
+#define FK_LOG_BEGIN() fk_log_begin(th)
+#endif
+
+// The last write of processor `proc` (0: none) to `addr` in its log.
+__device__ const FkWrite *fk_last_write(int proc, fk_u64 addr) {
+    const FkWrite *w = fk_common.writes + (fk_u64)proc * FK_WRITES, *last = 0;
+    int n = fk_common.count[proc];
+    for (int i = 0; i < n && i < FK_WRITES; i++)
+        if (w[i].addr == addr) last = &w[i];
+    return last;
+}
+
+// After the step `tag`: whether each cell the processor wrote holds its last value; the first
+// that does not is the fault (`th`: the processor, where its output is cut).
+__device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
+    int p = th->proc;
+    if (!fk_common.writes || fk_common.tag[p] != tag) return;
+    const FkWrite *w = fk_common.writes + (fk_u64)p * FK_WRITES;
+    int n = fk_common.count[p];
+    for (int i = 0; i < n && i < FK_WRITES; i++) {
+        if (fk_last_write(p, w[i].addr) != &w[i]) continue;
+        if (fk_bits((const void *)w[i].addr, w[i].size) == w[i].bits) continue;
+        if (fk_fault(w[i].site, th)) {
+            fk_common.conflict[0] = w[i].addr;
+            fk_common.conflict[1] = tag;
+            fk_limits.why[0] = FK_CONFLICT;
+        }
+        return;
+    }
+}
+
+// After a conflict, pass 0: the lowest processor that wrote the cell in the step; pass 1: the
+// lowest whose value differs from that one's (the simulator's pair).
+extern "C" __global__ void fk_common_writers(int pass) {
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= fk_m.procs || fk_common.tag[p] != fk_common.conflict[1]) return;
+    const FkWrite *w = fk_last_write(p, fk_common.conflict[0]);
+    if (!w) return;
+    if (pass == 1) {
+        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers[0], fk_common.conflict[0]);
+        if (!first || first->bits == w->bits) return;
+    }
+    atomicMax(&fk_common.writers[pass], FK_PROC_MAX - p);
 }
 
 // ---- memory ----
@@ -255,6 +474,24 @@ __device__ int fk_atomic_mp(int *p, int v, int op) {
     default: return atomicOr(p, v);
     }
 }
+
+// Memory-ordered accesses of the device schedule's barriers (GPU scope): cheaper than a
+// __threadfence next to a plain access. The CPU stand-in (tests/emu) defines its own.
+#ifndef FK_EMU
+__device__ inline unsigned fk_load_acquire(const unsigned *a) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
+    return v;
+}
+__device__ inline unsigned fk_add_acq_rel(unsigned *a, unsigned v) {
+    unsigned old;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(a), "r"(v) : "memory");
+    return old;
+}
+__device__ inline void fk_add_release(unsigned *a, unsigned v) {
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" :: "l"(a), "r"(v) : "memory");
+}
+#endif
 
 __device__ int fk_combine(int a, int b, int op) {
     switch (op) {
@@ -360,6 +597,15 @@ __device__ int fk_member_index(int g, int n, int t) {
     for (int i = 0; i < grp.size; i++)
         if (fk_m.status[fk_m.members[grp.members + i]] == FK_ACTIVE) return i;
     return 0;
+}
+
+// The host schedule's check after a logging kernel of launch `launch` over n members of g.
+extern "C" __global__ void fk_common_check_launch(int g, int n, unsigned launch) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    FkThread th = fk_first_member(g, launch, 0);
+    th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
+    fk_common_check(&th, fk_step_tag(&th));
 }
 
 // The entry point of kernel K, whose code for one member is K_body: one thread per member of
@@ -582,7 +828,8 @@ __device__ void fk_marked_member_status(int g, int t, fk_u64 marks, int from, in
 __device__ bool fk_member_stays(int g, int t, fk_u64 slot_base, fk_u64 marks, int has_cond,
                                 FkVar cond, int cond_group) {
     int proc = fk_m.members[fk_m.groups[g].members + t];
-    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE) return false;
+    // After a fault every loop ends: the run goes to its end, where the host reports it.
+    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE || fk_faulted()) return false;
     if (has_cond &&
         fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) == 0) {
         fk_m.status[proc] = FK_BREAK;
@@ -637,13 +884,71 @@ extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, in
     for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
 }
 
+// A team of lanes that runs a collective computation together: a warp (32 lanes, warp
+// intrinsics), or one lane alone. Code written over a team runs in both: in a warp when the
+// lanes are converged, by one thread inside divergent code (the device schedule's small
+// groups).
+struct FkWarpTeam {
+    static constexpr int size = 32;
+    static constexpr int unroll = 8;  // batches whose loads a loop over members issues together
+    int lane;
+    __device__ unsigned ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
+    template <class T> __device__ T shfl(T v, int from) const { return __shfl_sync(0xffffffffu, v, from); }
+    template <class T> __device__ T shfl_up(T v, unsigned d) const { return __shfl_up_sync(0xffffffffu, v, d); }
+    template <class T> __device__ unsigned match(T v) const { return __match_any_sync(0xffffffffu, v); }
+    __device__ void sync() const { __syncwarp(); }
+};
+
+struct FkSoloTeam {
+    static constexpr int size = 1;
+    static constexpr int unroll = 1;
+    int lane;  // always 0
+    __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
+    template <class T> __device__ T shfl(T v, int) const { return v; }
+    template <class T> __device__ T shfl_up(T v, unsigned) const { return v; }
+    template <class T> __device__ unsigned match(T) const { return 1u; }
+    __device__ void sync() const {}
+};
+
+// The identity of a multiprefix operator (fk_combine): combining it changes nothing.
+__device__ inline int fk_identity(int op) {
+    switch (op) {
+    case 0: return 0;
+    case 1: return (int)0x80000000u;
+    case 2: return 0x7fffffff;
+    case 3: return -1;
+    default: return 0;
+    }
+}
+
+// One multiprefix step of a team: each lane with `active` adds `v` to the int at `cell`; the
+// lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by
+// `match` and combined by the cell's first lane. Returns the lane's exclusive prefix (the
+// cell's value before it).
+template <class Team>
+__device__ int fk_mp_lanes(const Team &team, bool active, fk_u64 cell, int v, int op) {
+    unsigned same = team.match(active ? cell : ~0ull);
+    int first = __ffs(same) - 1;
+    int old = 0;
+    if (active && team.lane == first) old = *(int *)cell;
+    old = team.shfl(old, first);
+    int acc = old;
+    for (int l = 0; l < Team::size; l++) {
+        int vl = team.shfl(v, l);
+        if (l < team.lane && ((same >> l) & 1)) acc = fk_combine(acc, vl, op);
+    }
+    int last = 31 - __clz(same);
+    if (active && team.lane == last) *(int *)cell = fk_combine(acc, v, op);
+    return acc;
+}
+
 // Synchronous multiprefix (docs/language.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
-// cell; each gets the exclusive prefix. Chunks and warps take their turn; within a warp, the
-// lanes on one cell are found by __match_any_sync and combined by the cell's leader.
+// cell; each gets the exclusive prefix. Chunks and warps take their turn.
 __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
                                      FkVar value, int has_result, FkVar result) {
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int warp = threadIdx.x >> 5;
+    FkWarpTeam team{(int)(threadIdx.x & 31)};
     for (int c0 = 0; c0 < n; c0 += blockDim.x) {
         int t = c0 + threadIdx.x;
         int proc = -1;
@@ -657,28 +962,13 @@ __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkV
             cell = *(const fk_u64 *)fk_var_addr(ptr, g, slot_base, proc);
             v = (int)fk_load_int(fk_var_addr(value, g, slot_base, proc), value.size);
         }
-        unsigned same = __match_any_sync(0xffffffffu, proc >= 0 ? cell : ~0ull);
         // Only the warps that hold members of this chunk take a turn.
         int warps = (min(n - c0, (int)blockDim.x) + 31) / 32;
         for (int w = 0; w < warps; w++) {
             if (w == warp) {
-                int leader = __ffs(same) - 1;
-                int old = 0;
-                if (proc >= 0 && lane == leader) old = *(int *)cell;
-                old = __shfl_sync(0xffffffffu, old, leader);
-                // The exclusive prefix of the lanes before this one on the same cell.
-                int acc = old;
-                for (int l = 0; l < 32; l++) {
-                    int vl = __shfl_sync(0xffffffffu, v, l);
-                    if (l < lane && ((same >> l) & 1)) acc = fk_combine(acc, vl, op);
-                }
-                int last = 31 - __clz(same);
-                int fin = fk_combine(acc, v, op);
-                if (proc >= 0) {
-                    if (lane == last) *(int *)cell = fin;
-                    if (has_result)
-                        *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
-                }
+                int acc = fk_mp_lanes(team, proc >= 0, cell, v, op);
+                if (proc >= 0 && has_result)
+                    *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
             }
             __syncthreads();
         }
@@ -822,6 +1112,34 @@ __device__ int fk_r_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int 
         running += __syncthreads_count(stays);
     }
     return running;
+}
+
+// An iteration of a block region's loop (group g is the loop group): thread 0 tests the
+// limits for g's $$ 0 member (fk_limit) when a test is due. True in every thread when the
+// run stops.
+__device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
+    ++*it;
+    if (!(fk_limits.max_steps && *it > fk_limits.max_steps) && (*it & 1023) != 0) return false;
+    __shared__ int stop;
+    if (threadIdx.x == 0) {
+        FkThread th = fk_first_member(g, r.launch, r.sub);
+        stop = fk_limit(*it, site, &th);
+    }
+    __syncthreads();
+    int s = stop;
+    __syncthreads();
+    return s;
+}
+
+// --crcw common: the check after a region's logging kernel (its segment was r.sub - 1).
+__device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
+    int n = fk_r_threads(g, seq);
+    for (int t = threadIdx.x; t < n; t += blockDim.x) {
+        FkThread th = fk_first_member(g, r.launch, r.sub - 1);
+        th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
+        fk_common_check(&th, fk_step_tag(&th));
+    }
+    __syncthreads();
 }
 
 __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value,

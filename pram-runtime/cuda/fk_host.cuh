@@ -11,6 +11,7 @@
 // and the loop-exit count.
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -75,8 +76,10 @@ struct FkHostFrame {
     int is_if, set_dollar, first, arms[2], end;
     long long k, i;
     std::vector<int> sizes;
-    // loop: its header, where it exits, whether a participant runs the next iteration
-    int has_cond, test_first, forms_group, shared_frame, exit, running;
+    // loop: its header, where it exits, whether a participant runs the next iteration, its
+    // fault site and iterations so far (the limits)
+    int has_cond, test_first, forms_group, shared_frame, exit, running, site;
+    fk_u64 iterations;
     FkVar cond;
     fk_u64 shared_bytes;
     // call: the callee's context, where the caller goes on, the result to copy back
@@ -100,6 +103,20 @@ struct FkHost {
     int pc;
     std::vector<FkHostFrame> stack;
     unsigned *fault_key;  // device schedule: the faulting step's order key (device memory)
+    // The limits (`--max-steps`, `--timeout`; docs/gpu-limits.md), also on the device in
+    // fk_limits: iterations of one loop (0: none), seconds from the start (0: none).
+    fk_u64 max_steps;
+    double timeout;
+    std::chrono::steady_clock::time_point start;
+    int *why;  // device: FK_LIMIT_* of the fault
+    int calls;  // calls the walk is in
+    // A recursion fault (R0008): the runtime stack that filled (0: more than FK_MAX_DEPTH
+    // calls) and the calls, or the device schedule's frames and slot stack per processor.
+    const char *deep_stack;
+    int deep_calls;
+    int device_frames;
+    fk_u64 device_slot_bytes;
+    FkCommon common;  // --crcw common: the write logs (writes 0: not checked)
 };
 
 static FkHost fk_h;
@@ -195,16 +212,35 @@ inline void fk_after_launch(const char *name) {
         }                                                                                   \
     } while (0)
 
+inline int fk_finish();
+
+// A runtime stack (`stack`, 0: none, the limit on nested calls) cannot hold a call: a fault of
+// the innermost call (R0008), reported after the output before it; outside calls, an error.
+inline void fk_full(const char *stack) {
+    const FkHostFrame *call = 0;
+    for (size_t i = fk_h.stack.size(); i-- > 0 && !call;)
+        if (fk_h.stack[i].kind == FK_HOST_CALL) call = &fk_h.stack[i];
+    if (!call) {
+        std::string m = std::string("the runtime's ") + stack + " is full (groups nested too deeply)";
+        fk_fatal(m.c_str());
+    }
+    fk_h.deep_stack = stack;
+    fk_h.deep_calls = fk_h.calls;
+    fk_limit_hit<<<1, 1>>>(call->outer.g, call->site, FK_LIMIT_DEPTH, fk_h.launches);
+    fk_after_launch("fk_limit_hit");
+    exit(fk_finish());
+}
+
 inline fk_u64 fk_alloc_words(fk_u64 n) {
     fk_u64 at = fk_h.top.words;
-    if (at + n > fk_h.words_cap) fk_fatal("the runtime's word stack is full (groups nested too deeply)");
+    if (at + n > fk_h.words_cap) fk_full("word stack");
     fk_h.top.words += n;
     return at;
 }
 
 inline fk_u64 fk_alloc_members(fk_u64 n) {
     fk_u64 at = fk_h.top.members;
-    if (at + n > fk_h.members_cap) fk_fatal("the member stack is full (groups nested too deeply)");
+    if (at + n > fk_h.members_cap) fk_full("member stack");
     fk_h.top.members += n;
     return at;
 }
@@ -212,7 +248,7 @@ inline fk_u64 fk_alloc_members(fk_u64 n) {
 // Shared-frame bytes on the stack, not zeroed (a block region zeroes its own).
 inline fk_u64 fk_reserve_frames(fk_u64 bytes) {
     fk_u64 at = (fk_h.top.frames + 7) & ~7ull;
-    if (at + bytes > fk_h.frames_cap) fk_fatal("the shared-frame stack is full (groups nested too deeply)");
+    if (at + bytes > fk_h.frames_cap) fk_full("shared-frame stack");
     fk_h.top.frames = at + bytes;
     return (fk_u64)(fk_h.frames + at);
 }
@@ -225,7 +261,7 @@ inline fk_u64 fk_alloc_frames(fk_u64 bytes) {
 
 inline int fk_alloc_groups(int k) {
     int first = fk_h.top.groups;
-    if ((fk_u64)first + k > fk_h.groups_cap) fk_fatal("the group stack is full (groups nested too deeply)");
+    if ((fk_u64)first + k > fk_h.groups_cap) fk_full("group stack");
     fk_h.top.groups += k;
     fk_h.groups.resize(fk_h.top.groups);
     return first;
@@ -391,8 +427,10 @@ inline void fk_split_fork(FkVar count, FkVar at, int set_dollar, FkVar dollar, i
 
 // Marks the participants (the active members).
 inline void fk_loop_begin(int has_cond, FkVar cond, int test_first, int forms_group, int frame,
-                          fk_u64 bytes, int exit) {
+                          fk_u64 bytes, int exit, int site) {
     FkHostFrame &l = fk_push_frame(FK_HOST_LOOP);
+    l.site = site;
+    l.iterations = 0;
     l.has_cond = has_cond;
     l.cond = cond;
     l.test_first = test_first;
@@ -464,9 +502,22 @@ inline void fk_loop_next() {
     fk_after_launch("fk_marked_status");
 }
 
-// The exit update in the loop group; back to `body` while a participant runs.
+// The limit (FK_LIMIT_*) a loop passes after `it` iterations, or 0.
+inline int fk_host_limit(fk_u64 it) {
+    if (fk_h.max_steps && it > fk_h.max_steps) return FK_LIMIT_STEPS;
+    std::chrono::duration<double> t = std::chrono::steady_clock::now() - fk_h.start;
+    if (fk_h.timeout > 0 && t.count() > fk_h.timeout) return FK_LIMIT_TIME;
+    return 0;
+}
+
+// The exit update in the loop group; back to `body` while a participant runs. A passed limit
+// is a fault of the loop group, after which the loop ends.
 inline void fk_loop_latch(int body) {
     FkHostFrame &l = fk_frame(FK_HOST_LOOP);
+    if (int why = fk_host_limit(++l.iterations)) {
+        fk_limit_hit<<<1, 1>>>(fk_h.c.g, l.site, why, fk_h.launches);
+        fk_after_launch("fk_limit_hit");
+    }
     fk_loop_exit_update(&l, fk_h.c, l.has_cond);
     if (l.running > 0) fk_h.pc = body;
 }
@@ -486,11 +537,14 @@ inline void fk_loop_end() {
 // Enters a host function for the current group: a new slot frame and shared frame; `entry`
 // runs next, and its `fk_ret` comes back to the instruction after the call.
 inline void fk_call(fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes, int frame,
-                    fk_u64 frame_bytes, int entry) {
+                    fk_u64 frame_bytes, int entry, int site) {
     FkHostFrame &k = fk_push_frame(FK_HOST_CALL);
     FkCtx c = k.outer;
     k.back = fk_h.pc;
     k.has_result = 0;
+    k.site = site;
+    fk_h.calls++;
+    if (fk_h.calls > FK_DEFAULT_MAX_DEPTH) fk_full(0);
     k.words = fk_alloc_words(k.n);
     if (k.n > 0) {
         fk_mark_active<<<FK_BLOCKS(k.n)>>>(c.g, k.n, k.words);
@@ -498,12 +552,7 @@ inline void fk_call(fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes, int fr
     }
     fk_u64 base = c.slot_base + caller_frame_bytes * (fk_u64)fk_h.procs;
     fk_u64 need = base + callee_frame_bytes * (fk_u64)fk_h.procs;
-    if (need > fk_h.slots_cap) {
-        char m[200];
-        snprintf(m, sizeof m, "the call stack needs %llu bytes of spilled slots, more than the %llu reserved (recursion too deep?)",
-                 need, fk_h.slots_cap);
-        fk_fatal(m);
-    }
+    if (need > fk_h.slots_cap) fk_full("call stack of spilled slots");
     FkHostGroup p = fk_h.groups[c.g];
     k.inner.g = fk_push_group(c.g, p.size, p.members, p.at, frame, frame_bytes);
     k.inner.slot_base = base;
@@ -546,6 +595,7 @@ inline bool fk_ret() {
     }
     fk_h.pc = k.back;
     fk_pop_frame();
+    fk_h.calls--;
     return true;
 }
 
@@ -727,6 +777,59 @@ inline void fk_report_fault(const int *fault) {
     fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault[1], fault[4], fault[5]);
 }
 
+// A site's message without values, and where it is (`the loop at f.fork:3:5`), for the
+// limits' reports.
+inline std::string fk_site_text(const FkSite &site) {
+    char text[256];
+    snprintf(text, sizeof text, site.format, "", "");
+    return std::string(text) + " at " + site.location;
+}
+
+// --crcw common: the check of the writes of the kernel just launched for the current group.
+inline void fk_check_common() {
+    unsigned n = fk_threads(fk_h.c);
+    if (!fk_h.common.writes || n == 0) return;
+    fk_common_check_launch<<<FK_BLOCKS(n)>>>(fk_h.c.g, (int)n, fk_h.launches - 1);
+    fk_after_launch("fk_common_check_launch");
+}
+
+// The logged write of processor `proc` to `addr` (size 0: none).
+inline FkWrite fk_logged_write(int proc, fk_u64 addr) {
+    FkWrite w[FK_WRITES], last;
+    int n = 0;
+    memset(&last, 0, sizeof last);
+    fk_read(&n, fk_h.common.count + proc, 1);
+    fk_cuda(cudaMemcpy(w, fk_h.common.writes + (fk_u64)proc * FK_WRITES, sizeof w, cudaMemcpyDeviceToHost), "reading a write log");
+    for (int i = 0; i < n && i < FK_WRITES; i++)
+        if (w[i].addr == addr) last = w[i];
+    return last;
+}
+
+// A logged value as the simulator shows it: signed, of the write's size.
+inline long long fk_write_value(const FkWrite &w) {
+    int shift = 64 - 8 * w.size;
+    return (long long)(w.bits << shift) >> shift;
+}
+
+// A --crcw common conflict: the simulator's pair (the lowest writer of the cell, the lowest
+// whose value differs) and where the second wrote. False when the logs do not hold the pair.
+inline bool fk_report_conflict() {
+    for (int pass = 0; pass < 2; pass++) {
+        fk_common_writers<<<FK_BLOCKS(fk_h.procs)>>>(pass);
+        fk_after_launch("fk_common_writers");
+    }
+    int writers[2];
+    fk_u64 conflict[2];
+    fk_read(writers, fk_h.common.writers, 2);
+    fk_cuda(cudaMemcpy(conflict, fk_h.common.conflict, sizeof conflict, cudaMemcpyDeviceToHost), "reading the conflict");
+    if (!writers[0] || !writers[1]) return false;
+    int a = FK_PROC_MAX - writers[0], b = FK_PROC_MAX - writers[1];
+    FkWrite wa = fk_logged_write(a, conflict[0]), wb = fk_logged_write(b, conflict[0]);
+    fprintf(stderr, "error[R0004]: %s: processors %d and %d wrote %lld and %lld into one cell in one step on processor %d\n",
+            fk_site_text(fk_h.program->sites[wb.site]).c_str(), a, b, fk_write_value(wa), fk_write_value(wb), a);
+    return true;
+}
+
 // Prints the output; reports a fault or an overflow. Returns the exit status.
 inline int fk_finish() {
     fk_cuda(cudaDeviceSynchronize(), "running the kernels");
@@ -746,7 +849,31 @@ inline int fk_finish() {
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault[0] != 0) {
-        fk_report_fault(fault);
+        std::string text = fk_site_text(fk_h.program->sites[fault[0] - 1]);
+        const char *site = text.c_str();
+        int why[2];
+        fk_read(why, fk_h.why, 2);
+        int proc = why[1] ? FK_PROC_MAX - why[1] : fault[1];
+        if (why[0] == FK_LIMIT_STEPS)
+            fprintf(stderr, "error[R0006]: %s ran more than %llu iterations (the step limit, `--max-steps`) on processor %d\n",
+                    site, fk_h.max_steps, proc);
+        else if (why[0] == FK_LIMIT_TIME)
+            fprintf(stderr, "error[R0006]: %s was still running when the time limit of %g s ran out (`--timeout`) on processor %d\n",
+                    site, fk_h.timeout, proc);
+        else if (why[0] == FK_LIMIT_DEPTH && fk_h.device_frames)
+            fprintf(stderr, "error[R0008]: %s nests deeper than the device schedule holds (%d frames and a %llu-byte slot stack per processor; `--schedule host` holds more) on processor %d\n",
+                    site, fk_h.device_frames, fk_h.device_slot_bytes, proc);
+        else if (why[0] == FK_LIMIT_DEPTH && fk_h.deep_stack)
+            fprintf(stderr, "error[R0008]: %s, %d calls deep, found the runtime's %s full (check the recursion's base case) on processor %d\n",
+                    site, fk_h.deep_calls, fk_h.deep_stack, proc);
+        else if (why[0] == FK_LIMIT_DEPTH)
+            fprintf(stderr, "error[R0008]: %s nests more than %d calls (the recursion limit; check the recursion's base case) on processor %d\n",
+                    site, FK_DEFAULT_MAX_DEPTH, proc);
+        else if (why[0] == FK_CONFLICT && fk_report_conflict()) {
+        } else if (why[0] == FK_CONFLICT)
+            fprintf(stderr, "error[R0004]: %s on processor %d\n", site, proc);
+        else
+            fk_report_fault(fault);
         return 1;
     }
     if (top > fk_h.m.out_bytes) {
@@ -761,11 +888,33 @@ inline int fk_finish() {
 
 inline int fk_main(int argc, char **argv, const FkProgram *program) {
     long procs = 1;
+    int common = 1;  // --crcw common (the default): concurrent writes are checked
     fk_h.priority = 0;
+    fk_h.max_steps = FK_DEFAULT_MAX_STEPS;
+    fk_h.timeout = FK_DEFAULT_TIMEOUT;
     for (int i = 1; i < argc; i++) {
         const char *v = 0;
+        if (strcmp(argv[i], "--max-steps") == 0 && i + 1 < argc) {
+            char *end;
+            fk_h.max_steps = strtoull(argv[++i], &end, 10);
+            if (*end || fk_h.max_steps == 0) {
+                fprintf(stderr, "error: `--max-steps %s`: give a number of loop iterations from 1 up\n", argv[i]);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc) {
+            char *end;
+            fk_h.timeout = strtod(argv[++i], &end);
+            if (*end || !(fk_h.timeout >= 0)) {
+                fprintf(stderr, "error: `--timeout %s`: give seconds (0: no time limit)\n", argv[i]);
+                return 2;
+            }
+            continue;
+        }
         if (strcmp(argv[i], "--crcw") == 0 && i + 1 < argc) {
             const char *m = argv[++i];
+            common = strcmp(m, "common") == 0;
             if (strcmp(m, "priority") == 0) {
 #ifdef FK_SCHEDULE_DEVICE
                 fprintf(stderr, "error: `--crcw priority` needs the host schedule (`forkcc build --schedule host`): the device schedule runs the members of a step in no fixed order\n");
@@ -782,7 +931,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) v = argv[++i];
         else if (strncmp(argv[i], "-p", 2) == 0) v = argv[i] + 2;
         else {
-            fprintf(stderr, "error: unknown argument `%s`; usage: %s -p P [--crcw common|arbitrary|priority]\n",
+            fprintf(stderr, "error: unknown argument `%s`; usage: %s -p P [--crcw common|arbitrary|priority] [--max-steps N] [--timeout SECONDS]\n",
                     argv[i], argv[0]);
             return 2;
         }
@@ -833,6 +982,33 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     m.fault = (int *)fk_device_alloc(4 * FK_FAULT_WORDS, "the fault words");
     h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
+    h.why = (int *)fk_device_alloc(8, "the limit word");
+    FkLimits limits;
+    limits.max_steps = h.max_steps;
+    limits.timeout_ns = (fk_u64)(h.timeout * 1e9);
+    limits.start_ns = 0;
+    limits.why = h.why;
+    fk_set_limits<<<1, 1>>>(limits);
+    fk_after_launch("fk_set_limits");
+    h.start = std::chrono::steady_clock::now();
+    memset(&h.common, 0, sizeof h.common);
+#ifndef FK_UNCHECKED
+    if (common) {
+        FkCommon &c = h.common;
+        c.writes = (FkWrite *)fk_device_alloc(P * FK_WRITES * sizeof(FkWrite), "the write logs (--crcw common)");
+        c.count = (int *)fk_device_alloc(P * 4, "the write logs (--crcw common)");
+        c.tag = (fk_u64 *)fk_device_alloc(P * 8, "the write logs (--crcw common)");
+        c.lo[0] = m.shared_globals;
+        c.hi[0] = m.shared_globals + program->shared_globals_bytes;
+        c.lo[1] = h.frames;
+        c.hi[1] = h.frames + h.frames_cap;
+        c.lo[2] = m.heap;
+        c.hi[2] = m.heap + m.heap_bytes;
+        c.conflict = (fk_u64 *)fk_device_alloc(16, "the conflict word");
+        c.writers = (int *)fk_device_alloc(8, "the conflict word");
+        fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
+    }
+#endif
     h.top.groups = 0;
     h.top.members = 0;
     h.top.words = 0;

@@ -25,11 +25,31 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     d.fault_key = (unsigned *)fk_device_alloc(4 * (1 + 2 * FK_KEY_MAX), "the fault's order key");
     fk_u64 stride = slot_stack_bytes;
     d.slot_stack_bytes = stride;
+    h.device_frames = d.depth;
+    h.device_slot_bytes = stride;
     FkSlotStacks stacks;
     stacks.stride = stride;
     stacks.base = (char *)fk_device_alloc(P * stride, "processor slot stacks");
     fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
+    if (h.common.writes) {
+        // Group instances' shared frames live in the frame heap here.
+        h.common.lo[1] = d.frame_heap;
+        h.common.hi[1] = d.frame_heap + d.frame_heap_bytes;
+        fk_cuda(cudaMemcpyToSymbol(fk_common, &h.common, sizeof h.common), "the write logs");
+    }
     fk_cuda(cudaMemcpyToSymbol(fk_slot_stacks, &stacks, sizeof stacks), "the slot stacks");
+#ifdef FK_TIMESTAMPS
+    // Built with -DFK_TIMESTAMPS=N: the first N group instances' timestamps (FkTraceRec),
+    // printed to stderr after the run as `fk-timestamps FORMED HEX` (the bytes, which
+    // pram_runtime::gpu::timeline::decode_device reads).
+    FkTrace trace;
+    trace.cap = FK_TIMESTAMPS;
+    trace.pad = 0;
+    trace.recs = (FkTraceRec *)fk_device_alloc(trace.cap * sizeof(FkTraceRec), "timestamps");
+    trace.count = (unsigned *)fk_device_alloc(sizeof(unsigned), "timestamps");
+    fk_cuda(cudaMemset(trace.recs, 0, trace.cap * sizeof(FkTraceRec)), "zeroing the timestamps");
+    fk_cuda(cudaMemcpyToSymbol(fk_t, &trace, sizeof trace), "the timestamps");
+#endif
     fk_device_init<<<FK_BLOCKS(h.procs)>>>();
     fk_after_launch("fk_device_init");
 #ifdef FK_EMU
@@ -45,6 +65,19 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
             "launching the persistent kernel");
 #endif
     fk_cuda(cudaDeviceSynchronize(), "running the program");
+#ifdef FK_TIMESTAMPS
+    {
+        unsigned formed = 0;
+        fk_read((int *)&formed, (const int *)trace.count, 1);
+        fk_u64 kept = std::min<fk_u64>(formed, trace.cap);
+        std::vector<unsigned char> bytes(kept * sizeof(FkTraceRec));
+        fk_cuda(cudaMemcpy(bytes.data(), trace.recs, bytes.size(), cudaMemcpyDeviceToHost),
+                "reading the timestamps");
+        fprintf(stderr, "fk-timestamps %u ", formed);
+        for (unsigned char b : bytes) fprintf(stderr, "%02x", b);
+        fprintf(stderr, "\n");
+    }
+#endif
     int error[2];
     fk_read(error, d.error, 2);
     char m[256];
@@ -54,11 +87,8 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     case FK_ERR_FRAMES:
         snprintf(m, sizeof m, "the device schedule: processor %d nested groups deeper than %d frames (recursion too deep?)", error[1], d.depth);
         fk_fatal(m);
-    case FK_ERR_FRAME_HEAP:
-        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error[1]);
-        fk_fatal(m);
     default:
-        snprintf(m, sizeof m, "the device schedule: processor %d's %llu-byte slot stack is full (recursion too deep?)", error[1], stride);
+        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error[1]);
         fk_fatal(m);
     }
     fk_h.fault_key = d.fault_key;

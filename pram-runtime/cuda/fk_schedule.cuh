@@ -30,7 +30,10 @@
 //   all or part of it. Members write a collective's inputs into the first array at their $$;
 //   the leader uses the second as working space and writes each member's results into the
 //   member's own FkResult, where nothing else can overwrite them before it reads them;
-// - shared frames of group instances: a bump heap, zeroed, never reused.
+// - shared frames of group instances: a bump heap, zeroed, never reused;
+// - timestamps (`--trace`, `--stats`; off unless the driver sets fk_t): one FkTraceRec per
+//   group instance, numbered in the order they form (0 is the root group): formed when the
+//   leader action makes it (%globaltimer), ended when its last member leaves it (atomicMax).
 //
 // Output order: a printf record carries its order key, the path of (step of the parent when
 // the group formed, subgroup index) from the root, then (step, $$ or __PROC_NR__). Sorting by
@@ -52,7 +55,6 @@
 // Runtime limits the schedule reports to the host (fk_d.error[0]); [1] the processor.
 #define FK_ERR_FRAMES 1      // frames nested deeper than fk_d.depth
 #define FK_ERR_FRAME_HEAP 2  // shared frames of group instances exhausted the frame heap
-#define FK_ERR_SLOTS 3       // a call's slot frame does not fit the processor's slot stack
 
 struct FkFrame {
     int kind;
@@ -62,7 +64,7 @@ struct FkFrame {
     fk_u64 slot_base;    // slot stack height before the frame
     int back;            // split: the end pc; call: the Call's pc (the result copy)
     int flags;
-    fk_i64 saved;        // fork with `$ = e`: the old $
+    fk_i64 saved;        // fork with `$ = e`: the old $; loop: iterations so far
     unsigned step;       // order key element: the parent's step when the group formed
     unsigned index;      // ... and the subgroup index
 };
@@ -89,15 +91,38 @@ struct FkResult {
     fk_i64 value;
 };
 
+// A collective's leader action: what the members' inputs are combined into (fk_leader).
+#define FK_ACT_NONE 0         // a plain barrier
+#define FK_ACT_FIRST 1        // value: the first flagged member's value, or -1
+#define FK_ACT_ANY 2          // value: whether a member is flagged
+#define FK_ACT_SPLIT 3        // subgroups by key (fk_form_groups)
+#define FK_ACT_LOOP_ENTER 4   // FK_ACT_ANY, then the loop group
+#define FK_ACT_CALL 5         // FK_ACT_FIRST, each member's flag, the callee's group
+#define FK_ACT_START 6        // the root group of a `start`
+#define FK_ACT_MULTIPREFIX 7  // the flagged members' operands combined per cell
+#define FK_ACT_COMMON_CHECK 8 // --crcw common: the kernel's writes checked (by the last arriver)
+
+struct FkAction {
+    int kind;            // FK_ACT_*
+    int d;               // split: the owning frame's height above the leader's current one
+    int fork;            // split: keys are `fork` indexes (@ = the key), else 0/1
+    int frame0, frame1;  // split, call, start: the shared frames of the new groups
+    int op;              // multiprefix: the operator (fk_combine)
+    fk_u64 bytes0, bytes1;
+};
+
 struct FkSync {
     unsigned arrived;
     unsigned step;       // collectives completed: the step of the output order key
     fk_i64 value;        // a collective's result for every member (branch, running, first active)
     fk_u64 scratch;      // the group's slice in the scratch arrays
     fk_i64 aux;          // a collective's second result (the call group)
+    FkAction action;     // the leader action a warp owes the group (large groups)
+    unsigned trace;      // the group instance's number in fk_t (when tracing)
+    int trace_pc;        // the pc of the collective whose leader action runs (when tracing)
     // The generation, which every waiting member polls, in a cache line of its own: on the
     // arrival counter's line the polls would slow the arrivals and the leader's writes.
-    unsigned pad[24];
+    unsigned pad[12];
     unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
     unsigned pad2[31];
 };
@@ -129,6 +154,29 @@ struct FkDevice {
 
 __device__ FkDevice fk_d;
 
+// A group instance's timestamps (pram_runtime::gpu::timeline decodes them).
+struct FkTraceRec {
+    fk_u64 begin;        // %globaltimer when the leader action formed it
+    fk_u64 end;          // ... when its last member left it
+    fk_i64 at;           // @
+    int parent;          // the parent instance's number (-1 for the root)
+    int pc;              // the instruction that formed it (-1 for the root)
+    int index;           // split: the subgroup index (then 0, else 1; fork: @)
+    int size;
+    unsigned event;      // the parent's step at the forming collective (siblings share it)
+    int pad;
+};
+
+struct FkTrace {
+    FkTraceRec *recs;    // null: no timestamps (the default)
+    unsigned *count;     // instances formed (also those beyond cap, which are not recorded)
+    unsigned cap;
+    unsigned pad;
+};
+
+__device__ FkTrace fk_t;
+
+
 // The GPU driver (pram_runtime::gpu::abi) allocates and writes these with the same layout.
 static_assert(sizeof(FkProc) == 64, "FkProc layout");
 static_assert(sizeof(FkFrame) == 48, "FkFrame layout");
@@ -137,10 +185,13 @@ static_assert(sizeof(FkSlot) == 32, "FkSlot layout");
 static_assert(sizeof(FkResult) == 16, "FkResult layout");
 static_assert(sizeof(FkDevice) == 96, "FkDevice layout");
 static_assert(sizeof(FkSlotStacks) == 16, "FkSlotStacks layout");
+static_assert(sizeof(FkTraceRec) == 48, "FkTraceRec layout");
+static_assert(sizeof(FkTrace) == 24, "FkTrace layout");
 
 // The GPU driver sets the descriptors with these one-thread kernels.
 extern "C" __global__ void fk_set_device(FkDevice d) { fk_d = d; }
 extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s) { fk_slot_stacks = s; }
+extern "C" __global__ void fk_set_trace(FkTrace t) { fk_t = t; }
 
 // The emitted interpreter of one processor (generated from the host program).
 __device__ void fk_run_proc(int p, FkProc *s);
@@ -160,6 +211,9 @@ __device__ inline FkSlot *fk_my_slot(const FkProc *s) { return fk_scratch(s->gro
 __device__ void fk_error(int code, int p) {
     if (atomicCAS(&fk_d.error[0], 0, code) == 0) fk_d.error[1] = p;
 }
+
+// How many instructions a processor runs between two reads of the stop words (fk_run_proc).
+#define FK_STOP_EVERY 16
 
 __device__ inline bool fk_stopped() {
     return *(volatile int *)&fk_m.fault[0] != 0 || *(volatile int *)&fk_d.error[0] != 0;
@@ -200,65 +254,44 @@ __device__ char *fk_frame_alloc(fk_u64 bytes, int p) {
     return fk_d.frame_heap + at;
 }
 
-// A new group instance: its descriptor and barrier, its scratch slice.
-__device__ int fk_new_group(int leader, int d, int parent, int size, fk_i64 at, int frame_id,
-                            fk_u64 frame_bytes, fk_u64 scratch) {
-    int id = leader * (fk_d.depth + 1) + d;
-    FkGroup *g = &fk_m.groups[id];
-    g->at = at;
-    g->parent = parent;
-    g->size = size;
-    g->members = 0;
-    g->frame_id = frame_id;
-    g->frame = (fk_u64)fk_frame_alloc(frame_bytes, leader);
-    FkSync *y = &fk_d.sync[id];
-    y->arrived = 0;
-    y->step = fk_d.sync[parent].step + 1;  // the parent's step after this collective, +1
-    y->value = 0;
-    y->aux = 0;
-    y->scratch = scratch;
-    return id;
+// ---- timestamps ----
+
+// A group instance forms now as a subgroup of `parent`, in the leader action of the
+// collective at fk_d.sync[parent].trace_pc: its number.
+__device__ unsigned fk_trace_form(int parent, int size, fk_i64 at) {
+    if (!fk_t.recs) return 0;
+    const FkSync *y = &fk_d.sync[parent];
+    unsigned i = atomicAdd(fk_t.count, 1u);
+    if (i < fk_t.cap) {
+        FkTraceRec *r = &fk_t.recs[i];
+        r->begin = fk_now();
+        r->at = at;
+        r->parent = (int)y->trace;
+        r->pc = y->trace_pc;
+        r->index = (int)at;
+        r->size = size;
+        r->event = y->step;
+    }
+    return i;
 }
 
-// Arrives at group g's barrier; the last member runs `leader` and releases the others.
-// Returns true when the processor must wait (its thread goes on with its other processors).
-template <class F> __device__ bool fk_arrive(int p, FkProc *s, int g, F leader) {
-    FkSync *y = &fk_d.sync[g];
-    int n = fk_m.groups[g].size;
-    // A processor runs from a copy of its state (fk_device_run); the leader reads only its
-    // frame height.
-    fk_d.procs[p].sp = s->sp;
-    if (n == 1) {
-        // A group of one processor: no barrier, nobody to release.
-        leader();
-        y->step++;
-        return false;
-    }
-    unsigned gen = fk_load_volatile(&y->gen);
-    __threadfence();
-    if (atomicAdd(&y->arrived, 1u) != (unsigned)n - 1) {
-        s->waiting = 1;
-        s->wait_group = g;
-        s->wait_gen = gen;
-        return true;
-    }
-    __threadfence();
-    leader();
-    y->step++;
-    y->arrived = 0;
-    __threadfence();
-    atomicAdd(&y->gen, 1u);
-    return false;
+// An `if` split's subgroup: then (0) or else (1).
+__device__ inline void fk_trace_index(int g, int index) {
+    if (!fk_t.recs) return;
+    unsigned i = fk_d.sync[g].trace;
+    if (i < fk_t.cap) fk_t.recs[i].index = index;
 }
 
-__device__ inline bool fk_barrier(int p, FkProc *s, int g) {
-    return fk_arrive(p, s, g, [] {});
+// A member leaves group g now; the last one to leave ends it.
+__device__ inline void fk_trace_leave(int g) {
+    if (!fk_t.recs) return;
+    unsigned i = fk_d.sync[g].trace;
+    if (i < fk_t.cap) atomicMax(&fk_t.recs[i].end, fk_now());
 }
 
 // Whether a waiting processor's barrier has released it.
 __device__ inline bool fk_released(FkProc *s) {
-    if (fk_load_volatile(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
-    __threadfence();
+    if (fk_load_acquire(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
     s->waiting = 0;
     return true;
 }
@@ -289,42 +322,63 @@ __device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {
     return fk_load_int(fk_var_addr(v, s->group, s->slot_base, p), v.size);
 }
 
-// ---- leader actions ----
+// The id of the group instance led by `leader` whose owning frame is `d` above the leader's
+// current frame height (the leader is waiting in the collective: its height is stable).
+__device__ inline int fk_group_id(int leader, int d) {
+    return leader * (fk_d.depth + 1) + fk_d.procs[leader].sp + d;
+}
 
-// Forms the subgroups of group g from the members' keys (this collective's slots: key -1 for
-// none): consecutive new ranks in $$ order per key, one group instance per key led by its
-// first member. Subgroups take consecutive parts of g's scratch slice. `d` is how far above
-// the leader's current frame height the owning frame will be (1: pushed after this
-// collective; 0: already pushed, a loop's). `at_is_key`: fork (@ = the key), else @ kept.
-__device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 bytes0,
-                               int frame1, fk_u64 bytes1) {
+// A new group instance: its descriptor and barrier, its scratch slice.
+__device__ void fk_new_group(int id, int leader, int parent, int size, fk_i64 at, int frame_id,
+                             fk_u64 frame_bytes, fk_u64 scratch) {
+    FkGroup *g = &fk_m.groups[id];
+    g->at = at;
+    g->parent = parent;
+    g->size = size;
+    g->members = 0;
+    g->frame_id = frame_id;
+    g->frame = (fk_u64)fk_frame_alloc(frame_bytes, leader);
+    FkSync *y = &fk_d.sync[id];
+    y->arrived = 0;
+    y->step = fk_d.sync[parent].step + 1;  // the parent's step after this collective, +1
+    y->value = 0;
+    y->aux = 0;
+    y->scratch = scratch;
+    y->trace = fk_trace_form(parent, size, at);
+}
+
+// ---- leader actions ----
+// Written over a team (FkWarpTeam, FkSoloTeam): a large group's action is run by a whole warp,
+// 32 members' inputs at a time (fk_device_run); a small group's by its last arriver alone.
+
+// The first member (in $$ order) whose slot has `flag`: its value, or -1 when there is none.
+template <class Team> __device__ fk_i64 fk_first_flagged(const Team &t, int g) {
+    int n = fk_m.groups[g].size;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int base = 0; base < n; base += Team::size) {
+        int r = base + t.lane;
+        bool flag = r < n && sl[r].flag;
+        unsigned m = t.ballot(flag);
+        if (m) return t.shfl(flag ? sl[r].value : 0, __ffs(m) - 1);
+    }
+    return -1;
+}
+
+template <class Team> __device__ fk_i64 fk_any_flagged(const Team &t, int g) {
+    int n = fk_m.groups[g].size;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int base = 0; base < n; base += Team::size) {
+        int r = base + t.lane;
+        if (t.ballot(r < n && sl[r].flag)) return 1;
+    }
+    return 0;
+}
+
+// `fork`'s subgroups (keys are indexes, @ = the key) by one thread: an open-addressing table
+// of the keys, n entries for at most n keys.
+__device__ void fk_form_fork_groups(int g, const FkAction &a) {
     int n = fk_m.groups[g].size;
     FkSlot *sl = fk_scratch(g, 0, 0);
-    fk_i64 parent_at = fk_m.groups[g].at;
-    if (!at_is_key) {
-        // `if` and loop groups: keys 0 and 1 only, counted directly.
-        int count[2] = {0, 0}, leader[2] = {0, 0}, id[2] = {-1, -1}, next[2] = {0, 0};
-        for (int r = 0; r < n; r++) {
-            fk_i64 key = sl[r].value;
-            if (key >= 0 && count[key]++ == 0) leader[key] = sl[r].proc;
-        }
-        fk_u64 offset = fk_d.sync[g].scratch;
-        for (int k = 0; k < 2; k++) {
-            if (count[k] == 0) continue;
-            id[k] = fk_new_group(leader[k], fk_d.procs[leader[k]].sp + d, g, count[k], parent_at,
-                                 k ? frame1 : frame0, k ? bytes1 : bytes0, offset);
-            offset += count[k];
-        }
-        for (int r = 0; r < n; r++) {
-            FkResult *m = &fk_d.results[sl[r].proc];
-            fk_i64 key = sl[r].value;
-            m->value = key;
-            m->group = key < 0 ? -1 : id[key];
-            if (key >= 0) m->rank = next[key]++;
-        }
-        return;
-    }
-    // fork: an open-addressing table of the keys, n entries for at most n keys.
     FkSlot *tab = fk_scratch(g, 1, 0);
     for (int i = 0; i < n; i++) tab[i].value = -1;
     for (int r = 0; r < n; r++) {
@@ -343,9 +397,9 @@ __device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 b
     for (int h = 0; h < n; h++) {
         if (tab[h].value == -1) continue;
         int leader = tab[h].proc;
-        fk_i64 key = tab[h].value;
-        tab[h].result2 = fk_new_group(leader, fk_d.procs[leader].sp + d, g, tab[h].result, key,
-                                      frame0, bytes0, offset);
+        int id = fk_group_id(leader, a.d);
+        fk_new_group(id, leader, g, tab[h].result, tab[h].value, a.frame0, a.bytes0, offset);
+        tab[h].result2 = id;
         offset += tab[h].result;
         tab[h].result = 0;
     }
@@ -364,31 +418,304 @@ __device__ void fk_form_groups(int g, int d, int at_is_key, int frame0, fk_u64 b
     }
 }
 
-// The first member (in $$ order) whose slot has `flag`: its value, or -1 when there is none.
-__device__ fk_i64 fk_first_flagged(int g) {
+// Forms the subgroups of group g from the members' keys (this collective's slots: key -1 for
+// none): consecutive new ranks in $$ order per key, one group instance per key led by its
+// first member. Subgroups take consecutive parts of g's scratch slice. `a.d`: how far above
+// the leader's current frame height the owning frame will be (1: pushed after this
+// collective; 0: already pushed, a loop's). `if` and loop groups have keys 0 and 1, ranked by
+// ballots; `fork`'s any number of keys.
+template <class Team> __device__ void fk_form_groups(const Team &t, int g, const FkAction &a) {
+    if (a.fork) {
+        if (t.lane == 0) fk_form_fork_groups(g, a);
+        return;
+    }
     int n = fk_m.groups[g].size;
-    FkSlot *sl = fk_scratch(g, 0, 0);
-    for (int r = 0; r < n; r++)
-        if (sl[r].flag) return sl[r].value;
-    return -1;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    int count[2] = {0, 0}, leader[2] = {-1, -1}, id[2] = {-1, -1};
+    unsigned before = (1u << t.lane) - 1;
+    constexpr int U = Team::unroll;
+    for (int base0 = 0; base0 < n; base0 += U * Team::size) {
+        // The slots of U batches are loaded together, so that their latencies overlap.
+        fk_i64 keys[U];
+        int procs[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            int r = base0 + u * Team::size + t.lane;
+            keys[u] = r < n ? sl[r].value : -1;
+            procs[u] = r < n ? sl[r].proc : -1;
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+        int r = base0 + u * Team::size + t.lane;
+        fk_i64 key = keys[u];
+        int proc = procs[u];
+        int rank = 0, group = -1;
+        for (int k = 0; k < 2; k++) {
+            unsigned m = t.ballot(key == k);
+            if (!m) continue;
+            if (leader[k] < 0) {
+                leader[k] = t.shfl(proc, __ffs(m) - 1);
+                id[k] = fk_group_id(leader[k], a.d);
+            }
+            if (key == k) {
+                rank = count[k] + __popc(m & before);
+                group = id[k];
+            }
+            count[k] += __popc(m);
+        }
+        if (r < n) {
+            FkResult *res = &fk_d.results[proc];
+            res->value = key;
+            res->group = group;
+            if (key >= 0) res->rank = rank;
+        }
+        }
+    }
+    if (t.lane == 0) {
+        fk_i64 at = fk_m.groups[g].at;
+        fk_u64 offset = fk_d.sync[g].scratch;
+        for (int k = 0; k < 2; k++) {
+            if (count[k] == 0) continue;
+            fk_new_group(id[k], leader[k], g, count[k], at, k ? a.frame1 : a.frame0,
+                         k ? a.bytes1 : a.bytes0, offset);
+            offset += count[k];
+            fk_trace_index(id[k], k);
+        }
+    }
 }
 
-__device__ fk_i64 fk_any_flagged(int g) {
+// A call: the first active member (-1: none, the call is skipped), each member's flag, and
+// the callee's group (the same members and ranks, a new shared frame).
+template <class Team> __device__ void fk_form_call_group(const Team &t, int g, const FkAction &a) {
+    FkSync *y = &fk_d.sync[g];
+    fk_i64 first = fk_first_flagged(t, g);
+    if (t.lane == 0) y->value = first;
+    if (first < 0) return;
     int n = fk_m.groups[g].size;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    for (int r = t.lane; r < n; r += Team::size) fk_d.results[sl[r].proc].value = sl[r].flag;
+    if (t.lane == 0) {
+        int leader = sl[0].proc;
+        int id = fk_group_id(leader, 1);
+        fk_new_group(id, leader, g, n, fk_m.groups[g].at, a.frame0, a.bytes0, y->scratch);
+        y->aux = id;
+    }
+}
+
+// A synchronous multiprefix: the flagged members' operands combined per cell in $$ order
+// (which is __PROC_NR__ order in every group), each getting the exclusive prefix.
+template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int g, int op) {
+    int n = fk_m.groups[g].size;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    // The usual case is one cell for the whole group (`mpadd(&count, 1)`): the team keeps that
+    // cell's value in a register from batch to batch and scans each batch with shuffles, so no
+    // batch waits for the previous one's store. A batch on several cells flushes it and takes
+    // the cell-by-cell step.
+    fk_u64 held = 0;
+    int value = 0;
+    constexpr int U = Team::unroll;
+    for (int base0 = 0; base0 < n; base0 += U * Team::size) {
+        // The slots of U batches are loaded together, so that their latencies overlap.
+        FkSlot in[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            int r = base0 + u * Team::size + t.lane;
+            in[u].flag = 0;
+            if (r < n) in[u] = sl[r];
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+        int r = base0 + u * Team::size + t.lane;
+        bool flag = r < n && in[u].flag;
+        fk_u64 cell = flag ? (fk_u64)in[u].aux : 0;
+        int v = flag ? (int)in[u].value : 0;
+        unsigned m = t.ballot(flag);
+        int acc = 0;
+        if (m) {
+            fk_u64 first = t.shfl(cell, __ffs(m) - 1);
+            if (!t.ballot(flag && cell != first)) {
+                if (held != first) {
+                    if (held && t.lane == 0) *(int *)held = value;
+                    t.sync();
+                    value = t.shfl(t.lane == 0 ? *(int *)first : 0, 0);
+                    held = first;
+                }
+                int incl = flag ? v : fk_identity(op);
+                for (unsigned d = 1; d < (unsigned)Team::size; d <<= 1) {
+                    int below = t.shfl_up(incl, d);
+                    if ((unsigned)t.lane >= d) incl = fk_combine(below, incl, op);
+                }
+                int before = t.shfl_up(incl, 1u);
+                acc = t.lane == 0 ? value : fk_combine(value, before, op);
+                value = fk_combine(value, t.shfl(incl, Team::size - 1), op);
+            } else {
+                if (held && t.lane == 0) *(int *)held = value;
+                held = 0;
+                t.sync();
+                acc = fk_mp_lanes(t, flag, cell, v, op);
+                t.sync();  // the next lanes on a cell read what this batch wrote
+            }
+        }
+        if (r < n) {
+            FkResult *res = &fk_d.results[in[u].proc];
+            res->group = flag;
+            if (flag) res->value = acc;
+        }
+        }
+    }
+    if (held && t.lane == 0) *(int *)held = value;
+}
+
+template <class Team> __device__ void fk_leader(const Team &t, int g, const FkAction &a) {
+    FkSync *y = &fk_d.sync[g];
+    switch (a.kind) {
+    case FK_ACT_FIRST: {
+        fk_i64 v = fk_first_flagged(t, g);
+        if (t.lane == 0) y->value = v;
+        break;
+    }
+    case FK_ACT_ANY: {
+        fk_i64 v = fk_any_flagged(t, g);
+        if (t.lane == 0) y->value = v;
+        break;
+    }
+    case FK_ACT_SPLIT: fk_form_groups(t, g, a); break;
+    case FK_ACT_LOOP_ENTER: {
+        fk_i64 v = fk_any_flagged(t, g);
+        if (t.lane == 0) y->value = v;
+        fk_form_groups(t, g, a);
+        break;
+    }
+    case FK_ACT_CALL: fk_form_call_group(t, g, a); break;
+    case FK_ACT_START:
+        if (t.lane == 0) {
+            int id = fk_group_id(0, 1);
+            fk_new_group(id, 0, g, fk_m.procs, 0, a.frame0, a.bytes0, y->scratch);
+            y->aux = id;
+        }
+        break;
+    case FK_ACT_MULTIPREFIX: fk_combine_multiprefix(t, g, a.op); break;
+    default: break;
+    }
+}
+
+// The end of a collective: the next step, and the waiting members go on.
+__device__ void fk_release(FkSync *y) {
+    y->step++;
+    y->arrived = 0;
+    fk_add_release(&y->gen, 1u);
+}
+
+// Counts an arrival at a group's barrier; returns how many members arrived before. The lanes
+// of a warp that arrive at one group together count with one atomic (a group of 65,536
+// members is 2,048 atomics on its counter, not 65,536): the lanes meet (their inputs ordered
+// before the first lane's release), the first lane adds them all, and each takes its index.
+__device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
+#ifdef FK_EMU
+    (void)g;
+    return fk_add_acq_rel(counter, 1u);
+#else
+    unsigned same = __match_any_sync(__activemask(), g);
+    int lane = threadIdx.x & 31, first = __ffs(same) - 1;
+    __syncwarp(same);
+    unsigned before = 0;
+    if (lane == first) before = fk_add_acq_rel(counter, (unsigned)__popc(same));
+    before = __shfl_sync(same, before, first);
+    __syncwarp(same);  // the first lane's acquire, for the lane that turns out last
+    return before + (unsigned)__popc(same & ((1u << lane) - 1));
+#endif
+}
+
+// --crcw common, the leader of a kernel's end before the step is over: each member's writes
+// of the step are checked (fk_common_check) in $$ order, so a fault names the lowest member
+// and its key is the step's.
+__device__ void fk_s_common_check(const FkProc *s, int g) {
+    if (!fk_common.writes) return;
+    FkThread th;
+    fk_s_thread(&th, 0, s, true);
+    fk_u64 tag = fk_step_tag(&th);
     FkSlot *sl = fk_scratch(g, 0, 0);
-    for (int r = 0; r < n; r++)
-        if (sl[r].flag) return 1;
-    return 0;
+    for (int r = 0; r < fk_m.groups[g].size && !fk_faulted(); r++) {
+        th.proc = sl[r].proc;
+        fk_common_check(&th, tag);
+    }
+}
+
+// The leader action run by the last arriver alone (a small group, a plain barrier, or the
+// --crcw common check, which needs the leader's own state for the fault's order key).
+__device__ void fk_lead_alone(const FkProc *s, int g, const FkAction &a) {
+    if (a.kind == FK_ACT_COMMON_CHECK) fk_s_common_check(s, g);
+    else fk_leader(FkSoloTeam{0}, g, a);
+}
+
+// Groups up to this size run their leader action in the last arriver's thread.
+#define FK_SOLO_MAX 8
+
+// Arrives at group g's barrier. The last member runs the leader action `a` and releases the
+// others, or, in a group larger than FK_SOLO_MAX, leaves the action to its warp (waiting = 2:
+// fk_device_run's warp runs it after the pass) and waits like the others. Returns true when
+// the processor must wait (its thread goes on with its other processors).
+__device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
+    FkSync *y = &fk_d.sync[g];
+    int n = fk_m.groups[g].size;
+    // A processor runs from a copy of its state (fk_device_run); the leader reads only its
+    // frame height.
+    fk_d.procs[p].sp = s->sp;
+    // The instruction the leader action's new groups are formed by.
+    if (fk_t.recs) y->trace_pc = s->pc;
+    if (n == 1) {
+        // A group of one processor: no barrier, nobody to release.
+        fk_lead_alone(s, g, a);
+        y->step++;
+        return false;
+    }
+    // The generation is read before arriving (the release order of the arrival keeps it so),
+    // and the arrival publishes this member's inputs and, for the last, acquires the others'.
+    unsigned gen = fk_load_volatile(&y->gen);
+    bool last = fk_arrival_index(&y->arrived, g) == (unsigned)n - 1;
+    if (last && (a.kind == FK_ACT_NONE || a.kind == FK_ACT_COMMON_CHECK || n <= FK_SOLO_MAX)) {
+        fk_lead_alone(s, g, a);
+        fk_release(y);
+        return false;
+    }
+    if (last) y->action = a;
+    s->waiting = last ? 2 : 1;
+    s->wait_group = g;
+    s->wait_gen = gen;
+    return true;
+}
+
+// The leader action a processor of the warp left (fk_arrive), run by the whole warp.
+__device__ void fk_run_owed_action(const FkWarpTeam &t, int g) {
+    FkSync *y = &fk_d.sync[g];
+    __threadfence();
+    FkAction a = y->action;
+    fk_leader(t, g, a);
+    __threadfence();
+    t.sync();
+    if (t.lane == 0) fk_release(y);
+    t.sync();
+}
+
+__device__ inline bool fk_barrier(int p, FkProc *s, int g) {
+    return fk_arrive(p, s, g, FkAction{FK_ACT_NONE});
 }
 
 // ---- instructions (each returns true when the processor waits) ----
 
+// The step a write belongs to: its group instance and the group's step.
+__device__ fk_u64 fk_step_tag(const FkThread *th) {
+    return ((fk_u64)th->group << 32) | fk_d.sync[th->group].step;
+}
+
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
-// barrier ends the step.
-__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next) {
+// barrier ends the step (`check`: with the --crcw common check of the kernel's writes).
+__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int check) {
     if (s->phase == 0) {
         s->phase = 1;
-        if (fk_barrier(p, s, s->group)) return true;
+        int g = s->group;
+        if (check) fk_my_slot(s)->proc = p;
+        if (fk_arrive(p, s, g, FkAction{check ? FK_ACT_COMMON_CHECK : FK_ACT_NONE})) return true;
     }
     s->phase = 0;
     s->pc = next;
@@ -403,7 +730,7 @@ __device__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next, int els, int
         m->value = m->flag ? fk_s_read(cond, p, s) != 0 : 0;
         s->phase = 1;
         int g = s->group;
-        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_FIRST})) return true;
     }
     fk_i64 v = fk_d.sync[s->group].value;
     s->phase = 0;
@@ -428,8 +755,8 @@ __device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count, i
         m->proc = p;
         s->phase = 1;
         int g = s->group;
-        if (fk_arrive(p, s, g, [=] { fk_form_groups(g, 1, fork, frame0, bytes0, frame1, bytes1); }))
-            return true;
+        FkAction a{FK_ACT_SPLIT, 1, fork, frame0, frame1, 0, bytes0, bytes1};
+        if (fk_arrive(p, s, g, a)) return true;
     }
     if (s->phase == 1) {
         int g = s->group;
@@ -464,6 +791,7 @@ __device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count, i
 // The end of a split arm: back to the parent group, which is restored by its barrier.
 __device__ bool fk_s_subgroup_end(int p, FkProc *s) {
     if (s->phase == 0) {
+        fk_trace_leave(s->group);
         FkFrame *f = fk_pop(p, s);
         if (f->flags & FK_FLAG_DOLLAR) fk_m.dollar[p] = f->saved;
         s->group = f->group;
@@ -500,11 +828,8 @@ __device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond, 
         m->proc = p;
         m->flag = running;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                fk_d.sync[g].value = fk_any_flagged(g);
-                fk_form_groups(g, 0, 0, frame, bytes, frame, bytes);
-            }))
-            return true;
+        FkAction a{FK_ACT_LOOP_ENTER, 0, 0, frame, frame, 0, bytes, bytes};
+        if (fk_arrive(p, s, g, a)) return true;
     }
     bool running = fk_d.sync[g].value != 0;
     s->phase = 0;
@@ -528,16 +853,26 @@ __device__ void fk_s_loop_next(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
-// The loop-exit update and the all-exited test, in the loop group.
-__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next) {
+// The loop-exit update and the all-exited test, in the loop group. Its $$ 0 member counts
+// the iterations and tests the limits (fk_limit; `site` is the loop's).
+__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next,
+                                int site) {
     int g = s->group;
     if (s->phase == 0) {
-        bool part = fk_top(p, s)->flags & FK_FLAG_PARTICIPANT;
+        FkFrame *f = fk_top(p, s);
+        fk_u64 it = (fk_u64)++f->saved;
+        if (s->rank == 0 &&
+            ((fk_limits.max_steps && it > fk_limits.max_steps) || (it & 1023) == 0)) {
+            FkThread th;
+            fk_s_thread(&th, p, s, true);
+            if (fk_limit(it, site, &th)) return true;
+        }
+        bool part = f->flags & FK_FLAG_PARTICIPANT;
         if (has_cond && part && fk_m.status[p] == FK_ACTIVE && fk_s_read(cond, p, s) == 0)
             fk_m.status[p] = FK_BREAK;
         fk_my_slot(s)->flag = part && fk_m.status[p] == FK_ACTIVE;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_any_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_ANY})) return true;
     }
     s->phase = 0;
     s->pc = fk_d.sync[g].value ? body : next;
@@ -549,6 +884,7 @@ __device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int 
 __device__ bool fk_s_loop_end(int p, FkProc *s, int next) {
     if (s->phase == 0) {
         FkFrame *f = fk_pop(p, s);
+        if (f->flags & FK_FLAG_IN_LOOP) fk_trace_leave(s->group);
         if ((f->flags & FK_FLAG_PARTICIPANT) && fk_m.status[p] == FK_BREAK)
             fk_m.status[p] = FK_ACTIVE;
         s->group = f->group;
@@ -572,19 +908,8 @@ __device__ int fk_s_call_begin(int p, FkProc *s, int frame, fk_u64 bytes, int ne
         m->value = s->rank;
         m->proc = p;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                fk_i64 first = fk_first_flagged(g);
-                fk_d.sync[g].value = first;
-                if (first < 0) return;
-                int n = fk_m.groups[g].size;
-                FkSlot *sl = fk_scratch(g, 0, 0);
-                for (int r = 0; r < n; r++) fk_d.results[sl[r].proc].value = sl[r].flag;
-                int leader = sl[0].proc;
-                fk_d.sync[g].aux = fk_new_group(leader, fk_d.procs[leader].sp + 1, g,
-                                                fk_m.groups[g].size, fk_m.groups[g].at, frame,
-                                                bytes, fk_d.sync[g].scratch);
-            }))
-            return -1;
+        FkAction a{FK_ACT_CALL, 1, 0, frame, frame, 0, bytes, bytes};
+        if (fk_arrive(p, s, g, a)) return -1;
     }
     if (fk_d.sync[g].value < 0) {
         s->phase = 0;
@@ -609,14 +934,21 @@ __device__ void fk_s_copy(int p, FkVar src, int src_group, fk_u64 src_base, FkVa
     for (fk_u64 i = 0; i < dst.size; i++) b[i] = a[i];
 }
 
-// Step 2, after the emitted argument copies: enter the callee's group and frame.
+// Step 2, after the emitted argument copies: enter the callee's group and frame. A call
+// for which the processors' frames or slot stacks have no room is a recursion fault at the
+// call's `site`, of the group's $$ 0 member (the others stop with the run).
 __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 callee_frame,
-                                int call_pc, int entry) {
+                                int call_pc, int entry, int site) {
     int g = s->group;
     if (s->phase == 1) {
         int flags = FK_FLAG_PATH | (fk_d.results[p].value ? FK_FLAG_ACTIVE : 0);
-        if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes) {
-            fk_error(FK_ERR_SLOTS, p);
+        if (s->slot_base + caller_frame + callee_frame > fk_d.slot_stack_bytes ||
+            s->sp >= fk_d.depth) {
+            if (s->rank == 0) {
+                FkThread th;
+                fk_s_thread(&th, p, s, true);
+                fk_limit_fault(FK_LIMIT_DEPTH, site, &th);
+            }
             return true;
         }
         FkFrame *f = fk_push(p, s, FK_FRAME_CALL, flags);
@@ -635,6 +967,8 @@ __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 ca
 
 // `Ret`: back at the Call (phase 3 copies the result), or the end of the processor's run.
 __device__ void fk_s_ret(int p, FkProc *s) {
+    // The callee's group, or at the end of main the root group.
+    fk_trace_leave(s->group);
     if (s->sp == 0) {
         s->done = 1;
         return;
@@ -669,7 +1003,7 @@ __device__ bool fk_s_seq_begin(int p, FkProc *s, int next) {
         m->flag = fk_m.status[p] == FK_ACTIVE;
         m->value = s->rank;
         s->phase = 1;
-        if (fk_arrive(p, s, g, [g] { fk_d.sync[g].value = fk_first_flagged(g); })) return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_FIRST})) return true;
     }
     if (!fk_push(p, s, FK_FRAME_SEQ, 0)) return true;
     s->seq = (int)fk_d.sync[g].value + 1;
@@ -689,11 +1023,8 @@ __device__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) 
     int g = s->group;
     if (s->phase == 0) {
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                fk_d.sync[g].aux = fk_new_group(0, fk_d.procs[0].sp + 1, g, fk_m.procs, 0, frame,
-                                                bytes, fk_d.sync[g].scratch);
-            }))
-            return true;
+        FkAction a{FK_ACT_START, 1, 0, frame, frame, 0, bytes, bytes};
+        if (fk_arrive(p, s, g, a)) return true;
     }
     FkFrame *f = fk_push(p, s, FK_FRAME_START, FK_FLAG_PATH);
     if (!f) return true;
@@ -708,6 +1039,7 @@ __device__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) 
 }
 
 __device__ void fk_s_start_end(int p, FkProc *s, int next) {
+    fk_trace_leave(s->group);
     FkFrame *f = fk_pop(p, s);
     s->group = f->group;
     s->rank = f->rank;
@@ -729,20 +1061,7 @@ __device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar valu
             m->value = fk_s_read(value, p, s);
         }
         s->phase = 1;
-        if (fk_arrive(p, s, g, [=] {
-                int n = fk_m.groups[g].size;
-                FkSlot *sl = fk_scratch(g, 0, 0);
-                for (int r = 0; r < n; r++) {
-                    FkResult *m = &fk_d.results[sl[r].proc];
-                    m->group = sl[r].flag;
-                    if (!sl[r].flag) continue;
-                    int *cell = (int *)sl[r].aux;
-                    int old = *cell;
-                    *cell = fk_combine(old, (int)sl[r].value, op);
-                    m->value = old;
-                }
-            }))
-            return true;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_MULTIPREFIX, 0, 0, 0, 0, op})) return true;
     }
     const FkResult &m = fk_d.results[p];
     if (has_result && m.group) *(int *)fk_var_addr(result, g, s->slot_base, p) = (int)m.value;
@@ -828,29 +1147,63 @@ extern "C" __global__ void fk_device_init() {
         y->arrived = 0;
         y->step = 0;
         y->scratch = 0;
+        y->trace = 0;
+        if (fk_t.recs) {
+            // The root group is instance 0; it ends when the last processor leaves main.
+            FkTraceRec *r = &fk_t.recs[0];
+            r->begin = fk_now();
+            r->parent = -1;
+            r->pc = -1;
+            r->size = fk_m.procs;
+            *fk_t.count = 1;
+        }
     }
 }
 
 // The persistent kernel: thread t runs processors t, t + T, ... until all are done (or a
 // fault or a runtime limit stops the run). The lanes of a warp meet after every pass (the
 // votes): a waiting lane spinning on its own would keep the warp from the lane whose
-// processor the others wait for, as divergent paths of a warp take turns.
+// processor the others wait for, as divergent paths of a warp take turns. At the meeting the
+// warp runs the leader actions its lanes owe (fk_arrive): a lane that owes one ends its pass
+// there, and its next pass starts at its next processor.
 extern "C" __global__ void fk_device_run() {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     int T = gridDim.x * blockDim.x;
+    FkWarpTeam team{(int)(threadIdx.x & 31)};
+    int mine = t < fk_m.procs ? (fk_m.procs - 1 - t) / T + 1 : 0;  // this thread's processors
+    int from = 0;
+    // A thread with one processor keeps its state in registers between passes (others read
+    // only its frame height, which fk_arrive stores); with several it loads each one's.
+    FkProc own;
+    if (mine == 1) own = fk_d.procs[t];
     for (;;) {
         bool live = false, moved = false;
-        for (int p = t; p < fk_m.procs; p += T) {
+        int owed = -1;
+        for (int i = 0; i < mine; i++) {
+            int k = from + i < mine ? from + i : from + i - mine;
+            int p = t + k * T;
             FkProc *state = &fk_d.procs[p];
-            if (state->done) continue;
-            live = true;
             // The processor runs from a copy in registers; only its thread writes it back.
-            FkProc s = *state;
+            FkProc s = mine == 1 ? own : *state;
+            if (s.done) continue;
+            live = true;
             if (s.waiting && !fk_released(&s)) continue;
             moved = true;
             fk_run_proc(p, &s);
+            if (s.waiting == 2) {
+                s.waiting = 1;
+                owed = s.wait_group;
+            }
             *state = s;
+            own = s;
+            if (owed >= 0) {
+                from = k + 1 < mine ? k + 1 : 0;
+                break;
+            }
         }
+        team.sync();
+        for (unsigned owing = __ballot_sync(0xffffffffu, owed >= 0); owing; owing &= owing - 1)
+            fk_run_owed_action(team, __shfl_sync(0xffffffffu, owed, __ffs(owing) - 1));
         bool stop = fk_stopped();
         if (!__any_sync(0xffffffffu, live) || __any_sync(0xffffffffu, stop)) return;
         if (!__any_sync(0xffffffffu, moved)) {

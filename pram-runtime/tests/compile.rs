@@ -42,8 +42,11 @@ fn sources(standalone: bool) -> Vec<(String, String)> {
             continue;
         };
         for schedule in [Schedule::Host, Schedule::Device] {
+            // With the `--crcw common` write logs, as `run --backend gpu` and `build --emit
+            // cuda` emit them.
             let options = EmitOptions {
                 schedule,
+                check_common: true,
                 ..EmitOptions::default()
             };
             let text = if standalone {

@@ -61,6 +61,18 @@ fn main() {
             "the_device_schedule_cu_runs_like_the_cpu_plan_executor",
             the_device_schedule_cu_runs_like_the_cpu_plan_executor,
         ),
+        common::needing(
+            "g++",
+            gxx,
+            "device_schedule_timestamps_count_the_simulators_calls_and_forks",
+            device_schedule_timestamps_count_the_simulators_calls_and_forks,
+        ),
+        common::needing(
+            "g++",
+            gxx,
+            "the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does",
+            the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does,
+        ),
     ]);
 }
 
@@ -156,6 +168,140 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
     differing
 }
 
+/// The `.cu` of `forkcc build --emit cuda` (with the `--crcw common` write logs, which a
+/// program without conflicts must pass) for g++ and the CUDA stand-in.
+fn emulated_source(
+    checked: &fork_frontend::Checked,
+    plan: &transform::plan::Plan,
+    schedule: Schedule,
+    name: &str,
+) -> String {
+    let options = EmitOptions {
+        schedule,
+        check_common: true,
+        ..EmitOptions::default()
+    };
+    let source = pram_runtime::cuda::standalone_source_with(plan, &checked.sources, options)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+    format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source))
+}
+
+/// Runs of tests/semantics programs that the simulator stops (`forkcc sim` with the same
+/// flags): the program, the run's flags, and what the `.cu` must report on stderr: the
+/// simulator's code and location, and more of the message.
+const STOPPED: &[(&str, &[&str], &[&str])] = &[
+    // A loop of group steps: in a block region (P = 2), of launches (P = 100 > 64 members).
+    (
+        "fault_step_limit.fork",
+        &["-p", "2", "--max-steps", "1000"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "more than 1000 iterations",
+        ],
+    ),
+    (
+        "fault_step_limit.fork",
+        &["-p", "100", "--max-steps", "300"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "on processor 0",
+        ],
+    ),
+    (
+        "fault_step_limit.fork",
+        &["-p", "2", "--timeout", "1"],
+        &[
+            "error[R0006]",
+            "fault_step_limit.fork:11:5",
+            "time limit of 1 s",
+        ],
+    ),
+    (
+        "fault_step_limit_in_kernel.fork",
+        &["-p", "4", "--max-steps", "5000"],
+        &["error[R0006]", "fault_step_limit_in_kernel.fork:12:5"],
+    ),
+    (
+        "fault_crcw_common_conflict.fork",
+        &["-p", "3"],
+        &[
+            "error[R0004]",
+            "fault_crcw_common_conflict.fork:16:5",
+            "processors 0 and 1 wrote 0 and 1 into one cell in one step on processor 0",
+        ],
+    ),
+    (
+        "fault_crcw_common_conflict.fork",
+        &["-p", "100"],
+        &["error[R0004]", "processors 0 and 1 wrote 0 and 1"],
+    ),
+    (
+        "fault_recursion_depth.fork",
+        &["-p", "2"],
+        &[
+            "error[R0008]",
+            "fault_recursion_depth.fork:11:12",
+            "on processor 0",
+        ],
+    ),
+];
+
+/// The `.cu` of both schedules stops each `STOPPED` run with an error: exit status 1, the
+/// simulator's code and location on stderr; stdout is what the simulator prints before (here:
+/// the lines of earlier steps; none after the fault).
+fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut wrong = Vec::new();
+    for schedule in [Schedule::Host, Schedule::Device] {
+        let mut built: std::collections::HashMap<&str, std::path::PathBuf> = Default::default();
+        for (file, args, expected) in STOPPED {
+            let bin = match built.get(file) {
+                Some(bin) => bin.clone(),
+                None => {
+                    let path = common::root().join("tests/semantics").join(file);
+                    let checked = fork_frontend::check_file(&path, &Default::default())
+                        .unwrap_or_else(|_| panic!("{file} checks"));
+                    let plan = transform::transform(&checked.program)
+                        .unwrap_or_else(|_| panic!("{file} transforms"));
+                    let source = emulated_source(&checked, &plan, schedule, file);
+                    let bin = dir.path().join(format!("{file}.{schedule:?}"));
+                    let cpp = bin.with_extension("cpp");
+                    std::fs::write(&cpp, source).expect("write the source");
+                    let out = Command::new("g++")
+                        .args(["-std=c++20", "-O1", "-pthread", "-w"])
+                        .arg(format!("-I{}", emu.display()))
+                        .arg(&cpp)
+                        .arg("-o")
+                        .arg(&bin)
+                        .output()
+                        .expect("g++ runs");
+                    assert!(out.status.success(), "{file}: g++ failed");
+                    built.insert(file, bin.clone());
+                    bin
+                }
+            };
+            let out = Command::new("timeout")
+                .arg("300")
+                .arg(&bin)
+                .args(*args)
+                .output()
+                .expect("the program runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            if out.status.code() != Some(1)
+                || !expected.iter().all(|e| stderr.contains(e))
+                || stdout.contains("never printed")
+            {
+                wrong.push(format!("{schedule:?} {file} {args:?}: {stdout}{stderr}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Host);
 }
@@ -202,13 +348,7 @@ fn emulated_runs_agree(schedule: Schedule) {
                 None => continue,
             },
         };
-        let options = EmitOptions {
-            schedule,
-            ..EmitOptions::default()
-        };
-        let source = pram_runtime::cuda::standalone_source_with(&plan, &checked.sources, options)
-            .unwrap_or_else(|e| panic!("{name}: {}", e.message));
-        let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
+        let source = emulated_source(&checked, &plan, schedule, &name);
         let run = (name, case.procs, case.crcw == "priority", expected);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
@@ -247,4 +387,168 @@ fn emulated_runs_agree(schedule: Schedule) {
     });
     differing.sort();
     assert!(differing.is_empty(), "differs: {differing:#?}");
+}
+
+/// The device schedule's timestamps (`-DFK_TIMESTAMPS`, the `%globaltimer` stand-in of
+/// fk_emu.h) decoded as the GPU driver decodes them: every group instance inside its parent's
+/// time, each Fork function called as often as the simulator calls it, the `fork` subgroups
+/// the simulator's (by `@` and size), and a trace that nests.
+fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
+    use pram_runtime::gpu::timeline::{decode_device, Timeline};
+    use pram_trace::Construct;
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let root = common::root();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (file, procs, n) in [
+        ("classroom-examples/quicksort.fork", 8u32, 200),
+        ("classroom-examples/groups.fork", 4, 0),
+        ("classroom-examples/prefix_hillis_steele.fork", 5, 13),
+    ] {
+        let options = fork_frontend::Options {
+            defines: (n > 0)
+                .then(|| ("N".to_string(), n.to_string()))
+                .into_iter()
+                .collect(),
+        };
+        let checked = fork_frontend::check_file(&root.join(file), &options)
+            .unwrap_or_else(|_| panic!("{file} checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let options = EmitOptions {
+            schedule: Schedule::Device,
+            ..EmitOptions::default()
+        };
+        let source = pram_runtime::cuda::standalone_source_with(&plan, &checked.sources, options)
+            .unwrap_or_else(|e| panic!("{file}: {}", e.message));
+        let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
+        let cpp = dir.path().join("t.cpp");
+        let bin = dir.path().join("t");
+        std::fs::write(&cpp, source).expect("write the source");
+        let built = Command::new("g++")
+            .args([
+                "-std=c++20",
+                "-O1",
+                "-pthread",
+                "-w",
+                "-DFK_TIMESTAMPS=4096",
+            ])
+            .arg(format!("-I{}", emu.display()))
+            .arg(&cpp)
+            .arg("-o")
+            .arg(&bin)
+            .output()
+            .expect("g++ runs");
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let out = Command::new("timeout")
+            .arg("600")
+            .arg(&bin)
+            .args(["-p", &procs.to_string()])
+            .output()
+            .expect("the program runs");
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let line = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("fk-timestamps "))
+            .unwrap_or_else(|| panic!("{file}: no timestamps in {stderr}"));
+        let (formed, hex) = line.split_once(' ').expect("count and bytes");
+        let bytes: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+            .collect();
+        let timeline: Timeline = decode_device(&bytes, formed.parse().expect("a count"));
+        assert_eq!(timeline.dropped, 0);
+        let instances = &timeline.instances;
+        assert_eq!(instances[0].size, procs, "{file}: the root group");
+        for (id, i) in instances.iter().enumerate().skip(1) {
+            let p = &instances[i
+                .parent
+                .unwrap_or_else(|| panic!("{file}: {id} has no parent"))];
+            assert!(
+                p.begin <= i.begin && i.begin <= i.end && i.end <= p.end,
+                "{file}: instance {id} {i:?} is not inside its parent {p:?}"
+            );
+        }
+
+        let sim = pram_sim::run(
+            &checked.program,
+            &pram_sim::Config {
+                procs,
+                ..pram_sim::Config::default()
+            },
+        );
+        let functions = timeline.functions(&plan);
+        for f in &plan.functions {
+            let sim_calls = sim
+                .stats
+                .functions
+                .iter()
+                .find(|s| s.name == f.name)
+                .map_or(0, |s| s.calls);
+            let gpu_calls = functions
+                .iter()
+                .find(|t| t.name == f.name)
+                .map_or(0, |t| t.calls);
+            assert_eq!(gpu_calls, sim_calls, "{file}: calls of {}", f.name);
+        }
+
+        let title = format!("{file} -p {procs}");
+        let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
+        let sim_trace = pram_sim::run_traced(
+            &checked.program,
+            &pram_sim::Config {
+                procs,
+                ..pram_sim::Config::default()
+            },
+            &pram_sim::TraceOptions {
+                title: &title,
+                limit: 20_000,
+                sources: &checked.sources,
+            },
+        )
+        .trace
+        .expect("a trace");
+        let forks = |t: &pram_trace::Trace| {
+            let mut v: Vec<(i64, u32, String)> = t
+                .groups
+                .iter()
+                .filter(|g| g.construct == Construct::Fork)
+                .map(|g| (g.at, g.size, g.site.clone()))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(forks(&trace), forks(&sim_trace), "{file}: fork subgroups");
+        // The calls the host program makes (those of `straight` and `async` functions run
+        // inside kernels, and the GPU does not see them).
+        let calls = |t: &pram_trace::Trace| {
+            let mut v: Vec<String> = t
+                .slices
+                .iter()
+                .filter_map(|s| match &s.kind {
+                    pram_trace::SliceKind::Call { function }
+                        if plan.functions.iter().any(|f| &f.name == function) =>
+                    {
+                        Some(function.clone())
+                    }
+                    _ => None,
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(calls(&trace), calls(&sim_trace), "{file}: call slices");
+        let json: serde_json::Value =
+            serde_json::from_str(&pram_trace::json::write(&trace)).expect("the trace is JSON");
+        assert_eq!(
+            json["otherData"]["time_unit"],
+            "microsecond (GPU timestamps)"
+        );
+    }
 }

@@ -71,7 +71,7 @@ fn gpu_runs_agree(schedule: Schedule) {
             gpu::Config {
                 procs: procs as u64,
                 priority: crcw == cpu::Crcw::Priority,
-                timing: false,
+                ..gpu::Config::default()
             },
         )
         .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -109,7 +109,7 @@ fn gpu_reports_faults_like_the_simulator(schedule: Schedule) {
         let config = gpu::Config {
             procs: case.procs as u64,
             priority: case.cpu_crcw() == cpu::Crcw::Priority,
-            timing: false,
+            ..gpu::Config::default()
         };
         let run = gpu::run(&plan, &emitted, config)
             .unwrap_or_else(|e| panic!("{}: {e}", case.file.display()));

@@ -48,6 +48,11 @@ mod trace;
 pub mod value;
 
 pub use fault::{Fault, CODES};
+
+/// The most processors the simulator runs: it holds about 600 bytes per simulated processor
+/// (Hillis–Steele at P = 2^20 peaked at 620 MB), so 2^20 keeps a run under 1 GB on a shared
+/// machine.
+pub const MAX_PROCS: u32 = 1 << 20;
 pub use stats::Stats;
 pub use trace::{TraceOptions, DEFAULT_LIMIT};
 

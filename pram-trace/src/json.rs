@@ -4,9 +4,10 @@
 //! calls, splits (until the restore) and asynchronous regions are complete events (`ph: X`);
 //! barriers, the fault and a cut are instant events (`ph: i`); a flow (`ph: s` on the split,
 //! `ph: f` on the subgroup) links each split to its subgroups. `ts` and `dur` count PRAM steps
-//! (viewers show a step as 1 µs). One event per line, so that traces diff well.
+//! (viewers show a step as 1 µs), or microseconds for a trace of real time (a GPU's, with
+//! fractions down to the nanosecond). One event per line, so that traces diff well.
 
-use crate::{Group, MarkKind, SliceKind, Trace};
+use crate::{Clock, Group, MarkKind, SliceKind, Trace};
 use serde_json::{json, Value};
 
 /// The run's process id.
@@ -29,17 +30,33 @@ pub fn write(trace: &Trace) -> String {
     s.push_str("\n],\n\"otherData\":");
     let mut other = json!({
         "title": trace.title,
-        "time_unit": "PRAM step (shown as 1 us)",
         "processors": trace.procs,
-        "steps": trace.end,
         "group_instances": trace.groups.len(),
     });
+    match trace.clock {
+        Clock::Steps => {
+            other["time_unit"] = json!("PRAM step (shown as 1 us)");
+            other["steps"] = json!(trace.end);
+        }
+        Clock::Nanoseconds => {
+            other["time_unit"] = json!("microsecond (GPU timestamps)");
+            other["duration_us"] = time(trace.clock, trace.end);
+        }
+    }
     if let Some(text) = trace.cut_text() {
         other["cut"] = Value::String(text);
     }
     s.push_str(&other.to_string());
     s.push_str("}\n");
     s
+}
+
+/// A time as a trace-event `ts` or `dur`: steps as they are, nanoseconds as microseconds.
+fn time(clock: Clock, t: u64) -> Value {
+    match clock {
+        Clock::Steps => json!(t),
+        Clock::Nanoseconds => json!(t as f64 / 1e3),
+    }
 }
 
 /// `g3 fork @1 (8 processors) in qsort`.
@@ -54,6 +71,7 @@ fn track_name(id: usize, g: &Group) -> String {
 }
 
 fn events(trace: &Trace) -> Vec<Value> {
+    let t = |v: u64| time(trace.clock, v);
     let mut out = vec![json!({
         "name": "process_name", "ph": "M", "pid": PID, "tid": 0,
         "args": {"name": trace.title},
@@ -74,16 +92,18 @@ fn events(trace: &Trace) -> Vec<Value> {
             "construct": g.construct.name(),
             "@": g.at,
             "size": g.size,
-            "processors": g.members_text(),
             "function": g.function,
             "site": g.site,
         });
+        if !g.members.is_empty() {
+            args["processors"] = json!(g.members_text());
+        }
         if let Some(p) = g.parent {
             args["parent"] = json!(p);
         }
         out.push(json!({
             "name": g.label(), "cat": "group", "ph": "X",
-            "ts": g.begin, "dur": g.end - g.begin, "pid": PID, "tid": tid(id),
+            "ts": t(g.begin), "dur": t(g.end - g.begin), "pid": PID, "tid": tid(id),
             "args": args,
         }));
     }
@@ -92,11 +112,11 @@ fn events(trace: &Trace) -> Vec<Value> {
         if let (Some(s), Some(parent)) = (g.split, g.parent) {
             out.push(json!({
                 "name": "subgroup", "cat": "split", "ph": "s", "id": id,
-                "ts": trace.slices[s].begin, "pid": PID, "tid": tid(parent),
+                "ts": t(trace.slices[s].begin), "pid": PID, "tid": tid(parent),
             }));
             out.push(json!({
                 "name": "subgroup", "cat": "split", "ph": "f", "bp": "e", "id": id,
-                "ts": g.begin, "pid": PID, "tid": tid(id),
+                "ts": t(g.begin), "pid": PID, "tid": tid(id),
             }));
         }
     }
@@ -114,7 +134,7 @@ fn events(trace: &Trace) -> Vec<Value> {
         };
         out.push(json!({
             "name": s.name(), "cat": cat, "ph": "X",
-            "ts": s.begin, "dur": s.end - s.begin, "pid": PID, "tid": tid(s.group),
+            "ts": t(s.begin), "dur": t(s.end - s.begin), "pid": PID, "tid": tid(s.group),
             "args": args,
         }));
     }
@@ -142,13 +162,13 @@ fn events(trace: &Trace) -> Vec<Value> {
         };
         out.push(json!({
             "name": name, "cat": cat, "ph": "i", "s": scope,
-            "ts": m.time, "pid": PID, "tid": tid, "args": args,
+            "ts": t(m.time), "pid": PID, "tid": tid, "args": args,
         }));
     }
     if let (Some(cut), Some(text)) = (trace.cut, trace.cut_text()) {
         out.push(json!({
             "name": "trace cut", "cat": "cut", "ph": "i", "s": "g",
-            "ts": cut.time, "pid": PID, "tid": 0, "args": {"message": text},
+            "ts": t(cut.time), "pid": PID, "tid": 0, "args": {"message": text},
         }));
     }
     out

@@ -7,7 +7,7 @@
 //!
 //! This crate knows nothing of the simulator: a `Recorder` is fed begin/end events in the
 //! order they happen, so any executor that can time its groups (the simulator's step clock, a
-//! GPU's timestamps) produces the same `Trace`.
+//! GPU's timestamps) produces the same `Trace`. The `Clock` says what a unit of time is.
 
 pub mod json;
 mod record;
@@ -67,7 +67,8 @@ pub struct Group {
     pub at: i64,
     /// `groupsize()`.
     pub size: u32,
-    /// Its processors (`__PROC_NR__`), as ascending disjoint ranges.
+    /// Its processors (`__PROC_NR__`), as ascending disjoint ranges; empty when the executor
+    /// knows only the size (the GPU).
     pub members: Vec<Range<u32>>,
     /// The function the group was made in.
     pub function: String,
@@ -165,6 +166,27 @@ pub struct Mark {
     pub kind: MarkKind,
 }
 
+/// What the times of a trace count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    /// PRAM steps (the simulator's critical-path clock).
+    #[default]
+    Steps,
+    /// Nanoseconds of real time (a GPU's timestamps), from the run's start.
+    Nanoseconds,
+}
+
+impl Clock {
+    /// A time as text: `step 57`, `1.234 ms`.
+    pub fn text(self, t: u64) -> String {
+        match self {
+            Clock::Steps => format!("step {t}"),
+            Clock::Nanoseconds if t >= 1_000_000 => format!("{:.3} ms", t as f64 / 1e6),
+            Clock::Nanoseconds => format!("{:.3} us", t as f64 / 1e3),
+        }
+    }
+}
+
 /// The recording stopped early: it reached its limit of events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cut {
@@ -178,7 +200,8 @@ pub struct Trace {
     /// What ran, e.g. `quicksort.fork, P = 32`.
     pub title: String,
     pub procs: u32,
-    /// The step the run ended at (also when the trace was cut before).
+    pub clock: Clock,
+    /// The time the run ended at (also when the trace was cut before).
     pub end: u64,
     /// In the order they began: parents before their subgroups.
     pub groups: Vec<Group>,
@@ -193,8 +216,10 @@ impl Trace {
     pub fn cut_text(&self) -> Option<String> {
         self.cut.map(|c| {
             format!(
-                "the trace was cut at step {}: it reached its limit of {} events; the run went on to step {}",
-                c.time, c.limit, self.end
+                "the trace was cut at {}: it reached its limit of {} events; the run went on to {}",
+                self.clock.text(c.time),
+                c.limit,
+                self.clock.text(self.end)
             )
         })
     }

@@ -4,7 +4,7 @@
 //! run small: at the bound everything open is closed, the cut is noted, and the rest of the run
 //! is not recorded (except a fault, which is always kept).
 
-use crate::{Construct, Cut, Group, GroupId, Mark, MarkKind, Slice, SliceKind, Trace};
+use crate::{Clock, Construct, Cut, Group, GroupId, Mark, MarkKind, Slice, SliceKind, Trace};
 use std::ops::Range;
 
 #[derive(Debug, Clone, Copy)]
@@ -24,10 +24,16 @@ impl Recorder {
     /// A recorder for a run of `procs` processors keeping at most `limit` events (groups,
     /// slices and marks).
     pub fn new(title: &str, procs: u32, limit: usize) -> Recorder {
+        Recorder::with_clock(title, procs, limit, Clock::Steps)
+    }
+
+    /// A recorder whose times count `clock`'s units.
+    pub fn with_clock(title: &str, procs: u32, limit: usize, clock: Clock) -> Recorder {
         Recorder {
             trace: Trace {
                 title: title.into(),
                 procs,
+                clock,
                 end: 0,
                 groups: Vec::new(),
                 slices: Vec::new(),
@@ -84,6 +90,35 @@ impl Recorder {
         function: &str,
         site: &str,
     ) {
+        let mut procs: Vec<u32> = members.into_iter().collect();
+        procs.sort_unstable();
+        let size = procs.len() as u32;
+        self.enter_group_of(time, construct, at, (size, ranges(&procs)), function, site);
+    }
+
+    /// A group instance of `size` processors whose numbers are not known begins (see
+    /// `enter_group`).
+    pub fn enter_group_sized(
+        &mut self,
+        time: u64,
+        construct: Construct,
+        at: i64,
+        size: u32,
+        function: &str,
+        site: &str,
+    ) {
+        self.enter_group_of(time, construct, at, (size, Vec::new()), function, site);
+    }
+
+    fn enter_group_of(
+        &mut self,
+        time: u64,
+        construct: Construct,
+        at: i64,
+        (size, members): (u32, Vec<Range<u32>>),
+        function: &str,
+        site: &str,
+    ) {
         if !self.room(time) {
             return;
         }
@@ -95,16 +130,14 @@ impl Recorder {
             }
         }
         let parent = self.current();
-        let mut procs: Vec<u32> = members.into_iter().collect();
-        procs.sort_unstable();
         let group = Group {
             parent,
             split,
             depth: parent.map_or(0, |p| self.trace.groups[p].depth + 1),
             construct,
             at,
-            size: procs.len() as u32,
-            members: ranges(&procs),
+            size,
+            members,
             function: function.into(),
             site: site.into(),
             begin: time,

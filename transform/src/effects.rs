@@ -118,6 +118,14 @@ impl Summaries {
         self.per_func[func.0 as usize].host
     }
 
+    /// Whether a `straight` function called by a synchronous group of several members needs
+    /// lockstep inside it (docs/language.md §8): it writes shared memory, prints, or uses
+    /// multiprefix, so running it per thread as a device function could order its steps
+    /// otherwise. Such a call runs on the host, as a `sync` function's does.
+    pub fn straight_needs_lockstep(&self, program: &Program, func: FuncId) -> bool {
+        program.func(func).kind == FnKind::Straight && self.per_func[func.0 as usize].needs_cut()
+    }
+
     pub fn block(&self, program: &Program, stmts: &[Stmt]) -> Effects {
         stmts.iter().fold(Effects::default(), |acc, s| {
             acc.union(&self.stmt(program, s))

@@ -35,6 +35,30 @@ impl HostProgram {
     pub fn entry(&self, f: HostFnId) -> Pc {
         self.entries[f.0 as usize]
     }
+
+    /// The host function whose code holds `pc`.
+    pub fn function_at(&self, pc: Pc) -> HostFnId {
+        let f = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.0 <= pc.0)
+            .max_by_key(|(_, e)| e.0)
+            .map_or(0, |(i, _)| i);
+        HostFnId(f as u32)
+    }
+
+    /// The loop an instruction inside it belongs to: the innermost `LoopBegin` before it
+    /// whose exit lies after it; its header and exit.
+    pub fn loop_of(&self, pc: Pc) -> Option<(LoopHeader, Pc)> {
+        self.code[..pc.0 as usize]
+            .iter()
+            .rev()
+            .find_map(|i| match i {
+                Instr::LoopBegin { header, exit } if exit.0 > pc.0 => Some((*header, *exit)),
+                _ => None,
+            })
+    }
 }
 
 /// A loop's header: `HostLoop` without its blocks (they are lowered in place).
@@ -316,6 +340,10 @@ pub trait HostMachine {
     type StartSaved;
     type Error;
 
+    /// The walk is at `pc` (before its instruction runs); an executor that names where group
+    /// instances form (`--trace`) keeps it.
+    fn at(&mut self, _pc: Pc) {}
+
     fn launch(&mut self, k: KernelId, c: &Ctx<Self::Group>) -> Result<(), Self::Error>;
     /// A shared condition's value (the first active member's), None when none is active.
     fn branch(&mut self, cond: VarId, c: &Ctx<Self::Group>) -> Result<Option<bool>, Self::Error>;
@@ -372,6 +400,7 @@ pub trait HostMachine {
         &mut self,
         callee: HostFnId,
         args: &[VarId],
+        span: Span,
         c: &Ctx<Self::Group>,
     ) -> Result<Option<(Ctx<Self::Group>, Self::CallSaved)>, Self::Error>;
     /// Back from the callee: return statuses cleared, the result copied, frames popped.
@@ -451,6 +480,7 @@ pub fn walk<M: HostMachine>(
     let mut frames: Vec<Frame<M>> = Vec::new();
     loop {
         let mut next = Pc(pc.0 + 1);
+        m.at(pc);
         match &program.code[pc.0 as usize] {
             Instr::Launch(k) => m.launch(*k, &c)?,
             Instr::Branch { cond, els, end } => match m.branch(*cond, &c)? {
@@ -578,9 +608,9 @@ pub fn walk<M: HostMachine>(
                 callee,
                 args,
                 result,
-                ..
+                span,
             } => {
-                if let Some((inner, saved)) = m.call(*callee, args, &c)? {
+                if let Some((inner, saved)) = m.call(*callee, args, *span, &c)? {
                     frames.push(Frame::Call {
                         back: next,
                         result: *result,

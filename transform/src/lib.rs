@@ -13,6 +13,7 @@ pub mod effects;
 pub mod emit_cuda;
 pub mod host_program;
 pub mod lifetimes;
+mod phases;
 pub mod plan;
 pub mod print;
 pub mod regions;
@@ -39,7 +40,10 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
     host_funcs.extend(
         (0..program.funcs.len())
             .map(|i| fork_frontend::hir::FuncId(i as u32))
-            .filter(|f| *f != program.main && summaries.is_host_fn(*f)),
+            .filter(|f| {
+                *f != program.main
+                    && (summaries.is_host_fn(*f) || summaries.straight_needs_lockstep(program, *f))
+            }),
     );
     let ids: HashMap<_, _> = host_funcs
         .iter()
@@ -50,10 +54,12 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
     let mut functions = Vec::new();
     for func in host_funcs {
         let f = program.func(func);
-        let mode = if f.kind == FnKind::Sync {
-            Mode::Sync
-        } else {
+        // A `straight` function runs in its caller's mode: on the host it is called by a
+        // synchronous group (asynchronous callers run it as a device function).
+        let mode = if f.kind == FnKind::Async {
             Mode::Async
+        } else {
+            Mode::Sync
         };
         let (body, shared_frame) = builder.function(func, mode);
         let ret = (f.ret != Type::Void).then(|| builder.temp(f.ret.clone(), "ret", f.span));

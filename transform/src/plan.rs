@@ -133,6 +133,11 @@ pub enum CutReason {
     BlockEnd,
     /// Leaving: the kernel ends with an unconditional `return`.
     Return,
+    /// Barrier phases (`phases`): asynchronous code whose processors may meet at different
+    /// barriers; each launch runs every processor to its next barrier, and a host loop
+    /// launches it again until all have run to the end. Every private variable it uses lives
+    /// in a slot.
+    Suspend,
 }
 
 /// The host side of one function: the control graph the host walks for a calling group.

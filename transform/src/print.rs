@@ -238,6 +238,7 @@ fn kernel(plan: &Plan, k: &Kernel, out: &mut String) {
         CutReason::Barrier => "barrier",
         CutReason::BlockEnd => "end of block",
         CutReason::Return => "return",
+        CutReason::Suspend => "each processor's next barrier (barrier phases)",
     };
     let _ = writeln!(out, "\nkernel {} ({}, ends: {ends}):", k.name, mode(k.mode));
     for s in &k.body {

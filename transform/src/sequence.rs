@@ -508,7 +508,9 @@ impl Builder<'_> {
                 b.emit(assign_stmt(b, t, v, span), lw, ops);
             }
         };
-        if !(eff.host || eff.multiprefix) {
+        // A host call here may be one of a `straight` function that needs lockstep, which
+        // its effects do not count as `host` (asynchronous code calls it on the device).
+        if !(eff.host || eff.multiprefix || self.contains_hoisted(arm)) {
             let outer = lw.guard.clone();
             lw.guard = Some(match &outer {
                 Some(g) => mk(

@@ -5,7 +5,7 @@
 
 use crate::lifetimes;
 use crate::plan::{
-    Home, HostFunction, HostOp, Kernel, SharedFrame, SharedFrameId, SplitKind, Storage,
+    CutReason, Home, HostFunction, HostOp, Kernel, SharedFrame, SharedFrameId, SplitKind, Storage,
 };
 use fork_frontend::hir::{Expr, ExprKind, Program, Sharity, Stmt, StmtKind, Type, VarId, VarKind};
 use std::collections::{HashMap, HashSet};
@@ -58,6 +58,14 @@ pub fn layout(
     for v in kernel_vars.iter().flatten() {
         *kernels_of.entry(*v).or_default() += 1;
     }
+    // A kernel of barrier phases is launched again and resumes where each processor stopped:
+    // its variables outlive a launch.
+    let resumed: HashSet<VarId> = kernels
+        .iter()
+        .zip(&kernel_vars)
+        .filter(|(k, _)| k.ends == CutReason::Suspend)
+        .flat_map(|(_, vars)| vars.iter().copied())
+        .collect();
     for f in functions.iter_mut() {
         let mut host_used = HashSet::new();
         f.body.iter().for_each(|op| host_vars(op, &mut host_used));
@@ -73,7 +81,7 @@ pub fn layout(
             if !mine || var.sharity == Sharity::Shared {
                 continue;
             }
-            let crosses = kernels_of.get(&id).is_some_and(|n| *n > 1);
+            let crosses = kernels_of.get(&id).is_some_and(|n| *n > 1) || resumed.contains(&id);
             if crosses
                 || host_used.contains(&id)
                 || func.params.contains(&id)

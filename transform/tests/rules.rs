@@ -51,6 +51,7 @@ rule!(
     rule3_switch_conditional_break,
     sequence_conditional_host_op,
     sequence_nested_shared_write,
-    unsupported_async_barrier_under_private_condition,
-    unsupported_async_private_switch_with_barrier,
+    rule6_async_barrier_under_private_condition,
+    rule6_async_private_switch_with_barrier,
+    unsupported_async_call_under_private_condition,
 );

@@ -44,6 +44,8 @@ pub struct Machine<'p> {
     groups: Vec<Group>,
     config: Config,
     steps_left: u64,
+    /// Nested host-level calls (the limit is the simulator's, R0008 there).
+    calls: usize,
     rng: fastrand::Rng,
     out: Output,
 }
@@ -68,6 +70,7 @@ impl<'p> Machine<'p> {
             groups: Vec::new(),
             config,
             steps_left: config.max_steps,
+            calls: 0,
             rng: fastrand::Rng::with_seed(seed),
             out: Output::default(),
         }
@@ -492,11 +495,25 @@ impl HostMachine for Machine<'_> {
         &mut self,
         callee: HostFnId,
         args: &[VarId],
+        span: Span,
         ctx: &Ctx,
     ) -> Result<Option<(Ctx, Self::CallSaved)>, Fault> {
         let ctx = *ctx;
         let plan = self.plan;
         let f = plan.function(callee);
+        if self.calls >= transform::emit_cuda::DEFAULT_MAX_DEPTH {
+            return Err(Fault {
+                code: &fork_frontend::fault::R0008,
+                span,
+                proc: None,
+                message: format!(
+                    "recursion deeper than {} nested calls (calling `{}`)",
+                    transform::emit_cuda::DEFAULT_MAX_DEPTH,
+                    f.name
+                ),
+                stdout: Vec::new(),
+            });
+        }
         let p = self.procs as u64;
         let slot_base = ctx.slot_base + plan.function(ctx.func).frame_bytes * p;
         let needed = slot_base + f.frame_bytes * p;
@@ -511,6 +528,7 @@ impl HostMachine for Machine<'_> {
         let members = self.groups[ctx.group].members.clone();
         let at = self.groups[ctx.group].at;
         let g = self.push_group(Some(ctx.group), members, at, f.shared_frame);
+        self.calls += 1;
         let inner = Ctx {
             group: g,
             slot_base,
@@ -551,6 +569,7 @@ impl HostMachine for Machine<'_> {
             }
         }
         self.pop_group(g);
+        self.calls -= 1;
         Ok(())
     }
 

@@ -78,8 +78,7 @@ impl Fault {
             Diagnostic::error(code, self.span, format!("{}{who}", self.message)).with_label("here");
         if code == &R0502 {
             d.with_help(
-                "the Plan does not keep lockstep here: a transform bug, or a `straight` function \
-                 whose statements touch other processors' shared cells; `forkcc sim` runs the \
+                "the Plan does not keep lockstep here: a transform bug; `forkcc sim` runs the \
                  program in lockstep",
             )
         } else {
@@ -104,10 +103,7 @@ pub const R0502: Code = Code {
     explain: "The CPU Plan executor found that the Plan does not keep the program's meaning: \
 a private value read in a kernel after a cut although no spilled slot kept it, or two \
 processors touching one shared cell in one kernel, one of them writing, where lockstep \
-execution would order the accesses. The second also happens when a `straight` function called \
-in a synchronous region reads and writes other processors' shared cells (the Plan runs a \
-device function per thread, without lockstep inside it). `forkcc sim` runs the program in \
-lockstep.",
+execution would order the accesses. `forkcc sim` runs the program in lockstep.",
 };
 
 pub const CODES: &[&Code] = &[&R0501, &R0502];

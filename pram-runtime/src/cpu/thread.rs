@@ -9,7 +9,7 @@ use fork_frontend::diag::Code;
 use fork_frontend::fault;
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FloatKind, FuncId, IntKind, MpOp, Stmt, StmtKind,
-    Type, UnOp, VarId,
+    Type, UnOp, VarId, VarKind,
 };
 use fork_frontend::source::Span;
 use std::collections::HashMap;
@@ -62,6 +62,8 @@ pub struct Thread<'a> {
     site: u32,
     /// Register homes per device-call depth (depth 0: the kernel's function).
     regs: Vec<HashMap<VarId, u64>>,
+    /// The functions of the device calls running, innermost last.
+    device_fns: Vec<FuncId>,
 }
 
 impl<'a> Thread<'a> {
@@ -80,6 +82,7 @@ impl<'a> Thread<'a> {
             out: Vec::new(),
             site: 0,
             regs: vec![HashMap::new()],
+            device_fns: Vec::new(),
         }
     }
 
@@ -142,8 +145,7 @@ impl<'a> Thread<'a> {
                     format!(
                         "plan error: this access and one of {other} touch the same shared \
                          memory in one kernel, one of them writing; lockstep orders them, the \
-                         kernel does not (a missing cut, or a device function whose steps \
-                         need lockstep)"
+                         kernel does not (a missing cut)"
                     ),
                 )
             }
@@ -286,7 +288,21 @@ impl<'a> Thread<'a> {
         let size = self.size(ty);
         let procs = self.env.procs as u64;
         let proc = self.env.proc as u64;
-        let phys = match self.plan.storage.home(var) {
+        // A device call's own parameters and locals are registers of the call, even where the
+        // function also runs on the host (a `straight` function that needs lockstep) and
+        // `Storage` gives them slots of its host frame.
+        let own = match self.plan.program.var(var).kind {
+            VarKind::Local { func } | VarKind::Param { func, .. } => {
+                self.device_fns.last() == Some(&func)
+            }
+            VarKind::Global => false,
+        };
+        let home = if own {
+            None
+        } else {
+            self.plan.storage.home(var)
+        };
+        let phys = match home {
             Some(Home::Shared { offset }) => memory::phys(memory::SHARED_GLOBALS, offset),
             Some(Home::PrivateGlobal { offset }) => {
                 memory::phys(memory::SLOTS, offset * procs + proc * size)
@@ -606,13 +622,16 @@ impl<'a> Thread<'a> {
         }
         let f = self.plan.program.func(func);
         self.regs.push(HashMap::new());
+        self.device_fns.push(func);
         for (p, v) in f.params.iter().zip(args) {
             let a = self.var_addr(*p, span)?;
             let ty = self.plan.program.var(*p).ty.clone();
             self.store(a, &ty, v, span)?;
         }
-        let flow = self.exec_all(&f.body.stmts)?;
+        let flow = self.exec_all(&f.body.stmts);
+        self.device_fns.pop();
         self.regs.pop();
+        let flow = flow?;
         Ok(match flow {
             Flow::Return(Some(v)) => v,
             _ => V::I(0),

@@ -87,6 +87,12 @@ pub fn standalone_source_with(
     device_library(&emitted, &mut s);
     s.push_str(&emitted.device);
     s.push_str("// ==== runtime library: host part ====\n");
+    s.push_str(&format!(
+        "#define FK_DEFAULT_MAX_STEPS {}ull\n#define FK_DEFAULT_TIMEOUT {}\n#define FK_DEFAULT_MAX_DEPTH {}\n",
+        emit_cuda::DEFAULT_MAX_STEPS,
+        emit_cuda::DEFAULT_TIMEOUT_SECONDS,
+        emit_cuda::DEFAULT_MAX_DEPTH
+    ));
     s.push_str(HOST_LIBRARY);
     s.push('\n');
     if emitted.schedule == Schedule::Device {

@@ -52,6 +52,75 @@ pub struct FkMachine {
     pub fault: u64,
 }
 
+/// `FkLimits`: the step and time limits (set into `fk_limits` by `fk_set_limits`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkLimits {
+    /// Iterations of one loop; 0: none.
+    pub max_steps: u64,
+    /// 0: none.
+    pub timeout_ns: u64,
+    /// Set by the device.
+    pub start_ns: u64,
+    /// `int *`: `FK_LIMIT_*` when the fault is a limit.
+    pub why: u64,
+}
+
+/// `FkCommon`: the `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkCommon {
+    pub writes: u64,
+    pub count: u64,
+    pub tag: u64,
+    /// Shared memory: globals, group frames, heap.
+    pub lo: [u64; 3],
+    pub hi: [u64; 3],
+    pub conflict: u64,
+    pub writers: u64,
+}
+
+/// `FkWrite`: one logged write.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkWrite {
+    pub addr: u64,
+    pub bits: u64,
+    pub size: i32,
+    pub site: i32,
+}
+
+pub const FK_WRITE_BYTES: u64 = 24;
+/// `FK_WRITES`: writes logged per processor and step.
+pub const FK_WRITES: u64 = 8;
+
+impl FkWrite {
+    pub fn from_bytes(b: &[u8]) -> FkWrite {
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+        let i32_at = |i: usize| i32::from_le_bytes(b[i..i + 4].try_into().unwrap_or([0; 4]));
+        FkWrite {
+            addr: u64_at(0),
+            bits: u64_at(8),
+            size: i32_at(16),
+            site: i32_at(20),
+        }
+    }
+
+    /// The value as the simulator shows it: signed, of the write's size.
+    pub fn value(&self) -> i64 {
+        let shift = 64 - 8 * self.size.clamp(1, 8) as u32;
+        ((self.bits << shift) as i64) >> shift
+    }
+}
+
+/// `FK_LIMIT_*`: which limit a fault is.
+pub const FK_LIMIT_STEPS: i32 = 1;
+pub const FK_LIMIT_TIME: i32 = 2;
+pub const FK_LIMIT_DEPTH: i32 = 3;
+/// `FK_CONFLICT`: the fault is a `--crcw common` conflict.
+pub const FK_CONFLICT: i32 = 4;
+/// `FK_PROC_MAX`: the limit word records `FK_PROC_MAX - processor`.
+pub const FK_PROC_MAX: i32 = 0x7fffffff;
+
 /// `FkDevice` (`cuda/fk_schedule.cuh`): the device schedule's state, set into `fk_d`.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
@@ -79,6 +148,20 @@ pub struct FkSlotStacks {
     pub stride: u64,
 }
 
+/// `FkTrace` (`cuda/fk_schedule.cuh`): where the device schedule writes its timestamps, set
+/// into `fk_t` only for `--trace` and `--stats` (`recs` 0: none).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FkTrace {
+    pub recs: u64,
+    pub count: u64,
+    pub cap: u32,
+    pub pad: u32,
+}
+
+/// Bytes of an `FkTraceRec` (decoded by `timeline::decode_device`).
+pub const FK_TRACE_REC_BYTES: u64 = 48;
+
 /// Sizes of the device schedule's per-processor, per-frame and per-group records, which the
 /// driver allocates (`static_assert`ed in `cuda/fk_schedule.cuh`).
 pub const FK_PROC_BYTES: u64 = 64;
@@ -103,7 +186,13 @@ unsafe impl DeviceRepr for FkMachine {}
 // SAFETY: as above.
 unsafe impl DeviceRepr for FkDevice {}
 // SAFETY: as above.
+unsafe impl DeviceRepr for FkLimits {}
+// SAFETY: as above.
+unsafe impl DeviceRepr for FkCommon {}
+// SAFETY: as above.
 unsafe impl DeviceRepr for FkSlotStacks {}
+// SAFETY: as above; the device addresses are into the driver's own allocation.
+unsafe impl DeviceRepr for FkTrace {}
 
 #[cfg(test)]
 mod tests {
@@ -115,7 +204,18 @@ mod tests {
         assert_eq!(std::mem::size_of::<FkGroup>(), 40);
         assert_eq!(std::mem::size_of::<FkVar>(), 24);
         assert_eq!(std::mem::size_of::<FkMachine>(), 160);
+        assert_eq!(std::mem::size_of::<FkLimits>(), 32);
         let lib = crate::cuda::DEVICE_LIBRARY;
+        assert!(lib.contains("sizeof(FkLimits) == 32"));
+        assert_eq!(std::mem::size_of::<FkCommon>(), 88);
+        assert!(lib.contains("sizeof(FkCommon) == 88"));
+        assert!(lib.contains(&format!("sizeof(FkWrite) == {FK_WRITE_BYTES}")));
+        assert!(lib.contains(&format!("#define FK_WRITES {FK_WRITES} ")));
+        assert!(lib.contains(&format!("#define FK_CONFLICT {FK_CONFLICT} ")));
+        assert!(lib.contains(&format!("#define FK_LIMIT_STEPS {FK_LIMIT_STEPS}\n")));
+        assert!(lib.contains(&format!("#define FK_LIMIT_TIME {FK_LIMIT_TIME}\n")));
+        assert!(lib.contains(&format!("#define FK_LIMIT_DEPTH {FK_LIMIT_DEPTH} ")));
+        assert!(lib.contains(&format!("#define FK_PROC_MAX {FK_PROC_MAX:#x}\n")));
         assert!(lib.contains("sizeof(FkGroup) == 40"));
         assert!(lib.contains("sizeof(FkVar) == 24"));
         assert!(lib.contains("sizeof(FkMachine) == 160"));
@@ -125,6 +225,7 @@ mod tests {
     fn layouts_match_the_device_schedule() {
         assert_eq!(std::mem::size_of::<FkDevice>(), 96);
         assert_eq!(std::mem::size_of::<FkSlotStacks>(), 16);
+        assert_eq!(std::mem::size_of::<FkTrace>(), 24);
         let lib = crate::cuda::SCHEDULE_LIBRARY;
         for (name, bytes) in [
             ("FkProc", FK_PROC_BYTES),
@@ -134,6 +235,8 @@ mod tests {
             ("FkSlot", FK_SLOT_BYTES),
             ("FkDevice", 96),
             ("FkSlotStacks", 16),
+            ("FkTrace", 24),
+            ("FkTraceRec", FK_TRACE_REC_BYTES),
         ] {
             assert!(
                 lib.contains(&format!("sizeof({name}) == {bytes}")),

@@ -4,19 +4,23 @@
 //! host part of the standalone `.cu` (`cuda/fk_host.cuh`) does, with the same device calls
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
-use super::abi::{self, FkDevice, FkGroup, FkMachine, FkSlotStacks, FkVar};
-use super::{GpuError, Stats};
+use super::abi::{
+    self, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkTrace, FkVar,
+};
+use super::timeline::{self, HostRecorder, Timeline};
+use super::{Config, GpuError, Limits, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
     PushKernelArg,
 };
 use fork_frontend::hir::{MpOp, VarId};
 use fork_frontend::source::Span;
-use std::collections::HashMap;
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use transform::emit_cuda::{schedule as emit_schedule, Schedule};
-use transform::host_program::{self, HostMachine, LoopHeader};
+use transform::emit_cuda::{schedule as emit_schedule, Emitted, Schedule};
+use transform::host_program::{self, HostMachine, LoopHeader, Pc};
 use transform::plan::{Home, HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
 const FK_ACTIVE: i32 = 0;
@@ -46,6 +50,7 @@ struct Regions {
     out: u64,
     out_top: u64,
     fault: u64,
+    why: u64,
     frames: u64,
     total: u64,
 }
@@ -99,6 +104,23 @@ pub struct Machine<'p> {
     kernel_events: Vec<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>,
     /// `--schedule device`: where its state lives in the arena.
     device: Option<DeviceRegions>,
+    /// Timestamps of group instances (`--stats`, `--trace`): asked for.
+    timestamps: bool,
+    /// ... under the host schedule: its CUDA events, from the start of the walk.
+    recorder: Option<HostRecorder>,
+    /// Where the walk is (the instruction forming a group instance).
+    pc: Pc,
+    limits: Limits,
+    /// The site of each host-program loop and call (`Emitted::span_sites`).
+    span_sites: &'p HashMap<Span, usize>,
+    /// `--crcw common`: the write logs, and the kernels checked after each launch.
+    common: Option<(CommonRegions, &'p BTreeSet<String>)>,
+    /// The calls the walk is in, innermost last (the recursion limit): the call's span and
+    /// the caller's group.
+    calls: Vec<(Span, i32)>,
+    /// Why the walk stopped at a call (R0008).
+    too_deep: Option<Depth>,
+    start: Instant,
 }
 
 /// Byte offsets of the device schedule's state in the arena (`cuda/fk_schedule.cuh`).
@@ -116,6 +138,20 @@ struct DeviceRegions {
     error: u64,
     fault_key: u64,
     slot_stacks: u64,
+    /// `FkTraceRec`s and their count, with `timestamps`.
+    trace: Option<(u64, u64)>,
+}
+
+/// The most group instances the device schedule stamps (48 bytes each).
+const TRACE_RECORDS: u64 = 1 << 20;
+/// Byte offsets of the `--crcw common` write logs in the arena (`FkCommon`).
+#[derive(Clone, Copy)]
+struct CommonRegions {
+    writes: u64,
+    count: u64,
+    tag: u64,
+    conflict: u64,
+    writers: u64,
 }
 
 /// The heap of the device schedule's shared frames (group instances' `sh` locals).
@@ -125,6 +161,7 @@ const FRAME_HEAP_BYTES: u64 = 64 << 20;
 const SCHEDULE_KERNELS: &[&str] = &[
     "fk_set_device",
     "fk_set_slot_stacks",
+    "fk_set_trace",
     "fk_device_init",
     "fk_device_run",
 ];
@@ -134,15 +171,24 @@ fn align(x: u64, a: u64) -> u64 {
 }
 
 impl<'p> Machine<'p> {
+    /// The machine for `plan` as `emitted` (its schedule, fault sites, checked kernels) under
+    /// `config`.
     pub fn new(
         plan: &'p Plan,
+        emitted: &'p Emitted,
         ctx: &Arc<CudaContext>,
         module: &Arc<CudaModule>,
-        procs: u64,
-        timing: bool,
-        priority: bool,
-        schedule: Schedule,
+        config: Config,
     ) -> Result<Machine<'p>, GpuError> {
+        let Config {
+            procs,
+            priority,
+            timing,
+            timestamps,
+            limits,
+        } = config;
+        let (schedule, span_sites) = (emitted.schedule, &emitted.span_sites);
+        let common = emitted.check_common.then_some(&emitted.common_kernels);
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
         let depth = emit_schedule::depth(procs) as u64;
@@ -188,6 +234,7 @@ impl<'p> Machine<'p> {
             out: region(caps.out),
             out_top: region(8),
             fault: region(4 * abi::FK_FAULT_WORDS),
+            why: region(8),
             frames: region(caps.frames),
             total: 0,
         };
@@ -205,6 +252,17 @@ impl<'p> Machine<'p> {
             error: region(8),
             fault_key: region(4 * (1 + 2 * abi::FK_KEY_MAX)),
             slot_stacks: region(procs * slot_stack_bytes),
+            trace: timestamps.then(|| (region(TRACE_RECORDS * abi::FK_TRACE_REC_BYTES), region(8))),
+        });
+        let common = common.map(|kernels| {
+            let regions = CommonRegions {
+                writes: region(procs * abi::FK_WRITES * abi::FK_WRITE_BYTES),
+                count: region(procs * 4),
+                tag: region(procs * 8),
+                conflict: region(16),
+                writers: region(8),
+            };
+            (regions, kernels)
         });
         r.total = at;
         let (free, _) = ctx
@@ -270,6 +328,15 @@ impl<'p> Machine<'p> {
             priority,
             kernel_events: Vec::new(),
             device,
+            timestamps,
+            recorder: None,
+            pc: Pc(0),
+            limits,
+            span_sites,
+            common,
+            calls: Vec::new(),
+            too_deep: None,
+            start: Instant::now(),
         };
         if !strings.is_empty() {
             m.write(r.strings, &strings)?;
@@ -297,6 +364,35 @@ impl<'p> Machine<'p> {
             fault: base + r.fault,
         };
         m.launch("fk_set_machine", 1, 1, &[&desc])?;
+        let limits = FkLimits {
+            max_steps: limits.max_steps,
+            timeout_ns: limits.timeout.map_or(0, |t| t.as_nanos() as u64),
+            start_ns: 0,
+            why: base + r.why,
+        };
+        m.launch("fk_set_limits", 1, 1, &[&limits])?;
+        if let Some((c, _)) = common {
+            // Shared memory: globals, the group frames (the device schedule's frame heap),
+            // the heap.
+            let frames = match device {
+                Some(d) => (base + d.frame_heap, FRAME_HEAP_BYTES),
+                None => (base + r.frames, m.caps.frames),
+            };
+            let desc = FkCommon {
+                writes: base + c.writes,
+                count: base + c.count,
+                tag: base + c.tag,
+                lo: [base + r.shared_globals, frames.0, base + r.heap],
+                hi: [
+                    base + r.shared_globals + plan.storage.shared_globals_bytes,
+                    frames.0 + frames.1,
+                    base + r.heap + m.caps.heap,
+                ],
+                conflict: base + c.conflict,
+                writers: base + c.writers,
+            };
+            m.launch("fk_set_common", 1, 1, &[&desc])?;
+        }
         Ok(m)
     }
 
@@ -420,10 +516,57 @@ impl<'p> Machine<'p> {
         let serial = (self.priority && sync) as i32;
         let args: [&dyn KernelArg; 5] = [&c.group, &(n as i32), &c.slot_base, &launch, &serial];
         if serial == 1 {
-            self.launch(name, 1, 1, &args)
-        } else {
-            self.launch_members(name, n, &args)
+            return self.launch(name, 1, 1, &args);
         }
+        self.launch_members(name, n, &args)?;
+        if self
+            .common
+            .is_some_and(|(_, kernels)| kernels.contains(name))
+        {
+            let args: [&dyn KernelArg; 3] = [&c.group, &(n as i32), &launch];
+            self.launch_members("fk_common_check_launch", n, &args)?;
+        }
+        Ok(())
+    }
+
+    /// A `--crcw common` conflict: the simulator's pair (the lowest processor that wrote the
+    /// cell in the step, the lowest whose value differs) with their writes; None when the
+    /// logs do not hold it.
+    fn conflict(&mut self) -> Result<Option<[(usize, abi::FkWrite); 2]>, GpuError> {
+        let Some((c, _)) = self.common else {
+            return Ok(None);
+        };
+        for pass in 0..2i32 {
+            self.launch_members("fk_common_writers", self.procs as u32, &[&pass])?;
+        }
+        let writers = self.read_ints(c.writers, 2)?;
+        let cell = u64::from_le_bytes(
+            self.read(c.conflict, 8)?
+                .try_into()
+                .map_err(|_| GpuError::Internal("short read".into()))?,
+        );
+        if writers.contains(&0) {
+            return Ok(None);
+        }
+        let mut pair = [(0, abi::FkWrite::default()); 2];
+        for (i, w) in writers.iter().enumerate() {
+            let proc = (abi::FK_PROC_MAX - w) as u64;
+            let n = self.read_ints(c.count + 4 * proc, 1)?[0].clamp(0, abi::FK_WRITES as i32);
+            let log = self.read(
+                c.writes + proc * abi::FK_WRITES * abi::FK_WRITE_BYTES,
+                (abi::FK_WRITES * abi::FK_WRITE_BYTES) as usize,
+            )?;
+            let last = log
+                .chunks_exact(abi::FK_WRITE_BYTES as usize)
+                .take(n as usize)
+                .map(abi::FkWrite::from_bytes)
+                .rfind(|w| w.addr == cell);
+            match last {
+                Some(write) => pair[i] = (proc as usize, write),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(pair))
     }
 
     // ---- stacks ----
@@ -544,6 +687,35 @@ impl<'p> Machine<'p> {
         Ok((flag[1] >= 0).then_some(flag[0]))
     }
 
+    // ---- timestamps of the host schedule ----
+
+    /// Group `g` (a new instance) begins now; a split's subgroup comes with its split's
+    /// instruction, index and collective, the others form at the walk's instruction. Whether
+    /// it is stamped (an instance without members is not).
+    fn stamp_enter(&mut self, g: i32, split: Option<(Pc, i64, u64)>) -> Result<bool, GpuError> {
+        let HostGroup { size, at, .. } = self.groups[g as usize];
+        let Some(r) = self.recorder.as_mut() else {
+            return Ok(false);
+        };
+        if size <= 0 {
+            return Ok(false);
+        }
+        let (pc, index, event) = split.unwrap_or_else(|| (self.pc, 0, r.split()));
+        r.enter(&self.stream, Some(pc), index, at, size as u32, event)
+            .map_err(GpuError::driver("recording a timestamp"))?;
+        Ok(true)
+    }
+
+    /// The innermost stamped group ends now (when `stamped`).
+    fn stamp_leave(&mut self, stamped: bool) -> Result<(), GpuError> {
+        match self.recorder.as_mut() {
+            Some(r) if stamped => r
+                .leave(&self.stream)
+                .map_err(GpuError::driver("recording a timestamp")),
+            _ => Ok(()),
+        }
+    }
+
     // ---- the walk (`transform::host_program::walk` decides the order) ----
 
     pub fn run(&mut self) -> Result<(), GpuError> {
@@ -553,6 +725,11 @@ impl<'p> Machine<'p> {
         let p = self.procs as i32;
         self.launch_members("fk_start", p as u32, &[&p, &members])?;
         let g = self.push_group(-1, p, members, 0, main.shared_frame)?;
+        if self.timestamps && self.device.is_none() {
+            let recorder = HostRecorder::new(&self.stream, self.procs as u32)
+                .map_err(GpuError::driver("recording a timestamp"))?;
+            self.recorder = Some(recorder);
+        }
         let root = Ctx {
             group: g,
             slot_base: plan.storage.private_globals_bytes * self.procs,
@@ -561,15 +738,43 @@ impl<'p> Machine<'p> {
         };
         self.kernel(transform::emit_cuda::GLOBALS_KERNEL, true, root)?;
         match self.device {
-            None => host_program::walk(&plan.host, self, root),
+            None => {
+                let walked = host_program::walk(&plan.host, self, root);
+                self.stopped_at_a_call(walked)
+            }
             Some(d) => self.run_on_device(d),
         }
+    }
+
+    /// A walk that stopped at a call nested too deeply, or in a call when a runtime stack
+    /// filled, is a fault of the innermost call (`fk_limit_hit`; R0008): the output before it
+    /// is kept, as the simulator keeps it.
+    fn stopped_at_a_call(&mut self, walked: Result<(), GpuError>) -> Result<(), GpuError> {
+        let depth = match (&walked, self.calls.last()) {
+            (Err(GpuError::TooDeep), _) => Depth::Calls(self.limits.max_depth),
+            // The stack's name, without the guess at the cause.
+            (Err(GpuError::Capacity(what)), Some(_)) => Depth::Full {
+                what: what.split(" (").next().unwrap_or(what),
+                calls: self.calls.len(),
+            },
+            _ => return walked,
+        };
+        let Some(&(span, group)) = self.calls.last() else {
+            return walked;
+        };
+        let site = *self.span_sites.get(&span).ok_or_else(|| {
+            GpuError::Internal("a call of the host program has no fault site".into())
+        })? as i32;
+        self.too_deep = Some(depth);
+        let (launch, why) = (self.launches, abi::FK_LIMIT_DEPTH);
+        self.launch("fk_limit_hit", 1, 1, &[&group, &site, &why, &launch])
     }
 
     /// `--schedule device`: one cooperative launch of the persistent kernel, which runs the
     /// host program from every processor's own program point (the root group is group 0).
     fn run_on_device(&mut self, d: DeviceRegions) -> Result<(), GpuError> {
-        let at = |o: u64| self.base + o;
+        let base = self.base;
+        let at = |o: u64| base + o;
         let desc = FkDevice {
             procs: at(d.procs),
             results: at(d.results),
@@ -591,6 +796,15 @@ impl<'p> Machine<'p> {
         };
         self.launch("fk_set_device", 1, 1, &[&desc])?;
         self.launch("fk_set_slot_stacks", 1, 1, &[&stacks])?;
+        if let Some((recs, count)) = d.trace {
+            let trace = FkTrace {
+                recs: at(recs),
+                count: at(count),
+                cap: TRACE_RECORDS as u32,
+                pad: 0,
+            };
+            self.launch("fk_set_trace", 1, 1, &[&trace])?;
+        }
         self.launch_members("fk_device_init", self.procs as u32, &[])?;
         let f = self
             .functions
@@ -718,15 +932,41 @@ impl<'p> Machine<'p> {
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
         let words = self.read_ints(self.r.fault, abi::FK_FAULT_WORDS as usize)?;
+        let why = self.read_ints(self.r.why, 2)?;
+        let conflict = match (words[0], why[0]) {
+            (0, _) => None,
+            (_, abi::FK_CONFLICT) => self.conflict()?,
+            _ => None,
+        };
         let mut fault = (words[0] != 0).then(|| Fault {
             site: (words[0] - 1) as usize,
-            proc: words[1] as u32,
+            // A limit names the lowest processor still in the loop (`fk_limit`).
+            proc: match why[1] {
+                0 => words[1] as u32,
+                w => (abi::FK_PROC_MAX - w) as u32,
+            },
             rank: words[4] as u32,
             at: words[5] as i64,
             value: (words[6] as u32 as i64) | ((words[7] as i64) << 32),
             object: words[8],
             size: words[9] as i64,
             cut: vec![words[2] as u32, words[3] as u32],
+            limit: match why[0] {
+                abi::FK_CONFLICT => conflict.map(|[(a, wa), (b, wb)]| Limit::Conflict {
+                    procs: (a, b),
+                    values: (wa.value(), wb.value()),
+                    site: wb.site as usize,
+                }),
+                abi::FK_LIMIT_STEPS => Some(Limit::Steps(self.limits.max_steps)),
+                abi::FK_LIMIT_TIME => self.limits.timeout.map(Limit::Time),
+                abi::FK_LIMIT_DEPTH => {
+                    Some(Limit::Depth(self.too_deep.unwrap_or(Depth::DeviceFrames {
+                        frames: self.device.map_or(0, |d| d.depth),
+                        slot_bytes: self.device.map_or(0, |d| d.slot_stack_bytes),
+                    })))
+                }
+                _ => None,
+            },
         });
         if let Some(d) = self.device {
             let error = self.read_ints(d.error, 2)?;
@@ -735,7 +975,6 @@ impl<'p> Machine<'p> {
                     code: error[0],
                     proc: error[1] as usize,
                     depth: d.depth,
-                    slot_stack_bytes: d.slot_stack_bytes,
                     frame_heap_bytes: FRAME_HEAP_BYTES,
                 });
             }
@@ -750,11 +989,30 @@ impl<'p> Machine<'p> {
                 self.stats.kernels += Duration::from_secs_f64(ms as f64 / 1000.0);
             }
         }
+        let timeline = self.timeline()?;
         Ok(Finished {
             records,
             fault,
             overflow,
+            timeline,
         })
+    }
+
+    /// The group instances' timestamps, when they were asked for.
+    fn timeline(&mut self) -> Result<Option<Timeline>, GpuError> {
+        if let Some(recorder) = self.recorder.take() {
+            return recorder
+                .finish(&self.stream)
+                .map(Some)
+                .map_err(GpuError::driver("reading the timestamps"));
+        }
+        let Some((recs, count)) = self.device.and_then(|d| d.trace) else {
+            return Ok(None);
+        };
+        let formed = self.read_ints(count, 1)?[0] as u32 as u64;
+        let kept = formed.min(TRACE_RECORDS);
+        let bytes = self.read(recs, (kept * abi::FK_TRACE_REC_BYTES) as usize)?;
+        Ok(Some(timeline::decode_device(&bytes, formed)))
     }
 }
 
@@ -774,6 +1032,37 @@ pub struct Fault {
     pub object: i32,
     pub size: i64,
     pub cut: Vec<u32>,
+    /// The fault is a limit the loop at `site` passed.
+    pub limit: Option<Limit>,
+}
+
+/// A limit that stopped a run (docs/gpu-limits.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Limit {
+    /// More iterations of one loop than `--max-steps`.
+    Steps(u64),
+    /// `--timeout`.
+    Time(Duration),
+    /// A call nested deeper than the run holds (R0008).
+    Depth(Depth),
+    /// `--crcw common`: two processors wrote these values into one cell in one step (R0004);
+    /// `site` is the second's write.
+    Conflict {
+        procs: (usize, usize),
+        values: (i64, i64),
+        site: usize,
+    },
+}
+
+/// What a too deep call ran into.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Depth {
+    /// The limit on nested calls (host schedule).
+    Calls(usize),
+    /// A runtime stack of the host schedule filled, this many calls deep.
+    Full { what: &'static str, calls: usize },
+    /// The device schedule's frames or slot stack of the processor.
+    DeviceFrames { frames: i32, slot_bytes: u64 },
 }
 
 /// What the device left at the end of a run.
@@ -784,11 +1073,18 @@ pub struct Finished {
     pub fault: Option<Fault>,
     /// The record buffer overflowed (records are missing).
     pub overflow: bool,
+    /// The group instances' timestamps (`Config::timestamps`).
+    pub timeline: Option<Timeline>,
 }
 
 /// The runtime library's kernels the driver calls.
 const RUNTIME_KERNELS: &[&str] = &[
     "fk_set_machine",
+    "fk_set_limits",
+    "fk_limit_hit",
+    "fk_set_common",
+    "fk_common_check_launch",
+    "fk_common_writers",
     "fk_set_group",
     "fk_start",
     "fk_read_first",
@@ -809,22 +1105,37 @@ pub struct SplitSaved {
     restore_dollar: Option<(i32, u64)>,
 }
 
-/// A loop's or a call's stack tops, the members of the enclosing group and their marks.
+/// A loop's or a call's stack tops, the members of the enclosing group and their marks,
+/// whether its group instance is timestamped; a loop's iterations so far.
 pub struct Marked {
     tops: Tops,
     n: i32,
     marks: u64,
+    stamped: bool,
+    iterations: Cell<u64>,
+}
+
+/// A subgroup a split formed: its group, and for timestamps its subgroup index, the split's
+/// collective and the split's instruction.
+pub struct Sub {
+    group: i32,
+    index: i64,
+    event: u64,
+    pc: Pc,
 }
 
 impl HostMachine for Machine<'_> {
     type Group = i32;
-    /// The subgroup's group index.
-    type Sub = i32;
+    type Sub = Sub;
     type SplitSaved = SplitSaved;
     type LoopSaved = Marked;
     type CallSaved = Marked;
     type StartSaved = Tops;
     type Error = GpuError;
+
+    fn at(&mut self, pc: Pc) {
+        self.pc = pc;
+    }
 
     fn launch(&mut self, k: KernelId, c: &Ctx) -> Result<(), GpuError> {
         let k = self.plan.kernel(k);
@@ -840,7 +1151,7 @@ impl HostMachine for Machine<'_> {
         kind: &SplitKind,
         shared_frames: &[SharedFrameId],
         c: &Ctx,
-    ) -> Result<(Vec<(i32, usize)>, SplitSaved), GpuError> {
+    ) -> Result<(Vec<(Sub, usize)>, SplitSaved), GpuError> {
         let c = *c;
         let tops = self.top;
         let n = self.threads(c) as i32;
@@ -914,6 +1225,7 @@ impl HostMachine for Machine<'_> {
             )?;
         }
         let parent_at = self.groups[c.group as usize].at;
+        let event = self.recorder.as_mut().map_or(0, |r| r.split());
         let mut off = 0;
         let mut subs = Vec::new();
         for (i, size) in sizes.iter().enumerate() {
@@ -924,7 +1236,13 @@ impl HostMachine for Machine<'_> {
             };
             off += *size as u64;
             if *size > 0 {
-                subs.push((first + i as i32, if if_split { i } else { 0 }));
+                let sub = Sub {
+                    group: first + i as i32,
+                    index: i as i64,
+                    event,
+                    pc: self.pc,
+                };
+                subs.push((sub, if if_split { i } else { 0 }));
             }
         }
         let restore_dollar = (set_dollar == 1 && n > 0).then_some((n, saved));
@@ -937,12 +1255,13 @@ impl HostMachine for Machine<'_> {
         ))
     }
 
-    fn enter_subgroup(&mut self, sub: &i32, _c: &Ctx) -> Result<i32, GpuError> {
-        Ok(*sub)
+    fn enter_subgroup(&mut self, sub: &Sub, _c: &Ctx) -> Result<i32, GpuError> {
+        self.stamp_enter(sub.group, Some((sub.pc, sub.index, sub.event)))?;
+        Ok(sub.group)
     }
 
-    fn leave_subgroup(&mut self, _sub: &i32, _inner: &Ctx) -> Result<(), GpuError> {
-        Ok(())
+    fn leave_subgroup(&mut self, _sub: &Sub, _inner: &Ctx) -> Result<(), GpuError> {
+        self.stamp_leave(true)
     }
 
     fn restore(&mut self, saved: SplitSaved, c: &Ctx) -> Result<(), GpuError> {
@@ -958,7 +1277,13 @@ impl HostMachine for Machine<'_> {
         let n = self.threads(*c) as i32;
         let marks = self.alloc_words(n as u64)?;
         self.launch_members("fk_mark_active", n as u32, &[&c.group, &n, &marks])?;
-        Ok(Marked { tops, n, marks })
+        Ok(Marked {
+            tops,
+            n,
+            marks,
+            stamped: false,
+            iterations: Cell::new(0),
+        })
     }
 
     fn loop_enter(
@@ -1001,6 +1326,7 @@ impl HostMachine for Machine<'_> {
             }
             g
         };
+        m.stamped = self.stamp_enter(inner, None)?;
         Ok((inner, running.unwrap_or(false)))
     }
 
@@ -1008,6 +1334,8 @@ impl HostMachine for Machine<'_> {
         self.marked_status(*c, m.n, m.marks, FK_CONTINUE, FK_ACTIVE)
     }
 
+    /// A passed limit is a fault of the loop group (`fk_limit_hit`), after which every loop
+    /// ends; the fault is reported at the end of the run.
     fn loop_latch(
         &mut self,
         l: &LoopHeader,
@@ -1015,10 +1343,30 @@ impl HostMachine for Machine<'_> {
         c: &Ctx,
         inner: &Ctx,
     ) -> Result<bool, GpuError> {
+        m.iterations.set(m.iterations.get() + 1);
+        let why = if self.limits.max_steps > 0 && m.iterations.get() > self.limits.max_steps {
+            abi::FK_LIMIT_STEPS
+        } else if self
+            .limits
+            .timeout
+            .is_some_and(|t| self.start.elapsed() > t)
+        {
+            abi::FK_LIMIT_TIME
+        } else {
+            0
+        };
+        if why != 0 {
+            let site = *self.span_sites.get(&l.span).ok_or_else(|| {
+                GpuError::Internal("a loop of the host program has no fault site".into())
+            })? as i32;
+            let launch = self.launches;
+            self.launch("fk_limit_hit", 1, 1, &[&inner.group, &site, &why, &launch])?;
+        }
         self.exit_update(*c, m.n, m.marks, l.cond, inner.group)
     }
 
     fn loop_end(&mut self, m: Marked, c: &Ctx) -> Result<(), GpuError> {
+        self.stamp_leave(m.stamped)?;
         self.marked_status(*c, m.n, m.marks, FK_BREAK, FK_ACTIVE)?;
         self.pop(m.tops);
         Ok(())
@@ -1028,9 +1376,14 @@ impl HostMachine for Machine<'_> {
         &mut self,
         callee: HostFnId,
         args: &[VarId],
+        span: Span,
         c: &Ctx,
     ) -> Result<Option<(Ctx, Marked)>, GpuError> {
         let c = *c;
+        self.calls.push((span, c.group));
+        if self.calls.len() > self.limits.max_depth {
+            return Err(GpuError::TooDeep);
+        }
         let plan = self.plan;
         let f = plan.function(callee);
         let tops = self.top;
@@ -1046,6 +1399,7 @@ impl HostMachine for Machine<'_> {
         }
         let p = self.groups[c.group as usize];
         let g = self.push_group(c.group, p.size, p.members, p.at, f.shared_frame)?;
+        let stamped = self.stamp_enter(g, None)?;
         let inner = Ctx {
             group: g,
             slot_base: base,
@@ -1056,7 +1410,16 @@ impl HostMachine for Machine<'_> {
         for (param, arg) in params.iter().zip(args) {
             self.copy_var(c, n, marks, (*arg, c), (*param, inner))?;
         }
-        Ok(Some((inner, Marked { tops, n, marks })))
+        Ok(Some((
+            inner,
+            Marked {
+                tops,
+                n,
+                marks,
+                stamped,
+                iterations: Cell::new(0),
+            },
+        )))
     }
 
     fn ret(
@@ -1066,11 +1429,13 @@ impl HostMachine for Machine<'_> {
         inner: &Ctx,
         c: &Ctx,
     ) -> Result<(), GpuError> {
+        self.stamp_leave(m.stamped)?;
         self.marked_status(*c, m.n, m.marks, FK_RETURN, FK_ACTIVE)?;
         if let (Some(r), Some(ret)) = (result, self.plan.function(inner.func).ret) {
             self.copy_var(*c, m.n, m.marks, (ret, *inner), (r, *c))?;
         }
         self.pop(m.tops);
+        self.calls.pop();
         Ok(())
     }
 
@@ -1080,10 +1445,12 @@ impl HostMachine for Machine<'_> {
         let p = self.procs as i32;
         self.launch_members("fk_start", p as u32, &[&p, &members])?;
         let g = self.push_group(c.group, p, members, 0, shared_frame)?;
+        self.stamp_enter(g, None)?;
         Ok((g, tops))
     }
 
     fn start_end(&mut self, tops: Tops, _c: &Ctx) -> Result<(), GpuError> {
+        self.stamp_leave(true)?;
         self.pop(tops);
         Ok(())
     }

@@ -9,11 +9,15 @@
 mod abi;
 mod cache;
 mod machine;
+pub mod timeline;
+
+pub use machine::{Depth, Limit};
 
 use crate::cpu::printf::{self, Arg};
 use crate::cuda::{self, nvrtc::CompileError};
 use std::fmt;
 use std::time::{Duration, Instant};
+pub use timeline::{FunctionTime, Timeline};
 use transform::emit_cuda::{Emitted, Schedule};
 use transform::plan::Plan;
 
@@ -34,6 +38,11 @@ pub struct Stats {
     pub compile: Duration,
     pub cached: bool,
     pub total: Duration,
+    /// Device time per Fork function, from the group instances' timestamps (`--stats`).
+    pub functions: Vec<FunctionTime>,
+    /// Group instances formed after the timestamp buffer was full (their calls are missing
+    /// from `functions`).
+    pub unstamped: u64,
 }
 
 impl fmt::Display for Stats {
@@ -54,7 +63,38 @@ impl fmt::Display for Stats {
             ms(self.compile),
             if self.cached { " (cached PTX)" } else { "" },
             ms(self.total)
-        )
+        )?;
+        if self.functions.is_empty() {
+            return Ok(());
+        }
+        let width = self
+            .functions
+            .iter()
+            .map(|f| f.name.len())
+            .max()
+            .unwrap_or(0);
+        write!(
+            f,
+            "\ndevice time per function (inclusive, from group formation to the last member's return):"
+        )?;
+        for t in &self.functions {
+            write!(
+                f,
+                "\n  {:<width$}  {:>6} call{}  {:>12.3} ms",
+                t.name,
+                t.calls,
+                if t.calls == 1 { " " } else { "s" },
+                t.nanos as f64 / 1e6
+            )?;
+        }
+        if self.unstamped > 0 {
+            write!(
+                f,
+                "\n  ({} group instances formed after the timestamp buffer was full are not counted)",
+                self.unstamped
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -75,19 +115,44 @@ pub enum GpuError {
         code: i32,
         proc: usize,
         depth: i32,
-        slot_stack_bytes: u64,
         frame_heap_bytes: u64,
     },
     /// A device fault, as the simulator reports it (rendered by the caller with the sources).
     Fault(Box<fork_frontend::fault::Fault>),
+    /// A loop passed a limit (R0006): the loop's site (`the loop at f.fork:3:5`), the processor
+    /// ($$ 0 of the loop's group, or the processor running a loop inside a kernel).
+    Limit {
+        limit: Limit,
+        site: String,
+        proc: usize,
+    },
     OutputOverflow,
     /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
     /// order.
     PriorityNeedsHostSchedule,
+    /// The host schedule's walk stops at a call nested deeper than `Limits::max_depth`
+    /// (`Machine::run` makes it a fault of the call).
+    TooDeep,
     Internal(String),
 }
 
 impl GpuError {
+    /// The simulator's fault code of the error, where it has one.
+    pub fn code(&self) -> Option<&'static str> {
+        match self {
+            GpuError::Limit {
+                limit: Limit::Depth(_),
+                ..
+            } => Some("R0008"),
+            GpuError::Limit {
+                limit: Limit::Conflict { .. },
+                ..
+            } => Some("R0004"),
+            GpuError::Limit { .. } => Some("R0006"),
+            _ => None,
+        }
+    }
+
     fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> GpuError {
         move |e| GpuError::Driver(format!("{what}: {e:?}"))
     }
@@ -113,7 +178,6 @@ impl fmt::Display for GpuError {
                 code,
                 proc,
                 depth,
-                slot_stack_bytes,
                 frame_heap_bytes,
             } => match *code {
                 abi::FK_ERR_FRAMES => write!(
@@ -128,17 +192,55 @@ impl fmt::Display for GpuError {
                 ),
                 _ => write!(
                     f,
-                    "the device schedule: processor {proc}'s {slot_stack_bytes}-byte slot stack \
-                     is full (recursion too deep?)"
+                    "the device schedule: runtime error {code} (processor {proc})"
                 ),
             },
             GpuError::Fault(fault) => write!(f, "[{}] {}", fault.code.id, fault.message()),
+            GpuError::Limit { limit, site, proc } => match limit {
+                Limit::Steps(n) => write!(
+                    f,
+                    "{site} ran more than {n} iterations (the step limit, `--max-steps`) on \
+                     processor {proc}"
+                ),
+                Limit::Time(t) => write!(
+                    f,
+                    "{site} was still running when the time limit of {} s ran out \
+                     (`--timeout`) on processor {proc}",
+                    t.as_secs_f64()
+                ),
+                Limit::Conflict {
+                    procs: (a, b),
+                    values: (x, y),
+                    ..
+                } => write!(
+                    f,
+                    "{site}: processors {a} and {b} wrote {x} and {y} into one cell in one step \
+                     on processor {proc}"
+                ),
+                Limit::Depth(Depth::Calls(n)) => write!(
+                    f,
+                    "{site} nests more than {n} calls (the recursion limit; check the \
+                     recursion's base case) on processor {proc}"
+                ),
+                Limit::Depth(Depth::Full { what, calls }) => write!(
+                    f,
+                    "{site}, {calls} calls deep, found the runtime's {what} full (check the \
+                     recursion's base case) on processor {proc}"
+                ),
+                Limit::Depth(Depth::DeviceFrames { frames, slot_bytes }) => write!(
+                    f,
+                    "{site} nests deeper than the device schedule holds ({frames} frames and a \
+                     {slot_bytes}-byte slot stack per processor; `--schedule host` holds more) \
+                     on processor {proc}"
+                ),
+            },
             GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
             GpuError::PriorityNeedsHostSchedule => write!(
                 f,
                 "`--crcw priority` needs `--schedule host`: the device schedule runs the members \
                  of a step in no fixed order, so it cannot let the highest __PROC_NR__ win"
             ),
+            GpuError::TooDeep => write!(f, "calls nested too deeply"),
             GpuError::Internal(m) => write!(f, "internal error of the GPU driver: {m}"),
         }
     }
@@ -158,6 +260,8 @@ pub struct GpuRun {
     pub stdout: Vec<u8>,
     pub stats: Stats,
     pub error: Option<GpuError>,
+    /// The group instances' timestamps (`Config::timestamps`).
+    pub timeline: Option<Timeline>,
 }
 
 /// How a run is set up.
@@ -170,6 +274,34 @@ pub struct Config {
     pub priority: bool,
     /// Measure kernel time with CUDA events (`--stats`).
     pub timing: bool,
+    /// Timestamp every group instance (`--stats`' time per function, `--trace`):
+    /// `%globaltimer` in the device schedule, CUDA events in the host schedule.
+    pub timestamps: bool,
+    pub limits: Limits,
+}
+
+/// What stops a run that does not end (docs/gpu-limits.md): a fault with R0006 at the loop
+/// that passed a limit.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Iterations of one loop: per processor for a loop inside a kernel, per group for a loop
+    /// of group steps. Each is at least one of the simulator's group steps, so the GPU stops
+    /// no earlier than the simulator with the same `--max-steps`. 0: none.
+    pub max_steps: u64,
+    /// Wall-clock time from the start of the run.
+    pub timeout: Option<Duration>,
+    /// Nested calls of `sync` functions (R0008; the host schedule counts them).
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_steps: transform::emit_cuda::DEFAULT_MAX_STEPS,
+            timeout: None,
+            max_depth: transform::emit_cuda::DEFAULT_MAX_DEPTH,
+        }
+    }
 }
 
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
@@ -197,15 +329,7 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         )
         .map_err(GpuError::driver("setting the stack size"))?;
     }
-    let mut m = machine::Machine::new(
-        plan,
-        &ctx,
-        &module,
-        config.procs,
-        config.timing,
-        config.priority,
-        emitted.schedule,
-    )?;
+    let mut m = machine::Machine::new(plan, emitted, &ctx, &module, config)?;
     let walk = Instant::now();
     let walked = m.run();
     let walk_time = walk.elapsed();
@@ -215,12 +339,17 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         records,
         fault,
         overflow,
+        timeline,
     } = m.finish()?;
     walked?;
     let mut stats = m.stats.clone();
     stats.host = walk_time.saturating_sub(sync_in_walk);
     stats.compile = compile;
     stats.cached = matches!(origin, cache::Origin::Cached);
+    if let Some(t) = &timeline {
+        stats.functions = t.functions(plan);
+        stats.unstamped = t.dropped;
+    }
     // The simulator stops at a faulting step: no output from that step on.
     let stdout = format_records(
         plan,
@@ -230,7 +359,21 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     )?;
     stats.total = start.elapsed();
     let error = match fault {
-        Some(f) => Some(fault_report(emitted, &f)?),
+        Some(f) => Some(match f.limit {
+            // The simulator locates a conflict at the second processor's write and names the
+            // first.
+            Some(limit @ Limit::Conflict { procs, site, .. }) => GpuError::Limit {
+                limit,
+                site: site_text(emitted, site),
+                proc: procs.0,
+            },
+            Some(limit) => GpuError::Limit {
+                limit,
+                site: site_text(emitted, f.site),
+                proc: f.proc as usize,
+            },
+            None => fault_report(emitted, &f)?,
+        }),
         None if overflow => Some(GpuError::OutputOverflow),
         None => None,
     };
@@ -238,7 +381,16 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         stdout,
         stats,
         error,
+        timeline,
     })
+}
+
+/// A limit's site as its message names it (`the loop at f.fork:3:5`).
+fn site_text(emitted: &Emitted, site: usize) -> String {
+    emitted
+        .sites
+        .get(site)
+        .map_or_else(|| format!("runtime fault at site {site}"), |s| s.place())
 }
 
 /// A device fault as the simulator's report: the site's code, span and message with the
@@ -530,6 +682,8 @@ mod tests {
             procs: 4,
             priority: true,
             timing: false,
+            timestamps: false,
+            ..Config::default()
         };
         let Err(e) = run(&plan, &emitted, config) else {
             panic!("the run was not refused");
@@ -573,6 +727,7 @@ mod tests {
             object: object as i32,
             size: 32,
             cut: Vec::new(),
+            limit: None,
         };
         let Ok(GpuError::Fault(gpu)) = fault_report(&emitted, &device) else {
             panic!("a fault report");
@@ -603,6 +758,55 @@ mod tests {
             "a shared heap block of 4 bytes"
         );
         assert_eq!(object_name(&objects, 7, 0), "an unknown object");
+    }
+
+    /// The messages of the limits and checks (docs/gpu-limits.md), as `forkcc run` prints
+    /// them after `error[CODE]: `.
+    #[test]
+    fn limit_messages_name_the_code_the_place_and_the_processor() {
+        let limit = |limit: Limit, site: &str| GpuError::Limit {
+            limit,
+            site: site.into(),
+            proc: 0,
+        };
+        let errors = [
+            limit(Limit::Steps(5000), "the loop at f.fork:12:5"),
+            limit(
+                Limit::Time(Duration::from_secs(30)),
+                "the loop at f.fork:12:5",
+            ),
+            limit(
+                Limit::Depth(Depth::Calls(10_000)),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Depth(Depth::Full {
+                    what: "word stack",
+                    calls: 2113,
+                }),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Depth(Depth::DeviceFrames {
+                    frames: 64,
+                    slot_bytes: 4096,
+                }),
+                "the call of `depth` at f.fork:11:12",
+            ),
+            limit(
+                Limit::Conflict {
+                    procs: (0, 1),
+                    values: (0, 1),
+                    site: 0,
+                },
+                "concurrent write conflict (CRCW common) at f.fork:16:5",
+            ),
+        ];
+        let text: Vec<String> = errors
+            .iter()
+            .map(|e| format!("error[{}]: {e}", e.code().unwrap_or("-")))
+            .collect();
+        insta::assert_snapshot!(text.join("\n"));
     }
 
     #[test]

@@ -138,6 +138,13 @@ inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // (and the other tests on a small machine).
 inline void fk_emu_yield() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
 
+// %globaltimer: nanoseconds of a clock all threads share.
+inline unsigned long long fk_emu_now() {
+    return (unsigned long long)std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 inline int __any_sync(unsigned, int pred) {
     unsigned base = fk_emu_publish(pred != 0);
     int any = 0;
@@ -146,17 +153,39 @@ inline int __any_sync(unsigned, int pred) {
     return any;
 }
 
+inline unsigned __ballot_sync(unsigned, int pred) {
+    unsigned base = fk_emu_publish(pred != 0);
+    unsigned mask = 0;
+    for (unsigned l = 0; l < 32; l++) mask |= (fk_emu_current->slots[base + l] != 0) << l;
+    fk_emu_done();
+    return mask;
+}
+
+inline void __syncwarp() {
+    fk_emu_publish(0);
+    fk_emu_done();
+}
+
 inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
 inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 
+inline unsigned fk_load_acquire(const unsigned *a) { return __atomic_load_n(a, __ATOMIC_ACQUIRE); }
+inline unsigned fk_add_acq_rel(unsigned *a, unsigned v) { return __atomic_fetch_add(a, v, __ATOMIC_ACQ_REL); }
+inline void fk_add_release(unsigned *a, unsigned v) { __atomic_fetch_add(a, v, __ATOMIC_RELEASE); }
 template <class T> T atomicAdd(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicAnd(int *p, int v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicOr(int *p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicExch(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicMax(int *p, int v) {
     int old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return old;
+}
+inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v) {
+    unsigned long long old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
     while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
     }
     return old;

@@ -14,7 +14,7 @@ use crate::plan::{Home, Kernel, Plan};
 use fork_frontend::fault;
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
-    UnOp, VarId,
+    UnOp, VarId, VarKind,
 };
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -49,16 +49,15 @@ pub fn string_offsets(program: &Program) -> Vec<u64> {
 #[derive(Clone, Copy)]
 enum Body {
     /// A kernel: leaving statements end the thread's part and set its status.
-    Kernel {
-        ret: Option<VarId>,
-    },
-    Device,
+    Kernel { ret: Option<VarId> },
+    /// A device function (`func`), or the globals kernel.
+    Device { func: Option<FuncId> },
 }
 
 pub struct DeviceEmitter<'a, 's> {
     plan: &'a Plan,
     program: &'a Program,
-    sites: &'a mut Sites<'s>,
+    pub sites: &'a mut Sites<'s>,
     strings: Vec<u64>,
     /// Shared frames the current kernel uses (declared in its prologue).
     frames: BTreeSet<u32>,
@@ -79,6 +78,15 @@ pub struct DeviceEmitter<'a, 's> {
     /// The current body runs in a synchronous region (a group frees a `shmalloc` block
     /// together: several members' `shfree` of it is one free).
     sync: bool,
+    /// `--crcw common`: synchronous kernels log their writes to shared memory (`FK_W`) for the
+    /// check of concurrent writes after each step.
+    pub check_common: bool,
+    /// The body being emitted logs its writes (a synchronous kernel, `check_common`) ...
+    logging: bool,
+    /// ... and has logged one.
+    logged: bool,
+    /// The kernels that log writes (checked after each run).
+    pub common_kernels: BTreeSet<String>,
 }
 
 /// How a place is accessed: where a fault there is reported and as what (the simulator's
@@ -103,13 +111,17 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             frames: BTreeSet::new(),
             locals: BTreeSet::new(),
             homed: BTreeSet::new(),
-            body: Body::Device,
+            body: Body::Device { func: None },
             loops: 0,
             switches: 0,
             called: BTreeSet::new(),
             body_calls: BTreeSet::new(),
             objects,
             sync: true,
+            check_common: false,
+            logging: false,
+            logged: false,
+            common_kernels: BTreeSet::new(),
         }
     }
 
@@ -129,8 +141,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.sync = k.mode == Mode::Sync;
         self.loops = 0;
         self.switches = 0;
+        self.logging = self.check_common && k.mode == Mode::Sync;
+        self.logged = false;
         let mut body = String::new();
         self.stmts(&k.body, 1, &mut body)?;
+        self.logging = false;
         let location = self.sites.location(k.span);
         let _ = writeln!(
             out,
@@ -144,6 +159,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         );
         let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
         self.prologue(out);
+        if self.logged {
+            out.push_str("    FK_LOG_BEGIN();\n");
+            self.common_kernels.insert(k.name.clone());
+        }
         out.push_str(&body);
         let _ = writeln!(
             out,
@@ -161,7 +180,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.frames.clear();
         self.locals.clear();
         self.homed.clear();
-        self.body = Body::Device;
+        self.body = Body::Device { func: None };
         let mut body = String::new();
         for g in &self.program.globals {
             let Some(init) = &g.init else { continue };
@@ -219,7 +238,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.frames.clear();
         self.locals.clear();
         self.homed.clear();
-        self.body = Body::Device;
+        self.body = Body::Device { func: Some(func) };
         // A device function may run in either mode: `shfree` is taken as collective.
         self.sync = true;
         self.loops = 0;
@@ -333,10 +352,14 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     None => "1".into(),
                 };
                 let step = step.as_ref().map(|e| self.expr(e)).transpose()?;
+                // The iterations, for the step and time limits (fk_spin).
+                let site = self.sites.loop_site(s.span);
+                let it = format!("fk_it{site}");
                 self.loops += 1;
-                let mut inner = String::new();
+                let mut inner = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
                 self.stmt(body, depth + 1, &mut inner)?;
                 self.loops -= 1;
+                let _ = writeln!(out, "{pad}fk_u64 {it} = 0;");
                 match (test_first, step) {
                     (true, Some(step)) => {
                         let _ = writeln!(out, "{pad}for (; {cond}; {step}) {{");
@@ -392,7 +415,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let _ = writeln!(out, "{pad}continue;");
             }
             StmtKind::Break | StmtKind::Continue => {
-                if let Body::Device = self.body {
+                if let Body::Device { .. } = self.body {
                     return Err(self.error(s, "a `break`/`continue` outside a loop"));
                 }
                 let status = if matches!(s.kind, StmtKind::Break) {
@@ -403,7 +426,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let _ = writeln!(out, "{pad}{{ fk_leave(th, {status}); return; }}");
             }
             StmtKind::Return(value) => match self.body {
-                Body::Device => match value {
+                Body::Device { .. } => match value {
                     Some(v) => {
                         let _ = writeln!(out, "{pad}return {};", self.expr(v)?);
                     }
@@ -450,7 +473,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// The C lvalue of a variable: its name (a register local, or a reference bound in the
     /// prologue to its home in memory).
     fn var(&mut self, v: VarId) -> String {
-        if self.plan.storage.home(v).is_some() {
+        if self.home(v).is_some() {
             self.homed.insert(v);
         } else {
             self.locals.insert(v);
@@ -458,10 +481,28 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         var_name(self.program, v)
     }
 
+    /// Where a variable lives in memory. A device function's own parameters and locals are
+    /// C locals of each call, even where the function also runs on the host (a `straight`
+    /// function that needs lockstep) and `Storage` gives them slots of its host frame.
+    fn home(&self, v: VarId) -> Option<Home> {
+        let own = match (self.body, self.program.var(v).kind) {
+            (
+                Body::Device { func: Some(f) },
+                VarKind::Local { func } | VarKind::Param { func, .. },
+            ) => f == func,
+            _ => false,
+        };
+        if own {
+            None
+        } else {
+            self.plan.storage.home(v)
+        }
+    }
+
     /// The address of a variable's home in memory.
     fn address(&mut self, v: VarId) -> String {
         let size = self.program.var(v).ty.size(&self.program.structs);
-        match self.plan.storage.home(v) {
+        match self.home(v) {
             Some(Home::Shared { offset }) => format!("(fk_m.shared_globals + {offset})"),
             Some(Home::PrivateGlobal { offset }) => {
                 format!("fk_private_global({offset}, {size}, th->proc)")
@@ -475,7 +516,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         self.frames.insert(frame.0);
                         format!("fr_{}", frame.0)
                     }
-                    Body::Device => format!("fk_frame(th->group, {})", frame.0),
+                    Body::Device { .. } => format!("fk_frame(th->group, {})", frame.0),
                 };
                 format!("({lookup} + {offset})")
             }
@@ -709,7 +750,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     }
                     _ => self.expr(value)?,
                 };
-                format!("({} = {value})", self.place(place, Some(write))?)
+                let code = format!("({} = {value})", self.place(place, Some(write))?);
+                self.logged_write(place, e, code)
             }
             ExprKind::CompoundAssign { place, op, rhs, .. } => {
                 let (x, y) = (self.read_place(place)?, self.expr(rhs)?);
@@ -725,9 +767,13 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         format!("{f}({x}, {y}, {}, th)", self.division_site(e))
                     }
                     CompoundOp::Arith(op @ (BinOp::Shl | BinOp::Shr)) => {
-                        format!("({x} {}= ({y} & {}))", op.symbol(), bits(&rhs.ty) - 1)
+                        let code = format!("({x} {}= ({y} & {}))", op.symbol(), bits(&rhs.ty) - 1);
+                        self.logged_write(place, e, code)
                     }
-                    CompoundOp::Arith(op) => format!("({x} {}= {y})", op.symbol()),
+                    CompoundOp::Arith(op) => {
+                        let code = format!("({x} {}= {y})", op.symbol());
+                        self.logged_write(place, e, code)
+                    }
                     CompoundOp::PtrAdd { elem_size } => {
                         format!("fk_ptr_step({x}, (long long){y} * {elem_size})")
                     }
@@ -739,10 +785,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ExprKind::IncDec { place, inc, prefix } => {
                 let x = self.read_place(place)?;
                 let op = if *inc { "++" } else { "--" };
-                if *prefix {
-                    format!("({op}{x})")
-                } else {
-                    format!("({x}{op})")
+                match (*prefix, self.logs(place)) {
+                    (true, _) => self.logged_write(place, e, format!("({op}{x})")),
+                    (false, false) => format!("({x}{op})"),
+                    // `x++` as `++x` logged, minus the step (an lvalue to log).
+                    (false, true) => {
+                        let written = self.logged_write(place, e, format!("({op}{x})"));
+                        let back = if *inc { "-" } else { "+" };
+                        format!("(({})({written} {back} 1))", type_name(p, &e.ty))
+                    }
                 }
             }
             ExprKind::Comma(a, b) => format!("({}, {})", self.expr(a)?, self.expr(b)?),
@@ -782,6 +833,44 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             "division by zero",
             Some("guard the division so the divisor cannot be 0"),
         )
+    }
+
+    /// Whether a write of `place` is logged: in a logging body, unless the place is a
+    /// private variable (a pointer may point into shared memory: `fk_w` tests the address).
+    fn logs(&self, place: &Expr) -> bool {
+        fn may_be_shared(plan: &Plan, place: &Expr) -> bool {
+            match &place.kind {
+                ExprKind::Var(v) => matches!(
+                    plan.storage.home(*v),
+                    Some(Home::Shared { .. } | Home::SharedFrame { .. })
+                ),
+                ExprKind::Member { base, .. } => may_be_shared(plan, base),
+                ExprKind::Deref(x) => match &x.kind {
+                    ExprKind::PtrOffset { ptr, .. } => match &ptr.kind {
+                        ExprKind::Decay(array) => may_be_shared(plan, array),
+                        _ => true,
+                    },
+                    _ => true,
+                },
+                _ => true,
+            }
+        }
+        self.logging && may_be_shared(self.plan, place)
+    }
+
+    /// `code`, a C++ assignment (an lvalue) to `place`, logged for the `--crcw common` check
+    /// when `logs(place)`.
+    fn logged_write(&mut self, place: &Expr, e: &Expr, code: String) -> String {
+        if !self.logs(place) {
+            return code;
+        }
+        self.logged = true;
+        let site = self.site(
+            &fault::R0004,
+            e.span,
+            "concurrent write conflict (CRCW common)",
+        );
+        format!("FK_W({code}, {site})")
     }
 
     fn binary(&mut self, op: BinOp, x: &str, y: &str, ty: &Type, e: &Expr) -> String {

@@ -4,11 +4,12 @@
 //! `host_program::walk`'s: the runtime keeps the same frames (split, loop, call, seq, start)
 //! on a stack of its own, so the C++ code has no structure of its own to get wrong.
 
-use super::EmitError;
+use super::{EmitError, Sites};
 use crate::host_program::Instr;
 use crate::plan::{Home, HostFnId, Plan, SharedFrameId, SplitKind};
 use fork_frontend::hir::VarId;
 use fork_frontend::source::Span;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// The `FkVar` literal that tells a runtime kernel where `var` lives.
@@ -64,7 +65,12 @@ fn shared_frame(plan: &Plan, frame: SharedFrameId) -> String {
 }
 
 /// `fk_run`: the global initialisers, then the host program from main's entry.
-pub fn host_program(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
+pub fn host_program(
+    plan: &Plan,
+    sites: &mut Sites,
+    common_kernels: &BTreeSet<String>,
+    out: &mut String,
+) -> Result<(), EmitError> {
     let program = &plan.host;
     let _ = writeln!(
         out,
@@ -78,7 +84,14 @@ pub fn host_program(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
             func = HostFnId(f as u32);
             let _ = writeln!(out, "        // {}", plan.function(func).name);
         }
-        let stmts = instruction(plan, instr, plan.function(func).frame_bytes)?;
+        let stmts = instruction(plan, instr, plan.function(func).frame_bytes, sites)?;
+        let stmts = match instr {
+            // `--crcw common`: the check of the kernel's writes (fk_common_check_launch).
+            Instr::Launch(k) if common_kernels.contains(&plan.kernel(*k).name) => {
+                [stmts, vec!["fk_check_common();".to_string()]].concat()
+            }
+            _ => stmts,
+        };
         match stmts.as_slice() {
             [one] => {
                 let _ = writeln!(out, "        case {pc}: {one} break;");
@@ -100,7 +113,12 @@ pub fn host_program(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
 }
 
 /// The statements of one instruction, in a function whose slot frame has `frame_bytes`.
-fn instruction(plan: &Plan, instr: &Instr, frame_bytes: u64) -> Result<Vec<String>, EmitError> {
+fn instruction(
+    plan: &Plan,
+    instr: &Instr,
+    frame_bytes: u64,
+    sites: &mut Sites,
+) -> Result<Vec<String>, EmitError> {
     Ok(vec![match instr {
         Instr::Launch(k) => {
             let k = plan.kernel(*k);
@@ -148,12 +166,13 @@ fn instruction(plan: &Plan, instr: &Instr, frame_bytes: u64) -> Result<Vec<Strin
         }
         Instr::SubgroupEnd => "fk_next_subgroup();".into(),
         Instr::LoopBegin { header: l, exit } => format!(
-            "fk_loop_begin({}, {}, {}, {}, {});",
+            "fk_loop_begin({}, {}, {}, {}, {}, {});",
             optional_var(plan, l.cond, l.span)?,
             l.test_first as u8,
             l.forms_group as u8,
             shared_frame(plan, l.shared_frame),
-            exit.0
+            exit.0,
+            sites.loop_site(l.span)
         ),
         Instr::LoopEnter => "fk_loop_enter();".into(),
         Instr::LoopNext => "fk_loop_next();".into(),
@@ -167,10 +186,11 @@ fn instruction(plan: &Plan, instr: &Instr, frame_bytes: u64) -> Result<Vec<Strin
         } => {
             let f = plan.function(*callee);
             let mut stmts = vec![format!(
-                "fk_call({frame_bytes}, {}, {}, {});",
+                "fk_call({frame_bytes}, {}, {}, {}, {});",
                 f.frame_bytes,
                 shared_frame(plan, f.shared_frame),
-                plan.host.entry(*callee).0
+                plan.host.entry(*callee).0,
+                sites.call_site(*span, &f.name)
             )];
             let params = &plan.program.func(f.func).params;
             for (param, arg) in params.iter().zip(args) {

@@ -25,9 +25,10 @@ pub use host::fk_var;
 use crate::plan::{Home, HostOp, Plan, Region};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
+use fork_frontend::fault;
 use fork_frontend::hir::{FuncId, Program, VarId};
 use fork_frontend::source::{SourceMap, Span};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
 
 pub const E0591: Code = Code {
@@ -72,6 +73,12 @@ impl Site {
             .replace("{object}", object)
     }
 
+    /// The message without the device's values, and where (`the loop at f.fork:3:5`): a
+    /// limit's report names its loop or call so.
+    pub fn place(&self) -> String {
+        format!("{} at {}", self.what, self.location)
+    }
+
     /// The message as a C printf format taking (const char *value, const char *object), in
     /// that order (the standalone `.cu` prints it; no message names the object first).
     fn c_format(&self) -> String {
@@ -93,6 +100,9 @@ impl Site {
 pub struct Sites<'a> {
     sources: &'a SourceMap,
     pub sites: Vec<Site>,
+    /// The site of each loop and call of the host program (its span), where the step and
+    /// time limits and the recursion limit stop a run.
+    pub spans: HashMap<Span, usize>,
 }
 
 impl<'a> Sites<'a> {
@@ -100,7 +110,27 @@ impl<'a> Sites<'a> {
         Sites {
             sources,
             sites: Vec::new(),
+            spans: HashMap::new(),
         }
+    }
+
+    /// The site of the loop at `span` ("the loop at f.fork:3:5"), one per loop.
+    pub fn loop_site(&mut self, span: Span) -> usize {
+        self.span_site(&fault::R0006, span, "the loop")
+    }
+
+    /// The site of a call of `callee` ("the call of `f` at f.fork:3:5"), one per call.
+    pub fn call_site(&mut self, span: Span, callee: &str) -> usize {
+        self.span_site(&fault::R0008, span, &format!("the call of `{callee}`"))
+    }
+
+    fn span_site(&mut self, code: &'static Code, span: Span, what: &str) -> usize {
+        if let Some(&site) = self.spans.get(&span) {
+            return site;
+        }
+        let site = self.add(code, span, what);
+        self.spans.insert(span, site);
+        site
     }
 
     pub fn location(&self, span: Span) -> String {
@@ -282,11 +312,31 @@ pub struct Emitted {
     pub objects: Vec<String>,
     /// Checks on (`FK_CHECKS` 1): `--unchecked` turns them off.
     pub checks: bool,
+    /// The site of each loop and call of the host program (by its span), for the limits the
+    /// host checks.
+    pub span_sites: HashMap<Span, usize>,
+    /// `check_common`: the kernels whose writes are checked after each run.
+    pub common_kernels: BTreeSet<String>,
+    /// The emitted code logs writes for the `--crcw common` check.
+    pub check_common: bool,
     /// The per-thread stack the kernels need (0: CUDA's default); non-zero when device
     /// functions recurse.
     pub stack_bytes: u64,
     pub schedule: Schedule,
 }
+
+/// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
+/// checks that they agree). On the GPU it bounds the iterations of one loop
+/// (docs/gpu-limits.md).
+pub const DEFAULT_MAX_STEPS: u64 = 1_000_000_000;
+
+/// The limit on nested calls when none is given: the simulator's (`pram_sim::Config`; a test
+/// of the CLI checks that they agree).
+pub const DEFAULT_MAX_DEPTH: usize = 10_000;
+
+/// The time limit of a GPU run when none is given, in seconds: it stops a loop of group steps
+/// that the step limit would stop only after hours (docs/gpu-limits.md).
+pub const DEFAULT_TIMEOUT_SECONDS: u64 = 30;
 
 /// The name of the kernel that applies the global initialisers.
 pub const GLOBALS_KERNEL: &str = "k_globals";
@@ -310,6 +360,9 @@ pub struct EmitOptions {
     /// pointer accesses against their object, null and freed pointers, division by zero,
     /// heap exhaustion (docs/gpu-faults.md).
     pub checks: bool,
+    /// `--crcw common`: concurrent writes of different values to one cell are a fault
+    /// (R0004); kernels log their shared writes (docs/gpu-limits.md).
+    pub check_common: bool,
     pub schedule: Schedule,
 }
 
@@ -317,6 +370,7 @@ impl Default for EmitOptions {
     fn default() -> EmitOptions {
         EmitOptions {
             checks: true,
+            check_common: false,
             schedule: Schedule::default(),
         }
     }
@@ -339,15 +393,16 @@ pub fn emit_with(
     let mut kernels = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
-    {
+    let common_kernels = {
         let mut dev = DeviceEmitter::new(plan, &mut sites, &mut objects);
+        dev.check_common = options.check_common;
         dev.globals_kernel(&mut kernels)?;
         for k in &plan.kernels {
             dev.kernel(k, &mut kernels)?;
         }
         for f in &plan.functions {
             for r in regions_in(&f.body) {
-                region::region_kernel(plan, r, &mut kernels)?;
+                region::region_kernel(plan, r, dev.sites, &dev.common_kernels, &mut kernels)?;
             }
         }
         // Device functions, and the ones they call, until none is new.
@@ -359,7 +414,8 @@ pub fn emit_with(
             dev.device_function(f, &mut functions)?;
             calls.insert(f, std::mem::take(&mut dev.body_calls));
         }
-    }
+        dev.common_kernels
+    };
     let stack_bytes = if recursive(&calls) {
         RECURSION_STACK_BYTES
     } else {
@@ -377,7 +433,7 @@ pub fn emit_with(
     device.push_str("// ---- program: kernels ----\n\n");
     device.push_str(&kernels);
     if options.schedule == Schedule::Device {
-        schedule::interpreter(plan, &mut device)?;
+        schedule::interpreter(plan, &mut sites, &common_kernels, &mut device)?;
     }
 
     let mut host = String::new();
@@ -388,7 +444,7 @@ pub fn emit_with(
 
 ",
             );
-            host::host_program(plan, &mut host)?;
+            host::host_program(plan, &mut sites, &common_kernels, &mut host)?;
         }
         Schedule::Device => schedule::host_launch(plan, &mut host),
     }
@@ -400,6 +456,9 @@ pub fn emit_with(
         sites: sites.sites,
         objects: objects.descriptions,
         checks: options.checks,
+        span_sites: sites.spans,
+        common_kernels,
+        check_common: options.check_common,
         stack_bytes,
         schedule: options.schedule,
     })

@@ -9,15 +9,24 @@
 //! `Region::needs`. Member and word lists are as long as the region's group.
 
 use super::host::{fk_var, multiprefix_args, optional_var};
-use super::EmitError;
+use super::{EmitError, Sites};
 use crate::plan::{HostLoop, HostOp, Plan, Region, RegionNeeds, Split, SplitKind};
 use crate::regions::{align8, split_frame_stride};
 use fork_frontend::hir::Mode;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
-pub fn region_kernel(plan: &Plan, r: &Region, out: &mut String) -> Result<(), EmitError> {
+pub fn region_kernel(
+    plan: &Plan,
+    r: &Region,
+    sites: &mut Sites,
+    common_kernels: &BTreeSet<String>,
+    out: &mut String,
+) -> Result<(), EmitError> {
     let mut e = RegionEmitter {
         plan,
+        sites,
+        common_kernels,
         names: 0,
         frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
     };
@@ -49,8 +58,11 @@ pub fn region_kernel(plan: &Plan, r: &Region, out: &mut String) -> Result<(), Em
     Ok(())
 }
 
-struct RegionEmitter<'a> {
+struct RegionEmitter<'a, 's> {
     plan: &'a Plan,
+    sites: &'a mut Sites<'s>,
+    /// Kernels checked after each run (`--crcw common`).
+    common_kernels: &'a BTreeSet<String>,
     names: usize,
     frames: Vec<u64>,
 }
@@ -82,7 +94,7 @@ impl Ctx {
     }
 }
 
-impl RegionEmitter<'_> {
+impl RegionEmitter<'_, '_> {
     fn fresh(&mut self, what: &str) -> String {
         self.names += 1;
         format!("{what}{}", self.names)
@@ -121,6 +133,9 @@ impl RegionEmitter<'_> {
                     c.g,
                     c.seq
                 );
+                if self.common_kernels.contains(&k.name) {
+                    let _ = writeln!(out, "{pad}fk_r_common_check({}, {}, r);", c.g, c.seq);
+                }
             }
             HostOp::Multiprefix {
                 op,
@@ -246,12 +261,14 @@ impl RegionEmitter<'_> {
         let pad = "    ".repeat(depth);
         let plan = self.plan;
         let cond = optional_var(plan, l.cond, l.span)?;
-        let (n, marks, run, lg) = (
+        let (n, marks, run, lg, it) = (
             self.fresh("n"),
             self.fresh("marks"),
             self.fresh("running"),
             self.fresh("g"),
+            self.fresh("it"),
         );
+        let site = self.sites.loop_site(l.span);
         let bytes = align8(self.frames[l.shared_frame.0 as usize]);
         let frame = l.shared_frame.0;
         let _ = writeln!(out, "{pad}{{");
@@ -309,7 +326,12 @@ impl RegionEmitter<'_> {
                 frame_bytes: c.top.frame_bytes + bytes,
             },
         };
+        let _ = writeln!(out, "{pad}    fk_u64 {it} = 0;");
         let _ = writeln!(out, "{pad}    while ({run} > 0) {{");
+        let _ = writeln!(
+            out,
+            "{pad}        if (fk_r_spin(&{it}, {site}, {lg}, r)) break;"
+        );
         self.ops(&l.body, &inner, depth + 2, out)?;
         let _ = writeln!(
             out,

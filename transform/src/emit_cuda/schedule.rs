@@ -4,11 +4,12 @@
 //! kernels of the Plan run inside it as device functions (`<kernel>_body`).
 
 use super::host::fk_var;
-use super::EmitError;
+use super::{EmitError, Sites};
 use crate::host_program::{Instr, Pc};
-use crate::plan::{HostFnId, Plan, SplitKind};
+use crate::plan::{Plan, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Frames per processor (nested splits, loops, calls, `seq`, `start`): deep enough for the
@@ -57,19 +58,13 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     );
 }
 
-pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
+pub fn interpreter(
+    plan: &Plan,
+    sites: &mut Sites,
+    common_kernels: &BTreeSet<String>,
+    out: &mut String,
+) -> Result<(), EmitError> {
     let host = &plan.host;
-    let func_of = |pc: usize| -> HostFnId {
-        let f = host
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.0 as usize <= pc)
-            .max_by_key(|(_, e)| e.0)
-            .map(|(i, _)| i)
-            .unwrap_or(0);
-        HostFnId(f as u32)
-    };
     let frame =
         |id: crate::plan::SharedFrameId| (id.0, plan.storage.shared_frames[id.0 as usize].bytes);
     let var = |v: VarId, span: Span| fk_var(plan, v, span);
@@ -78,20 +73,26 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
         "// ---- program: the device schedule's interpreter (one case per host instruction) ----\n"
     );
     let _ = writeln!(out, "__device__ void fk_run_proc(int p, FkProc *s) {{");
-    let _ = writeln!(out, "    for (;;) {{");
-    let _ = writeln!(out, "        if (fk_stopped()) return;");
+    // The stop word (a fault, a runtime limit) is read every FK_STOP_EVERY instructions: each
+    // read is a round trip to L2 on the critical path of a processor running alone.
+    let _ = writeln!(out, "    for (unsigned i = 0;; i++) {{");
+    let _ = writeln!(
+        out,
+        "        if (i % FK_STOP_EVERY == 0 && fk_stopped()) return;"
+    );
     let _ = writeln!(out, "        switch (s->pc) {{");
     for (pc, instr) in host.code.iter().enumerate() {
         let next = pc + 1;
-        let f = plan.function(func_of(pc));
+        let f = plan.function(host.function_at(Pc(pc as u32)));
         let span = plan.program.func(f.func).span;
         let _ = writeln!(out, "        case {pc}: // {}", describe(plan, instr));
         let body = match instr {
             Instr::Launch(k) => {
                 let k = plan.kernel(*k);
                 let sync = (k.mode == Mode::Sync) as i32;
+                let check = common_kernels.contains(&k.name) as i32;
                 format!(
-                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next})) return;",
+                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
                     k.name
                 )
             }
@@ -155,8 +156,9 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                     None => (0, "FkVar{}".into()),
                 };
                 format!(
-                    "if (fk_s_loop_latch(p, s, {has}, {cond}, {}, {next})) return;",
-                    body.0
+                    "if (fk_s_loop_latch(p, s, {has}, {cond}, {}, {next}, {})) return;",
+                    body.0,
+                    sites.loop_site(header.span)
                 )
             }
             Instr::LoopEnd => format!("if (fk_s_loop_end(p, s, {next})) return;"),
@@ -200,8 +202,9 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
                     )
                 };
                 format!(
-                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {})) return;",
-                    plan.host.entry(*callee).0
+                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {}, {})) return;",
+                    plan.host.entry(*callee).0,
+                    sites.call_site(*span, &g.name)
                 )
             }
             Instr::Ret => "fk_s_ret(p, s);\n            if (s->done) return;".into(),
@@ -240,20 +243,13 @@ pub fn interpreter(plan: &Plan, out: &mut String) -> Result<(), EmitError> {
     Ok(())
 }
 
-/// The loop an instruction inside it belongs to: the innermost `LoopBegin` before it whose
-/// exit lies after it.
+/// The loop an instruction inside it belongs to (its header and exit).
 fn loop_of(
     host: &crate::host_program::HostProgram,
     pc: Pc,
 ) -> (crate::host_program::LoopHeader, Pc) {
-    for i in (0..pc.0 as usize).rev() {
-        if let Instr::LoopBegin { header, exit } = &host.code[i] {
-            if exit.0 > pc.0 {
-                return (*header, *exit);
-            }
-        }
-    }
-    unreachable!("validated: loop instructions lie inside their loop")
+    host.loop_of(pc)
+        .unwrap_or_else(|| unreachable!("validated: loop instructions lie inside their loop"))
 }
 
 fn describe(plan: &Plan, instr: &Instr) -> String {

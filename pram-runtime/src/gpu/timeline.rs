@@ -1,0 +1,510 @@
+//! Device time per group instance (`--trace`, `--stats` of the `gpu` backend). Both schedules
+//! produce the same `Timeline`: every group instance with the instruction that formed it and
+//! its time on the GPU's clock, from when it formed to when its last member left it.
+//!
+//! - device schedule: `%globaltimer` in the persistent kernel (`cuda/fk_schedule.cuh`,
+//!   `FkTraceRec`): stamped by the leader action that forms a group, ended by an `atomicMax`
+//!   of each member leaving it; only when the driver sets `fk_t`;
+//! - host schedule: CUDA events recorded in the stream where the host walk enters and leaves a
+//!   group instance (`HostRecorder`), so they time the GPU's work between them, the host's
+//!   round trips included.
+//!
+//! From a timeline come the time of each Fork function (the group instances its calls
+//! formed, inclusive) and a `pram_trace::Trace` in real time.
+
+use cudarc::driver::{CudaEvent, CudaStream};
+use fork_frontend::source::{SourceMap, Span};
+use pram_trace::{Clock, Construct, Recorder, Trace};
+use transform::host_program::{Instr, Pc};
+use transform::plan::{Plan, SplitKind};
+
+/// One group instance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instance {
+    /// The instance it formed in; None for the root group.
+    pub parent: Option<usize>,
+    /// The host instruction that formed it (a split, a loop's entry, a call, `start`); None
+    /// for the root group.
+    pub pc: Option<Pc>,
+    /// A split's subgroup: 0 for `then`, 1 for `else`, the fork's `@`.
+    pub index: i64,
+    pub at: i64,
+    pub size: u32,
+    /// The parent's collective that formed it: subgroups of one split share it.
+    pub event: u64,
+    /// Nanoseconds from the root group's formation.
+    pub begin: u64,
+    pub end: u64,
+}
+
+/// The group instances of a run, in the order they formed (parents before their subgroups).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Timeline {
+    pub instances: Vec<Instance>,
+    /// Instances formed after the record buffer was full: not in `instances`.
+    pub dropped: u64,
+}
+
+/// The time of one Fork function: its calls (group instances formed by a call of it; `main`
+/// is the root group) and their inclusive time on the GPU's clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionTime {
+    pub name: String,
+    pub calls: u64,
+    pub nanos: u64,
+}
+
+/// Bytes of an `FkTraceRec`.
+const REC: usize = super::abi::FK_TRACE_REC_BYTES as usize;
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+fn i32_at(b: &[u8], at: usize) -> i32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&b[at..at + 4]);
+    i32::from_le_bytes(w)
+}
+
+/// The device schedule's records (`FkTraceRec`: begin, end, @, parent, pc, index, size,
+/// event) of `formed` instances, as many as `bytes` holds. Times become nanoseconds from the
+/// root's formation; an instance a fault left open ends where the run's last one ended.
+pub fn decode_device(bytes: &[u8], formed: u64) -> Timeline {
+    let kept = (bytes.len() / REC).min(formed as usize);
+    let mut raw: Vec<(u64, u64, Instance)> = (0..kept)
+        .map(|i| {
+            let r = &bytes[i * REC..(i + 1) * REC];
+            let parent = i32_at(r, 24);
+            let pc = i32_at(r, 28);
+            let instance = Instance {
+                // A parent is formed before its subgroups: a larger number is a bad record.
+                parent: (parent >= 0 && (parent as usize) < i).then_some(parent as usize),
+                pc: (pc >= 0).then_some(Pc(pc as u32)),
+                index: i32_at(r, 32) as i64,
+                at: u64_at(r, 16) as i64,
+                size: i32_at(r, 36).max(0) as u32,
+                event: i32_at(r, 40) as u32 as u64,
+                begin: 0,
+                end: 0,
+            };
+            (u64_at(r, 0), u64_at(r, 8), instance)
+        })
+        .collect();
+    let origin = raw.first().map_or(0, |r| r.0);
+    let last = raw.iter().map(|r| r.0.max(r.1)).max().unwrap_or(origin);
+    let instances = raw
+        .drain(..)
+        .map(|(begin, end, mut i)| {
+            i.begin = begin.saturating_sub(origin);
+            i.end = if end == 0 { last } else { end.max(begin) }.saturating_sub(origin);
+            i
+        })
+        .collect();
+    Timeline {
+        instances,
+        dropped: formed.saturating_sub(kept as u64),
+    }
+}
+
+/// The host schedule's timestamps: CUDA events in the stream where the walk forms and leaves
+/// group instances (the walk is nested, so a stack says which instance a leave ends).
+pub struct HostRecorder {
+    start: CudaEvent,
+    instances: Vec<(Instance, CudaEvent, Option<CudaEvent>)>,
+    open: Vec<usize>,
+    /// Collectives that formed subgroups so far: a split's `event`.
+    splits: u64,
+}
+
+type Driver<T> = Result<T, cudarc::driver::DriverError>;
+
+fn event(stream: &CudaStream) -> Driver<CudaEvent> {
+    stream.record_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+}
+
+impl HostRecorder {
+    /// Starts the clock and the root group of `procs` processors.
+    pub fn new(stream: &CudaStream, procs: u32) -> Driver<HostRecorder> {
+        let start = event(stream)?;
+        let mut r = HostRecorder {
+            start,
+            instances: Vec::new(),
+            open: Vec::new(),
+            splits: 0,
+        };
+        r.enter(stream, None, 0, 0, procs, 0)?;
+        Ok(r)
+    }
+
+    /// A new collective that forms subgroups: their shared `event`.
+    pub fn split(&mut self) -> u64 {
+        self.splits += 1;
+        self.splits
+    }
+
+    /// An instance formed at `pc` begins now, inside the innermost open one.
+    pub fn enter(
+        &mut self,
+        stream: &CudaStream,
+        pc: Option<Pc>,
+        index: i64,
+        at: i64,
+        size: u32,
+        event_id: u64,
+    ) -> Driver<()> {
+        let instance = Instance {
+            parent: self.open.last().copied(),
+            pc,
+            index,
+            at,
+            size,
+            event: event_id,
+            begin: 0,
+            end: 0,
+        };
+        self.instances.push((instance, event(stream)?, None));
+        self.open.push(self.instances.len() - 1);
+        Ok(())
+    }
+
+    /// The innermost open instance ends now.
+    pub fn leave(&mut self, stream: &CudaStream) -> Driver<()> {
+        if let Some(i) = self.open.pop() {
+            self.instances[i].2 = Some(event(stream)?);
+        }
+        Ok(())
+    }
+
+    /// After the stream finished: the times. What is still open (the root; more after a
+    /// fault stopped the walk) ends at `end`, recorded last.
+    pub fn finish(mut self, stream: &CudaStream) -> Driver<Timeline> {
+        let end = event(stream)?;
+        let nanos = |e: &CudaEvent| -> Driver<u64> {
+            Ok((self.start.elapsed_ms(e)?.max(0.0) as f64 * 1e6) as u64)
+        };
+        let last = nanos(&end)?;
+        let mut instances = Vec::with_capacity(self.instances.len());
+        for (mut i, begin, e) in self.instances.drain(..) {
+            i.begin = nanos(&begin)?;
+            i.end = match &e {
+                Some(e) => nanos(e)?.max(i.begin),
+                None => last.max(i.begin),
+            };
+            instances.push(i);
+        }
+        Ok(Timeline {
+            instances,
+            dropped: 0,
+        })
+    }
+}
+
+/// What formed an instance, read from its instruction.
+enum Origin {
+    Root,
+    Call(transform::plan::HostFnId),
+    Group(Construct),
+}
+
+impl Timeline {
+    fn origin(&self, plan: &Plan, i: &Instance) -> Origin {
+        let Some(pc) = i.pc else {
+            return Origin::Root;
+        };
+        match plan.host.code.get(pc.0 as usize) {
+            Some(Instr::Call { callee, .. }) => Origin::Call(*callee),
+            Some(Instr::Split {
+                kind: SplitKind::If { .. },
+                ..
+            }) if i.index == 1 => Origin::Group(Construct::Else),
+            Some(Instr::Split {
+                kind: SplitKind::If { .. },
+                ..
+            }) => Origin::Group(Construct::If),
+            Some(Instr::Split { .. }) => Origin::Group(Construct::Fork),
+            Some(Instr::StartBegin { .. }) => Origin::Group(Construct::Start),
+            _ => Origin::Group(Construct::Loop),
+        }
+    }
+
+    /// Calls and inclusive time of every Fork function that formed a group instance (`main`
+    /// and the `sync` functions the host program calls), in the Plan's order of functions.
+    pub fn functions(&self, plan: &Plan) -> Vec<FunctionTime> {
+        let mut times: Vec<FunctionTime> = plan
+            .functions
+            .iter()
+            .map(|f| FunctionTime {
+                name: f.name.clone(),
+                calls: 0,
+                nanos: 0,
+            })
+            .collect();
+        for i in &self.instances {
+            let f = match self.origin(plan, i) {
+                Origin::Root => plan.main,
+                Origin::Call(f) => f,
+                Origin::Group(_) => continue,
+            };
+            let t = &mut times[f.0 as usize];
+            t.calls += 1;
+            t.nanos += i.end - i.begin;
+        }
+        times.retain(|t| t.calls > 0);
+        times
+    }
+
+    /// The run as a trace in real time (nanoseconds, written as microseconds): each group
+    /// instance a track, calls as slices of the calling group, the subgroups of one split
+    /// (or a loop's group, or `start`'s) inside a split slice from the first subgroup's
+    /// formation to the last one's end. Sibling subgroups that ran at the same time overlap.
+    /// A fault (its message and processor) is marked where the run ended.
+    pub fn trace(
+        &self,
+        plan: &Plan,
+        sources: &SourceMap,
+        title: &str,
+        limit: usize,
+        fault: Option<(&str, u32)>,
+    ) -> Trace {
+        let procs = self.instances.first().map_or(0, |r| r.size);
+        let mut rec = Recorder::with_clock(title, procs, limit, Clock::Nanoseconds);
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); self.instances.len()];
+        for (id, i) in self.instances.iter().enumerate() {
+            if let Some(p) = i.parent {
+                children[p].push(id);
+            }
+        }
+        let end = self.instances.iter().map(|i| i.end).max().unwrap_or(0);
+        if let Some(root) = self.instances.first() {
+            let main = plan.function(plan.main);
+            let site = sources
+                .location(plan.program.func(main.func).span)
+                .unwrap_or_default();
+            rec.enter_group_sized(0, Construct::Main, 0, root.size, &main.name, &site);
+            let replay = Replay {
+                timeline: self,
+                plan,
+                sources,
+                children: &children,
+            };
+            replay.children(&mut rec, 0, root.begin, root.end);
+            rec.leave(root.end);
+        }
+        if let Some((message, proc)) = fault {
+            rec.fault(end, "on the GPU", message, Some(proc), "");
+        }
+        rec.finish(end)
+    }
+}
+
+/// Feeds a `Recorder` depth-first: each instance's subgroups and calls inside it, a split's
+/// subgroups one after the other (the Recorder nests), each with its own real times.
+struct Replay<'a> {
+    timeline: &'a Timeline,
+    plan: &'a Plan,
+    sources: &'a SourceMap,
+    children: &'a [Vec<usize>],
+}
+
+impl Replay<'_> {
+    fn site(&self, pc: Option<Pc>) -> String {
+        let span = match pc.and_then(|pc| self.plan.host.code.get(pc.0 as usize)) {
+            Some(Instr::Split { span, .. } | Instr::Call { span, .. }) => Some(*span),
+            Some(Instr::LoopEnter) => pc
+                .and_then(|pc| self.plan.host.loop_of(pc))
+                .map(|(h, _)| h.span),
+            // `start` has no span of its own: its function's.
+            _ => pc.map(|pc| self.function_span(pc)),
+        };
+        span.and_then(|s| self.sources.location(s))
+            .unwrap_or_default()
+    }
+
+    fn function_span(&self, pc: Pc) -> Span {
+        let f = self.plan.function(self.plan.host.function_at(pc));
+        self.plan.program.func(f.func).span
+    }
+
+    fn function(&self, pc: Option<Pc>) -> String {
+        let f = pc.map_or(self.plan.main, |pc| self.plan.host.function_at(pc));
+        self.plan.function(f).name.clone()
+    }
+
+    /// The subgroups and calls of instance `id`, kept inside its `[begin, end]` (timestamps
+    /// of different threads may disagree by a little).
+    fn children(&self, rec: &mut Recorder, id: usize, begin: u64, end: u64) {
+        let instances = &self.timeline.instances;
+        let inside = |t: u64| t.clamp(begin, end);
+        let kids = &self.children[id];
+        let mut k = 0;
+        while k < kids.len() {
+            let first = &instances[kids[k]];
+            let construct = match self.timeline.origin(self.plan, first) {
+                Origin::Call(callee) => {
+                    let (b, e) = (inside(first.begin), inside(first.end));
+                    rec.enter_call(b, &self.plan.function(callee).name, &self.site(first.pc));
+                    self.children(rec, kids[k], b, e);
+                    rec.leave(e);
+                    k += 1;
+                    continue;
+                }
+                Origin::Group(c) => c,
+                Origin::Root => Construct::Main,
+            };
+            // The subgroups one collective formed: the same instruction and parent step.
+            let n = kids[k..]
+                .iter()
+                .take_while(|&&c| {
+                    let i = &instances[c];
+                    i.pc == first.pc && i.event == first.event
+                })
+                .count();
+            let subs = &kids[k..k + n];
+            let split_begin = inside(subs.iter().map(|&c| instances[c].begin).min().unwrap_or(0));
+            let split_end = inside(subs.iter().map(|&c| instances[c].end).max().unwrap_or(0));
+            let site = self.site(first.pc);
+            let function = self.function(first.pc);
+            let split_construct = match construct {
+                Construct::Else => Construct::If,
+                c => c,
+            };
+            rec.enter_split(split_begin, split_construct, &site);
+            for &c in subs {
+                let i = &instances[c];
+                let (b, e) = (inside(i.begin), inside(i.end));
+                let construct = match self.timeline.origin(self.plan, i) {
+                    Origin::Group(c) => c,
+                    _ => construct,
+                };
+                rec.enter_group_sized(b, construct, i.at, i.size, &function, &site);
+                self.children(rec, c, b, e);
+                rec.leave(e);
+            }
+            rec.leave(split_end);
+            k += n;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "sync int twice(sh int k) { return 2 * k; }
+sync void main(void) {
+    int r;
+    if ($$ % 2) { r = twice(1); } else { r = 0; }
+    fork (2; @ = $$ % 2; $ = $$) { r = twice(@); }
+}
+";
+
+    fn plan() -> (fork_frontend::Checked, Plan) {
+        let checked = fork_frontend::check_source("t.fork", SOURCE, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        (checked, plan)
+    }
+
+    /// The pc of the n-th instruction `is` accepts.
+    fn pc(plan: &Plan, n: usize, is: impl Fn(&Instr) -> bool) -> i32 {
+        let found = plan.host.code.iter().enumerate().filter(|(_, i)| is(i));
+        found
+            .map(|(pc, _)| pc as i32)
+            .nth(n)
+            .expect("the instruction")
+    }
+
+    /// One `FkTraceRec`: begin, end, @, parent, pc, index, size, event.
+    #[allow(clippy::too_many_arguments)]
+    fn rec(begin: u64, end: u64, at: i64, parent: i32, pc: i32, index: i32, size: i32) -> Vec<u8> {
+        let mut r = Vec::new();
+        r.extend(begin.to_le_bytes());
+        r.extend(end.to_le_bytes());
+        r.extend(at.to_le_bytes());
+        for w in [parent, pc, index, size, 7, 0] {
+            r.extend(w.to_le_bytes());
+        }
+        r
+    }
+
+    /// What a device-schedule run of SOURCE on 4 processors leaves: the root; the `if`'s two
+    /// subgroups at once (the odd members call `twice`); the fork's two subgroups, each
+    /// calling `twice`. Times in ns from 1,000,000 on; one record more was formed than kept.
+    fn records(plan: &Plan) -> Vec<u8> {
+        let split = |n| pc(plan, n, |i| matches!(i, Instr::Split { .. }));
+        let call = |n| pc(plan, n, |i| matches!(i, Instr::Call { .. }));
+        let t = |ns: u64| 1_000_000 + ns;
+        [
+            rec(t(0), t(9_000), 0, -1, -1, 0, 4),
+            rec(t(1_000), t(4_000), 0, 0, split(0), 0, 2),
+            rec(t(1_010), t(2_500), 0, 0, split(0), 1, 2),
+            rec(t(1_500), t(3_900), 0, 1, call(0), 0, 2),
+            rec(t(5_000), t(8_000), 0, 0, split(1), 0, 2),
+            rec(t(5_000), t(8_700), 1, 0, split(1), 1, 2),
+            rec(t(5_200), t(7_500), 0, 4, call(1), 0, 2),
+            // Left open by a fault: ends where the run's last instance ended.
+            rec(t(5_300), 0, 1, 5, call(1), 0, 2),
+        ]
+        .concat()
+    }
+
+    #[test]
+    fn device_records_decode_relative_to_the_root() {
+        let (_, plan) = plan();
+        let t = decode_device(&records(&plan), 9);
+        assert_eq!(t.instances.len(), 8);
+        assert_eq!(t.dropped, 1);
+        assert_eq!((t.instances[0].begin, t.instances[0].end), (0, 9_000));
+        assert_eq!(t.instances[0].parent, None);
+        assert_eq!(t.instances[3].parent, Some(1));
+        assert_eq!(t.instances[5].at, 1);
+        assert_eq!(
+            t.instances[7].end, 9_000,
+            "an open instance ends with the run"
+        );
+    }
+
+    #[test]
+    fn functions_sum_their_calls() {
+        let (_, plan) = plan();
+        let t = decode_device(&records(&plan), 8);
+        let times = t.functions(&plan);
+        let time = |name: &str| {
+            times
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| (f.calls, f.nanos))
+        };
+        assert_eq!(time("main"), Some((1, 9_000)));
+        assert_eq!(time("twice"), Some((3, 2_400 + 2_300 + 3_700)));
+    }
+
+    /// The trace of the records: tracks per group instance, calls on the calling group's
+    /// track, each split around its subgroups, times in microseconds.
+    #[test]
+    fn device_records_become_trace_events() {
+        let (checked, plan) = plan();
+        let t = decode_device(&records(&plan), 8);
+        let trace = t.trace(
+            &plan,
+            &checked.sources,
+            "t.fork -p 4",
+            100,
+            Some(("division by zero at t.fork:5:40", 3)),
+        );
+        insta::assert_snapshot!(pram_trace::json::write(&trace));
+    }
+
+    #[test]
+    fn the_event_limit_cuts_the_trace() {
+        let (checked, plan) = plan();
+        let t = decode_device(&records(&plan), 8);
+        let trace = t.trace(&plan, &checked.sources, "t", 4, None);
+        assert!(trace
+            .cut_text()
+            .is_some_and(|s| s.contains("limit of 4 events") && s.contains(" us")));
+    }
+}

@@ -1,0 +1,113 @@
+//! `forkcc run --backend gpu --trace FILE.json --stats` on a GPU, under both schedules: the
+//! program prints what the simulator prints, `--stats` gives each Fork function's calls (as
+//! many as the simulator's) and device time, and the trace follows the trace-event format in
+//! microseconds with a call slice per call. Reported as ignored without a GPU.
+
+mod trace_format;
+
+use std::process::Command;
+
+const FILE: &str = "classroom-examples/quicksort.fork";
+const ALGORITHM: &str = "quicksort";
+
+fn main() {
+    let gpu = pram_runtime::gpu::available();
+    let trial = |schedule: &'static str| {
+        libtest_mimic::Trial::test(
+            format!("gpu_trace_and_stats_{schedule}_schedule"),
+            move || {
+                gpu_trace_and_stats(schedule);
+                Ok(())
+            },
+        )
+        .with_kind("needs a GPU")
+        .with_ignored_flag(!gpu)
+    };
+    let trials = vec![trial("host"), trial("device")];
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
+}
+
+fn gpu_trace_and_stats(schedule: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("t.json");
+    let args = ["-p", "8", "-D", "N=100"];
+    let run = Command::new(env!("CARGO_BIN_EXE_forkcc"))
+        .args([
+            "run",
+            FILE,
+            "--backend",
+            "gpu",
+            "--schedule",
+            schedule,
+            "--stats",
+        ])
+        .args(args)
+        .arg("--trace")
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("forkcc runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+
+    let options = fork_frontend::Options {
+        defines: vec![("N".into(), "100".into())],
+    };
+    let checked = fork_frontend::check_file(std::path::Path::new(FILE), &options)
+        .unwrap_or_else(|_| panic!("{FILE} checks"));
+    let sim = pram_sim::run(
+        &checked.program,
+        &pram_sim::Config {
+            procs: 8,
+            ..pram_sim::Config::default()
+        },
+    );
+    assert_eq!(
+        run.stdout, sim.output,
+        "the output differs from the simulator's"
+    );
+    let sim_calls = sim
+        .stats
+        .functions
+        .iter()
+        .find(|f| f.name == ALGORITHM)
+        .map(|f| f.calls)
+        .expect("the simulator calls the algorithm");
+
+    // `  quicksort      15 calls       1.234 ms`
+    let table = stderr
+        .split_once("device time per function")
+        .map(|(_, t)| t)
+        .unwrap_or_else(|| panic!("no time per function in {stderr}"));
+    let calls_of = |name: &str| -> u64 {
+        let line = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name} in {table}"));
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let ms: f64 = fields[3].parse().expect("milliseconds");
+        assert!(ms > 0.0 && fields[4] == "ms", "{line}");
+        fields[1].parse().expect("a count of calls")
+    };
+    assert_eq!(calls_of("main"), 1);
+    assert_eq!(calls_of(ALGORITHM), sim_calls);
+
+    let json = std::fs::read_to_string(&out).expect("a trace");
+    let doc = trace_format::check_trace_events(&json);
+    assert_eq!(
+        doc["otherData"]["time_unit"],
+        "microsecond (GPU timestamps)"
+    );
+    let events = doc["traceEvents"].as_array().expect("events");
+    let calls = events
+        .iter()
+        .filter(|e| e["cat"] == "call" && e["name"] == ALGORITHM)
+        .count() as u64;
+    assert_eq!(calls, sim_calls, "call slices of {ALGORITHM}");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["cat"] == "group" && e["args"]["construct"] == "fork"),
+        "no fork subgroup in the trace"
+    );
+}

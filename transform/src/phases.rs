@@ -1,0 +1,438 @@
+//! Asynchronous code whose processors may meet at different `barrier`s (docs/language.md §4:
+//! a `barrier` releases when every processor of the group waits at a barrier or has left the
+//! region): a `barrier` under a private condition, or in a loop that a processor leaves or
+//! skips ahead in alone (private condition, `break`, `continue`). Kernels cut at each barrier
+//! cannot express that, so such a run of statements becomes *barrier phases*: one kernel,
+//! launched by a host loop that forms no group, in which each processor runs from where it
+//! stopped to its next barrier (or the end). A launch is one phase; the loop ends when every
+//! processor has run to the end.
+//!
+//! The kernel keeps a private resume point `%phase`: 0 while running; `-k` once stopped at the
+//! k-th barrier (everything after it is skipped, loops exit); at the next launch `k`, which
+//! skips every statement until that barrier is found again, entering the `if` arm, `switch`
+//! case or loop body that holds it without evaluating their conditions (barriers are numbered
+//! in pre-order, so those inside a statement form a range). Every private local the kernel
+//! uses lives in a slot, as the kernel is launched again (`storage`, `CutReason::Suspend`).
+
+use crate::plan::{CutReason, HostLoop, HostOp};
+use crate::rules::{assign_stmt, leaves, mk, Builder, Leave};
+use fork_frontend::hir::{
+    BinOp, Block, Expr, ExprKind, Mode, Sharity, Stmt, StmtKind, SwitchCase, Type, UnOp, VarId,
+};
+use fork_frontend::source::Span;
+
+impl Builder<'_> {
+    /// Compiles the statements of an asynchronous region (a function body, a `farm` or `seq`
+    /// body). A host construct at its top level (`start`, a call of a function that
+    /// synchronises) is a barrier of the whole group; the runs between them become barrier
+    /// phases where their barriers need it (`divergent_barrier`).
+    pub(crate) fn async_region(&mut self, stmts: &[Stmt], ops: &mut Vec<HostOp>) {
+        let mut run: Vec<Stmt> = Vec::new();
+        for s in stmts {
+            if self.host_construct(s) {
+                self.async_run(&run, ops);
+                run.clear();
+                self.stmt(s, Mode::Async, ops);
+            } else {
+                run.push(s.clone());
+            }
+        }
+        self.async_run(&run, ops);
+    }
+
+    fn async_run(&mut self, run: &[Stmt], ops: &mut Vec<HostOp>) {
+        if !run.iter().any(|s| divergent_barrier(s, false)) {
+            return self.block(run, Mode::Async, ops);
+        }
+        let Some(span) = run.first().map(|s| s.span.to(run[run.len() - 1].span)) else {
+            return;
+        };
+        let phase = self.temp(Type::INT, "phase", span);
+        let more = self.temp(Type::INT, "more", span);
+        let int = |v| mk(ExprKind::IntConst(v), Type::INT, span);
+        let start = assign_stmt(self, phase, int(0), span);
+        self.append(async_stmt(start), Mode::Async, ops);
+        self.close(ops, CutReason::HostConstruct);
+        // Resume: a processor stopped at barrier k seeks it.
+        let var = self.var_expr(phase, span);
+        let stopped = mk(
+            ExprKind::Binary(BinOp::Lt, Box::new(var.clone()), Box::new(int(0))),
+            Type::INT,
+            span,
+        );
+        let negated = mk(
+            ExprKind::Unary(UnOp::Neg, Box::new(var.clone())),
+            Type::INT,
+            span,
+        );
+        let resume = Stmt {
+            kind: StmtKind::If {
+                cond: stopped,
+                then: Box::new(async_stmt(assign_stmt(self, phase, negated, span))),
+                els: None,
+            },
+            mode: Mode::Async,
+            span,
+        };
+        let mut phases = Phases {
+            phase,
+            next: 0,
+            span,
+        };
+        let mut body = vec![resume];
+        body.extend(phases.list(self, run));
+        let stopped_now = mk(
+            ExprKind::Binary(BinOp::Ne, Box::new(var), Box::new(int(0))),
+            Type::INT,
+            span,
+        );
+        body.push(async_stmt(assign_stmt(self, more, stopped_now, span)));
+        let mut loop_body = Vec::new();
+        for s in body {
+            self.append(s, Mode::Async, &mut loop_body);
+        }
+        self.close(&mut loop_body, CutReason::Suspend);
+        ops.push(HostOp::Loop(HostLoop {
+            cond: Some(more),
+            test_first: false,
+            forms_group: false,
+            entry_cond: Vec::new(),
+            body: loop_body,
+            latch: Vec::new(),
+            shared_frame: self.scope_frame(span, "barrier phases"),
+            span,
+        }));
+    }
+
+    /// Whether `s`, in asynchronous code, runs on the host for reasons other than its
+    /// barriers: a group construct or a call of a function that synchronises.
+    fn host_construct(&self, s: &Stmt) -> bool {
+        let expr = |e: &Expr| self.summaries.expr(&self.program, e).host;
+        match &s.kind {
+            StmtKind::Barrier | StmtKind::Break | StmtKind::Continue => false,
+            StmtKind::Block(b) => b.stmts.iter().any(|s| self.host_construct(s)),
+            StmtKind::If { cond, then, els } => {
+                expr(cond)
+                    || self.host_construct(then)
+                    || els.as_deref().is_some_and(|e| self.host_construct(e))
+            }
+            StmtKind::Switch { cond, cases } => {
+                expr(cond)
+                    || cases
+                        .iter()
+                        .flat_map(|c| &c.body)
+                        .any(|s| self.host_construct(s))
+            }
+            StmtKind::Loop {
+                cond, step, body, ..
+            } => {
+                cond.as_ref().is_some_and(expr)
+                    || step.as_ref().is_some_and(expr)
+                    || self.host_construct(body)
+            }
+            StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => self.effects(s).host,
+            StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => {
+                true
+            }
+        }
+    }
+}
+
+/// Whether a `barrier` in `s` may be reached by some processors of the group and not by the
+/// others at the same time: under a private condition, or in a loop with a private condition
+/// or a `break`/`continue` (a processor that leaves or continues meets the others at another
+/// barrier). `divergent`: `s` itself is under such a construct.
+fn divergent_barrier(s: &Stmt, divergent: bool) -> bool {
+    let private = |c: &Expr| divergent || c.sharity == Sharity::Private;
+    match &s.kind {
+        StmtKind::Barrier => divergent,
+        StmtKind::Block(b) => b.stmts.iter().any(|s| divergent_barrier(s, divergent)),
+        StmtKind::If { cond, then, els } => {
+            let d = private(cond);
+            divergent_barrier(then, d) || els.as_deref().is_some_and(|e| divergent_barrier(e, d))
+        }
+        StmtKind::Switch { cond, cases } => {
+            let d = private(cond);
+            cases
+                .iter()
+                .flat_map(|c| &c.body)
+                .any(|s| divergent_barrier(s, d))
+        }
+        StmtKind::Loop { cond, body, .. } => {
+            let d = cond.as_ref().map_or(divergent, private)
+                || leaves(body, Leave::Break)
+                || leaves(body, Leave::Continue);
+            divergent_barrier(body, d)
+        }
+        _ => false,
+    }
+}
+
+/// The number of `barrier`s in `s` (those `Phases` numbers), in pre-order.
+fn barriers(s: &Stmt) -> i64 {
+    match &s.kind {
+        StmtKind::Barrier => 1,
+        StmtKind::Block(b) => b.stmts.iter().map(barriers).sum(),
+        StmtKind::If { then, els, .. } => barriers(then) + els.as_deref().map_or(0, barriers),
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).map(barriers).sum(),
+        StmtKind::Loop { body, .. } => barriers(body),
+        _ => 0,
+    }
+}
+
+fn async_stmt(s: Stmt) -> Stmt {
+    Stmt {
+        mode: Mode::Async,
+        ..s
+    }
+}
+
+/// Rewrites a run of asynchronous statements into the resumable body (module docs).
+struct Phases {
+    phase: VarId,
+    /// Barriers numbered so far.
+    next: i64,
+    span: Span,
+}
+
+impl Phases {
+    fn int(&self, v: i64) -> Expr {
+        mk(ExprKind::IntConst(v), Type::INT, self.span)
+    }
+
+    fn compare(&self, b: &Builder, op: BinOp, v: i64) -> Expr {
+        let var = b.var_expr(self.phase, self.span);
+        mk(
+            ExprKind::Binary(op, Box::new(var), Box::new(self.int(v))),
+            Type::INT,
+            self.span,
+        )
+    }
+
+    fn and(&self, a: Expr, b: Expr) -> Expr {
+        mk(
+            ExprKind::LogAnd(Box::new(a), Box::new(b)),
+            Type::INT,
+            self.span,
+        )
+    }
+
+    fn or(&self, a: Expr, b: Expr) -> Expr {
+        mk(
+            ExprKind::LogOr(Box::new(a), Box::new(b)),
+            Type::INT,
+            self.span,
+        )
+    }
+
+    /// `%phase == 0`: running.
+    fn running(&self, b: &Builder) -> Expr {
+        self.compare(b, BinOp::Eq, 0)
+    }
+
+    /// Whether the processor seeks a barrier of the next `n` (numbers `next+1 ..= next+n`).
+    fn seeking(&self, b: &Builder, n: i64) -> Expr {
+        if n == 0 {
+            return self.int(0);
+        }
+        self.and(
+            self.compare(b, BinOp::Gt, self.next),
+            self.compare(b, BinOp::Le, self.next + n),
+        )
+    }
+
+    fn stmt(&self, kind: StmtKind, span: Span) -> Stmt {
+        Stmt {
+            kind,
+            mode: Mode::Async,
+            span,
+        }
+    }
+
+    fn block(&self, stmts: Vec<Stmt>, span: Span) -> Stmt {
+        self.stmt(StmtKind::Block(Block { stmts, span }), span)
+    }
+
+    /// A list: runs of statements without barriers go under one `if (%phase == 0)`.
+    fn list(&mut self, b: &Builder, stmts: &[Stmt]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        let mut plain: Vec<Stmt> = Vec::new();
+        let flush = |this: &Self, plain: &mut Vec<Stmt>, out: &mut Vec<Stmt>| {
+            if let (Some(first), Some(last)) = (plain.first(), plain.last()) {
+                let span = first.span.to(last.span);
+                let then = this.block(std::mem::take(plain), span);
+                out.push(this.stmt(
+                    StmtKind::If {
+                        cond: this.running(b),
+                        then: Box::new(then),
+                        els: None,
+                    },
+                    span,
+                ));
+            }
+        };
+        for s in stmts {
+            if barriers(s) == 0 {
+                plain.push(s.clone());
+            } else {
+                flush(self, &mut plain, &mut out);
+                out.push(self.resumable(b, s));
+            }
+        }
+        flush(self, &mut plain, &mut out);
+        out
+    }
+
+    /// One statement that contains a barrier.
+    fn resumable(&mut self, b: &Builder, s: &Stmt) -> Stmt {
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Barrier => {
+                self.next += 1;
+                let k = self.next;
+                // Running: stop here. Seeking this barrier: found, run on.
+                let stop = assign_stmt(b, self.phase, self.int(-k), span);
+                let found = assign_stmt(b, self.phase, self.int(0), span);
+                let found = self.stmt(
+                    StmtKind::If {
+                        cond: self.compare(b, BinOp::Eq, k),
+                        then: Box::new(async_stmt(found)),
+                        els: None,
+                    },
+                    span,
+                );
+                self.stmt(
+                    StmtKind::If {
+                        cond: self.running(b),
+                        then: Box::new(async_stmt(stop)),
+                        els: Some(Box::new(found)),
+                    },
+                    span,
+                )
+            }
+            StmtKind::Block(blk) => {
+                let stmts = self.list(b, &blk.stmts);
+                self.block(stmts, span)
+            }
+            StmtKind::If { cond, then, els } => {
+                // Running: the condition decides. Seeking a barrier of `then`: enter it;
+                // otherwise the else arm, which skips everything unless it holds the barrier.
+                let enter = self.or(
+                    self.and(self.running(b), cond.clone()),
+                    self.seeking(b, barriers(then)),
+                );
+                let then = self.resumable_or_plain(b, then);
+                let els = els
+                    .as_deref()
+                    .map(|e| Box::new(self.resumable_or_plain(b, e)));
+                self.stmt(
+                    StmtKind::If {
+                        cond: enter,
+                        then: Box::new(then),
+                        els,
+                    },
+                    span,
+                )
+            }
+            StmtKind::Switch { cond, cases } => {
+                // Seeking: enter at the case whose body holds the barrier (falling through
+                // from there skips everything until it).
+                let values: Vec<i64> = cases.iter().filter_map(|c| c.value).collect();
+                let none = (values.iter().max().copied().unwrap_or(0)).wrapping_add(1);
+                let none = if values.contains(&none) {
+                    values.iter().min().copied().unwrap_or(0).wrapping_sub(1)
+                } else {
+                    none
+                };
+                let value = |v: i64| mk(ExprKind::IntConst(v), cond.ty.clone(), span);
+                let mut first = self.next;
+                let mut entries = Vec::new();
+                for c in cases {
+                    let n = c.body.iter().map(barriers).sum::<i64>();
+                    entries.push((first, n, c.value.unwrap_or(none)));
+                    first += n;
+                }
+                let mut select = value(none);
+                for &(from, n, v) in entries.iter().rev().filter(|(_, n, _)| *n > 0) {
+                    let holds = self.and(
+                        self.compare(b, BinOp::Gt, from),
+                        self.compare(b, BinOp::Le, from + n),
+                    );
+                    select = mk(
+                        ExprKind::Cond(Box::new(holds), Box::new(value(v)), Box::new(select)),
+                        cond.ty.clone(),
+                        span,
+                    );
+                }
+                let scrutinee = mk(
+                    ExprKind::Cond(
+                        Box::new(self.running(b)),
+                        Box::new(cond.clone()),
+                        Box::new(select),
+                    ),
+                    cond.ty.clone(),
+                    span,
+                );
+                let cases = cases
+                    .iter()
+                    .map(|c| SwitchCase {
+                        value: c.value,
+                        body: self.list(b, &c.body),
+                        span: c.span,
+                    })
+                    .collect();
+                self.stmt(
+                    StmtKind::Switch {
+                        cond: scrutinee,
+                        cases,
+                    },
+                    span,
+                )
+            }
+            StmtKind::Loop {
+                cond,
+                step,
+                body,
+                test_first,
+            } => {
+                // Running: the condition decides; seeking a barrier of the body: enter it;
+                // stopped: leave the loop. The step runs only while running.
+                let test = cond.clone().unwrap_or_else(|| self.int(1));
+                let again = self.or(
+                    self.and(self.running(b), test),
+                    self.seeking(b, barriers(body)),
+                );
+                let step = step.as_ref().map(|st| {
+                    let one = self.int(1);
+                    let st = mk(
+                        ExprKind::Comma(Box::new(st.clone()), Box::new(one)),
+                        Type::INT,
+                        st.span,
+                    );
+                    self.and(self.running(b), st)
+                });
+                let body = self.resumable(b, body);
+                self.stmt(
+                    StmtKind::Loop {
+                        cond: Some(again),
+                        step,
+                        body: Box::new(body),
+                        test_first: *test_first,
+                    },
+                    span,
+                )
+            }
+            // `barriers` counts no other statement.
+            _ => s.clone(),
+        }
+    }
+
+    fn resumable_or_plain(&mut self, b: &Builder, s: &Stmt) -> Stmt {
+        if barriers(s) > 0 {
+            self.resumable(b, s)
+        } else {
+            let stmts = self.list(b, std::slice::from_ref(s));
+            self.block(stmts, s.span)
+        }
+    }
+}

@@ -1,0 +1,466 @@
+//! The splitting rules (docs/transformation-rules.md): a host function's body becomes kernels and
+//! host ops. Statements accumulate in the *open kernel*; a rule closes it where a barrier
+//! across processors is needed and emits the host construct.
+//!
+//! This module holds the `Builder`, the open kernel and rule 1's cut (`append`, `close`) and
+//! the statement dispatch (`stmt`); each family of rules is a module of its own, one method
+//! per rule: `simple` (rules 1 and 2 inside a statement: `read_before_write`,
+//! `hoist_host_calls`, `hoist_multiprefix`), `branches` (rule 3: `split_private_branch`,
+//! `host_branch`, `host_switch`, `split_fork`), `loops` (rule 4: `host_loop`,
+//! `loop_group_kernel`) and `modes` (rule 6: `start_region`, `farm_region`, `seq_region`;
+//! asynchronous code is `phases::async_region`). Leaving under a private condition (rule 5:
+//! `break`, `continue`, `return`) stays a kernel statement (`plan`, "Leaving"). A synchronous
+//! statement that these cannot run in lockstep between its sequence points goes to
+//! `sequence::lower_statement`.
+
+use crate::effects::{Effects, Objects, Summaries};
+use crate::plan::{CutReason, HostFnId, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId};
+use fork_frontend::diag::{Code, Diagnostic};
+use fork_frontend::hir::{
+    Expr, ExprKind, FnKind, FuncId, Mode, Program, Sharity, Stmt, StmtKind, Type, UnOp, Var, VarId,
+    VarKind,
+};
+use fork_frontend::source::Span;
+use std::collections::HashMap;
+
+mod branches;
+mod loops;
+mod modes;
+mod simple;
+
+pub(crate) use simple::calls_async;
+
+pub const E0501: Code = Code {
+    id: "E0501",
+    title: "a construct the transform cannot split into kernels",
+    explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
+this construct in this position: a call of an asynchronous function that synchronises (it \
+contains a `barrier`) under a private condition (`if`, `switch`) in asynchronous code. \
+The callee's barriers are then met by the processors that call it and by the others at \
+barriers of the caller; the Plan runs such a call for the whole group at once. (A `barrier` \
+itself under a private condition is compiled: the region becomes barrier phases.)\n\nCall \
+the function where every processor of the region calls it, or put its `barrier`s into the \
+caller. `forkcc sim` runs every checked program.",
+};
+
+const ASYNC_HOST_CALL_HELP: &str = "call it where every processor of the region calls it, or put its `barrier`s into this function; `forkcc sim` runs the program as it is";
+
+/// The kernel being filled.
+struct OpenKernel {
+    mode: Mode,
+    /// The shared memory its statements read and write.
+    reads: Objects,
+    writes: Objects,
+    body: Vec<Stmt>,
+    span: Span,
+}
+
+/// Builds the kernels and host graphs of a whole program.
+pub struct Builder<'s> {
+    pub program: Program,
+    pub kernels: Vec<Kernel>,
+    pub shared_frames: Vec<SharedFrame>,
+    /// Shared locals and parameters of host functions: their frame and offset.
+    pub shared_homes: HashMap<VarId, (SharedFrameId, u64)>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub(crate) summaries: &'s Summaries,
+    host_fns: HashMap<FuncId, HostFnId>,
+    pub(crate) func: FuncId,
+    open: Option<OpenKernel>,
+    scopes: Vec<SharedFrameId>,
+    /// The frame layout of each group scope in the source, by (span, kind): a statement
+    /// compiled more than once (a `switch` case that earlier cases fall into) has one layout,
+    /// so each of its `sh` locals has one home.
+    scope_frames: HashMap<(Span, &'static str), SharedFrameId>,
+    temps: u32,
+}
+
+impl<'s> Builder<'s> {
+    pub fn new(
+        program: Program,
+        summaries: &'s Summaries,
+        host_fns: HashMap<FuncId, HostFnId>,
+    ) -> Builder<'s> {
+        Builder {
+            func: program.main,
+            program,
+            kernels: Vec::new(),
+            shared_frames: Vec::new(),
+            shared_homes: HashMap::new(),
+            diagnostics: Vec::new(),
+            summaries,
+            host_fns,
+            open: None,
+            scopes: Vec::new(),
+            scope_frames: HashMap::new(),
+            temps: 0,
+        }
+    }
+
+    /// Compiles one host function's body; returns its graph and its outermost shared frame.
+    pub fn function(&mut self, func: FuncId, mode: Mode) -> (Vec<HostOp>, SharedFrameId) {
+        self.func = func;
+        let f = self.program.func(func).clone();
+        let frame = self.new_frame(f.name.clone());
+        self.scopes.push(frame);
+        for p in &f.params {
+            if self.program.var(*p).sharity == Sharity::Shared {
+                self.place_shared(*p);
+            }
+        }
+        let mut ops = Vec::new();
+        match mode {
+            Mode::Sync if f.kind == FnKind::Straight => self.lockstep_straight(func, &mut ops),
+            Mode::Sync => self.block(&f.body.stmts, mode, &mut ops),
+            Mode::Async => self.async_region(&f.body.stmts, &mut ops),
+        }
+        self.close(&mut ops, CutReason::BlockEnd);
+        self.scopes.pop();
+        (ops, frame)
+    }
+
+    /// A private temporary of the current function.
+    pub fn temp(&mut self, ty: Type, what: &str, span: Span) -> VarId {
+        let id = VarId(self.program.vars.len() as u32);
+        self.temps += 1;
+        self.program.vars.push(Var {
+            name: format!("%{what}{}", self.temps),
+            ty,
+            sharity: Sharity::Private,
+            kind: VarKind::Local { func: self.func },
+            addr_taken: false,
+            span,
+        });
+        id
+    }
+
+    pub(crate) fn new_frame(&mut self, name: String) -> SharedFrameId {
+        self.shared_frames.push(SharedFrame { name, bytes: 0 });
+        SharedFrameId(self.shared_frames.len() as u32 - 1)
+    }
+
+    /// The frame layout of the group scope `scope` that the statement at `span` opens.
+    pub(crate) fn scope_frame(&mut self, span: Span, scope: &'static str) -> SharedFrameId {
+        if let Some(&frame) = self.scope_frames.get(&(span, scope)) {
+            return frame;
+        }
+        let frame = self.new_frame(format!("{}: {scope}", self.program.func(self.func).name));
+        self.scope_frames.insert((span, scope), frame);
+        frame
+    }
+
+    fn place_shared(&mut self, var: VarId) {
+        let Some(&frame) = self.scopes.last() else {
+            return;
+        };
+        if self
+            .shared_homes
+            .get(&var)
+            .is_some_and(|(f, _)| *f == frame)
+        {
+            // Placed when an earlier arm compiled the same declaration.
+            return;
+        }
+        let ty = &self.program.var(var).ty;
+        let (size, align) = (
+            ty.size(&self.program.structs),
+            ty.align(&self.program.structs),
+        );
+        let offset =
+            crate::storage::bump(&mut self.shared_frames[frame.0 as usize].bytes, size, align);
+        self.shared_homes.insert(var, (frame, offset));
+    }
+
+    pub(crate) fn effects(&self, s: &Stmt) -> Effects {
+        self.summaries.stmt(&self.program, s)
+    }
+
+    fn error(&mut self, span: Span, message: impl Into<String>, help: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(&E0501, span, message)
+                .with_label("the transform cannot split this")
+                .with_help(help),
+        );
+    }
+
+    // ---- the open kernel ----
+
+    /// Appends a statement to the open kernel. Rule 1: in a synchronous region every member
+    /// finishes a statement before any member starts the next, so a statement starts a new
+    /// kernel when it may read what the open kernel writes, or write what it reads or
+    /// writes (another processor may run it earlier in the same kernel).
+    pub(crate) fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        if self.open.as_ref().is_some_and(|k| k.mode != mode) {
+            self.close(ops, CutReason::HostConstruct);
+        }
+        let eff = self.effects(&stmt);
+        if let (Mode::Sync, Some(k)) = (mode, &self.open) {
+            if k.writes.may_overlap(&eff.reads) || k.writes.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::SharedWrite);
+            } else if k.reads.may_overlap(&eff.writes) {
+                self.close(ops, CutReason::WriteAfterRead);
+            }
+        }
+        match &mut self.open {
+            Some(k) => {
+                k.span = k.span.to(stmt.span);
+                k.reads.union(&eff.reads);
+                k.writes.union(&eff.writes);
+                k.body.push(stmt);
+            }
+            None => {
+                self.open = Some(OpenKernel {
+                    mode,
+                    reads: eff.reads,
+                    writes: eff.writes,
+                    span: stmt.span,
+                    body: vec![stmt],
+                })
+            }
+        }
+    }
+
+    /// Ends the open kernel (if any) and launches it.
+    pub(crate) fn close(&mut self, ops: &mut Vec<HostOp>, ends: CutReason) {
+        if let Some(k) = self.open.take() {
+            let id = KernelId(self.kernels.len() as u32);
+            let name = format!("k{}_{}", id.0, self.program.func(self.func).name);
+            self.kernels.push(Kernel {
+                name,
+                func: self.func,
+                mode: k.mode,
+                body: k.body,
+                span: k.span,
+                ends,
+            });
+            ops.push(HostOp::Launch(id));
+        }
+    }
+
+    // ---- statements ----
+
+    pub(crate) fn block(&mut self, stmts: &[Stmt], mode: Mode, ops: &mut Vec<HostOp>) {
+        for s in stmts {
+            self.stmt(s, mode, ops);
+        }
+    }
+
+    pub(crate) fn stmt(&mut self, s: &Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        match &s.kind {
+            StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => {
+                return self.simple(s.clone(), mode, ops)
+            }
+            // Rule 5: leaving stays a kernel statement (see `plan`, "Leaving").
+            StmtKind::Break | StmtKind::Continue => return self.append(s.clone(), mode, ops),
+            _ => {}
+        }
+        if self.fits_kernel(s, &self.effects(s), mode) {
+            return self.kernel_statement(s.clone(), mode, ops);
+        }
+        match &s.kind {
+            StmtKind::Block(b) => self.block(&b.stmts, mode, ops),
+            StmtKind::If { cond, then, els } => {
+                if cond.sharity == Sharity::Private && mode == Mode::Sync {
+                    self.split_private_branch(cond, then, els.as_deref(), s.span, ops)
+                } else if cond.sharity == Sharity::Shared {
+                    self.host_branch(cond, then, els.as_deref(), mode, ops)
+                } else {
+                    self.error(
+                        s.span,
+                        "a call of a function that synchronises, under a private condition in asynchronous code",
+                        ASYNC_HOST_CALL_HELP,
+                    )
+                }
+            }
+            StmtKind::Loop { .. } if self.only_needs_loop_group(s, mode) => {
+                self.loop_group_kernel(s, ops)
+            }
+            StmtKind::Loop { .. } => self.host_loop(s, mode, ops),
+            StmtKind::Switch { cond, cases } => self.host_switch(cond, cases, s.span, mode, ops),
+            StmtKind::Fork {
+                count,
+                at,
+                dollar,
+                body,
+            } => self.split_fork(count, at, dollar.as_ref(), body, s.span, ops),
+            StmtKind::Start(body) => self.start_region(body, ops),
+            StmtKind::Farm(body) => self.farm_region(body, ops),
+            StmtKind::Seq(body) => self.seq_region(body, ops),
+            StmtKind::Barrier => self.close(ops, CutReason::Barrier),
+            // Simple statements and leaving were handled above.
+            _ => {}
+        }
+    }
+
+    /// Whether a compound statement can run inside one kernel: no host construct, and in a
+    /// synchronous region no cut inside and, for a private condition, nothing that depends
+    /// on the subgroup the split would form.
+    fn fits_kernel(&self, s: &Stmt, eff: &Effects, mode: Mode) -> bool {
+        if eff.host {
+            return false;
+        }
+        if mode == Mode::Async {
+            return true;
+        }
+        !(eff.needs_cut() || self.needs_subgroup(s))
+    }
+
+    /// Whether `s` or a statement nested in it splits the group and depends on the subgroup.
+    fn needs_subgroup(&self, s: &Stmt) -> bool {
+        if s.splits_group() && self.subgroup_dependent(s) {
+            return true;
+        }
+        match &s.kind {
+            StmtKind::Block(b) => b.stmts.iter().any(|s| self.needs_subgroup(s)),
+            StmtKind::If { then, els, .. } => {
+                self.needs_subgroup(then) || els.as_ref().is_some_and(|e| self.needs_subgroup(e))
+            }
+            StmtKind::Loop { body, .. } => self.needs_subgroup(body),
+            StmtKind::Switch { cases, .. } => cases
+                .iter()
+                .any(|c| c.body.iter().any(|s| self.needs_subgroup(s))),
+            _ => false,
+        }
+    }
+
+    /// Whether the part of a splitting statement that runs in the subgroup (the branches;
+    /// for a loop also its condition and step) depends on the group running it.
+    fn subgroup_dependent(&self, s: &Stmt) -> bool {
+        let p = &self.program;
+        let sums = self.summaries;
+        match &s.kind {
+            StmtKind::If { then, els, .. } => {
+                sums.stmt(p, then).group_dependent
+                    || els
+                        .as_ref()
+                        .is_some_and(|e| sums.stmt(p, e).group_dependent)
+            }
+            StmtKind::Switch { cases, .. } => {
+                cases.iter().any(|c| sums.block(p, &c.body).group_dependent)
+            }
+            _ => sums.stmt(p, s).group_dependent,
+        }
+    }
+
+    /// A statement that runs inside a kernel (`append` applies rule 1). In a synchronous
+    /// region output ends the kernel: each statement's lines appear in `$$` order.
+    pub(crate) fn kernel_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        let prints = self.effects(&s).prints;
+        self.append(s, mode, ops);
+        if mode == Mode::Sync && prints {
+            self.close(ops, CutReason::Output);
+        }
+    }
+
+    /// Evaluates a condition into a new `int` slot (0 or 1) and ends the kernel.
+    fn condition_slot(&mut self, cond: &Expr, mode: Mode, ops: &mut Vec<HostOp>) -> VarId {
+        let span = cond.span;
+        let slot = self.temp(Type::INT, "cond", span);
+        let value = truth(cond);
+        let s = assign_stmt(self, slot, value, span);
+        self.simple(s, mode, ops);
+        self.close(ops, CutReason::HostConstruct);
+        slot
+    }
+
+    /// Compiles `s` as a block of its own for a new group scope; the open kernel ends at the
+    /// block's end.
+    fn scoped_block(
+        &mut self,
+        s: &Stmt,
+        mode: Mode,
+        scope: &'static str,
+    ) -> (Vec<HostOp>, SharedFrameId) {
+        let frame = self.scope_frame(s.span, scope);
+        self.scopes.push(frame);
+        let mut ops = Vec::new();
+        self.stmt(s, mode, &mut ops);
+        self.close(&mut ops, CutReason::BlockEnd);
+        self.scopes.pop();
+        (ops, frame)
+    }
+
+    // ---- HIR construction ----
+
+    fn var_ty(&self, v: VarId) -> Type {
+        self.program.var(v).ty.clone()
+    }
+
+    pub(crate) fn var_expr(&self, v: VarId, span: Span) -> Expr {
+        mk(ExprKind::Var(v), self.var_ty(v), span)
+    }
+
+    /// `*p` for a pointer temporary.
+    fn load(&self, p: VarId, span: Span) -> Expr {
+        let ty = self.var_ty(p).pointee().cloned().unwrap_or(Type::Void);
+        let mut e = mk(ExprKind::Deref(Box::new(self.var_expr(p, span))), ty, span);
+        e.sharity = Sharity::Private;
+        e
+    }
+}
+
+pub(crate) fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
+    Expr {
+        kind,
+        ty,
+        sharity: Sharity::Private,
+        span,
+    }
+}
+
+pub(crate) fn expr_stmt(e: Expr, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Expr(e),
+        mode: Mode::Sync,
+        span,
+    }
+}
+
+pub(crate) fn assign_stmt(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
+    let ty = b.var_ty(var);
+    let assign = ExprKind::Assign {
+        place: Box::new(b.var_expr(var, span)),
+        value: Box::new(value),
+    };
+    expr_stmt(mk(assign, ty, span), span)
+}
+
+/// `!!c`: a scalar condition as `int` 0 or 1.
+pub(crate) fn truth(c: &Expr) -> Expr {
+    let not = |e: Expr| {
+        mk(
+            ExprKind::Unary(UnOp::LogNot, Box::new(e)),
+            Type::INT,
+            c.span,
+        )
+    };
+    not(not(c.clone()))
+}
+
+/// A `break` or a `continue`: what `leaves` looks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leave {
+    Break,
+    Continue,
+}
+
+/// Whether `s` contains a `break` or `continue` that leaves `s` for the construct around it:
+/// one not taken by a loop inside `s` (nor, for a `break`, by a `switch` inside `s`).
+pub(crate) fn leaves(s: &Stmt, leave: Leave) -> bool {
+    match &s.kind {
+        StmtKind::Break => leave == Leave::Break,
+        StmtKind::Continue => leave == Leave::Continue,
+        StmtKind::Block(b) => b.stmts.iter().any(|s| leaves(s, leave)),
+        StmtKind::If { then, els, .. } => {
+            leaves(then, leave) || els.as_deref().is_some_and(|e| leaves(e, leave))
+        }
+        StmtKind::Switch { cases, .. } => {
+            leave == Leave::Continue && cases.iter().flat_map(|c| &c.body).any(|s| leaves(s, leave))
+        }
+        StmtKind::Fork { body, .. }
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body)
+        | StmtKind::Start(body) => leaves(body, leave),
+        _ => false,
+    }
+}

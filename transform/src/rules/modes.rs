@@ -1,0 +1,146 @@
+//! Rule 6: `start`, `farm` and `seq` change the mode (asynchronous code is compiled by
+//! `Builder::async_region`, `phases`).
+
+use super::*;
+use fork_frontend::hir::{InitElem, SwitchCase};
+
+impl Builder<'_> {
+    /// `start S`: a barrier of all processors, the root group runs S synchronously.
+    pub(crate) fn start_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
+        ops.push(HostOp::Start { body, shared_frame });
+    }
+
+    /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
+    pub(crate) fn farm_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        self.async_region(block_stmts(body), ops);
+        self.close(ops, CutReason::Barrier);
+    }
+
+    /// `seq S`: one processor (`$$ == 0`) runs S; one processor needs no cut, so S is
+    /// compiled as asynchronous code, with the subgroups its private conditions would form
+    /// written out (`one_member`).
+    pub(crate) fn seq_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
+        let body = one_member(body, false);
+        let mut seq_ops = Vec::new();
+        self.async_region(block_stmts(&body), &mut seq_ops);
+        self.close(&mut seq_ops, CutReason::BlockEnd);
+        ops.push(HostOp::Seq(seq_ops));
+    }
+}
+
+/// The statements of a block, or the one statement.
+pub(crate) fn block_stmts(s: &Stmt) -> &[Stmt] {
+    match &s.kind {
+        StmtKind::Block(b) => &b.stmts,
+        _ => std::slice::from_ref(s),
+    }
+}
+
+/// A `seq` body for its one processor. The body is synchronous code (docs/language.md §4): a
+/// private `if`, `switch` or loop in it forms a subgroup of that one member, where
+/// `groupsize()` is 1 and `$$` is 0; a private loop forms it after its first test, which the
+/// enclosing group evaluates. `split`: `s` runs in such a subgroup.
+fn one_member(s: &Stmt, split: bool) -> Stmt {
+    let expr = |e: &Expr| {
+        let mut e = e.clone();
+        if split {
+            in_subgroup_of_one(&mut e);
+        }
+        e
+    };
+    let private = |c: &Expr| split || c.sharity == Sharity::Private;
+    let kind = match &s.kind {
+        StmtKind::Expr(e) => StmtKind::Expr(expr(e)),
+        StmtKind::Return(e) => StmtKind::Return(e.as_ref().map(expr)),
+        StmtKind::Decl { var, init } => StmtKind::Decl {
+            var: *var,
+            init: init.as_ref().map(|init| {
+                init.iter()
+                    .map(|i| InitElem {
+                        value: expr(&i.value),
+                        ..i.clone()
+                    })
+                    .collect()
+            }),
+        },
+        StmtKind::Block(b) => StmtKind::Block(fork_frontend::hir::Block {
+            stmts: b.stmts.iter().map(|s| one_member(s, split)).collect(),
+            span: b.span,
+        }),
+        StmtKind::If { cond, then, els } => StmtKind::If {
+            cond: expr(cond),
+            then: Box::new(one_member(then, private(cond))),
+            els: els.as_ref().map(|e| Box::new(one_member(e, private(cond)))),
+        },
+        StmtKind::Switch { cond, cases } => StmtKind::Switch {
+            cond: expr(cond),
+            cases: cases
+                .iter()
+                .map(|c| SwitchCase {
+                    body: c
+                        .body
+                        .iter()
+                        .map(|s| one_member(s, private(cond)))
+                        .collect(),
+                    ..c.clone()
+                })
+                .collect(),
+        },
+        StmtKind::Loop {
+            cond: Some(cond),
+            step,
+            body,
+            test_first,
+        } if private(cond) => {
+            let mut inner = cond.clone();
+            in_subgroup_of_one(&mut inner);
+            let looped = Stmt {
+                kind: StmtKind::Loop {
+                    cond: Some(inner),
+                    step: step.as_ref().map(|st| {
+                        let mut st = st.clone();
+                        in_subgroup_of_one(&mut st);
+                        st
+                    }),
+                    body: Box::new(one_member(body, true)),
+                    test_first: false,
+                },
+                ..s.clone()
+            };
+            if !*test_first {
+                return looped;
+            }
+            StmtKind::If {
+                cond: expr(cond),
+                then: Box::new(looped),
+                els: None,
+            }
+        }
+        StmtKind::Loop {
+            cond,
+            step,
+            body,
+            test_first,
+        } => StmtKind::Loop {
+            cond: cond.as_ref().map(expr),
+            step: step.as_ref().map(expr),
+            body: Box::new(one_member(body, split)),
+            test_first: *test_first,
+        },
+        _ => s.kind.clone(),
+    };
+    Stmt { kind, ..s.clone() }
+}
+
+/// `groupsize()` and `$$` of a subgroup of one member.
+fn in_subgroup_of_one(e: &mut Expr) {
+    match e.kind {
+        ExprKind::GroupSize => e.kind = ExprKind::IntConst(1),
+        ExprKind::DollarDollar => e.kind = ExprKind::IntConst(0),
+        _ => e.for_each_child_mut(in_subgroup_of_one),
+    }
+}
