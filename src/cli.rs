@@ -84,8 +84,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ScheduleArg::Host)]
         schedule: ScheduleArg,
         /// `gpu`: without the memory and arithmetic checks the GPU makes by default (indexes,
-        /// pointers, null and freed pointers, division by zero, heap exhaustion): faster, but
-        /// such a fault is not reported (docs/gpu-faults.md).
+        /// pointers, null and freed pointers, division by zero, heap exhaustion) and the
+        /// `--crcw common` check: faster, but such a fault is not reported (docs/gpu-faults.md).
         #[arg(long)]
         unchecked: bool,
     },

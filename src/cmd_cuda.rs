@@ -20,7 +20,7 @@ pub fn cuda_text(
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
-    // The .cu checks `--crcw common` (its default) unless compiled with -DFK_UNCHECKED.
+    // The .cu checks `--crcw common` (its default) unless compiled with -DFK_CHECKS=0.
     let options = EmitOptions {
         check_common: true,
         ..options
@@ -69,7 +69,7 @@ pub fn execute(
     };
     let options = EmitOptions {
         checks: !run.unchecked,
-        check_common: matches!(flags.crcw, CrcwArg::Common),
+        check_common: !run.unchecked && matches!(flags.crcw, CrcwArg::Common),
         schedule: run.schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {

@@ -297,7 +297,7 @@ __device__ void fk_zero(void *p, fk_u64 n) {
 // The transform cuts a kernel wherever one processor could read what another wrote, so the
 // writes of different processors to one cell in a synchronous kernel are writes of one PRAM
 // step. Each processor logs its writes to shared memory in the step (FK_W, emitted only when
-// the run checks; FK_UNCHECKED compiles the standalone .cu without it); after the step every
+// the run checks; FK_CHECKS 0 compiles the standalone .cu without it); after the step every
 // processor finds its last value of each cell still there, or another processor wrote a
 // different value: a fault. The host then names the processors as the simulator does.
 
@@ -364,7 +364,7 @@ template <class T> __device__ T &fk_w(T &cell, int site, const FkThread *th) {
     return cell;
 }
 
-#ifdef FK_UNCHECKED
+#if !FK_CHECKS
 #define FK_W(E, SITE) (E)
 #define FK_LOG_BEGIN()
 #else

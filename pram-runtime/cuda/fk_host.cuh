@@ -992,7 +992,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     fk_after_launch("fk_set_limits");
     h.start = std::chrono::steady_clock::now();
     memset(&h.common, 0, sizeof h.common);
-#ifndef FK_UNCHECKED
+#if FK_CHECKS
     if (common) {
         FkCommon &c = h.common;
         c.writes = (FkWrite *)fk_device_alloc(P * FK_WRITES * sizeof(FkWrite), "the write logs (--crcw common)");
