@@ -18,15 +18,16 @@
 #   dev  : the same with --schedule device           (one persistent launch)
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
 #   cud  : the same with --schedule device
-# and compares stdout bytes and success/failure with the reference, and where the simulator
-# stopped with a runtime fault, its code (`error[R0006]`) and location (file:line:col) on
-# stderr (runs with --model erew/crew or --check races are simulator-only: n/a; with --check
-# bounds the .cu is n/a; `--max-steps` is passed to the .cu). Then it runs compute-sanitizer memcheck and
-# racecheck on the nvcc binaries of the classroom examples (both schedules; synccheck too on the
-# device schedule's), and writes the GPU trace (`--trace`, both schedules) of every classroom
-# example's first case, checked to be trace-event JSON (python3) next to the simulator's output,
-# with the device time per function of `--stats`. Cases run in parallel (JOBS, default nproc),
-# and so do the sanitizer passes.
+# and compares stdout bytes and success/failure with the reference, and for a run that stops
+# with a runtime fault the fault's R-code and file:line:col (`fault_of`: every run uses
+# `--message-format short`, the form the standalone binary prints; a GPU limit names its loop
+# or call: `error[R0006]: the loop at FILE:LINE:COL ...`). Runs with --model erew/crew or
+# --check races are simulator-only: n/a; `--max-steps` is passed to the .cu. Then it runs compute-sanitizer memcheck and racecheck on the nvcc binaries
+# of the classroom examples (both schedules, checked and built with -DFK_CHECKS=0; synccheck
+# too on the device schedule's), and writes the GPU trace (`--trace`, both schedules) of every
+# classroom example's first case, checked to be trace-event JSON (python3) next to the
+# simulator's output, with the device time per function of `--stats`. Cases run in parallel
+# (JOBS, default nproc), and so do the sanitizer passes.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
 
@@ -95,14 +96,6 @@ crcw_of() {
     done
 }
 
-# The simulator's fault of case NAME: its code (`error[R0006]`) and location (file:line:col,
-# the first report after the error line), one per line; nothing when it stopped without one.
-sim_fault() {
-    awk '/^error\[R[0-9]+\]/ { code = $1; sub(/:$/, "", code); print code; want = 1; next }
-         want && /╭─\[/ { sub(/.*╭─\[ */, ""); sub(/ *\].*/, ""); print; exit }' \
-        "$LOGS/$1.sim.err"
-}
-
 procs_of() {
     local words=($1) i=0
     while [ $i -lt ${#words[@]} ]; do
@@ -115,15 +108,20 @@ procs_of() {
     echo 1
 }
 
-# compare NAME BACKEND STATUS: "ok" when stdout and success match the reference, and the
-# simulator's fault code and location, if any, are on the backend's stderr.
+# The fault of a run's stderr as `FILE:LINE:COL R....` (empty without one): the short form
+# `FILE:LINE:COL: error[R....]: ...`, or a GPU limit's `error[R....]: the loop at FILE:LINE:COL`.
+fault_of() {
+    sed -n -E -e 's/^([^ ]+:[0-9]+:[0-9]+): error\[(R[0-9]+)\].*/\1 \2/p' \
+        -e 's/^error\[(R[0-9]+)\]: [^:]* at ([^ :]+:[0-9]+:[0-9]+).*/\2 \1/p' "$1" | head -1
+}
+
+# compare NAME BACKEND STATUS: "ok" when stdout, success and the fault's code and location
+# match the reference.
 compare() {
-    local name=$1 backend=$2 status=$3 ref_status=$4 want
+    local name=$1 backend=$2 status=$3 ref_status=$4
     if cmp -s "$LOGS/$name.sim.out" "$LOGS/$name.$backend.out" &&
-        [ $((status == 0)) -eq $((ref_status == 0)) ]; then
-        while IFS= read -r want; do
-            grep -qF -- "$want" "$LOGS/$name.$backend.err" || { echo DIFF; return; }
-        done < <(sim_fault "$name")
+        [ $((status == 0)) -eq $((ref_status == 0)) ] &&
+        [ "$(fault_of "$LOGS/$name.sim.err")" = "$(fault_of "$LOGS/$name.$backend.err")" ]; then
         echo ok
     else
         echo DIFF
@@ -137,7 +135,8 @@ verify_case() {
     local name sim rc gpu dev cu cud status simres gpu_ms dev_ms
     name="$(basename "$file" .fork).$n"
     # shellcheck disable=SC2086
-    timeout 300 "$FORKCC" sim "$file" $args >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
+    timeout 300 "$FORKCC" sim "$file" $args --message-format short \
+        >"$LOGS/$name.sim.out" 2>"$LOGS/$name.sim.err"
     sim=$?
     if [[ " $args " =~ \ --model\ (erew|crew)\  || " $args " == *" --check races"* ]]; then
         # Access-model and race checks exist only on the simulator.
@@ -148,23 +147,18 @@ verify_case() {
         status=na
     else
         # shellcheck disable=SC2086
-        timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats \
+        timeout 300 "$FORKCC" run "$file" $args --backend gpu --stats --message-format short \
             >"$LOGS/$name.gpu.out" 2>"$LOGS/$name.gpu.err"
         rc=$?
         gpu=$(compare "$name" gpu $rc $sim)
         # shellcheck disable=SC2086
         timeout 300 "$FORKCC" run "$file" $args --backend gpu --schedule device --stats \
+            --message-format short \
             >"$LOGS/$name.dev.out" 2>"$LOGS/$name.dev.err"
         rc=$?
         dev=$(compare "$name" dev $rc $sim)
-        if [[ " $args " == *" --check bounds"* ]]; then
-            # Bounds checks exist in `forkcc run` only, not in the standalone .cu.
-            cu=n/a
-            cud=n/a
-        else
-            cu=$(standalone "$name" "$file" "$args" host $sim)
-            cud=$(standalone "$name" "$file" "$args" device $sim)
-        fi
+        cu=$(standalone "$name" "$file" "$args" host $sim)
+        cud=$(standalone "$name" "$file" "$args" device $sim)
         if [[ " $args " == *" --crcw priority "* ]]; then
             # The device schedule refuses `--crcw priority` (a step's members run in no fixed
             # order), with a message: n/a.
@@ -196,6 +190,9 @@ standalone() {
     if "$FORKCC" build "$file" $(define_args "$args") --emit cuda --schedule "$schedule" \
         -o "$bin.cu" 2>"$LOGS/$name.$col.build.err" &&
         "$NVCC" -O2 -arch=sm_90 "$bin.cu" -o "$bin" >"$LOGS/$name.$col.nvcc.log" 2>&1; then
+        # The same source without the checks, for the sanitizer pass.
+        "$NVCC" -O2 -arch=sm_90 -DFK_CHECKS=0 "$bin.cu" -o "$bin.unchecked" \
+            >>"$LOGS/$name.$col.nvcc.log" 2>&1
         # shellcheck disable=SC2046
         timeout 300 "$bin" -p "$(procs_of "$args")" $(crcw_of "$args") \
             >"$LOGS/$name.$col.out" 2>"$LOGS/$name.$col.err"
@@ -208,7 +205,7 @@ standalone() {
         [ "$result" = ok ] && echo ok || echo BUILD
     fi
 }
-export -f verify_case compare sim_fault define_args crcw_of procs_of standalone
+export -f verify_case compare fault_of define_args crcw_of procs_of standalone
 export FORKCC NVCC LOGS BIN ROWS
 
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
@@ -265,9 +262,12 @@ elif command -v "$SANITIZER" >/dev/null; then
         args=$(grep -m1 '^//! run:' "$file")
         p=$(procs_of "${args#//! run:}")
         printf '%s %s memcheck\n%s %s racecheck\n' "$name" "$p" "$name" "$p"
+        [ -x "$BIN/$name.unchecked" ] && printf '%s %s memcheck\n' "$name.unchecked" "$p"
         if [ -x "$BIN/$name.dev" ]; then
             printf '%s %s memcheck\n%s %s racecheck\n%s %s synccheck\n' "$name.dev" "$p" \
                 "$name.dev" "$p" "$name.dev" "$p"
+            [ -x "$BIN/$name.dev.unchecked" ] &&
+                printf '%s %s memcheck\n' "$name.dev.unchecked" "$p"
         fi
     done | xargs -P "$JOBS" -L1 bash -c 'sanitize "$@"' _
     cat "$ROWS"/san.* >>"$SUMMARY" 2>/dev/null

@@ -6,7 +6,7 @@ use fork_frontend::{diag::Code, Options};
 use pram_runtime::cpu::Order;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use transform::emit_cuda::Schedule;
+use transform::emit_cuda::{EmitOptions, Schedule};
 
 #[derive(Parser)]
 #[command(
@@ -62,6 +62,10 @@ enum Command {
         /// `cuda`/`ptx`: how the GPU runs the program's groups.
         #[arg(long, value_enum, default_value_t = ScheduleArg::Host)]
         schedule: ScheduleArg,
+        /// `cuda`/`ptx`: without the memory and arithmetic checks (FK_CHECKS 0): faster, but a
+        /// wrong index or pointer is not reported (docs/gpu-faults.md).
+        #[arg(long)]
+        unchecked: bool,
     },
     /// Run a program on the reference PRAM simulator; its output on stdout, diagnostics on stderr.
     Sim(SimArgs),
@@ -79,6 +83,11 @@ enum Command {
         /// `gpu`: how the GPU runs the program's groups.
         #[arg(long, value_enum, default_value_t = ScheduleArg::Host)]
         schedule: ScheduleArg,
+        /// `gpu`: without the memory and arithmetic checks the GPU makes by default (indexes,
+        /// pointers, null and freed pointers, division by zero, heap exhaustion) and the
+        /// `--crcw common` check: faster, but such a fault is not reported (docs/gpu-faults.md).
+        #[arg(long)]
+        unchecked: bool,
     },
     /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.
     Test {
@@ -115,7 +124,7 @@ impl ScheduleArg {
     }
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Emit {
     /// The checked program with types and sharity.
     Ast,
@@ -144,6 +153,7 @@ pub fn main() -> ExitCode {
             emit,
             output,
             schedule,
+            unchecked,
         } => {
             let reporter = Reporter::stderr(source.front.message_format);
             let Some(checked) = load(&source.file, &source.front) else {
@@ -152,8 +162,18 @@ pub fn main() -> ExitCode {
             let text = match emit {
                 Emit::Ast => Ok(fork_frontend::pretty::print_program(&checked.program)),
                 Emit::Plan => crate::cmd_plan::plan_text(&checked, reporter),
-                Emit::Cuda => crate::cmd_cuda::cuda_text(&checked, schedule.schedule(), reporter),
-                Emit::Ptx => crate::cmd_cuda::ptx_text(&checked, schedule.schedule(), reporter),
+                Emit::Cuda | Emit::Ptx => {
+                    let options = EmitOptions {
+                        checks: !unchecked,
+                        schedule: schedule.schedule(),
+                        ..EmitOptions::default()
+                    };
+                    if emit == Emit::Cuda {
+                        crate::cmd_cuda::cuda_text(&checked, options, reporter)
+                    } else {
+                        crate::cmd_cuda::ptx_text(&checked, options, reporter)
+                    }
+                }
             };
             match text {
                 Ok(text) => write_output(output.as_ref(), &text),
@@ -163,13 +183,16 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Command::Sim(args) => cmd_sim::run(&args, Backend::Sim, Order::Forward, Schedule::Host),
+        Command::Sim(args) => {
+            cmd_sim::run(&args, Backend::Sim, Order::Forward, Schedule::Host, false)
+        }
         Command::Run {
             sim,
             backend,
             order,
             schedule,
-        } => cmd_sim::run(&sim, backend, order, schedule.schedule()),
+            unchecked,
+        } => cmd_sim::run(&sim, backend, order, schedule.schedule(), unchecked),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Bench(args) => crate::cmd_bench::bench(&args),
         Command::Explain { code: id } => match codes().find(|c| c.id.eq_ignore_ascii_case(&id)) {

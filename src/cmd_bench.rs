@@ -12,12 +12,13 @@ pub struct BenchArgs {
     /// cost of a barrier, a split and a loop iteration on the GPU schedules).
     #[arg(default_value = "study")]
     pub suite: String,
-    /// Comma-separated backends: gpu (host schedule), gpu-device (device schedule), sim, seq,
-    /// cuda-hand.
+    /// Comma-separated backends: gpu (host schedule), gpu-device (device schedule), the same
+    /// without the checks (gpu-unchecked, gpu-device-unchecked: the column checked/unchecked
+    /// of the checked rows is the checks' cost), sim, seq, cuda-hand.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "gpu,gpu-device,sim,seq,cuda-hand"
+        default_value = "gpu,gpu-device,gpu-unchecked,gpu-device-unchecked,sim,seq,cuda-hand"
     )]
     pub backends: Vec<String>,
     /// Timed runs per configuration, after one warm-up run.
@@ -170,7 +171,7 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
             Some(b) => backends.push(b),
             None => {
                 eprintln!(
-                    "error: no backend `{name}` in --backends; use gpu, gpu-device, sim, seq or cuda-hand"
+                    "error: no backend `{name}` in --backends; use gpu, gpu-device, gpu-unchecked, gpu-device-unchecked, sim, seq or cuda-hand"
                 );
                 return ExitCode::FAILURE;
             }

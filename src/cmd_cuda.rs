@@ -2,12 +2,12 @@
 //! compiled to PTX by NVRTC; the `gpu` backend: the Plan on the GPU.
 
 use crate::cmd_plan::plan;
-use crate::cmd_sim::{CheckArg, CrcwArg, Execution, MachineFlags};
+use crate::cmd_sim::{CrcwArg, Execution, MachineFlags, RunOptions};
 use crate::report::Reporter;
 use fork_frontend::Checked;
 use pram_runtime::cuda::{self, nvrtc};
 use pram_runtime::gpu;
-use transform::emit_cuda::{self, EmitError, EmitOptions, Schedule};
+use transform::emit_cuda::{self, EmitError, EmitOptions};
 
 fn render(checked: &Checked, err: &EmitError, reporter: Reporter) -> String {
     reporter.render(&checked.sources, &[err.to_diagnostic()])
@@ -16,15 +16,14 @@ fn render(checked: &Checked, err: &EmitError, reporter: Reporter) -> String {
 /// The standalone `.cu`; Err holds the diagnostics when the program cannot be emitted.
 pub fn cuda_text(
     checked: &Checked,
-    schedule: Schedule,
+    options: EmitOptions,
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
-    // The .cu checks `--crcw common` (its default) unless compiled with -DFK_UNCHECKED.
+    // The .cu checks `--crcw common` (its default) unless compiled with -DFK_CHECKS=0.
     let options = EmitOptions {
-        schedule,
         check_common: true,
-        ..EmitOptions::default()
+        ..options
     };
     cuda::standalone_source_with(&plan, &checked.sources, options)
         .map_err(|e| render(checked, &e, reporter))
@@ -33,14 +32,10 @@ pub fn cuda_text(
 /// The PTX of the kernels (NVRTC's warnings printed); Err without NVRTC or when it fails.
 pub fn ptx_text(
     checked: &Checked,
-    schedule: Schedule,
+    options: EmitOptions,
     reporter: Reporter,
 ) -> Result<String, String> {
     let plan = plan(checked, reporter)?;
-    let options = EmitOptions {
-        schedule,
-        ..EmitOptions::default()
-    };
     let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
         .map_err(|e| render(checked, &e, reporter))?;
     let (ptx, log) =
@@ -53,13 +48,12 @@ pub fn ptx_text(
 
 /// The `gpu` backend, with the limits of `--max-steps` and `--timeout` (docs/gpu-limits.md);
 /// `--crcw priority` is honoured (under the host schedule), `common`/`arbitrary` let some
-/// writer win. `--stats` and a trace title (`--trace`) timestamp the group instances.
+/// writer win. A fault is rendered as the simulator renders one. `--stats` and a trace title
+/// (`--trace`) timestamp the group instances.
 pub fn execute(
     checked: &Checked,
     flags: &MachineFlags,
-    schedule: Schedule,
-    timing: bool,
-    trace: Option<&str>,
+    run: &RunOptions,
     reporter: Reporter,
 ) -> Execution {
     if flags.simulator_only_checks() {
@@ -74,9 +68,9 @@ pub fn execute(
         Err(diagnostics) => return Execution::failed(diagnostics),
     };
     let options = EmitOptions {
-        check_bounds: flags.check.contains(&CheckArg::Bounds),
-        check_common: matches!(flags.crcw, CrcwArg::Common),
-        schedule,
+        checks: !run.unchecked,
+        check_common: !run.unchecked && matches!(flags.crcw, CrcwArg::Common),
+        schedule: run.schedule,
     };
     let emitted = match emit_cuda::emit_with(&plan, &checked.sources, options) {
         Ok(e) => e,
@@ -85,32 +79,38 @@ pub fn execute(
     let config = gpu::Config {
         procs: flags.procs as u64,
         priority: matches!(flags.crcw, CrcwArg::Priority),
-        timing,
-        timestamps: timing || trace.is_some(),
+        timing: run.stats,
+        timestamps: run.stats || run.trace.is_some(),
         limits: flags.gpu_limits(),
     };
     match gpu::run(&plan, &emitted, config) {
-        Ok(run) => {
-            let fault = match &run.error {
-                Some(gpu::GpuError::Fault { message, proc }) => {
-                    Some((message.as_str(), *proc as u32))
+        Ok(out) => {
+            let fault = match &out.error {
+                Some(gpu::GpuError::Fault(fault)) => {
+                    Some((fault.message(), fault.who.map_or(0, |w| w.proc)))
                 }
                 _ => None,
             };
-            let trace = trace.zip(run.timeline.as_ref()).map(|(title, t)| {
+            let trace = run.trace.zip(out.timeline.as_ref()).map(|(title, t)| {
                 t.trace(
                     &plan,
                     &checked.sources,
                     title,
                     pram_sim::DEFAULT_LIMIT,
-                    fault,
+                    fault.as_ref().map(|(m, p)| (m.as_str(), *p)),
                 )
             });
             Execution {
-                output: run.stdout,
-                diagnostics: run.error.as_ref().map_or(String::new(), error_line),
-                stats: Some(format!("{}\n", run.stats)),
-                ok: run.error.is_none(),
+                output: out.stdout,
+                diagnostics: match &out.error {
+                    Some(gpu::GpuError::Fault(fault)) => {
+                        reporter.render(&checked.sources, &[fault.to_diagnostic()])
+                    }
+                    Some(e) => error_line(e),
+                    None => String::new(),
+                },
+                stats: Some(format!("{}\n", out.stats)),
+                ok: out.error.is_none(),
                 trace,
             }
         }

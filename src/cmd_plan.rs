@@ -59,8 +59,11 @@ pub fn execute(
             ok: true,
             trace: None,
         },
-        Err(fault) => {
-            Execution::failed(notes + &reporter.render(&checked.sources, &[fault.to_diagnostic()]))
-        }
+        Err(fault) => Execution {
+            output: fault.stdout.clone(),
+            ..Execution::failed(
+                notes + &reporter.render(&checked.sources, &[fault.to_diagnostic()]),
+            )
+        },
     }
 }

@@ -22,8 +22,8 @@ pub struct MachineFlags {
     #[arg(long, value_enum, default_value_t = ModelArg::Crcw)]
     pub model: ModelArg,
     /// Extra checks: `races` reports sibling subgroups touching one shared cell, one writing
-    /// (simulator only); `bounds` makes the GPU check array indexes (the simulator always
-    /// checks every access).
+    /// (simulator only); `bounds` is accepted for old command lines (every backend checks
+    /// bounds by default).
     #[arg(long = "check", value_enum, value_name = "CHECK")]
     pub check: Vec<CheckArg>,
     /// Stop with an error after this many group steps. The GPU counts the iterations of each
@@ -207,6 +207,8 @@ pub const NO_GPU_NOTE: &str =
 pub struct RunOptions<'a> {
     pub order: pram_runtime::cpu::Order,
     pub schedule: Schedule,
+    /// `gpu`: `--unchecked`.
+    pub unchecked: bool,
     pub stats: bool,
     pub trace: Option<&'a str>,
 }
@@ -231,14 +233,7 @@ pub fn execute(
             .unwrap_or_else(|| simulate(checked, flags, options.trace, reporter)),
         Backend::CpuPlan => cpu_limit(flags, "CPU Plan executor")
             .unwrap_or_else(|| crate::cmd_plan::execute(checked, flags, options.order, reporter)),
-        Backend::Gpu => crate::cmd_cuda::execute(
-            checked,
-            flags,
-            options.schedule,
-            options.stats,
-            options.trace,
-            reporter,
-        ),
+        Backend::Gpu => crate::cmd_cuda::execute(checked, flags, options, reporter),
     }
 }
 
@@ -280,6 +275,7 @@ pub fn run(
     backend: Backend,
     order: pram_runtime::cpu::Order,
     schedule: Schedule,
+    unchecked: bool,
 ) -> ExitCode {
     let reporter = Reporter::stderr(args.source.front.message_format);
     let format = match args.trace.as_deref().map(pram_trace::Format::of_path) {
@@ -337,6 +333,7 @@ pub fn run(
     let options = RunOptions {
         order,
         schedule,
+        unchecked,
         stats: args.stats,
         trace: format.is_some().then_some(title.as_str()),
     };

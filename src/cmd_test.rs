@@ -102,6 +102,7 @@ fn run_case(file: &Path, case: &Case, backend: Backend, gpu_present: bool) -> Re
             let options = RunOptions {
                 order: Order::Forward,
                 schedule: Schedule::Host,
+                unchecked: false,
                 stats: false,
                 trace: None,
             };

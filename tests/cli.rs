@@ -323,3 +323,25 @@ fn the_readme_commands_run_as_written() {
         assert!(out.status.success(), "{line}\n{}", text(&out.stderr));
     }
 }
+
+/// The standalone `.cu` checks by default and says how to turn the checks off; `--unchecked`
+/// emits it with the checks off (docs/gpu-faults.md). The fault table names the simulator's
+/// R-codes at the program's locations.
+#[test]
+fn the_standalone_cu_checks_unless_unchecked() {
+    let file = "tests/semantics/fault_pointer_out_of_bounds.fork";
+    let checked = forkcc(&["build", file, "--emit", "cuda"]);
+    assert!(checked.status.success());
+    let source = text(&checked.stdout);
+    assert!(
+        source.contains("#ifndef FK_CHECKS\n#define FK_CHECKS 1\n#endif"),
+        "{}",
+        &source[..400.min(source.len())]
+    );
+    assert!(source.contains(
+        "{\"tests/semantics/fault_pointer_out_of_bounds.fork:18:5\", \"R0001\", \"write out of bounds"
+    ));
+    let unchecked = forkcc(&["build", file, "--emit", "cuda", "--unchecked"]);
+    assert!(unchecked.status.success());
+    assert!(text(&unchecked.stdout).contains("#ifndef FK_CHECKS\n#define FK_CHECKS 0\n#endif"));
+}

@@ -157,8 +157,8 @@ fn explain_knows_runtime_codes() {
     assert!(text(&out.stdout).contains("CRCW common"));
 }
 
-/// The GPU checks bounds only: the access-model and race checks stay on the simulator, and
-/// asking the GPU for them is an error naming the flags.
+/// The GPU checks memory and arithmetic faults (docs/gpu-faults.md): the access-model and race
+/// checks stay on the simulator, and asking the GPU for them is an error naming the flags.
 #[test]
 fn gpu_backend_refuses_simulator_only_checks() {
     let out = forkcc(&[

@@ -35,6 +35,10 @@ pub struct Row {
     /// GPU rows: the whole program's median / hand-written CUDA median.
     #[serde(default)]
     pub whole_vs_hand: Option<f64>,
+    /// Checked GPU rows: this median / the same schedule's `--unchecked` median, the cost of
+    /// the checks (results written before the checks existed have none).
+    #[serde(default)]
+    pub checked_vs_unchecked: Option<f64>,
     /// GPU rows: kernels launched and host read-backs of one run.
     pub launches: Option<u64>,
     pub read_backs: Option<u64>,
@@ -128,6 +132,7 @@ pub fn table(rows: &[Row]) -> String {
         "vs sim",
         "gen/hand",
         "whole/hand",
+        "checked/unchecked",
         "launches",
         "read-backs",
         "sync",
@@ -152,6 +157,8 @@ pub fn table(rows: &[Row]) -> String {
                 // generated / hand-written time: above 1 the generated code is slower.
                 ratio(r.generated_vs_hand, "slower", "faster"),
                 ratio(r.whole_vs_hand, "slower", "faster"),
+                // checked / unchecked time: above 1 the checks cost time.
+                ratio(r.checked_vs_unchecked, "slower", "faster"),
                 count(r.launches),
                 count(r.read_backs),
                 share(r.sync_share),

@@ -20,6 +20,10 @@ pub enum Backend {
     Gpu,
     /// The same under the device-resident schedule (one persistent launch).
     GpuDevice,
+    /// `gpu` and `gpu-device` without the memory and arithmetic checks (`--unchecked`): the
+    /// checks' cost is the ratio of the two.
+    GpuUnchecked,
+    GpuDeviceUnchecked,
     /// The reference PRAM simulator.
     Sim,
     /// The sequential Rust baselines.
@@ -29,9 +33,11 @@ pub enum Backend {
 }
 
 impl Backend {
-    pub const ALL: [Backend; 5] = [
+    pub const ALL: [Backend; 7] = [
         Backend::Gpu,
         Backend::GpuDevice,
+        Backend::GpuUnchecked,
+        Backend::GpuDeviceUnchecked,
         Backend::Sim,
         Backend::Seq,
         Backend::CudaHand,
@@ -41,6 +47,8 @@ impl Backend {
         match self {
             Backend::Gpu => "gpu",
             Backend::GpuDevice => "gpu-device",
+            Backend::GpuUnchecked => "gpu-unchecked",
+            Backend::GpuDeviceUnchecked => "gpu-device-unchecked",
             Backend::Sim => "sim",
             Backend::Seq => "seq",
             Backend::CudaHand => "cuda-hand",
@@ -54,10 +62,24 @@ impl Backend {
     /// The schedule of a backend that runs forkcc's generated CUDA.
     fn schedule(self) -> Option<Schedule> {
         match self {
-            Backend::Gpu => Some(Schedule::Host),
-            Backend::GpuDevice => Some(Schedule::Device),
+            Backend::Gpu | Backend::GpuUnchecked => Some(Schedule::Host),
+            Backend::GpuDevice | Backend::GpuDeviceUnchecked => Some(Schedule::Device),
             _ => None,
         }
+    }
+
+    /// The backend of the same schedule without the checks, for a checked GPU backend.
+    fn unchecked(self) -> Option<Backend> {
+        match self {
+            Backend::Gpu => Some(Backend::GpuUnchecked),
+            Backend::GpuDevice => Some(Backend::GpuDeviceUnchecked),
+            _ => None,
+        }
+    }
+
+    /// Whether a GPU backend runs with the checks (docs/gpu-faults.md).
+    fn checks(self) -> bool {
+        !matches!(self, Backend::GpuUnchecked | Backend::GpuDeviceUnchecked)
     }
 }
 
@@ -292,10 +314,15 @@ fn hand_row(case: &Case, hand: &HandCuda, procs: u64, expected: &str, runs: usiz
     )
 }
 
-fn compile_for_gpu(checked: &Checked, schedule: Schedule) -> Result<(Plan, Emitted), String> {
+fn compile_for_gpu(
+    checked: &Checked,
+    schedule: Schedule,
+    checks: bool,
+) -> Result<(Plan, Emitted), String> {
     let plan = transform::transform(&checked.program)
         .map_err(|d| diag::render(&checked.sources, &d, false))?;
     let options = emit_cuda::EmitOptions {
+        checks,
         schedule,
         ..Default::default()
     };
@@ -327,7 +354,7 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
                     checked
                         .as_ref()
                         .map_err(Clone::clone)
-                        .and_then(|c| compile_for_gpu(c, schedule))
+                        .and_then(|c| compile_for_gpu(c, schedule, backend.checks()))
                 });
                 (backend, c)
             })
@@ -401,6 +428,10 @@ pub fn add_ratios(rows: &mut [Row]) {
             row.whole_vs_hand = hand.map(|h| time / h);
             row.generated_vs_hand = hand.zip(row.algorithm_s).map(|(h, a)| a / h);
         }
+        if let Some(unchecked) = Backend::parse(&row.backend).and_then(Backend::unchecked) {
+            row.checked_vs_unchecked =
+                median(&snapshot, unchecked.name(), row.procs).map(|u| time / u);
+        }
     }
 }
 
@@ -469,5 +500,27 @@ mod tests {
         let rows = sim_only(Program::PrefixHillisSteele, 64, 8);
         assert_eq!(rows[0].status, "ok");
         assert_eq!(rows[0].runs, 1);
+    }
+
+    /// A checked GPU row gets its time over the unchecked row's of the same schedule and P:
+    /// the cost of the checks.
+    #[test]
+    fn checked_rows_are_compared_with_unchecked_ones() {
+        let timed = |backend: Backend, procs, median| Row {
+            backend: backend.name().into(),
+            procs: Some(procs),
+            median_s: Some(median),
+            ..Row::default()
+        };
+        let mut rows = vec![
+            timed(Backend::Gpu, 8, 3.0),
+            timed(Backend::GpuUnchecked, 8, 2.0),
+            timed(Backend::GpuDevice, 8, 1.0),
+            timed(Backend::GpuDeviceUnchecked, 8, 1.0),
+            timed(Backend::Gpu, 16, 4.0),
+        ];
+        add_ratios(&mut rows);
+        let ratios: Vec<Option<f64>> = rows.iter().map(|r| r.checked_vs_unchecked).collect();
+        assert_eq!(ratios, [Some(1.5), None, Some(1.0), None, None]);
     }
 }

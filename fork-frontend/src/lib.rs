@@ -7,6 +7,7 @@ pub mod ast;
 pub mod check;
 pub mod codes;
 pub mod diag;
+pub mod fault;
 pub mod hir;
 pub mod parse;
 pub mod preprocess;

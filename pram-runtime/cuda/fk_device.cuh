@@ -16,6 +16,12 @@
 // `fk_split_count`, consecutive new ranks in $$ order by the scan of `fk_split_rank`. The host
 // reads back only subgroup sizes (to size launches) and loop / branch flags.
 
+// The memory and arithmetic checks (fk_checks.cuh, docs/gpu-faults.md): on unless the
+// program was emitted with `--unchecked` or compiled with -DFK_CHECKS=0.
+#ifndef FK_CHECKS
+#define FK_CHECKS 1
+#endif
+
 #define FK_ACTIVE 0
 #define FK_BREAK 1
 #define FK_CONTINUE 2
@@ -60,8 +66,14 @@ struct FkMachine {
     char *out;          // printf records
     fk_u64 out_bytes;
     fk_u64 *out_top;
-    int *fault;         // [0]: 1 + fault site (0: none), [1]: processor, [2]: launch, [3]: sub
+    int *fault;         // FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor,
+                        // [2] launch, [3] sub, [4] $$, [5] @, [6..7] a value (fk_i64),
+                        // [8] the object (FkObject::object; -1/-2 a private/shared heap
+                        // block, -3 a variable the checks do not look up), [9] the heap
+                        // block's size
 };
+
+#define FK_FAULT_WORDS 16
 
 __device__ FkMachine fk_m;
 
@@ -101,6 +113,15 @@ __host__ __device__ inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u
     return v;
 }
 
+// An object the memory checks know by address (fk_checks.cuh): a string literal, a shared
+// global, a private global or a shared local; `object` indexes the descriptions the host
+// prints.
+struct FkObject {
+    fk_u64 offset;      // in its region (strings, shared globals, private globals) or frame
+    fk_u64 size;
+    int object;
+};
+
 // The GPU driver (pram_runtime::gpu::abi) writes these structures with the same layout.
 static_assert(sizeof(FkGroup) == 40, "FkGroup layout");
 static_assert(sizeof(FkVar) == 24, "FkVar layout");
@@ -112,20 +133,27 @@ static_assert(sizeof(FkMachine) == 160, "FkMachine layout");
 __device__ void fk_fault_key(const FkThread *th);
 #endif
 
-// The first fault wins: its site, processor and launch (the host drops the output of that
-// launch and later ones, as the simulator stops at the faulting step). Under the device
-// schedule the launch is replaced by the step's output order key (fk_schedule.cuh).
-// Returns whether this fault is the first.
-__device__ bool fk_fault(int site, const FkThread *th) {
+// The first fault wins: its site, processor ($$, @) and launch (the host drops the output of
+// that launch and later ones, as the simulator stops at the faulting step), and the values its
+// message names. Under the device schedule the launch is replaced by the step's output order
+// key (fk_schedule.cuh). Returns whether this fault is the first.
+__device__ bool fk_fault_v(int site, const FkThread *th, fk_i64 value, int object, fk_i64 size) {
     if (atomicCAS(&fk_m.fault[0], 0, site + 1) != 0) return false;
     fk_m.fault[1] = th->proc;
     fk_m.fault[2] = (int)th->launch;
     fk_m.fault[3] = (int)th->sub;
+    fk_m.fault[4] = th->rank;
+    fk_m.fault[5] = (int)th->at;
+    *(fk_i64 *)&fk_m.fault[6] = value;
+    fk_m.fault[8] = object;
+    fk_m.fault[9] = (int)size;
 #ifdef FK_SCHEDULE_DEVICE
     fk_fault_key(th);
 #endif
     return true;
 }
+
+__device__ bool fk_fault(int site, const FkThread *th) { return fk_fault_v(site, th, 0, 0, 0); }
 
 __device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 0; }
 
@@ -226,25 +254,22 @@ __device__ inline bool fk_spin(fk_u64 *it, int site, const FkThread *th) {
 }
 
 template <class T> __device__ T fk_div(T a, T b, int site, const FkThread *th) {
+#if FK_CHECKS
     if (b == 0) { fk_fault(site, th); return 0; }
+#endif
     return a / b;
 }
 
 template <class T> __device__ T fk_rem(T a, T b, int site, const FkThread *th) {
+#if FK_CHECKS
     if (b == 0) { fk_fault(site, th); return 0; }
+#endif
     return a % b;
 }
 
 __device__ int fk_ilog2(fk_i64 x, int site, const FkThread *th) {
-    if (x <= 0) { fk_fault(site, th); return 0; }
+    if (x <= 0) { fk_fault_v(site, th, x, 0, 0); return 0; }
     return 63 - __clzll(x);
-}
-
-// `--check bounds`: an array index inside 0..n, else a fault (and element 0, so that the
-// thread touches no memory outside the array).
-__device__ fk_i64 fk_index(fk_i64 i, fk_i64 n, int site, const FkThread *th) {
-    if (i < 0 || i >= n) { fk_fault(site, th); return 0; }
-    return i;
 }
 
 __device__ void fk_assert(int holds, int site, const FkThread *th) {
@@ -272,7 +297,7 @@ __device__ void fk_zero(void *p, fk_u64 n) {
 // The transform cuts a kernel wherever one processor could read what another wrote, so the
 // writes of different processors to one cell in a synchronous kernel are writes of one PRAM
 // step. Each processor logs its writes to shared memory in the step (FK_W, emitted only when
-// the run checks; FK_UNCHECKED compiles the standalone .cu without it); after the step every
+// the run checks; FK_CHECKS 0 compiles the standalone .cu without it); after the step every
 // processor finds its last value of each cell still there, or another processor wrote a
 // different value: a fault. The host then names the processors as the simulator does.
 
@@ -339,7 +364,7 @@ template <class T> __device__ T &fk_w(T &cell, int site, const FkThread *th) {
     return cell;
 }
 
-#ifdef FK_UNCHECKED
+#if !FK_CHECKS
 #define FK_W(E, SITE) (E)
 #define FK_LOG_BEGIN()
 #else
@@ -436,14 +461,6 @@ __device__ char *fk_var_addr(FkVar v, int group, fk_u64 slot_base, int proc) {
 
 __device__ fk_i64 fk_load_int(const char *a, fk_u64 size) {
     return size == 8 ? *(const fk_i64 *)a : (fk_i64)*(const int *)a;
-}
-
-// shmalloc / malloc: a bump allocator (free is a no-op, as in the other backends).
-__device__ void *fk_alloc(fk_i64 n, int site, const FkThread *th) {
-    fk_u64 bytes = ((fk_u64)(n < 0 ? 0 : n) + 7) & ~7ull;
-    fk_u64 at = atomicAdd(fk_m.heap_top, bytes == 0 ? 8 : bytes);
-    if (at + bytes > fk_m.heap_bytes) { fk_fault(site, th); return 0; }
-    return fk_m.heap + at;
 }
 
 // ---- multiprefix in asynchronous code: atomic fetch-and-op ----

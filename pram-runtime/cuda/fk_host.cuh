@@ -18,11 +18,20 @@
 #include <string>
 #include <vector>
 
+// A place that can fault: `file:line:col`, the simulator's R-code, and the message as a printf
+// format taking (const char *value, const char *object).
+struct FkSite {
+    const char *location;
+    const char *code;
+    const char *format;
+};
+
 struct FkProgram {
     const char *strings;
     unsigned long long strings_bytes;
     const unsigned long long *string_offsets;  // by string number (a printf record's format)
-    const char *const *sites;
+    const FkSite *sites;
+    const char *const *objects;  // the objects fault messages name (fk_fault_v's `object`)
     unsigned long long shared_globals_bytes;
     unsigned long long private_globals_bytes;
     unsigned long long main_frame_bytes;
@@ -743,6 +752,39 @@ inline std::string fk_output_device(std::vector<char> &buf, bool faulted);  // f
 inline int fk_schedule_depth(fk_u64 procs);
 #endif
 
+// The object a fault names (its twin for the GPU driver: pram_runtime::gpu::object_name).
+inline std::string fk_object_name(int object, long long size) {
+    char text[96];
+    switch (object) {
+    case -1:
+    case -2:
+        snprintf(text, sizeof text, "a %s heap block of %lld bytes", object == -2 ? "shared" : "private", size);
+        return text;
+    case -3: return "a variable";
+    default: return object >= 0 ? fk_h.program->objects[object] : "an unknown object";
+    }
+}
+
+// A fault as the simulator's short report (`forkcc sim --message-format short`) prints it,
+// without the PRAM step, which the GPU does not count.
+inline void fk_report_fault(const int *fault) {
+    const FkSite &site = fk_h.program->sites[fault[0] - 1];
+    long long value;
+    memcpy(&value, &fault[6], sizeof value);
+    std::string object = fk_object_name(fault[8], fault[9]);
+    fprintf(stderr, "%s: error[%s]: ", site.location, site.code);
+    fprintf(stderr, site.format, std::to_string(value).c_str(), object.c_str());
+    fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault[1], fault[4], fault[5]);
+}
+
+// A site's message without values, and where it is (`the loop at f.fork:3:5`), for the
+// limits' reports.
+inline std::string fk_site_text(const FkSite &site) {
+    char text[256];
+    snprintf(text, sizeof text, site.format, "", "");
+    return std::string(text) + " at " + site.location;
+}
+
 // --crcw common: the check of the writes of the kernel just launched for the current group.
 inline void fk_check_common() {
     unsigned n = fk_threads(fk_h.c);
@@ -784,7 +826,7 @@ inline bool fk_report_conflict() {
     int a = FK_PROC_MAX - writers[0], b = FK_PROC_MAX - writers[1];
     FkWrite wa = fk_logged_write(a, conflict[0]), wb = fk_logged_write(b, conflict[0]);
     fprintf(stderr, "error[R0004]: %s: processors %d and %d wrote %lld and %lld into one cell in one step on processor %d\n",
-            fk_h.program->sites[wb.site], a, b, fk_write_value(wa), fk_write_value(wb), a);
+            fk_site_text(fk_h.program->sites[wb.site]).c_str(), a, b, fk_write_value(wa), fk_write_value(wb), a);
     return true;
 }
 
@@ -796,8 +838,8 @@ inline int fk_finish() {
     fk_u64 bytes = std::min(top, fk_h.m.out_bytes);
     std::vector<char> buf(bytes);
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
-    int fault[4];
-    fk_read(fault, fk_h.m.fault, 4);
+    int fault[FK_FAULT_WORDS];
+    fk_read(fault, fk_h.m.fault, FK_FAULT_WORDS);
 #ifdef FK_SCHEDULE_DEVICE
     std::string out = fk_output_device(buf, fault[0] != 0);
 #else
@@ -807,7 +849,8 @@ inline int fk_finish() {
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault[0] != 0) {
-        const char *site = fk_h.program->sites[fault[0] - 1];
+        std::string text = fk_site_text(fk_h.program->sites[fault[0] - 1]);
+        const char *site = text.c_str();
         int why[2];
         fk_read(why, fk_h.why, 2);
         int proc = why[1] ? FK_PROC_MAX - why[1] : fault[1];
@@ -830,7 +873,7 @@ inline int fk_finish() {
         } else if (why[0] == FK_CONFLICT)
             fprintf(stderr, "error[R0004]: %s on processor %d\n", site, proc);
         else
-            fprintf(stderr, "error: %s on processor %d\n", site, fault[1]);
+            fk_report_fault(fault);
         return 1;
     }
     if (top > fk_h.m.out_bytes) {
@@ -936,7 +979,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     m.out_bytes = 64 << 20;
     m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
     m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
-    m.fault = (int *)fk_device_alloc(16, "the fault words");
+    m.fault = (int *)fk_device_alloc(4 * FK_FAULT_WORDS, "the fault words");
     h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
     h.why = (int *)fk_device_alloc(8, "the limit word");
@@ -949,7 +992,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     fk_after_launch("fk_set_limits");
     h.start = std::chrono::steady_clock::now();
     memset(&h.common, 0, sizeof h.common);
-#ifndef FK_UNCHECKED
+#if FK_CHECKS
     if (common) {
         FkCommon &c = h.common;
         c.writes = (FkWrite *)fk_device_alloc(P * FK_WRITES * sizeof(FkWrite), "the write logs (--crcw common)");

@@ -1,6 +1,8 @@
 //! The standalone `.cu` of every example and corpus case (the random-program regressions of
 //! tests/random included), under both schedules, compiled for the CPU with g++ and the CUDA
-//! stand-in `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints. This runs the
+//! stand-in `tests/emu/fk_emu.h`, prints what the CPU Plan executor prints; a case that faults
+//! on a check the GPU makes (docs/gpu-faults.md) prints the simulator's output up to the
+//! fault and reports the simulator's fault: code, location, message and processor. This runs the
 //! generated kernels, the runtime library's split / loop / call / multiprefix kernels, the
 //! generated host program and the device schedule's persistent kernel without a GPU (the
 //! logic, not CUDA's memory model). Reported as ignored without g++.
@@ -85,12 +87,37 @@ fn launch_syntax_is_rewritten() {
     );
 }
 
+/// What a case must do.
+enum Expected {
+    /// Succeed and print what the CPU Plan executor printed.
+    Output(Vec<u8>),
+    /// Fail with exit status 1 after printing `stdout` (the simulator's output up to the
+    /// fault), stderr starting with `report` (the simulator's fault in the short form).
+    Fault { stdout: Vec<u8>, report: String },
+}
+
 /// One emulated program and the cases that run it: cases of one file that differ only in `-p`
 /// or `--crcw` have the same source and share the build.
 struct Build {
     source: String,
-    /// Name, `-p`, `--crcw MODE`, and what the CPU Plan executor printed.
-    runs: Vec<(String, usize, String, Vec<u8>)>,
+    /// Name, `-p`, `--crcw MODE`, and what the case must do.
+    runs: Vec<(String, usize, String, Expected)>,
+}
+
+/// The simulator's fault of a case the CPU Plan executor stopped, when the GPU checks it: its
+/// output up to the fault and its short report without the step (which the GPU does not
+/// count) and without `$$`/`@` (a private `if` that needs no split keeps the enclosing `$$` in
+/// a kernel).
+fn simulator_fault(case: &common::Case, checked: &fork_frontend::Checked) -> Option<Expected> {
+    let (stdout, fault) = case.simulator_fault(checked)?;
+    let location = checked.sources.location(fault.span)?;
+    let who = fault
+        .who
+        .map_or(String::new(), |w| format!(", by processor {}", w.proc));
+    Some(Expected::Fault {
+        stdout,
+        report: format!("{location}: error[{}]: {}{who}", fault.code.id, fault.what),
+    })
 }
 
 /// Compiles `build` in `dir` as program `index` and runs its cases; the differing ones.
@@ -113,7 +140,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
         String::from_utf8_lossy(&built.stderr)
     );
     let mut differing = Vec::new();
-    for (name, procs, crcw, reference) in &build.runs {
+    for (name, procs, crcw, expected) in &build.runs {
         // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
         // both schedules' builds and runs share a small machine, so the program's own time
         // limit (meant for a GPU) is off: `timeout` is the guard.
@@ -121,11 +148,19 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
         run.arg("600").arg(&bin);
         run.args(["-p", &procs.to_string(), "--crcw", crcw, "--timeout", "0"]);
         let out = run.output().expect("the program runs");
-        if out.stdout != *reference || !out.status.success() {
-            differing.push(format!(
-                "{name} -p {procs}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let agrees = match expected {
+            Expected::Output(stdout) => out.stdout == *stdout && out.status.success(),
+            Expected::Fault { stdout, report } => {
+                out.stdout == *stdout && out.status.code() == Some(1) && stderr.starts_with(report)
+            }
+        };
+        if !agrees {
+            let wanted = match expected {
+                Expected::Output(_) => String::new(),
+                Expected::Fault { report, .. } => format!(" (expected {report})"),
+            };
+            differing.push(format!("{name} -p {procs}: {stderr}{wanted}"));
         }
     }
     differing
@@ -302,12 +337,17 @@ fn emulated_runs_agree(schedule: Schedule) {
             crcw,
             max_steps: 10_000_000,
         };
-        // Faulting programs and access-model checks are the simulator's and gpu-verify's.
-        let Ok(reference) = cpu::run(&plan, config) else {
-            continue;
+        // Faults the GPU does not check and access-model checks are the simulator's and
+        // gpu-verify's.
+        let expected = match cpu::run(&plan, config) {
+            Ok(out) => Expected::Output(out.stdout),
+            Err(_) => match simulator_fault(&case, &checked) {
+                Some(fault) => fault,
+                None => continue,
+            },
         };
         let source = emulated_source(&checked, &plan, schedule, &name);
-        let run = (name, case.procs, case.crcw.clone(), reference.stdout);
+        let run = (name, case.procs, case.crcw.clone(), expected);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
             None => {
@@ -442,7 +482,14 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
             },
         );
         let functions = timeline.functions(&plan);
-        for f in &plan.functions {
+        // A `straight` function that needs lockstep is a host function when a group calls it,
+        // and a device function (not timestamped) when a group of one or async code does
+        // (quicksort's `swap`, from `seq_quicksort`): only `sync` functions compare.
+        let sync_functions = plan
+            .functions
+            .iter()
+            .filter(|f| checked.program.func(f.func).kind == fork_frontend::hir::FnKind::Sync);
+        for f in sync_functions {
             let sim_calls = sim
                 .stats
                 .functions
@@ -491,7 +538,11 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
                 .iter()
                 .filter_map(|s| match &s.kind {
                     pram_trace::SliceKind::Call { function }
-                        if plan.functions.iter().any(|f| &f.name == function) =>
+                        if plan.functions.iter().any(|f| {
+                            &f.name == function
+                                && checked.program.func(f.func).kind
+                                    == fork_frontend::hir::FnKind::Sync
+                        }) =>
                     {
                         Some(function.clone())
                     }

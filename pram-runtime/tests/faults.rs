@@ -60,10 +60,11 @@ fn a_program_that_does_not_terminate_hits_the_step_limit() {
     );
 }
 
+/// A `straight` function that writes shared memory runs in lockstep when a group of several
+/// calls it (docs/language.md §8): every member loads *p before any member stores, as on the
+/// simulator; per thread, processor 2 would load a[2] after processor 0 stored it.
 #[test]
-fn a_device_function_that_needs_lockstep_is_reported_not_run_wrong() {
-    // Lockstep: every member loads *p before any member stores; per thread, processor 2
-    // would load a[2] after processor 0 stored it.
+fn a_device_function_that_needs_lockstep_runs_in_lockstep() {
     let rotate = "
 sh int a[8];
 straight void rot(int *p, int *q) { int t = *p; *p = *q; *q = t; }
@@ -75,15 +76,27 @@ sync void main(void)
     seq printf(\"%d %d\\n\", a[0], a[1]);
 }
 ";
-    let fault = run(rotate, 4).expect_err("the device call needs lockstep");
-    assert!(
-        fault.message.starts_with("plan error: this access"),
-        "{}",
-        fault.message
-    );
+    assert_eq!(run(rotate, 4).expect("lockstep"), "2 3\n");
     let disjoint = rotate.replace("&a[$$ + 2]", "&a[$$ + 4]");
+    assert_eq!(run(&disjoint, 4).expect("disjoint cells"), "10 11\n");
+}
+
+/// The executor's faults carry the simulator's R-codes (docs/gpu-faults.md lists them), so
+/// a fault reads the same on every backend.
+#[test]
+fn faults_carry_the_simulators_codes() {
+    let code = |source: &str, procs| run(source, procs).expect_err("faults").code.id;
+    assert_eq!(code(NEIGHBOURS, 5), "R0001");
+    let null = "sync void main(void) { pr int *p = 0; pr int x; if ($$ != 1) p = &x; *p = 1; }";
+    assert_eq!(code(null, 2), "R0002");
     assert_eq!(
-        run(&disjoint, 4).expect("disjoint cells run per thread"),
-        "10 11\n"
+        code("sync void main(void) { pr int x = 1 / ($$ - 1); }", 2),
+        "R0003"
     );
+    assert_eq!(
+        code("sync void main(void) { assert($$ == 0); }", 2),
+        "R0007"
+    );
+    let endless = "sync void main(void) { pr int i = 0; while (i >= 0) i = (i + 1) % 10; }";
+    assert_eq!(code(endless, 1), "R0006");
 }

@@ -20,10 +20,13 @@ fn main() {
             "gpu_device_schedule_prints_what_the_cpu_plan_executor_prints",
             gpu_device_schedule_prints_what_the_cpu_plan_executor_prints,
         ),
+        common::needing_gpu(present, "gpu_reports_faults_like_the_simulator", || {
+            gpu_reports_faults_like_the_simulator(Schedule::Host)
+        }),
         common::needing_gpu(
             present,
-            "gpu_reports_an_array_index_out_of_bounds_with_check_bounds",
-            gpu_reports_an_array_index_out_of_bounds_with_check_bounds,
+            "gpu_device_schedule_reports_faults_like_the_simulator",
+            || gpu_reports_faults_like_the_simulator(Schedule::Device),
         ),
     ]);
 }
@@ -81,37 +84,57 @@ fn gpu_runs_agree(schedule: Schedule) {
     assert!(differing.is_empty(), "GPU output differs: {differing:#?}");
 }
 
-/// `--check bounds` on the GPU: P = 5 writes a[4] of a 4-element array; the run stops with
-/// the access's location and processor, as the simulator does.
-fn gpu_reports_an_array_index_out_of_bounds_with_check_bounds() {
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/semantics/fault_out_of_bounds.fork");
-    let checked =
-        fork_frontend::check_file(&file, &Default::default()).unwrap_or_else(|_| panic!("checks"));
-    let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("transforms"));
-    let options = EmitOptions {
-        check_bounds: true,
-        ..EmitOptions::default()
-    };
-    let emitted = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
-        .unwrap_or_else(|e| panic!("{}", e.message));
-    let config = gpu::Config {
-        procs: 5,
-        ..gpu::Config::default()
-    };
-    let run = gpu::run(&plan, &emitted, config).unwrap_or_else(|e| panic!("{e}"));
-    let error = run
-        .error
-        .expect("the out-of-bounds write is reported")
-        .to_string();
-    assert!(
-        error.contains("array index out of bounds at")
-            && error.contains("fault_out_of_bounds.fork:17:5"),
-        "{error}"
-    );
-    assert!(error.contains("processor 4"), "{error}");
-    assert!(
-        run.stdout.is_empty(),
-        "nothing printed from the faulting step on"
-    );
+/// Every case that faults on a check the GPU makes (docs/gpu-faults.md) stops on the GPU with
+/// the simulator's code, location and processor, after the simulator's output up to the
+/// fault.
+fn gpu_reports_faults_like_the_simulator(schedule: Schedule) {
+    let mut differing = Vec::new();
+    let mut compared = 0;
+    for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
+        if schedule == Schedule::Device && !case.device_schedule_agrees() {
+            continue;
+        }
+        let Some((checked, plan)) = case.plan() else {
+            continue;
+        };
+        let Some((stdout, expected)) = case.simulator_fault(&checked) else {
+            continue;
+        };
+        let options = EmitOptions {
+            schedule,
+            ..EmitOptions::default()
+        };
+        let emitted =
+            transform::emit_cuda::emit_with(&plan, &checked.sources, options).expect("emits");
+        let config = gpu::Config {
+            procs: case.procs as u64,
+            priority: case.cpu_crcw() == cpu::Crcw::Priority,
+            ..gpu::Config::default()
+        };
+        let run = gpu::run(&plan, &emitted, config)
+            .unwrap_or_else(|e| panic!("{}: {e}", case.file.display()));
+        compared += 1;
+        let agrees = match &run.error {
+            Some(gpu::GpuError::Fault(f)) => {
+                f.code.id == expected.code.id
+                    // file:line:col (a write's span ends at the place on the GPU, at the
+                    // assigned value on the simulator)
+                    && checked.sources.location(f.span) == checked.sources.location(expected.span)
+                    && f.who.map(|w| w.proc) == expected.who.map(|w| w.proc)
+                    && run.stdout == stdout
+            }
+            _ => false,
+        };
+        if !agrees {
+            differing.push(format!(
+                "{} -p {}: {:?}, expected {}",
+                case.file.display(),
+                case.procs,
+                run.error.map(|e| e.to_string()),
+                expected.message()
+            ));
+        }
+    }
+    assert!(compared > 0);
+    assert!(differing.is_empty(), "GPU faults differ: {differing:#?}");
 }

@@ -220,7 +220,10 @@ impl<'p> Machine<'p> {
                     Some(who) => format!("{}, by {who}", f.what),
                     None => f.what.clone(),
                 };
-                let message = format!("{message}, in group step {} of the run", f.step);
+                let message = format!(
+                    "{message}, in group step {} of the run",
+                    f.step.unwrap_or_default()
+                );
                 t.rec
                     .fault(clock, f.code.id, &message, f.who.map(|w| w.proc), &site);
             }
@@ -373,7 +376,7 @@ impl<'p> Machine<'p> {
     pub fn fault(&self, f: Fault, fr: &Frame, cx: &Ctx, lane: u32) -> Box<Fault> {
         Box::new(Fault {
             who: Some(self.who(fr, cx, lane)),
-            step: self.stats.group_steps,
+            step: Some(self.stats.group_steps),
             ..f
         })
     }

@@ -125,7 +125,7 @@ impl Machine<'_> {
                 kind(&acc)
             ));
             return Err(Box::new(Fault {
-                step: self.stats.group_steps,
+                step: Some(self.stats.group_steps),
                 ..fault
             }));
         }
@@ -274,7 +274,7 @@ impl Machine<'_> {
                 rank: self.rank[proc as usize],
                 at: cx.at,
             }),
-            step: self.stats.group_steps,
+            step: Some(self.stats.group_steps),
             ..f
         })
     }

@@ -40,7 +40,7 @@ fn out_of_bounds_write() {
     );
     assert_eq!(
         (f.code.id, at.as_str(), who(&f), f.step),
-        ("R0001", "fault.fork:4:5", (4, 4, 0), 1)
+        ("R0001", "fault.fork:4:5", (4, 4, 0), Some(1))
     );
     insta::assert_snapshot!(text);
 }
@@ -78,7 +78,7 @@ fn division_by_zero() {
     );
     assert_eq!(
         (f.code.id, at.as_str(), who(&f), f.step),
-        ("R0003", "fault.fork:4:9", (2, 2, 0), 2)
+        ("R0003", "fault.fork:4:9", (2, 2, 0), Some(2))
     );
     insta::assert_snapshot!(text);
 }
@@ -157,7 +157,7 @@ fn step_limit_says_how_to_raise_it() {
         "sh int x = 0;\nsync void main(void)\n{\n    while (1)\n        x = x + 1;\n}\n",
         config,
     );
-    assert_eq!((f.code.id, f.step), ("R0006", 1001));
+    assert_eq!((f.code.id, f.step), ("R0006", Some(1001)));
     assert!(at.starts_with("fault.fork:"), "{at}");
     assert!(f.help.as_deref().unwrap_or("").contains("--max-steps N"));
     insta::assert_snapshot!(text);

@@ -22,6 +22,33 @@ use fork_frontend::hir::{
 };
 use fork_frontend::source::Span;
 
+/// The names of the temporaries that hold a place's address between its computation and its
+/// access (`materialize_place`): stored by an assignment, or read first.
+const WRITE_PLACE: &str = "addr";
+const READ_PLACE: &str = "rmw_addr";
+
+/// The name of a temporary that holds a place's address (`write`: stored next, else read).
+pub fn place_temp(write: bool) -> &'static str {
+    if write {
+        WRITE_PLACE
+    } else {
+        READ_PLACE
+    }
+}
+
+/// Whether a temporary holds a materialized place's address, and then whether the place is
+/// written (true) or read first (false).
+pub fn place_access(name: &str) -> Option<bool> {
+    let kind = name
+        .strip_prefix('%')?
+        .trim_end_matches(|c: char| c.is_ascii_digit());
+    match kind {
+        WRITE_PLACE => Some(true),
+        READ_PLACE => Some(false),
+        _ => None,
+    }
+}
+
 /// The state of one lowered statement.
 #[derive(Default)]
 pub(crate) struct Lowering {
@@ -112,11 +139,14 @@ impl Builder<'_> {
                 self.lower_branching(e, false, lw, ops)
             }
             ExprKind::Assign { place, value } => {
+                // The assignment's own extent (an expression statement's span may include
+                // its `;`), where the simulator reports a faulting write.
+                let write = place.span.to(value.span);
                 let p = self.lower_place(place, lw, ops);
-                let p = self.materialize_place(p, lw, ops);
+                let p = self.materialize_place(p, true, write, lw, ops);
                 let r = self.lower(value, lw, ops);
                 let v = self.materialize(r, lw, ops);
-                self.store(p, v.clone(), lw, ops);
+                self.store(p, v.clone(), write, lw, ops);
                 v
             }
             ExprKind::CompoundAssign {
@@ -126,7 +156,7 @@ impl Builder<'_> {
                 op_ty,
             } => {
                 let p = self.lower_place(place, lw, ops);
-                let p = self.materialize_place(p, lw, ops);
+                let p = self.materialize_place(p, false, place.span, lw, ops);
                 let v = self.temp(place.ty.clone(), "seq", span);
                 self.emit(assign_stmt(self, v, p.clone(), span), lw, ops);
                 let r = self.lower(rhs, lw, ops);
@@ -143,12 +173,12 @@ impl Builder<'_> {
                     ops,
                 );
                 let v = self.var(v, span);
-                self.store(p, v.clone(), lw, ops);
+                self.store(p, v.clone(), span, lw, ops);
                 v
             }
             ExprKind::IncDec { place, inc, prefix } => {
                 let p = self.lower_place(place, lw, ops);
-                let p = self.materialize_place(p, lw, ops);
+                let p = self.materialize_place(p, false, place.span, lw, ops);
                 let new = self.temp(place.ty.clone(), "seq", span);
                 self.emit(assign_stmt(self, new, p.clone(), span), lw, ops);
                 let old = (!*prefix).then(|| {
@@ -163,7 +193,7 @@ impl Builder<'_> {
                 };
                 self.emit(expr_stmt(mk(step, place.ty.clone(), span), span), lw, ops);
                 let new = self.var(new, span);
-                self.store(p, new.clone(), lw, ops);
+                self.store(p, new.clone(), span, lw, ops);
                 match old {
                     Some(old) => self.var(old, span),
                     None => new,
@@ -351,8 +381,18 @@ impl Builder<'_> {
     }
 
     /// The place with its address in a temporary (`*%p`) computed now, unless it is a
-    /// variable.
-    fn materialize_place(&mut self, place: Expr, lw: &mut Lowering, ops: &mut Vec<HostOp>) -> Expr {
+    /// variable. The temporary's name says how the place is accessed next (`write`: stored
+    /// by an assignment, else read first), so that the GPU checks the address where it is
+    /// computed from its base pointer as that access (`place_access`), at `access` (the
+    /// span the simulator reports a fault of that access at).
+    fn materialize_place(
+        &mut self,
+        place: Expr,
+        write: bool,
+        access: Span,
+        lw: &mut Lowering,
+        ops: &mut Vec<HostOp>,
+    ) -> Expr {
         if matches!(place.kind, ExprKind::Var(_)) {
             return place;
         }
@@ -361,9 +401,9 @@ impl Builder<'_> {
         let addr = mk(
             ExprKind::AddrOf(Box::new(place.clone())),
             ptr_ty.clone(),
-            span,
+            access,
         );
-        let a = self.temp(ptr_ty, "addr", span);
+        let a = self.temp(ptr_ty, place_temp(write), span);
         self.emit(assign_stmt(self, a, addr, span), lw, ops);
         let mut deref = mk(
             ExprKind::Deref(Box::new(self.var(a, span))),
@@ -392,8 +432,15 @@ impl Builder<'_> {
 
     /// A store of the current step. A register (a private scalar no one else sees) is
     /// written at once, as the simulator does; memory waits for the step's end.
-    fn store(&mut self, place: Expr, value: Expr, lw: &mut Lowering, ops: &mut Vec<HostOp>) {
-        let span = place.span;
+    /// `span`: the assignment's, where the simulator reports a fault of the write.
+    fn store(
+        &mut self,
+        place: Expr,
+        value: Expr,
+        span: Span,
+        lw: &mut Lowering,
+        ops: &mut Vec<HostOp>,
+    ) {
         let ty = place.ty.clone();
         let register = match &place.kind {
             ExprKind::Var(v) => {

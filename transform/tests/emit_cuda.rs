@@ -41,30 +41,32 @@ fn sync_recursion() {
     insta::assert_snapshot!(emitted("../tests/semantics/sync_recursion.fork"));
 }
 
-/// `--check bounds`: an index into a declared array is checked against its length and names
-/// its location; `&a[i]` (no access) and accesses through pointers are not checked.
+/// The checks (on by default): an index into a declared array is checked against its length
+/// (`fk_index`), an access through a pointer against the pointer's object (`fk_at`), each with
+/// the simulator's R-codes at its location; `&a[4]` (no access) is not checked. The text is
+/// the same with `--unchecked`: the runtime's `FK_CHECKS` turns the checks off.
 #[test]
-fn check_bounds_guards_array_indexes_with_their_location() {
+fn checks_guard_indexes_and_pointer_accesses_with_their_location() {
     let src = "sh int a[4];\nsync void main(void)\n{\n    sh int *p;\n    a[$$] = 1;\n    p = &a[4];\n    p[-1] = 2;\n}\n";
     let checked = fork_frontend::check_source("b.fork", src, &Options::default())
         .unwrap_or_else(|_| panic!("checks"));
     let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("transforms"));
+    let e = transform::emit_cuda::emit(&plan, &checked.sources)
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    let sites: Vec<String> = e
+        .sites
+        .iter()
+        .map(|s| format!("{} {} {}", s.location, s.code.id, s.what))
+        .collect();
+    insta::assert_snapshot!(sites.join("\n"));
+    assert_eq!(e.device.matches("fk_index(").count(), 1, "{}", e.device);
+    assert!(e.device.contains("fk_at("), "{}", e.device);
     let options = transform::emit_cuda::EmitOptions {
-        check_bounds: true,
+        checks: false,
         ..Default::default()
     };
-    let e = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
+    let unchecked = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
         .unwrap_or_else(|e| panic!("{}", e.message));
-    assert_eq!(
-        e.sites
-            .iter()
-            .filter(|s| s.starts_with("array index out of bounds at "))
-            .collect::<Vec<_>>(),
-        ["array index out of bounds at b.fork:5:5"],
-        "one checked access, at a[$$]"
-    );
-    assert_eq!(e.device.matches("fk_index(").count(), 1, "{}", e.device);
-    let unchecked = transform::emit_cuda::emit(&plan, &checked.sources)
-        .unwrap_or_else(|e| panic!("{}", e.message));
-    assert!(!unchecked.device.contains("fk_index("));
+    assert!(!unchecked.checks && e.checks);
+    assert_eq!(unchecked.device, e.device);
 }

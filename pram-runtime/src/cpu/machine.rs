@@ -96,9 +96,16 @@ impl<'p> Machine<'p> {
             func: plan.main,
             seq: false,
         };
-        self.init_globals(ctx)?;
-        host_program::walk(&plan.host, &mut self, ctx)?;
-        Ok(self.out)
+        let walked = self
+            .init_globals(ctx)
+            .and_then(|()| host_program::walk(&plan.host, &mut self, ctx));
+        match walked {
+            Ok(()) => Ok(self.out),
+            Err(mut fault) => {
+                fault.stdout = std::mem::take(&mut self.out.stdout);
+                Err(fault)
+            }
+        }
     }
 
     fn init_globals(&mut self, ctx: Ctx) -> Result<(), Fault> {
@@ -496,6 +503,7 @@ impl HostMachine for Machine<'_> {
         let f = plan.function(callee);
         if self.calls >= transform::emit_cuda::DEFAULT_MAX_DEPTH {
             return Err(Fault {
+                code: &fork_frontend::fault::R0008,
                 span,
                 proc: None,
                 message: format!(
@@ -503,6 +511,7 @@ impl HostMachine for Machine<'_> {
                     transform::emit_cuda::DEFAULT_MAX_DEPTH,
                     f.name
                 ),
+                stdout: Vec::new(),
             });
         }
         let p = self.procs as u64;

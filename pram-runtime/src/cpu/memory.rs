@@ -33,8 +33,14 @@ pub fn phys(segment: u64, offset: u64) -> u64 {
 /// Why an access failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AccessError {
-    /// Outside the object the pointer points into (or a null or dangling pointer).
+    /// Outside the object the pointer points into (or a dangling pointer).
     OutOfBounds,
+    /// Through a null pointer (object 0).
+    Null,
+    /// Into a heap block after `free`/`shfree`.
+    Freed,
+    /// `free`/`shfree` of something that is not the start of a live heap block of its kind.
+    BadFree,
     /// A scratch byte not written in this kernel.
     Undefined,
     /// CRCW common: this processor and `other` wrote different values into one cell in one
@@ -125,6 +131,8 @@ impl Step {
 struct Object {
     phys: u64,
     size: u64,
+    /// A heap block given back by `free`/`shfree` (its memory is not reused).
+    freed: bool,
 }
 
 pub struct Memory {
@@ -146,7 +154,11 @@ impl Memory {
             segments: vec![Vec::new(); SEGMENTS],
             scratch_defined: Vec::new(),
             step: None,
-            objects: vec![Object { phys: 0, size: 0 }],
+            objects: vec![Object {
+                phys: 0,
+                size: 0,
+                freed: false,
+            }],
             places: HashMap::new(),
             scratch_objects: Vec::new(),
         }
@@ -182,6 +194,7 @@ impl Memory {
         let object = Object {
             phys: self.reserve(segment, size, align),
             size,
+            freed: false,
         };
         if segment == SCRATCH {
             self.scratch_objects.push(object);
@@ -196,10 +209,35 @@ impl Memory {
     pub fn place(&mut self, phys: u64, size: u64) -> u64 {
         let objects = &mut self.objects;
         let id = *self.places.entry((phys, size)).or_insert_with(|| {
-            objects.push(Object { phys, size });
+            objects.push(Object {
+                phys,
+                size,
+                freed: false,
+            });
             objects.len() as u64 - 1
         });
         id << SHIFT
+    }
+
+    /// `free` (`shared` false) or `shfree` of the block at `p` (null: nothing). A group's
+    /// members `shfree` the block they allocated together, so a second `shfree` of a block is
+    /// not an error; a second `free` is.
+    pub fn free(&mut self, p: u64, shared: bool) -> Result<(), AccessError> {
+        if p == 0 {
+            return Ok(());
+        }
+        let heap = if shared { SHARED_HEAP } else { PRIVATE_HEAP };
+        let id = p >> SHIFT;
+        let object = self
+            .objects
+            .get_mut(id as usize)
+            .filter(|o| id & SCRATCH_ID == 0 && o.phys >> SHIFT == heap && p & OFFSET_MASK == 0)
+            .ok_or(AccessError::BadFree)?;
+        if object.freed && !shared {
+            return Err(AccessError::Freed);
+        }
+        object.freed = true;
+        Ok(())
     }
 
     /// Forgets the scratch segment and its objects (a kernel thread ends).
@@ -213,12 +251,18 @@ impl Memory {
     fn resolve(&self, p: u64, size: u64) -> Result<(usize, std::ops::Range<usize>), AccessError> {
         let id = p >> SHIFT;
         let offset = p & OFFSET_MASK;
+        if id == 0 {
+            return Err(AccessError::Null);
+        }
         let object = if id & SCRATCH_ID != 0 {
             self.scratch_objects.get((id & !SCRATCH_ID) as usize)
         } else {
-            self.objects.get(id as usize).filter(|_| id != 0)
+            self.objects.get(id as usize)
         };
         let object = object.ok_or(AccessError::OutOfBounds)?;
+        if object.freed {
+            return Err(AccessError::Freed);
+        }
         if offset + size > object.size {
             return Err(AccessError::OutOfBounds);
         }

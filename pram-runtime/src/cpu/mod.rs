@@ -53,21 +53,23 @@ pub struct Output {
     pub read_backs: u64,
 }
 
-/// A runtime fault: where, which processor, what.
+/// A runtime fault: where, which processor, what; its code is the simulator's R-code where the
+/// simulator has one for it (R0001 out of bounds, R0003 division by zero, ...), R0502 for an
+/// inconsistent Plan, R0501 otherwise.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fault {
+    pub code: &'static Code,
     pub span: Span,
     pub proc: Option<usize>,
     pub message: String,
+    /// What the program printed before the faulting kernel (the simulator keeps the output
+    /// before the faulting step).
+    pub stdout: Vec<u8>,
 }
 
 impl Fault {
     pub fn to_diagnostic(&self) -> Diagnostic {
-        let code = if self.message.starts_with("plan error") {
-            &R0502
-        } else {
-            &R0501
-        };
+        let code = self.code;
         let who = self
             .proc
             .map(|p| format!(" on processor {p}"))
@@ -88,10 +90,11 @@ impl Fault {
 pub const R0501: Code = Code {
     id: "R0501",
     title: "a runtime fault in the CPU Plan executor",
-    explain: "The program divided by zero, accessed memory outside every object, failed an \
-`assert`, or called a builtin with a bad argument while `forkcc run --backend cpu-plan` \
-executed it. The message names the processor and the source location.\n\nFix the program; \
-`forkcc sim` reports the same fault with the PRAM step.",
+    explain: "`forkcc run --backend cpu-plan` stopped on a fault the simulator has no code of its \
+own for (a `printf` it cannot format). Faults the simulator knows (out of bounds, null \
+pointer, division by zero, assertion, step limit, ...) carry the simulator's R-code. The \
+message names the processor and the source location.\n\nFix the program; `forkcc sim` \
+reports the same fault with the PRAM step.",
 };
 
 pub const R0502: Code = Code {

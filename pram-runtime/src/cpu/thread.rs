@@ -5,6 +5,8 @@
 use super::memory::{self, AccessError, Memory};
 use super::printf::{self, Arg};
 use super::Fault;
+use fork_frontend::diag::Code;
+use fork_frontend::fault;
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FloatKind, FuncId, IntKind, MpOp, Stmt, StmtKind,
     Type, UnOp, VarId, VarKind,
@@ -84,18 +86,48 @@ impl<'a> Thread<'a> {
         }
     }
 
+    /// A fault without a simulator code: R0502 for a plan error, else R0501.
     fn fault(&self, span: Span, message: impl Into<String>) -> Fault {
+        let message = message.into();
+        let code = if message.starts_with("plan error") {
+            &super::R0502
+        } else {
+            &super::R0501
+        };
+        self.fault_code(code, span, message)
+    }
+
+    /// A fault the simulator reports with `code`.
+    fn fault_code(&self, code: &'static Code, span: Span, message: impl Into<String>) -> Fault {
         Fault {
+            code,
             span,
             proc: Some(self.env.proc),
             message: message.into(),
+            stdout: Vec::new(),
         }
     }
 
     fn access(&self, err: AccessError, span: Span) -> Fault {
         match err {
-            AccessError::OutOfBounds => self.fault(span, "memory access out of bounds"),
-            AccessError::Conflict { other } => self.fault(
+            AccessError::OutOfBounds => {
+                self.fault_code(&fault::R0001, span, "memory access out of bounds")
+            }
+            AccessError::Null => {
+                self.fault_code(&fault::R0002, span, "memory access through a null pointer")
+            }
+            AccessError::Freed => self.fault_code(
+                &fault::R0009,
+                span,
+                "use of a heap block after it was freed",
+            ),
+            AccessError::BadFree => self.fault_code(
+                &fault::R0010,
+                span,
+                "`free`/`shfree` of a pointer that is not the start of a heap block of its kind",
+            ),
+            AccessError::Conflict { other } => self.fault_code(
+                &fault::R0004,
                 span,
                 format!(
                     "concurrent write conflict (CRCW common): processors {other} and {} wrote \
@@ -129,7 +161,8 @@ impl<'a> Thread<'a> {
 
     pub fn exec(&mut self, s: &Stmt) -> Result<Flow, Fault> {
         if *self.steps_left == 0 {
-            return Err(self.fault(
+            return Err(self.fault_code(
+                &fault::R0006,
                 s.span,
                 "step limit reached: the program may not terminate; raise `--max-steps`",
             ));
@@ -294,9 +327,11 @@ impl<'a> Thread<'a> {
             None => {
                 let align = ty.align(&self.plan.program.structs);
                 let regs = self.regs.last_mut().ok_or_else(|| Fault {
+                    code: &super::R0502,
                     span,
                     proc: None,
                     message: "plan error: no register frame".into(),
+                    stdout: Vec::new(),
                 })?;
                 return Ok(match regs.get(&var) {
                     Some(p) => *p,
@@ -545,7 +580,7 @@ impl<'a> Thread<'a> {
             BinOp::Mul => a.wrapping_mul(b),
             BinOp::Div | BinOp::Rem => {
                 if b == 0 {
-                    return Err(self.fault(span, "division by zero"));
+                    return Err(self.fault_code(&fault::R0003, span, "division by zero"));
                 }
                 match (op, unsigned) {
                     (BinOp::Div, true) => (ua / ub) as i64,
@@ -579,7 +614,11 @@ impl<'a> Thread<'a> {
     /// A `straight` or barrier-free `async` function, run inside the kernel.
     fn device_call(&mut self, func: FuncId, args: Vec<V>, span: Span) -> Result<V, Fault> {
         if self.regs.len() > MAX_CALL_DEPTH {
-            return Err(self.fault(span, "call depth limit reached (unbounded recursion?)"));
+            return Err(self.fault_code(
+                &fault::R0008,
+                span,
+                "call depth limit reached (unbounded recursion?)",
+            ));
         }
         let f = self.plan.program.func(func);
         self.regs.push(HashMap::new());
@@ -632,9 +671,11 @@ impl<'a> Thread<'a> {
             Builtin::Ilog2 => {
                 let x = i(0);
                 if x <= 0 {
-                    return Err(
-                        self.fault(span, format!("ilog2 of {x}: the argument must be positive"))
-                    );
+                    return Err(self.fault_code(
+                        &fault::R0012,
+                        span,
+                        format!("ilog2 of {x}: the argument must be positive"),
+                    ));
                 }
                 V::I(63 - x.leading_zeros() as i64)
             }
@@ -644,7 +685,13 @@ impl<'a> Thread<'a> {
             Builtin::Malloc => {
                 V::I(self.mem.alloc(memory::PRIVATE_HEAP, i(0).max(0) as u64, 8) as i64)
             }
-            Builtin::Shfree | Builtin::Free => V::I(0),
+            Builtin::Shfree | Builtin::Free => {
+                let shared = op == Builtin::Shfree;
+                self.mem
+                    .free(i(0) as u64, shared)
+                    .map_err(|e| self.access(e, span))?;
+                V::I(0)
+            }
             Builtin::Assert => {
                 let holds = match vals.first() {
                     Some(V::I(v)) => *v != 0,
@@ -652,7 +699,7 @@ impl<'a> Thread<'a> {
                     _ => true,
                 };
                 if !holds {
-                    return Err(self.fault(span, "assertion failed"));
+                    return Err(self.fault_code(&fault::R0007, span, "assertion failed"));
                 }
                 V::I(0)
             }

@@ -12,6 +12,7 @@
 pub mod nvrtc;
 
 use fork_frontend::source::SourceMap;
+use std::fmt::Write;
 use transform::emit_cuda::{self, EmitError, EmitOptions, Emitted, Schedule};
 use transform::plan::Plan;
 
@@ -20,6 +21,8 @@ use transform::plan::Plan;
 pub const DEVICE_LIBRARY: &str = include_str!("../../cuda/fk_device.cuh");
 /// The library's host part for the standalone `.cu` (CUDA runtime API).
 pub const HOST_LIBRARY: &str = include_str!("../../cuda/fk_host.cuh");
+/// The memory checks, after the program's object table (`FK_CHECKS`).
+pub const CHECKS_LIBRARY: &str = include_str!("../../cuda/fk_checks.cuh");
 /// The device-resident schedule's device part (`--schedule device`).
 pub const SCHEDULE_LIBRARY: &str = include_str!("../../cuda/fk_schedule.cuh");
 /// The device-resident schedule's host part of the standalone `.cu`.
@@ -35,8 +38,15 @@ fn header(what: &str) -> String {
     )
 }
 
-/// The runtime library's device part for the emitted program's schedule.
+/// The runtime library's device part for the emitted program's schedule and checks, and the
+/// program's object table. `FK_CHECKS` is a default: `-DFK_CHECKS=0` on the compiler's
+/// command line turns the checks off.
 fn device_library(emitted: &Emitted, s: &mut String) {
+    let _ = writeln!(
+        s,
+        "#ifndef FK_CHECKS\n#define FK_CHECKS {}\n#endif",
+        emitted.checks as u8
+    );
     if emitted.schedule == Schedule::Device {
         s.push_str("#define FK_SCHEDULE_DEVICE 1\n");
     }
@@ -46,6 +56,9 @@ fn device_library(emitted: &Emitted, s: &mut String) {
         s.push_str(SCHEDULE_LIBRARY);
         s.push('\n');
     }
+    s.push_str(&emitted.objects_table);
+    s.push_str(CHECKS_LIBRARY);
+    s.push('\n');
 }
 
 /// The source NVRTC compiles: the library's device part and the program's device code.

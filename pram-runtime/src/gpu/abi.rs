@@ -169,6 +169,8 @@ pub const FK_RESULT_BYTES: u64 = 16;
 pub const FK_FRAME_BYTES: u64 = 48;
 pub const FK_SYNC_BYTES: u64 = 256;
 pub const FK_SLOT_BYTES: u64 = 32;
+/// `FK_FAULT_WORDS`: the ints of the fault record (cuda/fk_device.cuh, `FkMachine::fault`).
+pub const FK_FAULT_WORDS: u64 = 16;
 /// `FK_KEY_MAX`: the most (step, index) pairs of an order key.
 pub const FK_KEY_MAX: u64 = 256;
 /// `FK_ERR_*`: the runtime limits the device schedule reports.
@@ -242,6 +244,8 @@ mod tests {
             );
         }
         assert!(lib.contains(&format!("#define FK_KEY_MAX {FK_KEY_MAX}")));
+        let device = crate::cuda::DEVICE_LIBRARY;
+        assert!(device.contains(&format!("#define FK_FAULT_WORDS {FK_FAULT_WORDS}")));
         assert!(lib.contains(&format!("#define FK_ERR_FRAMES {FK_ERR_FRAMES} ")));
         assert!(lib.contains(&format!("#define FK_ERR_FRAME_HEAP {FK_ERR_FRAME_HEAP} ")));
     }

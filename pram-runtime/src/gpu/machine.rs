@@ -233,7 +233,7 @@ impl<'p> Machine<'p> {
             heap_top: region(8),
             out: region(caps.out),
             out_top: region(8),
-            fault: region(16),
+            fault: region(4 * abi::FK_FAULT_WORDS),
             why: region(8),
             frames: region(caps.frames),
             total: 0,
@@ -931,7 +931,7 @@ impl<'p> Machine<'p> {
         );
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
-        let words = self.read_ints(self.r.fault, 4)?;
+        let words = self.read_ints(self.r.fault, abi::FK_FAULT_WORDS as usize)?;
         let why = self.read_ints(self.r.why, 2)?;
         let conflict = match (words[0], why[0]) {
             (0, _) => None,
@@ -942,9 +942,14 @@ impl<'p> Machine<'p> {
             site: (words[0] - 1) as usize,
             // A limit names the lowest processor still in the loop (`fk_limit`).
             proc: match why[1] {
-                0 => words[1] as usize,
-                w => (abi::FK_PROC_MAX - w) as usize,
+                0 => words[1] as u32,
+                w => (abi::FK_PROC_MAX - w) as u32,
             },
+            rank: words[4] as u32,
+            at: words[5] as i64,
+            value: (words[6] as u32 as i64) | ((words[7] as i64) << 32),
+            object: words[8],
+            size: words[9] as i64,
             cut: vec![words[2] as u32, words[3] as u32],
             limit: match why[0] {
                 abi::FK_CONFLICT => conflict.map(|[(a, wa), (b, wb)]| Limit::Conflict {
@@ -1016,7 +1021,16 @@ impl<'p> Machine<'p> {
 /// step's key).
 pub struct Fault {
     pub site: usize,
-    pub proc: usize,
+    pub proc: u32,
+    /// `$$` and `@` of the faulting processor.
+    pub rank: u32,
+    pub at: i64,
+    /// The values the site's message names (`fk_fault_v`): a value, the object (-1/-2 a
+    /// private/shared heap block, -3 a variable the checks do not look up) and a heap
+    /// block's size.
+    pub value: i64,
+    pub object: i32,
+    pub size: i64,
     pub cut: Vec<u32>,
     /// The fault is a limit the loop at `site` passed.
     pub limit: Option<Limit>,

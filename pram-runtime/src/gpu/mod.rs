@@ -117,11 +117,8 @@ pub enum GpuError {
         depth: i32,
         frame_heap_bytes: u64,
     },
-    /// A device fault: the site's message (`division by zero at f.fork:3:5`) and the processor.
-    Fault {
-        message: String,
-        proc: usize,
-    },
+    /// A device fault, as the simulator reports it (rendered by the caller with the sources).
+    Fault(Box<fork_frontend::fault::Fault>),
     /// A loop passed a limit (R0006): the loop's site (`the loop at f.fork:3:5`), the processor
     /// ($$ 0 of the loop's group, or the processor running a loop inside a kernel).
     Limit {
@@ -198,7 +195,7 @@ impl fmt::Display for GpuError {
                     "the device schedule: runtime error {code} (processor {proc})"
                 ),
             },
-            GpuError::Fault { message, proc } => write!(f, "{message} on processor {proc}"),
+            GpuError::Fault(fault) => write!(f, "[{}] {}", fault.code.id, fault.message()),
             GpuError::Limit { limit, site, proc } => match limit {
                 Limit::Steps(n) => write!(
                     f,
@@ -362,31 +359,21 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     )?;
     stats.total = start.elapsed();
     let error = match fault {
-        Some(f) => {
-            let site = emitted
-                .sites
-                .get(f.site)
-                .cloned()
-                .unwrap_or_else(|| format!("runtime fault at site {}", f.site));
-            Some(match f.limit {
-                // The simulator locates a conflict at the second processor's write and names
-                // the first.
-                Some(limit @ Limit::Conflict { procs, site, .. }) => GpuError::Limit {
-                    limit,
-                    site: emitted.sites.get(site).cloned().unwrap_or_default(),
-                    proc: procs.0,
-                },
-                Some(limit) => GpuError::Limit {
-                    limit,
-                    site,
-                    proc: f.proc,
-                },
-                None => GpuError::Fault {
-                    message: site,
-                    proc: f.proc,
-                },
-            })
-        }
+        Some(f) => Some(match f.limit {
+            // The simulator locates a conflict at the second processor's write and names the
+            // first.
+            Some(limit @ Limit::Conflict { procs, site, .. }) => GpuError::Limit {
+                limit,
+                site: site_text(emitted, site),
+                proc: procs.0,
+            },
+            Some(limit) => GpuError::Limit {
+                limit,
+                site: site_text(emitted, f.site),
+                proc: f.proc as usize,
+            },
+            None => fault_report(emitted, &f)?,
+        }),
         None if overflow => Some(GpuError::OutputOverflow),
         None => None,
     };
@@ -396,6 +383,52 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         error,
         timeline,
     })
+}
+
+/// A limit's site as its message names it (`the loop at f.fork:3:5`).
+fn site_text(emitted: &Emitted, site: usize) -> String {
+    emitted
+        .sites
+        .get(site)
+        .map_or_else(|| format!("runtime fault at site {site}"), |s| s.place())
+}
+
+/// A device fault as the simulator's report: the site's code, span and message with the
+/// device's values, the processor; no step (the GPU does not count PRAM steps).
+fn fault_report(emitted: &Emitted, f: &machine::Fault) -> Result<GpuError, GpuError> {
+    let site = emitted
+        .sites
+        .get(f.site)
+        .ok_or_else(|| GpuError::Internal(format!("a fault at unknown site {}", f.site)))?;
+    let object = object_name(&emitted.objects, f.object, f.size);
+    let mut fault =
+        fork_frontend::fault::Fault::new(site.code, site.span, site.message(f.value, &object));
+    fault.who = Some(fork_frontend::fault::Who {
+        proc: f.proc,
+        rank: f.rank,
+        at: f.at,
+    });
+    if let Some(help) = site.help {
+        fault = fault.with_help(help);
+    }
+    Ok(GpuError::Fault(Box::new(fault)))
+}
+
+/// The object a fault names (the standalone `.cu`'s twin: `fk_object_name` in
+/// cuda/fk_host.cuh).
+fn object_name(objects: &[String], object: i32, size: i64) -> String {
+    match object {
+        -1 | -2 => format!(
+            "a {} heap block of {size} bytes",
+            if object == -2 { "shared" } else { "private" }
+        ),
+        -3 => "a variable".into(),
+        o => usize::try_from(o)
+            .ok()
+            .and_then(|o| objects.get(o))
+            .cloned()
+            .unwrap_or_else(|| "an unknown object".into()),
+    }
 }
 
 /// One printf record of the device buffer (layouts in `cuda/fk_device.cuh` and
@@ -660,6 +693,71 @@ mod tests {
                 .contains("`--crcw priority` needs `--schedule host`"),
             "{e}"
         );
+    }
+
+    /// What the device reports for `p[$$ * 1000] = 5` through `sh int *p = a` on processor 1
+    /// becomes the simulator's fault, without the step: code, span, message, processor,
+    /// help; rendered by the same code (fork_frontend's ariadne report).
+    #[test]
+    fn a_device_fault_is_the_simulators_fault_without_the_step() {
+        let src =
+            "sh int a[8];\nsh int b[1000];\n\nsync void main(void)\n{\n    sh int *p = a;\n    \
+                   p[$$ * 1000] = 5;\n}\n";
+        let checked = fork_frontend::check_source("pointer.fork", src, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let emitted = transform::emit_cuda::emit(&plan, &checked.sources)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let site = emitted
+            .sites
+            .iter()
+            .position(|s| s.code.id == "R0001" && s.what.starts_with("write"))
+            .expect("a checked write");
+        let object = emitted
+            .objects
+            .iter()
+            .position(|o| o == "`a` (32 bytes)")
+            .expect("`a` is known");
+        let device = machine::Fault {
+            site,
+            proc: 1,
+            rank: 1,
+            at: 0,
+            value: 4000,
+            object: object as i32,
+            size: 32,
+            cut: Vec::new(),
+            limit: None,
+        };
+        let Ok(GpuError::Fault(gpu)) = fault_report(&emitted, &device) else {
+            panic!("a fault report");
+        };
+        let config = pram_sim::Config {
+            procs: 2,
+            ..Default::default()
+        };
+        let sim = pram_sim::run(&checked.program, &config)
+            .fault
+            .expect("the simulator faults");
+        assert_eq!(*gpu, pram_sim::Fault { step: None, ..*sim });
+        let rendered = fork_frontend::diag::render(&checked.sources, &[gpu.to_diagnostic()], false);
+        insta::assert_snapshot!(rendered);
+    }
+
+    /// The objects a fault may name: the program's, heap blocks by kind and size.
+    #[test]
+    fn fault_objects_are_named_as_the_simulator_names_them() {
+        let objects = vec!["`a` (32 bytes)".to_string()];
+        assert_eq!(object_name(&objects, 0, 0), "`a` (32 bytes)");
+        assert_eq!(
+            object_name(&objects, -1, 12),
+            "a private heap block of 12 bytes"
+        );
+        assert_eq!(
+            object_name(&objects, -2, 4),
+            "a shared heap block of 4 bytes"
+        );
+        assert_eq!(object_name(&objects, 7, 0), "an unknown object");
     }
 
     /// The messages of the limits and checks (docs/gpu-limits.md), as `forkcc run` prints

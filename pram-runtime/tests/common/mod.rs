@@ -10,6 +10,11 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The faults the GPU's checks report.
+pub const GPU_CHECKED: &[&str] = &[
+    "R0001", "R0002", "R0003", "R0007", "R0009", "R0010", "R0012",
+];
+
 /// One run of a program.
 pub struct Case {
     pub file: PathBuf,
@@ -42,6 +47,29 @@ impl Case {
         let checked = fork_frontend::check_file(&self.file, &options).ok()?;
         let plan = transform::transform(&checked.program).ok()?;
         Some((checked, plan))
+    }
+
+    /// The simulator's output and fault when the case stops with a fault the GPU's checks
+    /// report (docs/gpu-faults.md; the others are the simulator's).
+    pub fn simulator_fault(
+        &self,
+        checked: &fork_frontend::Checked,
+    ) -> Option<(Vec<u8>, Box<pram_sim::Fault>)> {
+        let config = pram_sim::Config {
+            procs: self.procs as u32,
+            crcw: match self.crcw.as_str() {
+                "priority" => pram_sim::Crcw::Priority,
+                "arbitrary" => pram_sim::Crcw::Arbitrary,
+                _ => pram_sim::Crcw::Common,
+            },
+            max_steps: 1_000_000,
+            ..Default::default()
+        };
+        let outcome = pram_sim::run(&checked.program, &config);
+        let fault = outcome.fault?;
+        GPU_CHECKED
+            .contains(&fault.code.id)
+            .then_some((outcome.output, fault))
     }
 
     /// The case's `--crcw` mode for the CPU Plan executor.

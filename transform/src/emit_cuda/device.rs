@@ -9,12 +9,14 @@ use super::ctype::{
     bits, declare, field_name, float_literal, func_name, int_literal, pointer_to, struct_name,
     type_name, var_name,
 };
-use super::{EmitError, Sites};
+use super::{EmitError, Objects, Sites};
 use crate::plan::{Home, Kernel, Plan};
+use fork_frontend::fault;
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
     UnOp, VarId, VarKind,
 };
+use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -71,9 +73,11 @@ pub struct DeviceEmitter<'a, 's> {
     pub called: BTreeSet<FuncId>,
     /// Device functions called by the body being emitted.
     pub body_calls: BTreeSet<FuncId>,
-    /// `--check bounds`: indexes into arrays of known length are checked (a fault names the
-    /// access); accesses through pointers are not.
-    check_bounds: bool,
+    /// The objects fault messages name.
+    objects: &'a mut Objects,
+    /// The current body runs in a synchronous region (a group frees a `shmalloc` block
+    /// together: several members' `shfree` of it is one free).
+    sync: bool,
     /// `--crcw common`: synchronous kernels log their writes to shared memory (`FK_W`) for the
     /// check of concurrent writes after each step.
     pub check_common: bool,
@@ -85,11 +89,19 @@ pub struct DeviceEmitter<'a, 's> {
     pub common_kernels: BTreeSet<String>,
 }
 
+/// How a place is accessed: where a fault there is reported and as what (the simulator's
+/// spans: a plain assignment's write at the assignment, every read at the place).
+#[derive(Clone, Copy)]
+struct Access {
+    span: Span,
+    write: bool,
+}
+
 impl<'a, 's> DeviceEmitter<'a, 's> {
     pub fn new(
         plan: &'a Plan,
         sites: &'a mut Sites<'s>,
-        check_bounds: bool,
+        objects: &'a mut Objects,
     ) -> DeviceEmitter<'a, 's> {
         DeviceEmitter {
             plan,
@@ -104,7 +116,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             switches: 0,
             called: BTreeSet::new(),
             body_calls: BTreeSet::new(),
-            check_bounds,
+            objects,
+            sync: true,
             check_common: false,
             logging: false,
             logged: false,
@@ -125,6 +138,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             .host_function_of(k.func)
             .and_then(|f| self.plan.function(f).ret);
         self.body = Body::Kernel { ret };
+        self.sync = k.mode == Mode::Sync;
         self.loops = 0;
         self.switches = 0;
         self.logging = self.check_common && k.mode == Mode::Sync;
@@ -225,6 +239,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.locals.clear();
         self.homed.clear();
         self.body = Body::Device { func: Some(func) };
+        // A device function may run in either mode: `shfree` is taken as collective.
+        self.sync = true;
         self.loops = 0;
         self.switches = 0;
         let mut body = String::new();
@@ -510,8 +526,119 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
 
     // ---- expressions ----
 
-    fn site(&mut self, e: &Expr, what: &str) -> usize {
-        self.sites.add(e.span, what)
+    fn site(&mut self, code: &'static fork_frontend::diag::Code, span: Span, what: &str) -> usize {
+        self.sites.add(code, span, what)
+    }
+
+    /// The site of an access of `bytes` bytes out of its object (`fk_index`), with the
+    /// simulator's message.
+    fn bounds_site(&mut self, access: Access, bytes: u64) -> usize {
+        let what = if access.write { "write" } else { "read" };
+        let plural = if bytes == 1 { "" } else { "s" };
+        self.sites.add_with_help(
+            &fault::R0001,
+            access.span,
+            &format!(
+                "{what} out of bounds: {bytes} byte{plural} at byte offset {{value}} of {{object}}"
+            ),
+            Some("check the index against the object's size"),
+        )
+    }
+
+    /// The four consecutive sites `fk_at` reports for an access of `bytes` bytes: out of
+    /// bounds, null, invalid pointer, freed block (the simulator's messages).
+    fn access_sites(&mut self, access: Access, bytes: u64) -> usize {
+        let what = if access.write { "write" } else { "read" };
+        let first = self.bounds_site(access, bytes);
+        self.site(
+            &fault::R0002,
+            access.span,
+            &format!("{what} through a null pointer"),
+        );
+        self.site(
+            &fault::R0002,
+            access.span,
+            &format!("{what} through an invalid pointer (it points at no object)"),
+        );
+        self.site(
+            &fault::R0009,
+            access.span,
+            &format!("{what} of {{object}} after it was freed"),
+        );
+        first
+    }
+
+    /// The C lvalue of a place; `access`: checked as that access (None: only its address is
+    /// taken, `&p[i]`).
+    fn place(&mut self, e: &Expr, access: Option<Access>) -> Result<String, EmitError> {
+        match &e.kind {
+            ExprKind::Deref(x) => self.deref(x, access),
+            ExprKind::Member { base, field } => {
+                let Type::Struct(id) = &base.ty else {
+                    return Err(EmitError {
+                        span: e.span,
+                        message: "a member of a non-struct".into(),
+                    });
+                };
+                let name = &self.program.structs[id.0 as usize].fields[*field].name;
+                Ok(format!(
+                    "{}.{}",
+                    self.place(base, access)?,
+                    field_name(name)
+                ))
+            }
+            _ => self.expr(e),
+        }
+    }
+
+    /// `*x` accessed as `access`: an index into an array variable checked against its length
+    /// (`fk_index`), any other access through a pointer against the object the pointer
+    /// points into (`fk_at`, pram-runtime/cuda/fk_checks.cuh).
+    fn deref(&mut self, x: &Expr, access: Option<Access>) -> Result<String, EmitError> {
+        let p = self.program;
+        let pointee = x.ty.pointee().cloned().unwrap_or(Type::Void);
+        let size = pointee.size(&p.structs);
+        let (base, offset) = match &x.kind {
+            // `*(a + i)` with a step of one element is `a[i]`.
+            ExprKind::PtrOffset {
+                ptr,
+                index,
+                elem_size,
+            } if *elem_size == size && !matches!(pointee, Type::Void) => {
+                let index_text = self.expr(index)?;
+                if let ExprKind::Decay(array) = &ptr.kind {
+                    if let (ExprKind::Var(v), Type::Array(_, len)) = (&array.kind, &array.ty) {
+                        let base = self.expr(array)?;
+                        let Some(access) = access else {
+                            return Ok(format!("{base}[{index_text}]"));
+                        };
+                        let object = self.objects.var(p, *v);
+                        let site = self.bounds_site(access, size);
+                        return Ok(format!(
+                            "{base}[fk_index({index_text}, {len}, {size}, {object}, {site}, th)]"
+                        ));
+                    }
+                }
+                let base = self.expr(ptr)?;
+                if access.is_none() {
+                    return Ok(format!("{base}[{index_text}]"));
+                }
+                (base, format!("(long long)({index_text}) * {elem_size}"))
+            }
+            _ => {
+                let base = self.expr(x)?;
+                // A place's address the transform computed ahead was checked there
+                // (`Assign` below); it points into its object or at the runtime's scratch.
+                let checked_ahead = matches!(&x.kind, ExprKind::Var(t)
+                    if crate::sequence::place_access(&p.var(*t).name).is_some());
+                if access.is_none() || checked_ahead {
+                    return Ok(format!("(*{base})"));
+                }
+                (base, "0".to_string())
+            }
+        };
+        let site = access.map_or(0, |a| self.access_sites(a, size));
+        Ok(format!("(*fk_at({base}, {offset}, {site}, th))"))
     }
 
     /// An operand tested for truth (`&&`, `||`, `!`, `?:`, `if`, loops): an assignment is
@@ -542,54 +669,22 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.strings[id.0 as usize]
             ),
             ExprKind::Var(v) => self.var(*v),
-            ExprKind::Deref(x) => match &x.kind {
-                // `*(a + i)` with a step of one element is `a[i]`.
-                ExprKind::PtrOffset {
-                    ptr,
-                    index,
-                    elem_size,
-                } if ptr.ty.pointee().map(|t| t.size(&p.structs)) == Some(*elem_size)
-                    && !matches!(ptr.ty.pointee(), Some(Type::Void)) =>
-                {
-                    let index_text = self.expr(index)?;
-                    match &ptr.kind {
-                        ExprKind::Decay(array) => {
-                            let base = self.expr(array)?;
-                            let index_text = match &array.ty {
-                                Type::Array(_, len) if self.check_bounds => {
-                                    let site = self.site(e, "array index out of bounds");
-                                    format!("fk_index({index_text}, {len}, {site}, th)")
-                                }
-                                _ => index_text,
-                            };
-                            format!("{base}[{index_text}]")
-                        }
-                        _ => format!("{}[{index_text}]", self.expr(ptr)?),
-                    }
-                }
-                _ => format!("(*{})", self.expr(x)?),
-            },
-            ExprKind::Member { base, field } => {
-                let Type::Struct(id) = &base.ty else {
-                    return Err(EmitError {
-                        span: e.span,
-                        message: "a member of a non-struct".into(),
-                    });
-                };
-                let name = &p.structs[id.0 as usize].fields[*field].name;
-                format!("{}.{}", self.expr(base)?, field_name(name))
-            }
-            // `&a[i]` is `a + i`: no access, so no bounds check (one past the end is valid C).
-            ExprKind::AddrOf(x) => match &x.kind {
-                ExprKind::Deref(y) if matches!(&y.kind, ExprKind::PtrOffset { ptr, .. } if matches!(ptr.kind, ExprKind::Decay(_))) =>
-                {
-                    let checking = std::mem::replace(&mut self.check_bounds, false);
-                    let text = self.expr(x);
-                    self.check_bounds = checking;
-                    format!("(&{})", text?)
-                }
-                _ => format!("(&{})", self.expr(x)?),
-            },
+            ExprKind::Deref(x) => self.deref(
+                x,
+                Some(Access {
+                    span: e.span,
+                    write: false,
+                }),
+            )?,
+            ExprKind::Member { .. } => self.place(
+                e,
+                Some(Access {
+                    span: e.span,
+                    write: false,
+                }),
+            )?,
+            // `&a[i]` is `a + i`: no access, so no check (one past the end is valid C).
+            ExprKind::AddrOf(x) => format!("(&{})", self.place(x, None)?),
             ExprKind::Decay(x) => format!("(&{}[0])", self.expr(x)?),
             ExprKind::Convert(x) => {
                 format!("(({}){})", type_name(p, &e.ty), self.expr(x)?)
@@ -634,11 +729,32 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.expr(b)?
             ),
             ExprKind::Assign { place, value } => {
-                let code = format!("({} = {})", self.expr(place)?, self.expr(value)?);
+                let write = Access {
+                    span: e.span,
+                    write: true,
+                };
+                let value = match (&place.kind, &value.kind) {
+                    // The address of a place the transform computes ahead of its access
+                    // (`%addr = &p[i]`): checked here, where the base pointer is known.
+                    (ExprKind::Var(t), ExprKind::AddrOf(x)) => {
+                        match crate::sequence::place_access(&p.var(*t).name) {
+                            Some(write) => {
+                                let access = Access {
+                                    span: value.span,
+                                    write,
+                                };
+                                format!("(&{})", self.place(x, Some(access))?)
+                            }
+                            None => self.expr(value)?,
+                        }
+                    }
+                    _ => self.expr(value)?,
+                };
+                let code = format!("({} = {value})", self.place(place, Some(write))?);
                 self.logged_write(place, e, code)
             }
             ExprKind::CompoundAssign { place, op, rhs, .. } => {
-                let (x, y) = (self.expr(place)?, self.expr(rhs)?);
+                let (x, y) = (self.read_place(place)?, self.expr(rhs)?);
                 match op {
                     CompoundOp::Arith(BinOp::Div) | CompoundOp::Arith(BinOp::Rem)
                         if !matches!(rhs.ty, Type::Float(_)) =>
@@ -648,7 +764,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         } else {
                             "fk_rem_assign"
                         };
-                        format!("{f}({x}, {y}, {}, th)", self.site(e, "division by zero"))
+                        format!("{f}({x}, {y}, {}, th)", self.division_site(e))
                     }
                     CompoundOp::Arith(op @ (BinOp::Shl | BinOp::Shr)) => {
                         let code = format!("({x} {}= ({y} & {}))", op.symbol(), bits(&rhs.ty) - 1);
@@ -667,7 +783,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 }
             }
             ExprKind::IncDec { place, inc, prefix } => {
-                let x = self.expr(place)?;
+                let x = self.read_place(place)?;
                 let op = if *inc { "++" } else { "--" };
                 match (*prefix, self.logs(place)) {
                     (true, _) => self.logged_write(place, e, format!("({op}{x})")),
@@ -700,6 +816,25 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         })
     }
 
+    /// A place read first (compound assignment, `++`): the simulator reports a fault there
+    /// as a read at the place.
+    fn read_place(&mut self, place: &Expr) -> Result<String, EmitError> {
+        let read = Access {
+            span: place.span,
+            write: false,
+        };
+        self.place(place, Some(read))
+    }
+
+    fn division_site(&mut self, e: &Expr) -> usize {
+        self.sites.add_with_help(
+            &fault::R0003,
+            e.span,
+            "division by zero",
+            Some("guard the division so the divisor cannot be 0"),
+        )
+    }
+
     /// Whether a write of `place` is logged: in a logging body, unless the place is a
     /// private variable (a pointer may point into shared memory: `fk_w` tests the address).
     fn logs(&self, place: &Expr) -> bool {
@@ -730,7 +865,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             return code;
         }
         self.logged = true;
-        let site = self.site(e, "concurrent write conflict (CRCW common)");
+        let site = self.site(
+            &fault::R0004,
+            e.span,
+            "concurrent write conflict (CRCW common)",
+        );
         format!("FK_W({code}, {site})")
     }
 
@@ -743,7 +882,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 format!(
                     "{f}<{}>({x}, {y}, {}, th)",
                     type_name(self.program, ty),
-                    self.site(e, "division by zero")
+                    self.division_site(e)
                 )
             }
             // The shift count is taken modulo the width, as every backend does.
@@ -787,19 +926,69 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 "(({})fk_ilog2((long long){}, {}, th))",
                 type_name(p, &e.ty),
                 arg(0),
-                self.site(e, "ilog2 of a value that is not positive")
+                self.site(
+                    &fault::R0012,
+                    args[0].span,
+                    "ilog2 of {value}, which is not positive"
+                )
             ),
-            Builtin::Shmalloc | Builtin::Malloc => format!(
-                "(({})fk_alloc((long long){}, {}, th))",
-                type_name(p, &e.ty),
-                arg(0),
-                self.site(e, "the heap is exhausted")
-            ),
-            Builtin::Shfree | Builtin::Free => format!("((void){})", arg(0)),
+            Builtin::Shmalloc | Builtin::Malloc => {
+                // The sites: the heap is full, a negative size.
+                let full = self.site(
+                    &fault::R0012,
+                    e.span,
+                    "cannot allocate {value} bytes: the GPU's heap is full",
+                );
+                self.site(
+                    &fault::R0012,
+                    args[0].span,
+                    "allocation of a negative size ({value})",
+                );
+                format!(
+                    "(({})fk_alloc((long long){}, {}, {full}, th))",
+                    type_name(p, &e.ty),
+                    arg(0),
+                    (op == Builtin::Shmalloc) as u8
+                )
+            }
+            Builtin::Shfree | Builtin::Free => {
+                let (name, kind) = if op == Builtin::Shfree {
+                    ("shfree", "shared (`shmalloc`)")
+                } else {
+                    ("free", "private (`malloc`)")
+                };
+                let freed = self.site(
+                    &fault::R0009,
+                    e.span,
+                    &format!("`{name}` of a block that was already freed"),
+                );
+                self.site(
+                    &fault::R0010,
+                    e.span,
+                    &format!("`{name}` of a pointer {{value}} bytes into a heap block"),
+                );
+                self.site(
+                    &fault::R0010,
+                    e.span,
+                    &format!("`{name}` of {{object}}, which is not a {kind} heap block"),
+                );
+                self.site(
+                    &fault::R0002,
+                    e.span,
+                    &format!("`{name}` of an invalid pointer"),
+                );
+                // A group frees a block it allocated together once (docs/language.md §2).
+                let kind = match (op, self.sync) {
+                    (Builtin::Free, _) => 0,
+                    (_, false) => 1,
+                    (_, true) => 2,
+                };
+                format!("fk_free({}, {kind}, {freed}, th)", arg(0))
+            }
             Builtin::Assert => format!(
                 "fk_assert({} != 0, {}, th)",
                 arg(0),
-                self.site(e, "assertion failed")
+                self.site(&fault::R0007, e.span, "assertion failed")
             ),
             Builtin::Abs => format!("abs({})", arg(0)),
             Builtin::Labs => format!("llabs({})", arg(0)),

@@ -22,10 +22,11 @@ pub mod schedule;
 pub use device::{mp_code, string_offsets};
 pub use host::fk_var;
 
-use crate::plan::{HostOp, Plan, Region};
+use crate::plan::{Home, HostOp, Plan, Region};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
-use fork_frontend::hir::FuncId;
+use fork_frontend::fault;
+use fork_frontend::hir::{FuncId, Program, VarId};
 use fork_frontend::source::{SourceMap, Span};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
@@ -51,11 +52,54 @@ impl EmitError {
     }
 }
 
-/// Source locations of the places that can fault at run time (division, `assert`, `ilog2`,
-/// heap exhaustion), indexed by the site number the device code reports.
+/// A place that can fault at run time, with the simulator's R-code for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    pub code: &'static Code,
+    pub span: Span,
+    /// What went wrong; `{value}` and `{object}` stand for the values the device reports with
+    /// the fault (a byte offset or an operand; the object accessed, `Emitted::objects`).
+    pub what: String,
+    pub help: Option<&'static str>,
+    /// `file:line:col` of the span.
+    pub location: String,
+}
+
+impl Site {
+    /// The message with the device's values filled in.
+    pub fn message(&self, value: i64, object: &str) -> String {
+        self.what
+            .replace("{value}", &value.to_string())
+            .replace("{object}", object)
+    }
+
+    /// The message without the device's values, and where (`the loop at f.fork:3:5`): a
+    /// limit's report names its loop or call so.
+    pub fn place(&self) -> String {
+        format!("{} at {}", self.what, self.location)
+    }
+
+    /// The message as a C printf format taking (const char *value, const char *object), in
+    /// that order (the standalone `.cu` prints it; no message names the object first).
+    fn c_format(&self) -> String {
+        let format = self
+            .what
+            .replace('%', "%%")
+            .replace("{value}", "%s")
+            .replace("{object}", "%s");
+        if self.what.contains("{value}") {
+            format
+        } else {
+            // The value is not printed, but its argument comes first.
+            format!("%.0s{format}")
+        }
+    }
+}
+
+/// The fault sites of a program, indexed by the site number the device code reports.
 pub struct Sites<'a> {
     sources: &'a SourceMap,
-    pub locations: Vec<String>,
+    pub sites: Vec<Site>,
     /// The site of each loop and call of the host program (its span), where the step and
     /// time limits and the recursion limit stop a run.
     pub spans: HashMap<Span, usize>,
@@ -65,26 +109,26 @@ impl<'a> Sites<'a> {
     fn new(sources: &'a SourceMap) -> Sites<'a> {
         Sites {
             sources,
-            locations: Vec::new(),
+            sites: Vec::new(),
             spans: HashMap::new(),
         }
     }
 
     /// The site of the loop at `span` ("the loop at f.fork:3:5"), one per loop.
     pub fn loop_site(&mut self, span: Span) -> usize {
-        self.span_site(span, "the loop")
+        self.span_site(&fault::R0006, span, "the loop")
     }
 
     /// The site of a call of `callee` ("the call of `f` at f.fork:3:5"), one per call.
     pub fn call_site(&mut self, span: Span, callee: &str) -> usize {
-        self.span_site(span, &format!("the call of `{callee}`"))
+        self.span_site(&fault::R0008, span, &format!("the call of `{callee}`"))
     }
 
-    fn span_site(&mut self, span: Span, what: &str) -> usize {
+    fn span_site(&mut self, code: &'static Code, span: Span, what: &str) -> usize {
         if let Some(&site) = self.spans.get(&span) {
             return site;
         }
-        let site = self.add(span, what);
+        let site = self.add(code, span, what);
         self.spans.insert(span, site);
         site
     }
@@ -95,21 +139,179 @@ impl<'a> Sites<'a> {
             .unwrap_or_else(|| "<unknown>".into())
     }
 
-    /// The site number of a fault `what` (a message: "division by zero") at `span`.
-    pub fn add(&mut self, span: Span, what: &str) -> usize {
-        let at = self.location(span);
-        self.locations.push(format!("{what} at {at}"));
-        self.locations.len() - 1
+    /// The site number of a fault `what` with `code` at `span`.
+    pub fn add(&mut self, code: &'static Code, span: Span, what: &str) -> usize {
+        self.add_with_help(code, span, what, None)
     }
+
+    pub fn add_with_help(
+        &mut self,
+        code: &'static Code,
+        span: Span,
+        what: &str,
+        help: Option<&'static str>,
+    ) -> usize {
+        let location = self.location(span);
+        self.sites.push(Site {
+            code,
+            span,
+            what: what.to_string(),
+            help,
+            location,
+        });
+        self.sites.len() - 1
+    }
+}
+
+/// The objects fault messages name (`` `a` (32 bytes) ``), by the index the device reports.
+#[derive(Debug, Default)]
+pub struct Objects {
+    pub descriptions: Vec<String>,
+    by_var: BTreeMap<VarId, usize>,
+}
+
+impl Objects {
+    /// The index of a variable's object, as the simulator describes it.
+    pub fn var(&mut self, program: &Program, v: VarId) -> usize {
+        if let Some(&i) = self.by_var.get(&v) {
+            return i;
+        }
+        let var = program.var(v);
+        let size = var.ty.size(&program.structs);
+        self.descriptions
+            .push(format!("`{}` ({size} bytes)", var.name));
+        self.by_var.insert(v, self.descriptions.len() - 1);
+        self.descriptions.len() - 1
+    }
+
+    fn push(&mut self, description: String) -> usize {
+        self.descriptions.push(description);
+        self.descriptions.len() - 1
+    }
+}
+
+/// The device's table of the objects the checks find by address (pram-runtime/cuda/
+/// fk_checks.cuh): the string literals, then the shared globals, then the private globals,
+/// then the shared locals of each shared frame (frame by frame), each run sorted by offset.
+fn object_table(plan: &Plan, objects: &mut Objects, out: &mut String) {
+    let program = &plan.program;
+    let mut rows: Vec<(u64, u64, usize)> = Vec::new();
+    for (s, offset) in program.strings.iter().zip(string_offsets(program)) {
+        let object = objects.push(format!("a string literal ({} bytes)", s.len()));
+        rows.push((offset, s.len() as u64, object));
+    }
+    let strings = rows.len();
+    let mut globals = |shared: bool, rows: &mut Vec<(u64, u64, usize)>| {
+        let mut run: Vec<(u64, u64, usize)> = program
+            .globals
+            .iter()
+            .filter_map(|g| {
+                let offset = match plan.storage.home(g.var)? {
+                    Home::Shared { offset } if shared => offset,
+                    Home::PrivateGlobal { offset } if !shared => offset,
+                    _ => return None,
+                };
+                let size = program.var(g.var).ty.size(&program.structs);
+                (size > 0).then(|| (offset, size, objects.var(program, g.var)))
+            })
+            .collect();
+        run.sort();
+        rows.extend(run);
+        rows.len()
+    };
+    let shared = globals(true, &mut rows);
+    let private = globals(false, &mut rows);
+    // Shared locals: the run of frame f starts at frame_first[f].
+    let frames = &plan.storage.shared_frames;
+    let mut frame_first = Vec::with_capacity(frames.len() + 1);
+    for f in 0..frames.len() {
+        frame_first.push(rows.len());
+        let mut run: Vec<(u64, u64, usize)> = (0..program.vars.len())
+            .filter_map(|i| {
+                let v = VarId(i as u32);
+                match plan.storage.home(v)? {
+                    Home::SharedFrame { frame, offset } if frame.0 as usize == f => {
+                        let size = program.var(v).ty.size(&program.structs);
+                        (size > 0).then(|| (offset, size, objects.var(program, v)))
+                    }
+                    _ => None,
+                }
+            })
+            .collect();
+        run.sort();
+        rows.extend(run);
+    }
+    frame_first.push(rows.len());
+    let count = rows.len();
+    let _ = writeln!(
+        out,
+        "// ---- program: the objects the checks know ----
+"
+    );
+    let _ = writeln!(
+        out,
+        "#define FK_STRINGS_BYTES {}ull",
+        program.strings.concat().len()
+    );
+    let _ = writeln!(
+        out,
+        "#define FK_SHARED_GLOBALS_BYTES {}ull",
+        plan.storage.shared_globals_bytes
+    );
+    let _ = writeln!(
+        out,
+        "#define FK_PRIVATE_GLOBALS_BYTES {}ull",
+        plan.storage.private_globals_bytes
+    );
+    let _ = writeln!(out, "#define FK_OBJECTS_SHARED {strings}");
+    let _ = writeln!(out, "#define FK_OBJECTS_PRIVATE {shared}");
+    let _ = writeln!(out, "#define FK_OBJECTS_FRAMES {private}");
+    let _ = writeln!(out, "#define FK_OBJECT_COUNT {count}");
+    let _ = writeln!(out, "#define FK_FRAMES {}", frames.len());
+    let list = |items: Vec<String>| items.join(", ");
+    let _ = writeln!(
+        out,
+        "__device__ const fk_u64 fk_frame_bytes[] = {{{}}};",
+        list(
+            frames
+                .iter()
+                .map(|f| f.bytes.to_string())
+                .chain(["0".into()])
+                .collect()
+        )
+    );
+    let _ = writeln!(
+        out,
+        "__device__ const int fk_frame_first[] = {{{}}};",
+        list(frame_first.iter().map(|i| i.to_string()).collect())
+    );
+    let _ = writeln!(out, "__device__ const FkObject fk_objects[] = {{");
+    for (offset, size, object) in &rows {
+        let _ = writeln!(out, "    {{{offset}, {size}, {object}}},");
+    }
+    let _ = writeln!(
+        out,
+        "    {{0, 0, -1}},
+}};
+"
+    );
 }
 
 /// The program-specific parts of the CUDA source.
 #[derive(Debug, Clone)]
 pub struct Emitted {
+    /// The table of the objects the memory checks find by address; the runtime's checks
+    /// (`fk_checks.cuh`) come after it, then `device`.
+    pub objects_table: String,
     pub device: String,
     pub host: String,
-    /// The message of each fault site (`division by zero at f.fork:3:5`).
-    pub sites: Vec<String>,
+    /// The fault sites (the device reports a fault by site number).
+    pub sites: Vec<Site>,
+    /// Descriptions of the objects the checks know (`` `a` (32 bytes) ``), by the index the
+    /// device reports.
+    pub objects: Vec<String>,
+    /// Checks on (`FK_CHECKS` 1): `--unchecked` turns them off.
+    pub checks: bool,
     /// The site of each loop and call of the host program (by its span), for the limits the
     /// host checks.
     pub span_sites: HashMap<Span, usize>,
@@ -152,14 +354,26 @@ pub enum Schedule {
 }
 
 /// Choices that change the emitted code.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct EmitOptions {
-    /// `--check bounds`: array indexes fault with their location when out of bounds.
-    pub check_bounds: bool,
+    /// Memory and arithmetic checks (`FK_CHECKS`, on unless `--unchecked`): indexes and
+    /// pointer accesses against their object, null and freed pointers, division by zero,
+    /// heap exhaustion (docs/gpu-faults.md).
+    pub checks: bool,
     /// `--crcw common`: concurrent writes of different values to one cell are a fault
     /// (R0004); kernels log their shared writes (docs/gpu-limits.md).
     pub check_common: bool,
     pub schedule: Schedule,
+}
+
+impl Default for EmitOptions {
+    fn default() -> EmitOptions {
+        EmitOptions {
+            checks: true,
+            check_common: false,
+            schedule: Schedule::default(),
+        }
+    }
 }
 
 pub fn emit(plan: &Plan, sources: &SourceMap) -> Result<Emitted, EmitError> {
@@ -172,12 +386,15 @@ pub fn emit_with(
     options: EmitOptions,
 ) -> Result<Emitted, EmitError> {
     let mut sites = Sites::new(sources);
+    let mut objects = Objects::default();
+    let mut objects_table = String::new();
+    object_table(plan, &mut objects, &mut objects_table);
     let mut calls = BTreeMap::new();
     let mut kernels = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
     let common_kernels = {
-        let mut dev = DeviceEmitter::new(plan, &mut sites, options.check_bounds);
+        let mut dev = DeviceEmitter::new(plan, &mut sites, &mut objects);
         dev.check_common = options.check_common;
         dev.globals_kernel(&mut kernels)?;
         for k in &plan.kernels {
@@ -231,11 +448,14 @@ pub fn emit_with(
         }
         Schedule::Device => schedule::host_launch(plan, &mut host),
     }
-    tables(plan, &sites.locations, stack_bytes, &mut host);
+    tables(plan, &sites.sites, &objects, stack_bytes, &mut host);
     Ok(Emitted {
+        objects_table,
         device,
         host,
-        sites: sites.locations,
+        sites: sites.sites,
+        objects: objects.descriptions,
+        checks: options.checks,
         span_sites: sites.spans,
         common_kernels,
         check_common: options.check_common,
@@ -282,7 +502,7 @@ fn recursive(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> bool {
 }
 
 /// The host's tables and `main`.
-fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
+fn tables(plan: &Plan, sites: &[Site], objects: &Objects, stack_bytes: u64, out: &mut String) {
     let strings: Vec<u8> = plan.program.strings.concat();
     let _ = writeln!(
         out,
@@ -303,9 +523,22 @@ fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
             offsets.join(", ")
         }
     );
-    let _ = writeln!(out, "static const char *const fk_sites[] = {{");
+    // A fault prints as `file:line:col: error[CODE]: message, by processor ...`, the short
+    // form of the simulator's report.
+    let _ = writeln!(out, "static const FkSite fk_sites[] = {{");
     for s in sites {
-        let _ = writeln!(out, "    {},", c_string(s.as_bytes()));
+        let _ = writeln!(
+            out,
+            "    {{{}, {}, {}}},",
+            c_string(s.location.as_bytes()),
+            c_string(s.code.id.as_bytes()),
+            c_string(s.c_format().as_bytes())
+        );
+    }
+    let _ = writeln!(out, "    {{0, 0, 0}},\n}};");
+    let _ = writeln!(out, "static const char *const fk_object_names[] = {{");
+    for o in &objects.descriptions {
+        let _ = writeln!(out, "    {},", c_string(o.as_bytes()));
     }
     let _ = writeln!(out, "    0,\n}};\n");
     let main = plan.function(plan.main);
@@ -316,6 +549,7 @@ fn tables(plan: &Plan, sites: &[String], stack_bytes: u64, out: &mut String) {
     let _ = writeln!(out, "    program.strings_bytes = {};", strings.len());
     let _ = writeln!(out, "    program.string_offsets = fk_string_offsets;");
     let _ = writeln!(out, "    program.sites = fk_sites;");
+    let _ = writeln!(out, "    program.objects = fk_object_names;");
     let _ = writeln!(
         out,
         "    program.shared_globals_bytes = {};",

@@ -206,10 +206,13 @@ impl Builder<'_> {
                 }
             }
             ExprKind::Assign { place, value } => {
-                let (addr, val) = self.address_temps(place, span, ops);
+                // The assignment's own extent (the statement's span includes its `;`), where
+                // the simulator reports a faulting write.
+                let write = place.span.to(value.span);
+                let (addr, val) = self.address_temps(place, true, write, ops);
                 let s = assign_stmt(self, val, (**value).clone(), span);
                 self.append(s, Mode::Sync, ops);
-                self.store_temps(addr, val, span, ops);
+                self.store_temps(addr, val, write, ops);
             }
             ExprKind::CompoundAssign {
                 place,
@@ -217,7 +220,7 @@ impl Builder<'_> {
                 rhs,
                 op_ty,
             } => {
-                let (addr, val) = self.address_temps(place, span, ops);
+                let (addr, val) = self.address_temps(place, false, place.span, ops);
                 let load = self.load(addr, span);
                 let s = assign_stmt(self, val, load, span);
                 self.append(s, Mode::Sync, ops);
@@ -229,10 +232,10 @@ impl Builder<'_> {
                 };
                 let s = expr_stmt(mk(combine, place.ty.clone(), span), span);
                 self.append(s, Mode::Sync, ops);
-                self.store_temps(addr, val, span, ops);
+                self.store_temps(addr, val, e.span, ops);
             }
             ExprKind::IncDec { place, inc, prefix } => {
-                let (addr, val) = self.address_temps(place, span, ops);
+                let (addr, val) = self.address_temps(place, false, place.span, ops);
                 let load = self.load(addr, span);
                 let s = assign_stmt(self, val, load, span);
                 self.append(s, Mode::Sync, ops);
@@ -243,7 +246,7 @@ impl Builder<'_> {
                 };
                 let s = expr_stmt(mk(step, place.ty.clone(), span), span);
                 self.append(s, Mode::Sync, ops);
-                self.store_temps(addr, val, span, ops);
+                self.store_temps(addr, val, e.span, ops);
             }
             ExprKind::Call { .. } => self.append(expr_stmt(e.clone(), span), Mode::Sync, ops),
             // `needs_lowering` sends every other shape to `lower_statement`.
@@ -252,13 +255,20 @@ impl Builder<'_> {
     }
 
     /// The first half of `read_before_write`: `%addr = &place`, and a slot for the value.
+    /// `write`: the place is stored by an assignment, else read first; `span`: where the
+    /// simulator reports a fault of that access (`sequence::place_access`).
     pub(crate) fn address_temps(
         &mut self,
         place: &Expr,
+        write: bool,
         span: Span,
         ops: &mut Vec<HostOp>,
     ) -> (VarId, VarId) {
-        let addr = self.temp(Type::Ptr(Box::new(place.ty.clone())), "addr", span);
+        let addr = self.temp(
+            Type::Ptr(Box::new(place.ty.clone())),
+            crate::sequence::place_temp(write),
+            span,
+        );
         let val = self.temp(place.ty.clone(), "val", span);
         let addr_of = mk(
             ExprKind::AddrOf(Box::new(place.clone())),

@@ -1,0 +1,222 @@
+// forkcc runtime library: the memory checks (docs/gpu-faults.md).
+//
+// Included after the program's object table (`fk_objects`, emitted by the transform) and
+// before its kernels. With FK_CHECKS 0 every check compiles away and the heap is the plain
+// bump allocator.
+//
+// Pointers stay plain 8-byte addresses (the C layout of structs and the memory every
+// executor shares depend on it); the object a pointer points into is found from its address:
+// - string literals, shared globals, and the private globals (one copy per processor): the
+//   static table `fk_objects`, a binary search;
+// - heap blocks: each block has a 16-byte header (requested size, kind, freed), and a shadow
+//   map of the heap (one int per 16-byte granule: the granule of its block's header) finds
+//   the header of any address in a block;
+// - the shared locals in the shared frames of the thread's group and its ancestors: the frame
+//   an address lies in is found by walking up the group tree, its locals in the table;
+// - a thread's local memory and the spilled private slots: not looked up (their layout
+//   depends on the call depth): accesses there are checked against null only (array indexes
+//   with a known length are checked wherever the array lives).
+// An access is checked against the object its *base* pointer points into: `p[i]` faults when
+// p + i leaves p's object, also where it would land inside a neighbour. A faulting access goes
+// to a scratch cell instead, so the thread touches no memory outside its objects and the CUDA
+// context survives to report the fault.
+
+// Where a pointer points.
+#define FK_OBJ_FOUND 0
+#define FK_OBJ_NULL 1
+#define FK_OBJ_INVALID 2
+#define FK_OBJ_UNKNOWN 3
+
+// An object's bounds; `object` as in the fault words (>= 0 static, -1/-2 heap block).
+struct FkBounds {
+    const char *base;
+    fk_u64 size;
+    int object;
+    bool freed;
+};
+
+// No CUDA allocation lies in the first 64 KiB of the address space: a non-null pointer below
+// that is an integer made into a pointer.
+#define FK_LOW_ADDRESSES 65536ull
+
+// The heap under the checks: the shadow map in the first fifth, the blocks after it.
+__device__ inline fk_u64 fk_heap_shadow_bytes() { return (fk_m.heap_bytes / 5) & ~15ull; }
+__device__ inline int *fk_heap_shadow() { return (int *)fk_m.heap; }
+__device__ inline char *fk_heap_data() { return fk_m.heap + fk_heap_shadow_bytes(); }
+__device__ inline fk_u64 fk_heap_data_bytes() { return fk_m.heap_bytes - fk_heap_shadow_bytes(); }
+
+// A heap block's header: the requested size, the kind (1 malloc, 2 shmalloc), freed.
+struct FkBlock {
+    fk_u64 size;
+    int kind;
+    int freed;
+};
+
+// The static object of region `region` (entries first..last of fk_objects) at `rel` bytes
+// into the region, whose entries are `scale` bytes apart per byte of offset (P for the
+// private globals, which lie one copy per processor).
+__device__ int fk_static_object(int first, int last, fk_u64 rel, fk_u64 scale) {
+    int lo = first, hi = last;  // the answer is in [lo, hi)
+    if (lo >= hi || rel < fk_objects[lo].offset * scale) return -1;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (fk_objects[mid].offset * scale <= rel) lo = mid;
+        else hi = mid;
+    }
+    const FkObject &o = fk_objects[lo];
+    return rel < (o.offset + o.size) * scale ? lo : -1;
+}
+
+// The object of p in a shared frame of `group` or an ancestor; -1 if none has p.
+__device__ int fk_frame_object(const char *p, int group, FkBounds *b) {
+    for (int g = group; g >= 0; g = fk_m.groups[g].parent) {
+        int f = fk_m.groups[g].frame_id;
+        const char *frame = (const char *)fk_m.groups[g].frame;
+        if (f < 0 || f >= FK_FRAMES || p < frame || p >= frame + fk_frame_bytes[f]) continue;
+        int i = fk_static_object(fk_frame_first[f], fk_frame_first[f + 1], p - frame, 1);
+        if (i >= 0) b->base = frame + fk_objects[i].offset;
+        return i;
+    }
+    return -2;
+}
+
+// Where p points, for a thread of `group` (whose shared frames it may point into).
+__device__ int fk_object_of(const char *p, int group, FkBounds *b) {
+    if (p == 0) return FK_OBJ_NULL;
+    if ((fk_u64)p < FK_LOW_ADDRESSES) return FK_OBJ_INVALID;
+    int i = -1;
+    if (p >= fk_m.strings && p < fk_m.strings + FK_STRINGS_BYTES) {
+        i = fk_static_object(0, FK_OBJECTS_SHARED, p - fk_m.strings, 1);
+        if (i >= 0) b->base = fk_m.strings + fk_objects[i].offset;
+    } else if (p >= fk_m.shared_globals && p < fk_m.shared_globals + FK_SHARED_GLOBALS_BYTES) {
+        i = fk_static_object(FK_OBJECTS_SHARED, FK_OBJECTS_PRIVATE, p - fk_m.shared_globals, 1);
+        if (i >= 0) b->base = fk_m.shared_globals + fk_objects[i].offset;
+    } else if (p >= fk_m.slots &&
+               p < fk_m.slots + FK_PRIVATE_GLOBALS_BYTES * (fk_u64)fk_m.procs) {
+        fk_u64 procs = (fk_u64)fk_m.procs;
+        i = fk_static_object(FK_OBJECTS_PRIVATE, FK_OBJECT_COUNT, p - fk_m.slots, procs);
+        if (i >= 0) {
+            const FkObject &o = fk_objects[i];
+            fk_u64 copy = ((fk_u64)(p - fk_m.slots) - o.offset * procs) / o.size;
+            b->base = fk_m.slots + o.offset * procs + copy * o.size;
+        }
+    } else if (p >= fk_heap_data() && p < fk_heap_data() + fk_heap_data_bytes()) {
+        int header = fk_heap_shadow()[(p - fk_heap_data()) / 16] - 1;
+        if (header < 0) return FK_OBJ_INVALID;
+        const FkBlock *h = (const FkBlock *)(fk_heap_data() + (fk_u64)header * 16);
+        b->base = (const char *)(h + 1);
+        b->size = h->size;
+        b->object = h->kind == 2 ? -2 : -1;
+        b->freed = *(volatile const int *)&h->freed != 0;
+        return FK_OBJ_FOUND;
+    } else {
+        i = fk_frame_object(p, group, b);
+        if (i == -2) return FK_OBJ_UNKNOWN;
+    }
+    if (i < 0) return FK_OBJ_INVALID;  // padding between objects
+    b->size = fk_objects[i].size;
+    b->object = fk_objects[i].object;
+    b->freed = false;
+    return FK_OBJ_FOUND;
+}
+
+// Where a faulting access goes instead (never read back).
+__device__ char fk_sink[4096] __attribute__((aligned(16)));
+
+// Whether p, at the start of the object `b`, is rather one past the end of the object before
+// it (`q = a + n; q[-1]`, valid C) and the access `offset` bytes from p lies inside that one.
+__device__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 bytes, const FkBounds *b,
+                            int group) {
+    const char *c = (const char *)p;
+    FkBounds prev;
+    if (c != b->base || offset >= 0 || fk_object_of(c - 1, group, &prev) != FK_OBJ_FOUND)
+        return false;
+    fk_i64 at = (c - prev.base) + offset;
+    return !prev.freed && prev.base + prev.size == c && at >= 0 && (fk_u64)at + bytes <= prev.size;
+}
+
+// The address `offset` bytes from p for an access of sizeof(T) bytes. The four sites from
+// `site` on: out of bounds, null, invalid pointer, freed block.
+template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkThread *th) {
+#if FK_CHECKS
+    FkBounds b;
+    switch (fk_object_of((const char *)p, th->group, &b)) {
+    case FK_OBJ_FOUND: {
+        fk_i64 at = ((const char *)p - b.base) + offset;
+        if (b.freed) {
+            fk_fault_v(site + 3, th, at, b.object, b.size);
+            return (T *)fk_sink;
+        }
+        if ((at < 0 || (fk_u64)at + sizeof(T) > b.size) && !fk_one_past(p, offset, sizeof(T), &b, th->group)) {
+            fk_fault_v(site, th, at, b.object, b.size);
+            return (T *)fk_sink;
+        }
+        break;
+    }
+    case FK_OBJ_NULL: fk_fault(site + 1, th); return (T *)fk_sink;
+    case FK_OBJ_INVALID: fk_fault(site + 2, th); return (T *)fk_sink;
+    default: break;
+    }
+#endif
+    return (T *)((char *)p + offset);
+}
+
+// An array index inside 0..n, else a fault (and element 0, so that the thread touches no
+// memory outside the array). `elem` is the element size, `object` the array's description.
+__device__ fk_i64 fk_index(fk_i64 i, fk_i64 n, fk_i64 elem, int object, int site,
+                           const FkThread *th) {
+#if FK_CHECKS
+    if (i < 0 || i >= n) { fk_fault_v(site, th, i * elem, object, 0); return 0; }
+#endif
+    return i;
+}
+
+// shmalloc (`shared`) / malloc: a bump allocator. Under the checks each block has a header
+// and is entered in the shadow map; sites: the heap is full, a negative size.
+__device__ void *fk_alloc(fk_i64 n, int shared, int site, const FkThread *th) {
+#if FK_CHECKS
+    if (n < 0) { fk_fault_v(site + 1, th, n, 0, 0); return 0; }
+    fk_u64 bytes = sizeof(FkBlock) + (((fk_u64)n + 15) & ~15ull);
+    fk_u64 at = atomicAdd(fk_m.heap_top, bytes);
+    if (at + bytes > fk_heap_data_bytes()) { fk_fault_v(site, th, n, 0, 0); return 0; }
+    FkBlock *h = (FkBlock *)(fk_heap_data() + at);
+    h->size = (fk_u64)n;
+    h->kind = shared ? 2 : 1;
+    h->freed = 0;
+    int *shadow = fk_heap_shadow();
+    for (fk_u64 g = at / 16; g < (at + bytes) / 16; g++) shadow[g] = (int)(at / 16) + 1;
+    return h + 1;
+#else
+    fk_u64 bytes = ((fk_u64)(n < 0 ? 0 : n) + 7) & ~7ull;
+    fk_u64 at = atomicAdd(fk_m.heap_top, bytes == 0 ? 8 : bytes);
+    if (at + bytes > fk_m.heap_bytes) { fk_fault_v(site, th, n, 0, 0); return 0; }
+    return fk_m.heap + at;
+#endif
+}
+
+// free (`kind` 0) / shfree (1; 2 in a synchronous region, where the members of a group free
+// the block they allocated together, once): the block is marked freed (its memory is not
+// reused, so a later access is reported). The four sites from `site` on: already freed, a
+// pointer into a block, not a heap block of the right kind, an invalid pointer. Without the
+// checks a no-op.
+__device__ void fk_free(const void *p, int kind, int site, const FkThread *th) {
+#if FK_CHECKS
+    if (p == 0) return;
+    FkBounds b;
+    switch (fk_object_of((const char *)p, th->group, &b)) {
+    case FK_OBJ_FOUND: break;
+    case FK_OBJ_UNKNOWN: fk_fault_v(site + 2, th, 0, -3, 0); return;
+    default: fk_fault(site + 3, th); return;
+    }
+    if (b.object != (kind == 0 ? -1 : -2)) {
+        fk_fault_v(site + 2, th, 0, b.object, b.size);
+        return;
+    }
+    if ((const char *)p != b.base) {
+        fk_fault_v(site + 1, th, (const char *)p - b.base, b.object, b.size);
+        return;
+    }
+    FkBlock *h = (FkBlock *)b.base - 1;
+    if (atomicExch(&h->freed, 1) != 0 && kind != 2) fk_fault_v(site, th, 0, b.object, b.size);
+#endif
+}
