@@ -127,42 +127,7 @@ static_assert(sizeof(FkGroup) == 40, "FkGroup layout");
 static_assert(sizeof(FkVar) == 24, "FkVar layout");
 static_assert(sizeof(FkMachine) == 160, "FkMachine layout");
 
-// ---- faults ----
-
-#ifdef FK_SCHEDULE_DEVICE
-__device__ void fk_fault_key(const FkThread *th);
-#endif
-
-// The first fault wins: its site, processor ($$, @) and launch (the host drops the output of
-// that launch and later ones, as the simulator stops at the faulting step), and the values its
-// message names. Under the device schedule the launch is replaced by the step's output order
-// key (fk_schedule.cuh). Returns whether this fault is the first.
-__device__ bool fk_fault_v(int site, const FkThread *th, fk_i64 value, int object, fk_i64 size) {
-    if (atomicCAS(&fk_m.fault[0], 0, site + 1) != 0) return false;
-    fk_m.fault[1] = th->proc;
-    fk_m.fault[2] = (int)th->launch;
-    fk_m.fault[3] = (int)th->sub;
-    fk_m.fault[4] = th->rank;
-    fk_m.fault[5] = (int)th->at;
-    *(fk_i64 *)&fk_m.fault[6] = value;
-    fk_m.fault[8] = object;
-    fk_m.fault[9] = (int)size;
-#ifdef FK_SCHEDULE_DEVICE
-    fk_fault_key(th);
-#endif
-    return true;
-}
-
-__device__ bool fk_fault(int site, const FkThread *th) { return fk_fault_v(site, th, 0, 0, 0); }
-
-__device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 0; }
-
-// ---- limits: the step limit and the time limit (docs/gpu-limits.md) ----
-// The GPU counts loop iterations: per processor for a loop inside a kernel, per group for a
-// loop whose body is cut into kernels. Each iteration is at least one of the simulator's
-// group steps, so a run stops no earlier than `forkcc sim --max-steps N` would. The time
-// limit is measured on the GPU's own clock (%globaltimer) from `fk_set_limits`.
-
+// The runtime limits (docs/gpu-limits.md; the checks are below).
 #define FK_LIMIT_STEPS 1
 #define FK_LIMIT_TIME 2
 #define FK_LIMIT_DEPTH 3  // recursion: the call nests deeper than the run holds (R0008)
@@ -177,9 +142,93 @@ struct FkLimits {
                         // - the lowest processor still in the loop (0: none recorded)
 };
 
+static_assert(sizeof(FkLimits) == 32, "FkLimits layout");
+
 __device__ FkLimits fk_limits;
 
-static_assert(sizeof(FkLimits) == 32, "FkLimits layout");
+// ---- faults ----
+
+// Words of the fault record the host does not read.
+#define FK_FAULT_LOCK 10   // serialises the faults that race for the record
+#define FK_FAULT_GROUP 11  // device schedule: the faulting step's group instance and step
+#define FK_FAULT_STEP 12
+
+#ifdef FK_SCHEDULE_DEVICE
+__device__ int fk_fault_key_order(const FkThread *th);
+__device__ void fk_fault_key(const FkThread *th);
+#endif
+
+__device__ inline void fk_spin() {
+#ifdef FK_EMU
+    fk_emu_yield();
+#else
+    __nanosleep(32);
+#endif
+}
+
+// Whether the fault of `th` (`why`) comes before the recorded one in the simulator's order:
+// the earlier step (launch and segment; under the device schedule the step's output order
+// key); in one step a fault during the step before a conflict found after it (a faulting
+// write lands elsewhere and may look like one); then the lower processor, as the simulator
+// names the first faulting processor of a step.
+__device__ bool fk_fault_precedes(const FkThread *th, int why) {
+    const int *f = fk_m.fault;
+#ifdef FK_SCHEDULE_DEVICE
+    int order = fk_fault_key_order(th);
+    if (order != 0) return order < 0;
+#else
+    if (th->launch != (unsigned)f[2]) return th->launch < (unsigned)f[2];
+    if (th->sub != (unsigned)f[3]) return th->sub < (unsigned)f[3];
+#endif
+    bool conflict = why == FK_CONFLICT, recorded = fk_limits.why[0] == FK_CONFLICT;
+    if (conflict != recorded) return recorded;
+    return th->proc < f[1];
+}
+
+// The record keeps the first fault in the simulator's order (fk_fault_precedes): its site,
+// processor ($$, @) and launch (the host drops the output of that launch and later ones, as
+// the simulator stops at the faulting step), the values its message names, and `why` it is a
+// limit or a conflict (fk_limits.why[0], 0: neither). Under the device schedule the launch is
+// replaced by the step's output order key (fk_schedule.cuh). Faults race for the record, so a
+// lock serialises them. Returns whether this fault is now the recorded one.
+__device__ bool fk_fault_v(int site, const FkThread *th, fk_i64 value, int object, fk_i64 size,
+                           int why = 0) {
+    int *f = fk_m.fault;
+    while (atomicCAS(&f[FK_FAULT_LOCK], 0, 1) != 0) fk_spin();
+    __threadfence();
+    bool first = *(volatile int *)&f[0] == 0 || fk_fault_precedes(th, why);
+    if (first) {
+        f[1] = th->proc;
+        f[2] = (int)th->launch;
+        f[3] = (int)th->sub;
+        f[4] = th->rank;
+        f[5] = (int)th->at;
+        *(fk_i64 *)&f[6] = value;
+        f[8] = object;
+        f[9] = (int)size;
+        fk_limits.why[0] = why;
+        fk_limits.why[1] = 0;
+#ifdef FK_SCHEDULE_DEVICE
+        fk_fault_key(th);
+#endif
+        __threadfence();
+        *(volatile int *)&f[0] = site + 1;
+    }
+    __threadfence();
+    atomicExch(&f[FK_FAULT_LOCK], 0);
+    return first;
+}
+
+__device__ bool fk_fault(int site, const FkThread *th) { return fk_fault_v(site, th, 0, 0, 0); }
+
+__device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 0; }
+
+// ---- limits: the step limit and the time limit (docs/gpu-limits.md) ----
+// The GPU counts loop iterations: per processor for a loop inside a kernel, per group for a
+// loop whose body is cut into kernels. Each iteration is at least one of the simulator's
+// group steps, so a run stops no earlier than `forkcc sim --max-steps N` would. The time
+// limit is measured on the GPU's own clock (%globaltimer) from `fk_set_limits`.
+
 
 __device__ inline fk_u64 fk_now() {
 #ifdef FK_EMU
@@ -216,7 +265,7 @@ __device__ void fk_limit_record(int site, const FkThread *th) {
 // A fault at the loop's or call's `site` for limit `why` (none when 0).
 __device__ void fk_limit_fault(int why, int site, const FkThread *th) {
     if (!why) return;
-    if (fk_fault(site, th)) fk_limits.why[0] = why;
+    fk_fault_v(site, th, 0, 0, 0, why);
     fk_limit_record(site, th);
 }
 
@@ -347,8 +396,27 @@ __device__ fk_u64 fk_bits(const void *a, int size) {
     return b;
 }
 
-// `cell` was just written (the value of an assignment): logged when it is shared memory.
-template <class T> __device__ T &fk_w(T &cell, int site, const FkThread *th) {
+// `cell op= v` (op '=': `cell = v`; '<', '>': the shifts), as C computes it.
+template <int OP, class T, class V> __device__ inline T fk_op(const T &cell, V v) {
+    if constexpr (OP == '=') return (T)v;
+    else if constexpr (OP == '+') return (T)(cell + v);
+    else if constexpr (OP == '-') return (T)(cell - v);
+    else if constexpr (OP == '*') return (T)(cell * v);
+    else if constexpr (OP == '/') return (T)(cell / v);
+    else if constexpr (OP == '%') return (T)(cell % v);
+    else if constexpr (OP == '&') return (T)(cell & v);
+    else if constexpr (OP == '|') return (T)(cell | v);
+    else if constexpr (OP == '^') return (T)(cell ^ v);
+    else if constexpr (OP == '<') return (T)(cell << v);
+    else return (T)(cell >> v);
+}
+
+// `cell op= v`, logged when the cell is shared memory. The log holds the value this
+// processor wrote: read back, the cell may already hold another writer's value.
+template <int OP, class T, class V>
+__device__ T &fk_w(T &cell, V v, int site, const FkThread *th) {
+    T value = fk_op<OP>(cell, v);
+    cell = value;
     const char *a = (const char *)&cell;
     if (sizeof(T) > 8 || !fk_common.writes || fk_faulted()) return cell;
     bool shared = false;
@@ -357,18 +425,22 @@ template <class T> __device__ T &fk_w(T &cell, int site, const FkThread *th) {
     if (!shared || n >= FK_WRITES) return cell;
     FkWrite *w = fk_common.writes + (fk_u64)th->proc * FK_WRITES + n;
     w->addr = (fk_u64)a;
-    w->bits = fk_bits(a, sizeof(T));
+    w->bits = fk_bits(&value, sizeof(T));
     w->size = sizeof(T);
     w->site = site;
     fk_common.count[th->proc] = n + 1;
     return cell;
 }
 
+template <int OP, class T, class V> __device__ inline T &fk_apply(T &cell, V v) {
+    return cell = fk_op<OP>(cell, v);
+}
+
 #if !FK_CHECKS
-#define FK_W(E, SITE) (E)
+#define FK_W(OP, CELL, V, SITE) fk_apply<OP>(CELL, V)
 #define FK_LOG_BEGIN()
 #else
-#define FK_W(E, SITE) fk_w(E, SITE, th)
+#define FK_W(OP, CELL, V, SITE) fk_w<OP>(CELL, V, SITE, th)
 #define FK_LOG_BEGIN() fk_log_begin(th)
 #endif
 
@@ -391,10 +463,9 @@ __device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
     for (int i = 0; i < n && i < FK_WRITES; i++) {
         if (fk_last_write(p, w[i].addr) != &w[i]) continue;
         if (fk_bits((const void *)w[i].addr, w[i].size) == w[i].bits) continue;
-        if (fk_fault(w[i].site, th)) {
+        if (fk_fault_v(w[i].site, th, 0, 0, 0, FK_CONFLICT)) {
             fk_common.conflict[0] = w[i].addr;
             fk_common.conflict[1] = tag;
-            fk_limits.why[0] = FK_CONFLICT;
         }
         return;
     }

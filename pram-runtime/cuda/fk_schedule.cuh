@@ -1118,11 +1118,44 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
     return 0;
 }
 
-// The faulting step's key with index 0: the host drops the records from that step on.
+// The faulting step's key with index 0: the host drops the records from that step on. The
+// step's group instance and step number tell the group's other members to run the step
+// (fk_drains).
 __device__ void fk_fault_key(const FkThread *th) {
     unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key + 1, FK_KEY_MAX);
     fk_d.fault_key[0] = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
+    fk_m.fault[FK_FAULT_GROUP] = th->state->group;
+    fk_m.fault[FK_FAULT_STEP] = (int)fk_d.sync[th->state->group].step;
 }
+
+// The order of the step of `th` against the recorded fault's step (both keys with index 0):
+// negative, zero or positive, as the host sorts output records.
+__device__ int fk_fault_key_order(const FkThread *th) {
+    unsigned key[2 * FK_KEY_MAX];
+    unsigned pairs = fk_order_key(th->state, th->proc, 0, key, FK_KEY_MAX);
+    if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
+    unsigned recorded = fk_d.fault_key[0];
+    const unsigned *r = fk_d.fault_key + 1;
+    for (unsigned i = 0; i < 2 * pairs && i < 2 * recorded; i++)
+        if (key[i] != r[i]) return key[i] < r[i] ? -1 : 1;
+    return pairs == recorded ? 0 : pairs < recorded ? -1 : 1;
+}
+
+// After a fault, a member of the faulting step's group that has not run the step yet still
+// runs it: the simulator names the step's lowest faulting processor, whichever ran first
+// here. A member waiting at the step's own barrier has run it.
+__device__ bool fk_drains(const FkProc *s) {
+    if (*(volatile int *)&fk_d.error[0] != 0) return false;
+    __threadfence();
+    int g = *(volatile int *)&fk_m.fault[FK_FAULT_GROUP];
+    if (s->done || s->group != g) return false;
+    unsigned step = fk_load_volatile(&fk_d.sync[g].step);
+    if (step != (unsigned)*(volatile int *)&fk_m.fault[FK_FAULT_STEP]) return false;
+    return !(s->waiting && fk_load_volatile(&fk_d.sync[g].gen) == s->wait_gen);
+}
+
+// Whether the processor stops here: the run stopped (a fault, a limit) and it does not drain.
+__device__ inline bool fk_stops(const FkProc *s) { return fk_stopped() && !fk_drains(s); }
 
 // ---- the launch ----
 
@@ -1204,8 +1237,13 @@ extern "C" __global__ void fk_device_run() {
         team.sync();
         for (unsigned owing = __ballot_sync(0xffffffffu, owed >= 0); owing; owing &= owing - 1)
             fk_run_owed_action(team, __shfl_sync(0xffffffffu, owed, __ffs(owing) - 1));
-        bool stop = fk_stopped();
-        if (!__any_sync(0xffffffffu, live) || __any_sync(0xffffffffu, stop)) return;
+        // After a fault the warp passes on while one of its processors drains.
+        bool stop = fk_stopped(), drain = false;
+        for (int i = 0; stop && !drain && i < mine; i++)
+            drain = fk_drains(mine == 1 ? &own : &fk_d.procs[t + i * T]);
+        if (!__any_sync(0xffffffffu, live) ||
+            (__any_sync(0xffffffffu, stop) && !__any_sync(0xffffffffu, drain)))
+            return;
         if (!__any_sync(0xffffffffu, moved)) {
 #ifdef FK_EMU
             fk_emu_yield();

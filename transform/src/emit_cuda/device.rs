@@ -750,8 +750,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     }
                     _ => self.expr(value)?,
                 };
-                let code = format!("({} = {value})", self.place(place, Some(write))?);
-                self.logged_write(place, e, code)
+                let lvalue = self.place(place, Some(write))?;
+                self.logged_write(place, e, &lvalue, "", &value)
             }
             ExprKind::CompoundAssign { place, op, rhs, .. } => {
                 let (x, y) = (self.read_place(place)?, self.expr(rhs)?);
@@ -767,13 +767,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         format!("{f}({x}, {y}, {}, th)", self.division_site(e))
                     }
                     CompoundOp::Arith(op @ (BinOp::Shl | BinOp::Shr)) => {
-                        let code = format!("({x} {}= ({y} & {}))", op.symbol(), bits(&rhs.ty) - 1);
-                        self.logged_write(place, e, code)
+                        let y = format!("({y} & {})", bits(&rhs.ty) - 1);
+                        self.logged_write(place, e, &x, op.symbol(), &y)
                     }
-                    CompoundOp::Arith(op) => {
-                        let code = format!("({x} {}= {y})", op.symbol());
-                        self.logged_write(place, e, code)
-                    }
+                    CompoundOp::Arith(op) => self.logged_write(place, e, &x, op.symbol(), &y),
                     CompoundOp::PtrAdd { elem_size } => {
                         format!("fk_ptr_step({x}, (long long){y} * {elem_size})")
                     }
@@ -786,11 +783,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let x = self.read_place(place)?;
                 let op = if *inc { "++" } else { "--" };
                 match (*prefix, self.logs(place)) {
-                    (true, _) => self.logged_write(place, e, format!("({op}{x})")),
+                    (true, _) => self.logged_write(place, e, &x, &op[..1], "1"),
                     (false, false) => format!("({x}{op})"),
                     // `x++` as `++x` logged, minus the step (an lvalue to log).
                     (false, true) => {
-                        let written = self.logged_write(place, e, format!("({op}{x})"));
+                        let written = self.logged_write(place, e, &x, &op[..1], "1");
                         let back = if *inc { "-" } else { "+" };
                         format!("(({})({written} {back} 1))", type_name(p, &e.ty))
                     }
@@ -858,11 +855,20 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.logging && may_be_shared(self.plan, place)
     }
 
-    /// `code`, a C++ assignment (an lvalue) to `place`, logged for the `--crcw common` check
-    /// when `logs(place)`.
-    fn logged_write(&mut self, place: &Expr, e: &Expr, code: String) -> String {
+    /// The C++ assignment `lvalue op= value` (an lvalue) to `place` (`op` empty: a plain
+    /// assignment), logged for the `--crcw common` check when `logs(place)`. The log takes the
+    /// value this processor wrote, not the cell read back: the other writers of the step
+    /// write it at the same time.
+    fn logged_write(
+        &mut self,
+        place: &Expr,
+        e: &Expr,
+        lvalue: &str,
+        op: &str,
+        value: &str,
+    ) -> String {
         if !self.logs(place) {
-            return code;
+            return format!("({lvalue} {op}= {value})");
         }
         self.logged = true;
         let site = self.site(
@@ -870,7 +876,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             e.span,
             "concurrent write conflict (CRCW common)",
         );
-        format!("FK_W({code}, {site})")
+        // fk_w's operator: the first character, `<` and `>` for the shifts.
+        let op = op.chars().next().unwrap_or('=');
+        format!("FK_W('{op}', {lvalue}, {value}, {site})")
     }
 
     fn binary(&mut self, op: BinOp, x: &str, y: &str, ty: &Type, e: &Expr) -> String {

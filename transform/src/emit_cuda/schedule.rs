@@ -78,7 +78,7 @@ pub fn interpreter(
     let _ = writeln!(out, "    for (unsigned i = 0;; i++) {{");
     let _ = writeln!(
         out,
-        "        if (i % FK_STOP_EVERY == 0 && fk_stopped()) return;"
+        "        if (i % FK_STOP_EVERY == 0 && fk_stops(s)) return;"
     );
     let _ = writeln!(out, "        switch (s->pc) {{");
     for (pc, instr) in host.code.iter().enumerate() {
