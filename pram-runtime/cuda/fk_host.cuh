@@ -858,7 +858,7 @@ inline int fk_finish() {
             fprintf(stderr, "error[R0006]: %s ran more than %llu iterations (the step limit, `--max-steps`) on processor %d\n",
                     site, fk_h.max_steps, proc);
         else if (why[0] == FK_LIMIT_TIME)
-            fprintf(stderr, "error[R0006]: %s was still running when the time limit of %g s ran out (`--timeout`) on processor %d\n",
+            fprintf(stderr, "error[R0006]: %s was still running when the time limit of %g s ran out (`--timeout N`; `--timeout 0` for a long run) on processor %d\n",
                     site, fk_h.timeout, proc);
         else if (why[0] == FK_LIMIT_DEPTH && fk_h.device_frames)
             fprintf(stderr, "error[R0008]: %s nests deeper than the device schedule holds (%d frames and a %llu-byte slot stack per processor; `--schedule host` holds more) on processor %d\n",

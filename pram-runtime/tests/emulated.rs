@@ -42,6 +42,21 @@ fn emulated_launches(source: &str) -> String {
     out
 }
 
+/// Compiles the emulated source `cpp` into `bin` with g++ (`defines`: extra `-D` flags).
+/// `-O0`: g++ spends twice as long at `-O1`, and the corpus programs run in milliseconds
+/// either way.
+fn gxx(emu: &Path, cpp: &Path, bin: &Path, defines: &[&str]) -> std::process::Output {
+    Command::new("g++")
+        .args(["-std=c++20", "-O0", "-pthread", "-w"])
+        .args(defines)
+        .arg(format!("-I{}", emu.display()))
+        .arg(cpp)
+        .arg("-o")
+        .arg(bin)
+        .output()
+        .expect("g++ runs")
+}
+
 fn main() {
     let gxx = Command::new("g++").arg("--version").output().is_ok();
     common::run(vec![
@@ -125,14 +140,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
     let cpp = dir.join(format!("p{index}.cpp"));
     let bin = dir.join(format!("p{index}"));
     std::fs::write(&cpp, &build.source).expect("write the source");
-    let built = Command::new("g++")
-        .args(["-std=c++20", "-O1", "-pthread", "-w"])
-        .arg(format!("-I{}", emu.display()))
-        .arg(&cpp)
-        .arg("-o")
-        .arg(&bin)
-        .output()
-        .expect("g++ runs");
+    let built = gxx(emu, &cpp, &bin, &[]);
     let name = &build.runs[0].0;
     assert!(
         built.status.success(),
@@ -268,14 +276,7 @@ fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
                     let bin = dir.path().join(format!("{file}.{schedule:?}"));
                     let cpp = bin.with_extension("cpp");
                     std::fs::write(&cpp, source).expect("write the source");
-                    let out = Command::new("g++")
-                        .args(["-std=c++20", "-O1", "-pthread", "-w"])
-                        .arg(format!("-I{}", emu.display()))
-                        .arg(&cpp)
-                        .arg("-o")
-                        .arg(&bin)
-                        .output()
-                        .expect("g++ runs");
+                    let out = gxx(&emu, &cpp, &bin, &[]);
                     assert!(out.status.success(), "{file}: g++ failed");
                     built.insert(file, bin.clone());
                     bin
@@ -421,20 +422,7 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
         let cpp = dir.path().join("t.cpp");
         let bin = dir.path().join("t");
         std::fs::write(&cpp, source).expect("write the source");
-        let built = Command::new("g++")
-            .args([
-                "-std=c++20",
-                "-O1",
-                "-pthread",
-                "-w",
-                "-DFK_TIMESTAMPS=4096",
-            ])
-            .arg(format!("-I{}", emu.display()))
-            .arg(&cpp)
-            .arg("-o")
-            .arg(&bin)
-            .output()
-            .expect("g++ runs");
+        let built = gxx(&emu, &cpp, &bin, &["-DFK_TIMESTAMPS=4096"]);
         assert!(
             built.status.success(),
             "{}",

@@ -205,7 +205,7 @@ impl fmt::Display for GpuError {
                 Limit::Time(t) => write!(
                     f,
                     "{site} was still running when the time limit of {} s ran out \
-                     (`--timeout`) on processor {proc}",
+                     (`--timeout N`; `--timeout 0` for a long run) on processor {proc}",
                     t.as_secs_f64()
                 ),
                 Limit::Conflict {
