@@ -77,7 +77,7 @@ struct FkProc {
     int seq;             // inside `seq`: 1 + the $$ of the member that runs kernels; else 0
     int sp;              // frames in use
     int waiting;         // waits for fk_d.sync[wait_group].gen to leave wait_gen
-    int done;
+    int done;            // 1: left main; 2: stopped after draining a fault (fk_drains)
     fk_u64 slot_base;    // height of the current activation in its slot stack
     int wait_group;
     unsigned wait_gen;
@@ -1221,8 +1221,13 @@ extern "C" __global__ void fk_device_run() {
             if (s.done) continue;
             live = true;
             if (s.waiting && !fk_released(&s)) continue;
+            // After a fault a processor runs only to drain (fk_drains), and once: then it is
+            // done (2), whatever it reached.
+            bool stopping = fk_stopped();
+            if (stopping && !fk_drains(&s)) continue;
             moved = true;
             fk_run_proc(p, &s);
+            if (stopping) s.done = 2;
             if (s.waiting == 2) {
                 s.waiting = 1;
                 owed = s.wait_group;
