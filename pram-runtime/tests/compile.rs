@@ -19,7 +19,6 @@ fn sources(standalone: bool) -> Vec<(String, String)> {
         "tests/semantics",
         "tests/cpu_plan",
         "transform/tests/rules",
-        "transform/tests/emit_cuda",
     ]);
     // One compilation per program: the defines of its first run line.
     cases.dedup_by(|a, b| a.file == b.file);

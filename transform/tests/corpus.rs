@@ -1,0 +1,150 @@
+//! The per-backend expected-output corpus, as naga keeps `tests/in` and `tests/out/{backend}`:
+//! what each stage makes of every program of the corpus folders, as reviewed snapshots under
+//! `tests/out/{stage}/{folder}/{program}.snap` (docs/testing.md says how to review them).
+//!
+//! - `plan`: the text of `forkcc build --emit plan` (storage, host functions, the lowered host
+//!   program, kernels); for a program the front end or the transform rejects, its diagnostics,
+//!   and no CUDA stage.
+//! - `cuda-host`: the program's part of `forkcc build --emit cuda` (the objects table, types,
+//!   device functions, kernels, host program, tables), without the runtime's `.cuh` headers
+//!   that the `.cu` carries unchanged.
+//! - `cuda-device`: what `--schedule device` changes: the interpreter after the same kernels
+//!   (checked equal here) and the host part; an emitter error shows as its diagnostic.
+//!
+//! `transform/tests/rules` has only the CUDA stages: `tests/rules.rs` keeps its Plan text
+//! beside its source. Adding a `.fork` to a folder adds its snapshots.
+
+use fork_frontend::{diag, Checked, Options};
+use libtest_mimic::Trial;
+use std::path::{Path, PathBuf};
+use transform::emit_cuda::{self, EmitOptions, Emitted, Schedule};
+
+/// The folders (from the workspace root), their names under `tests/out/{stage}/`, and whether
+/// their Plan text is snapshotted here.
+const FOLDERS: &[(&str, &str, bool)] = &[
+    ("classroom-examples", "classroom-examples", true),
+    ("tests/semantics", "semantics", true),
+    ("transform/tests/rules", "rules", false),
+];
+
+#[derive(Clone, Copy)]
+enum Stage {
+    Plan,
+    CudaHost,
+    CudaDevice,
+}
+
+impl Stage {
+    fn name(self) -> &'static str {
+        match self {
+            Stage::Plan => "plan",
+            Stage::CudaHost => "cuda-host",
+            Stage::CudaDevice => "cuda-device",
+        }
+    }
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the crate lies in the workspace")
+}
+
+/// `forkcc build --emit cuda`'s options (it checks `--crcw common`) under `schedule`.
+fn emitted(checked: &Checked, schedule: Schedule) -> Result<Emitted, String> {
+    let plan = transform::transform(&checked.program)
+        .map_err(|errors| diag::render(&checked.sources, &errors, false))?;
+    let options = EmitOptions {
+        check_common: true,
+        schedule,
+        ..EmitOptions::default()
+    };
+    emit_cuda::emit_with(&plan, &checked.sources, options)
+        .map_err(|e| diag::render(&checked.sources, &[e.to_diagnostic()], false))
+}
+
+/// Whether the front end and the transform accept the program (it has CUDA stages).
+fn transforms(file: &Path) -> bool {
+    fork_frontend::check_file(file, &Options::default())
+        .is_ok_and(|checked| transform::transform(&checked.program).is_ok())
+}
+
+/// The stage's text (locations relative to the workspace, so that it does not depend on the
+/// checkout); for a program rejected before the stage, the diagnostics.
+fn stage_text(file: &Path, stage: Stage) -> String {
+    absolute_text(file, stage).replace(&format!("{}/", root().display()), "")
+}
+
+fn absolute_text(file: &Path, stage: Stage) -> String {
+    let checked = match fork_frontend::check_file(file, &Options::default()) {
+        Ok(checked) => checked,
+        Err(failed) => return diag::render(&failed.sources, &failed.diagnostics, false),
+    };
+    match stage {
+        Stage::Plan => match transform::transform(&checked.program) {
+            Ok(plan) => transform::print::print_plan(&plan),
+            Err(errors) => diag::render(&checked.sources, &errors, false),
+        },
+        Stage::CudaHost => match emitted(&checked, Schedule::Host) {
+            Ok(e) => format!("{}{}{}", e.objects_table, e.device, e.host),
+            Err(rendered) => rendered,
+        },
+        Stage::CudaDevice => {
+            match (
+                emitted(&checked, Schedule::Host),
+                emitted(&checked, Schedule::Device),
+            ) {
+                (Ok(host), Ok(device)) => {
+                    // The schedule changes how the host program runs, never the kernels.
+                    assert_eq!(host.objects_table, device.objects_table);
+                    let interpreter = device.device.strip_prefix(host.device.as_str());
+                    let interpreter = interpreter.unwrap_or_else(|| {
+                        panic!("the device schedule's device code starts with the host schedule's")
+                    });
+                    format!("{interpreter}{}", device.host)
+                }
+                (_, Err(rendered)) | (Err(rendered), _) => rendered,
+            }
+        }
+    }
+}
+
+fn trial(folder: &'static str, file: PathBuf, stage: Stage) -> Trial {
+    let program = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("a .fork file has a UTF-8 name")
+        .to_string();
+    Trial::test(format!("{}::{folder}/{program}", stage.name()), move || {
+        let text = stage_text(&file, stage);
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(Path::new("out").join(stage.name()).join(folder));
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_input_file(&file);
+        settings.set_omit_expression(true);
+        settings.bind(|| insta::assert_snapshot!(program, text));
+        Ok(())
+    })
+}
+
+fn main() {
+    let mut trials = Vec::new();
+    for &(dir, folder, with_plan) in FOLDERS {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+            .map(|entry| entry.expect("a readable folder").path())
+            .filter(|f| f.extension().is_some_and(|x| x == "fork"))
+            .collect();
+        files.sort();
+        for file in files {
+            if with_plan {
+                trials.push(trial(folder, file.clone(), Stage::Plan));
+            }
+            if transforms(&file) {
+                trials.push(trial(folder, file.clone(), Stage::CudaHost));
+                trials.push(trial(folder, file, Stage::CudaDevice));
+            }
+        }
+    }
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
+}
