@@ -100,7 +100,7 @@ struct FkResult {
 #define FK_ACT_CALL 5         // FK_ACT_FIRST, each member's flag, the callee's group
 #define FK_ACT_START 6        // the root group of a `start`
 #define FK_ACT_MULTIPREFIX 7  // the flagged members' operands combined per cell
-#define FK_ACT_COMMON_CHECK 8 // --crcw common: the kernel's writes checked (by the last arriver)
+#define FK_ACT_COMMON_CHECK 8 // --crcw common: the kernel's writes checked
 
 struct FkAction {
     int kind;            // FK_ACT_*
@@ -566,6 +566,25 @@ template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int 
     if (held && t.lane == 0) *(int *)held = value;
 }
 
+// --crcw common, the leader action of a kernel's end, before the step is over: each member's
+// writes of the step are checked (fk_common_check), the members spread over the team's lanes;
+// of several faults the record keeps the lowest processor's. A fault's order key is the
+// step's: the members of g share their frames' path, and each stored its frame height on
+// arriving (fk_arrive), so member 0's state gives it.
+template <class Team> __device__ void fk_s_common_check(const Team &t, int g) {
+    if (!fk_common.writes) return;
+    const FkSlot *sl = fk_scratch(g, 0, 0);
+    FkProc s = fk_d.procs[sl[0].proc];
+    s.group = g;
+    FkThread th;
+    fk_s_thread(&th, sl[0].proc, &s, true);
+    fk_u64 tag = fk_step_tag(&th);
+    for (int r = t.lane; r < fk_m.groups[g].size && !fk_faulted(); r += Team::size) {
+        th.proc = sl[r].proc;
+        fk_common_check(&th, tag);
+    }
+}
+
 template <class Team> __device__ void fk_leader(const Team &t, int g, const FkAction &a) {
     FkSync *y = &fk_d.sync[g];
     switch (a.kind) {
@@ -595,6 +614,7 @@ template <class Team> __device__ void fk_leader(const Team &t, int g, const FkAc
         }
         break;
     case FK_ACT_MULTIPREFIX: fk_combine_multiprefix(t, g, a.op); break;
+    case FK_ACT_COMMON_CHECK: fk_s_common_check(t, g); break;
     default: break;
     }
 }
@@ -626,28 +646,6 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 #endif
 }
 
-// --crcw common, the leader of a kernel's end before the step is over: each member's writes
-// of the step are checked (fk_common_check) in $$ order, so a fault names the lowest member
-// and its key is the step's.
-__device__ void fk_s_common_check(const FkProc *s, int g) {
-    if (!fk_common.writes) return;
-    FkThread th;
-    fk_s_thread(&th, 0, s, true);
-    fk_u64 tag = fk_step_tag(&th);
-    FkSlot *sl = fk_scratch(g, 0, 0);
-    for (int r = 0; r < fk_m.groups[g].size && !fk_faulted(); r++) {
-        th.proc = sl[r].proc;
-        fk_common_check(&th, tag);
-    }
-}
-
-// The leader action run by the last arriver alone (a small group, a plain barrier, or the
-// --crcw common check, which needs the leader's own state for the fault's order key).
-__device__ void fk_lead_alone(const FkProc *s, int g, const FkAction &a) {
-    if (a.kind == FK_ACT_COMMON_CHECK) fk_s_common_check(s, g);
-    else fk_leader(FkSoloTeam{0}, g, a);
-}
-
 // Groups up to this size run their leader action in the last arriver's thread.
 #define FK_SOLO_MAX 8
 
@@ -665,7 +663,7 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     if (fk_t.recs) y->trace_pc = s->pc;
     if (n == 1) {
         // A group of one processor: no barrier, nobody to release.
-        fk_lead_alone(s, g, a);
+        fk_leader(FkSoloTeam{0}, g, a);
         y->step++;
         return false;
     }
@@ -673,8 +671,8 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     // and the arrival publishes this member's inputs and, for the last, acquires the others'.
     unsigned gen = fk_load_volatile(&y->gen);
     bool last = fk_arrival_index(&y->arrived, g) == (unsigned)n - 1;
-    if (last && (a.kind == FK_ACT_NONE || a.kind == FK_ACT_COMMON_CHECK || n <= FK_SOLO_MAX)) {
-        fk_lead_alone(s, g, a);
+    if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
+        fk_leader(FkSoloTeam{0}, g, a);
         fk_release(y);
         return false;
     }
