@@ -27,8 +27,9 @@ impl Builder<'_> {
     /// synchronises) is a barrier of the whole group; the runs between them become barrier
     /// phases where their barriers need it (`divergent_barrier`).
     pub(crate) fn async_region(&mut self, stmts: &[Stmt], ops: &mut Vec<HostOp>) {
+        let stmts = self.inline_async_calls(stmts);
         let mut run: Vec<Stmt> = Vec::new();
-        for s in stmts {
+        for s in &stmts {
             if self.host_construct(s) {
                 self.async_run(&run, ops);
                 run.clear();

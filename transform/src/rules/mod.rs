@@ -24,6 +24,7 @@ use fork_frontend::source::Span;
 use std::collections::HashMap;
 
 mod branches;
+mod inline;
 mod loops;
 mod modes;
 mod simple;

@@ -1,0 +1,567 @@
+//! Inlining of asynchronous calls that synchronise. In asynchronous code a `barrier` is a
+//! barrier of the current group, matched by count and not by program point (docs/language.md
+//! §8): a callee's barriers pair with whichever barrier each other processor of the group
+//! meets, inside the same callee or in its caller. A host call of the callee runs it for the
+//! whole group at once, which gives another pairing (and another output order) as soon as
+//! processors reach the call at different times, under a private condition or in a loop they
+//! leave at different times. So an asynchronous region compiles its calls of such functions
+//! with the callee's body in place of the call: its barriers become the region's own, which
+//! `async_region` turns into kernels or barrier phases like any other.
+//!
+//! A function is inlined where that is exact: it is `async`, synchronises, is not recursive,
+//! has no `sh` parameter and contains no group construct (`start`, `fork`, `farm`, `seq`,
+//! whose groups need the host call); the call is the value of a statement whose other parts
+//! run no code and read nothing the callee could change (`inline_site`), so running the
+//! callee first keeps the simulator's order. Other calls stay host calls.
+
+use super::*;
+use crate::rules::simple::void_noop;
+use fork_frontend::hir::{Block, InitElem};
+
+/// The callee's variables in one inlined copy: each parameter and local gets a fresh private
+/// local of the caller.
+type Renaming = HashMap<VarId, VarId>;
+
+impl Builder<'_> {
+    /// The statements of an asynchronous region with every inlinable call replaced by the
+    /// callee's body (module docs).
+    pub(crate) fn inline_async_calls(&mut self, stmts: &[Stmt]) -> Vec<Stmt> {
+        self.inline_list(stmts, &mut Vec::new())
+    }
+
+    /// `stack`: the functions being inlined around these statements.
+    fn inline_list(&mut self, stmts: &[Stmt], stack: &mut Vec<FuncId>) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for s in stmts {
+            self.inline_stmt(s, stack, &mut out);
+        }
+        out
+    }
+
+    fn inline_one(&mut self, s: &Stmt, stack: &mut Vec<FuncId>) -> Stmt {
+        let mut out = Vec::new();
+        self.inline_stmt(s, stack, &mut out);
+        match <[Stmt; 1]>::try_from(out) {
+            Ok([one]) => one,
+            Err(stmts) => block_stmt(stmts, s.span),
+        }
+    }
+
+    fn inline_stmt(&mut self, s: &Stmt, stack: &mut Vec<FuncId>, out: &mut Vec<Stmt>) {
+        let mut s = s.clone();
+        match &mut s.kind {
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => {
+                if self.inline_site(e) {
+                    self.hoist_inlined(e, stack, out);
+                }
+            }
+            StmtKind::Decl {
+                init: Some(init), ..
+            } => {
+                if init.iter().any(|i| self.contains_inlined(&i.value))
+                    && init.iter().all(|i| self.site_shape(&i.value))
+                {
+                    for InitElem { value, .. } in init.iter_mut() {
+                        self.hoist_inlined(value, stack, out);
+                    }
+                }
+            }
+            // The condition is evaluated once, before either arm.
+            StmtKind::If { cond, then, els } => {
+                if self.inline_site(cond) {
+                    self.hoist_inlined(cond, stack, out);
+                }
+                **then = self.inline_one(then, stack);
+                if let Some(els) = els {
+                    **els = self.inline_one(els, stack);
+                }
+            }
+            StmtKind::Switch { cond, cases } => {
+                if self.inline_site(cond) {
+                    self.hoist_inlined(cond, stack, out);
+                }
+                for c in cases.iter_mut() {
+                    c.body = self.inline_list(&c.body, stack);
+                }
+            }
+            // Conditions and steps are evaluated again each iteration: calls there stay.
+            StmtKind::Loop { body, .. } => **body = self.inline_one(body, stack),
+            StmtKind::Block(b) => b.stmts = self.inline_list(&b.stmts, stack),
+            // Group constructs are synchronous bodies or regions of their own; the rest has
+            // no call.
+            _ => {}
+        }
+        out.push(s);
+    }
+
+    /// Whether `func` is inlined (module docs).
+    fn inlinable(&self, func: FuncId) -> bool {
+        let f = self.program.func(func);
+        f.kind == FnKind::Async
+            && self.summaries.is_host_fn(func)
+            && f.params
+                .iter()
+                .all(|p| self.program.var(*p).sharity == Sharity::Private)
+            && !f.body.stmts.iter().any(has_group_construct)
+            && !self.reaches(func, func, &mut Vec::new())
+    }
+
+    /// Whether a call of `from` may call `to`, directly or through other functions.
+    fn reaches(&self, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
+        let mut callees = Vec::new();
+        for s in &self.program.func(from).body.stmts {
+            stmt_callees(s, &mut callees);
+        }
+        callees.into_iter().any(|c| {
+            c == to
+                || (!seen.contains(&c) && {
+                    seen.push(c);
+                    self.reaches(c, to, seen)
+                })
+        })
+    }
+
+    fn inlined_call(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Call { func, .. } if self.inlinable(*func))
+    }
+
+    fn contains_inlined(&self, e: &Expr) -> bool {
+        let mut found = self.inlined_call(e);
+        e.for_each_child(|c| found = found || self.contains_inlined(c));
+        found
+    }
+
+    /// Whether the inlined calls in `e` can run before the rest of it: `e` contains one, none
+    /// is reached only by some evaluations (right of `&&`/`||`, an arm of `?:`), and what
+    /// is not a call or its arguments runs no code and reads only private locals of this
+    /// function that no pointer reaches (a callee cannot change them), apart from the
+    /// place an assignment stores the value to.
+    fn inline_site(&self, e: &Expr) -> bool {
+        self.contains_inlined(e) && self.site_shape(e)
+    }
+
+    fn site_shape(&self, e: &Expr) -> bool {
+        if !self.contains_inlined(e) {
+            return self.independent(e);
+        }
+        match &e.kind {
+            ExprKind::Call { args, .. } if self.inlined_call(e) => {
+                args.iter().all(|a| !self.conditional_inlined(a, false))
+            }
+            ExprKind::Assign { place, value } => fixed_place(place, self) && self.site_shape(value),
+            ExprKind::Convert(x) | ExprKind::Unary(_, x) => self.site_shape(x),
+            ExprKind::Binary(_, a, b) => self.site_shape(a) && self.site_shape(b),
+            _ => false,
+        }
+    }
+
+    /// Whether an inlined call in `e` is reached only by some evaluations of `e`.
+    fn conditional_inlined(&self, e: &Expr, conditional: bool) -> bool {
+        if conditional && self.inlined_call(e) {
+            return true;
+        }
+        let mut found = false;
+        match &e.kind {
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+                found = self.conditional_inlined(a, conditional)
+                    || self.conditional_inlined(b, true);
+            }
+            ExprKind::Cond(c, a, b) => {
+                found = self.conditional_inlined(c, conditional)
+                    || self.conditional_inlined(a, true)
+                    || self.conditional_inlined(b, true);
+            }
+            _ => e.for_each_child(|c| found = found || self.conditional_inlined(c, conditional)),
+        }
+        found
+    }
+
+    /// Whether `e` runs no code and reads nothing a callee could change.
+    fn independent(&self, e: &Expr) -> bool {
+        let own = match &e.kind {
+            ExprKind::Var(v) => {
+                let var = self.program.var(*v);
+                let local = matches!(var.kind,
+                    VarKind::Local { func } | VarKind::Param { func, .. } if func == self.func);
+                local && var.sharity == Sharity::Private && !var.addr_taken
+            }
+            ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Convert(_)
+            | ExprKind::Unary(..)
+            | ExprKind::Binary(..)
+            | ExprKind::LogAnd(..)
+            | ExprKind::LogOr(..)
+            | ExprKind::Cond(..)
+            | ExprKind::ProcNr
+            | ExprKind::StartedProcs
+            | ExprKind::Dollar
+            | ExprKind::DollarDollar
+            | ExprKind::At
+            | ExprKind::GroupSize => true,
+            _ => false,
+        };
+        let mut children = true;
+        e.for_each_child(|c| children = children && self.independent(c));
+        own && children
+    }
+
+    /// Replaces each inlined call in `e` (innermost first, in evaluation order) by its result,
+    /// appending the callee's body to `out`.
+    fn hoist_inlined(&mut self, e: &mut Expr, stack: &mut Vec<FuncId>, out: &mut Vec<Stmt>) {
+        e.for_each_child_mut(|c| self.hoist_inlined(c, stack, out));
+        let ExprKind::Call { func, args } = &e.kind else {
+            return;
+        };
+        let func = *func;
+        if !self.inlinable(func) || stack.contains(&func) {
+            return;
+        }
+        let span = e.span;
+        let result = (e.ty != Type::Void).then(|| self.temp(e.ty.clone(), "res", span));
+        let body = self.inlined_body(func, args.clone(), result, span);
+        stack.push(func);
+        let body = self.inline_list(&body, stack);
+        stack.pop();
+        out.push(block_stmt(body, span));
+        *e = match result {
+            Some(r) => self.var_expr(r, span),
+            None => void_noop(span),
+        };
+    }
+
+    /// The body of `func` for one call: parameters assigned from `args`, variables renamed,
+    /// each `return` storing into `result` and leaving the body.
+    fn inlined_body(
+        &mut self,
+        func: FuncId,
+        args: Vec<Expr>,
+        result: Option<VarId>,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let f = self.program.func(func).clone();
+        let mut names = Renaming::new();
+        let mut stmts = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let local = self.renamed(*p, func, &mut names);
+            stmts.push(async_assign(self, local, a, span));
+        }
+        let mut body = f.body.stmts.clone();
+        for s in &mut body {
+            self.rename_stmt(s, func, &mut names);
+        }
+        let last_return = matches!(body.last(), Some(Stmt { kind: StmtKind::Return(_), .. }));
+        let early = body[..body.len() - usize::from(last_return)]
+            .iter()
+            .any(returns);
+        if !early {
+            // Only the last statement returns: it stores the result and the body ends.
+            let last = last_return.then(|| body.pop()).flatten();
+            stmts.extend(body);
+            if let Some(Stmt {
+                kind: StmtKind::Return(value),
+                span,
+                ..
+            }) = last
+            {
+                stmts.extend(self.store_result(result, value, span));
+            }
+            return stmts;
+        }
+        // A `return` inside the body leaves `do { body } while (0)`; one inside a loop or
+        // `switch` of the body sets a flag that each enclosing one tests after it.
+        let nested = body.iter().any(|s| returns_nested(s, false));
+        let flag = nested.then(|| self.temp(Type::INT, "returned", span));
+        if let Some(flag) = flag {
+            stmts.push(async_assign(self, flag, int(0, span), span));
+        }
+        let body = body
+            .iter()
+            .map(|s| self.leave_on_return(s, result, flag, false))
+            .collect();
+        stmts.push(Stmt {
+            kind: StmtKind::Loop {
+                cond: Some(int(0, span)),
+                step: None,
+                body: Box::new(block_stmt(body, span)),
+                test_first: false,
+            },
+            mode: Mode::Async,
+            span,
+        });
+        stmts
+    }
+
+    fn store_result(&self, result: Option<VarId>, value: Option<Expr>, span: Span) -> Vec<Stmt> {
+        match (result, value) {
+            (Some(r), Some(v)) => vec![async_assign(self, r, v, span)],
+            // A value of a call whose value is not used: still evaluated.
+            (None, Some(v)) => vec![Stmt {
+                kind: StmtKind::Expr(v),
+                mode: Mode::Async,
+                span,
+            }],
+            (_, None) => Vec::new(),
+        }
+    }
+
+    /// `s` with each `return` replaced by storing the result and a `break`. `nested`: inside
+    /// a loop or `switch` of the body.
+    fn leave_on_return(
+        &self,
+        s: &Stmt,
+        result: Option<VarId>,
+        flag: Option<VarId>,
+        nested: bool,
+    ) -> Stmt {
+        let mut s = s.clone();
+        let leave = |s: &Stmt| Stmt {
+            kind: StmtKind::Break,
+            mode: Mode::Async,
+            span: s.span,
+        };
+        match &mut s.kind {
+            StmtKind::Return(value) => {
+                let mut stmts = self.store_result(result, value.take(), s.span);
+                if let (Some(flag), true) = (flag, nested) {
+                    stmts.push(async_assign(self, flag, int(1, s.span), s.span));
+                }
+                stmts.push(leave(&s));
+                return block_stmt(stmts, s.span);
+            }
+            StmtKind::Block(b) => {
+                for x in &mut b.stmts {
+                    *x = self.leave_on_return(x, result, flag, nested);
+                }
+            }
+            StmtKind::If { then, els, .. } => {
+                **then = self.leave_on_return(then, result, flag, nested);
+                if let Some(els) = els {
+                    **els = self.leave_on_return(els, result, flag, nested);
+                }
+            }
+            StmtKind::Loop { body, .. } => {
+                **body = self.leave_on_return(body, result, flag, true);
+            }
+            StmtKind::Switch { cases, .. } => {
+                for x in cases.iter_mut().flat_map(|c| &mut c.body) {
+                    *x = self.leave_on_return(x, result, flag, true);
+                }
+            }
+            _ => {}
+        }
+        match (&s.kind, flag) {
+            (StmtKind::Loop { .. } | StmtKind::Switch { .. }, Some(flag)) if returns(&s) => {
+                // Returned inside: leave the construct around this one too.
+                let test = Stmt {
+                    kind: StmtKind::If {
+                        cond: self.var_expr(flag, s.span),
+                        then: Box::new(leave(&s)),
+                        els: None,
+                    },
+                    mode: Mode::Async,
+                    span: s.span,
+                };
+                let span = s.span;
+                block_stmt(vec![s, test], span)
+            }
+            _ => s,
+        }
+    }
+
+    /// The caller's local that stands for the callee's variable `v` in this copy.
+    fn renamed(&mut self, v: VarId, callee: FuncId, names: &mut Renaming) -> VarId {
+        let var = self.program.var(v);
+        let own = matches!(var.kind,
+            VarKind::Local { func } | VarKind::Param { func, .. } if func == callee);
+        if !own {
+            return v;
+        }
+        if let Some(&local) = names.get(&v) {
+            return local;
+        }
+        let copy = Var {
+            name: format!("%{}_{}", self.program.func(callee).name, var.name),
+            kind: VarKind::Local { func: self.func },
+            ..var.clone()
+        };
+        let local = VarId(self.program.vars.len() as u32);
+        self.program.vars.push(copy);
+        names.insert(v, local);
+        local
+    }
+
+    fn rename_stmt(&mut self, s: &mut Stmt, callee: FuncId, names: &mut Renaming) {
+        match &mut s.kind {
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.rename_expr(e, callee, names),
+            StmtKind::Decl { var, init } => {
+                *var = self.renamed(*var, callee, names);
+                for i in init.iter_mut().flatten() {
+                    self.rename_expr(&mut i.value, callee, names);
+                }
+            }
+            StmtKind::Block(b) => {
+                for s in &mut b.stmts {
+                    self.rename_stmt(s, callee, names);
+                }
+            }
+            StmtKind::If { cond, then, els } => {
+                self.rename_expr(cond, callee, names);
+                self.rename_stmt(then, callee, names);
+                if let Some(els) = els {
+                    self.rename_stmt(els, callee, names);
+                }
+            }
+            StmtKind::Loop {
+                cond, step, body, ..
+            } => {
+                for e in cond.iter_mut().chain(step.iter_mut()) {
+                    self.rename_expr(e, callee, names);
+                }
+                self.rename_stmt(body, callee, names);
+            }
+            StmtKind::Switch { cond, cases } => {
+                self.rename_expr(cond, callee, names);
+                for s in cases.iter_mut().flat_map(|c| &mut c.body) {
+                    self.rename_stmt(s, callee, names);
+                }
+            }
+            // `inlinable` admits no group construct; the rest names no variable.
+            _ => {}
+        }
+    }
+
+    fn rename_expr(&mut self, e: &mut Expr, callee: FuncId, names: &mut Renaming) {
+        if let ExprKind::Var(v) = &mut e.kind {
+            *v = self.renamed(*v, callee, names);
+        }
+        e.for_each_child_mut(|c| self.rename_expr(c, callee, names));
+    }
+}
+
+/// Whether an assignment's place has an address that nothing a callee does can change: a
+/// named variable, its members and elements at indices `independent` of the callee.
+fn fixed_place(place: &Expr, b: &Builder) -> bool {
+    match &place.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Member { base, .. } => fixed_place(base, b),
+        ExprKind::Deref(p) => fixed_address(p, b),
+        _ => false,
+    }
+}
+
+fn fixed_address(p: &Expr, b: &Builder) -> bool {
+    match &p.kind {
+        ExprKind::Decay(x) | ExprKind::AddrOf(x) => fixed_place(x, b),
+        ExprKind::PtrOffset { ptr, index, .. } => fixed_address(ptr, b) && b.independent(index),
+        _ => b.independent(p),
+    }
+}
+
+fn has_group_construct(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_group_construct),
+        StmtKind::If { then, els, .. } => {
+            has_group_construct(then) || els.as_deref().is_some_and(has_group_construct)
+        }
+        StmtKind::Loop { body, .. } => has_group_construct(body),
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).any(has_group_construct),
+        _ => false,
+    }
+}
+
+/// The functions `s` calls, group construct bodies included.
+fn stmt_callees(s: &Stmt, out: &mut Vec<FuncId>) {
+    fn expr(e: &Expr, out: &mut Vec<FuncId>) {
+        if let ExprKind::Call { func, .. } = &e.kind {
+            out.push(*func);
+        }
+        e.for_each_child(|c| expr(c, out));
+    }
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr(e, out),
+        StmtKind::Decl { init, .. } => init.iter().flatten().for_each(|i| expr(&i.value, out)),
+        StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt_callees(s, out)),
+        StmtKind::If { cond, then, els } => {
+            expr(cond, out);
+            stmt_callees(then, out);
+            els.iter().for_each(|s| stmt_callees(s, out));
+        }
+        StmtKind::Loop {
+            cond, step, body, ..
+        } => {
+            cond.iter().chain(step.iter()).for_each(|e| expr(e, out));
+            stmt_callees(body, out);
+        }
+        StmtKind::Switch { cond, cases } => {
+            expr(cond, out);
+            cases
+                .iter()
+                .flat_map(|c| &c.body)
+                .for_each(|s| stmt_callees(s, out));
+        }
+        StmtKind::Fork {
+            count,
+            at,
+            dollar,
+            body,
+        } => {
+            [count, at].into_iter().chain(dollar).for_each(|e| expr(e, out));
+            stmt_callees(body, out);
+        }
+        StmtKind::Start(body) | StmtKind::Farm(body) | StmtKind::Seq(body) => {
+            stmt_callees(body, out)
+        }
+        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Barrier => {}
+    }
+}
+
+/// Whether `s` contains a `return`.
+fn returns(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(returns),
+        StmtKind::If { then, els, .. } => returns(then) || els.as_deref().is_some_and(returns),
+        StmtKind::Loop { body, .. } => returns(body),
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).any(returns),
+        _ => false,
+    }
+}
+
+/// Whether `s` contains a `return` inside a loop or `switch` (`nested`: `s` is inside one).
+fn returns_nested(s: &Stmt, nested: bool) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => nested,
+        StmtKind::Block(b) => b.stmts.iter().any(|s| returns_nested(s, nested)),
+        StmtKind::If { then, els, .. } => {
+            returns_nested(then, nested) || els.as_deref().is_some_and(|e| returns_nested(e, nested))
+        }
+        StmtKind::Loop { body, .. } => returns_nested(body, true),
+        StmtKind::Switch { cases, .. } => cases
+            .iter()
+            .flat_map(|c| &c.body)
+            .any(|s| returns_nested(s, true)),
+        _ => false,
+    }
+}
+
+fn int(v: i64, span: Span) -> Expr {
+    mk(ExprKind::IntConst(v), Type::INT, span)
+}
+
+fn block_stmt(stmts: Vec<Stmt>, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Block(Block { stmts, span }),
+        mode: Mode::Async,
+        span,
+    }
+}
+
+fn async_assign(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
+    Stmt {
+        mode: Mode::Async,
+        ..assign_stmt(b, var, value, span)
+    }
+}
