@@ -10,13 +10,11 @@
 //!
 //! A function is inlined where that is exact: it is `async`, synchronises, is not recursive,
 //! has no `sh` parameter and contains no group construct (`start`, `fork`, `farm`, `seq`,
-//! whose groups need the host call); the call is the value of a statement whose other parts
-//! run no code and read nothing the callee could change (`inline_site`), so running the
-//! callee first keeps the simulator's order. Other calls stay host calls.
+//! whose groups need the host call); the call is a whole statement, as the simulator enters
+//! step by step (`inline_site`). Other calls stay host calls.
 
 use super::*;
-use crate::rules::simple::void_noop;
-use fork_frontend::hir::{Block, InitElem};
+use fork_frontend::hir::Block;
 
 /// The callee's variables in one inlined copy: each parameter and local gets a fresh private
 /// local of the caller.
@@ -48,50 +46,81 @@ impl Builder<'_> {
     }
 
     fn inline_stmt(&mut self, s: &Stmt, stack: &mut Vec<FuncId>, out: &mut Vec<Stmt>) {
+        if let Some((func, args)) = self.inline_site(s) {
+            let span = s.span;
+            let ty = self.program.func(func).ret.clone();
+            let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
+            let body = self.inlined_body(func, args.to_vec(), result, span);
+            stack.push(func);
+            let mut stmts = self.inline_list(&body, stack);
+            stack.pop();
+            let mut s = s.clone();
+            // What the statement does with the value, after the callee's body.
+            let value = result.map(|r| self.var_expr(r, span));
+            match (&mut s.kind, value) {
+                (StmtKind::Expr(e), Some(value)) if matches!(e.kind, ExprKind::Assign { .. }) => {
+                    if let ExprKind::Assign { value: v, .. } = &mut e.kind {
+                        **v = value;
+                    }
+                    stmts.push(s);
+                }
+                (StmtKind::Decl { init: Some(init), .. }, Some(value)) => {
+                    init[0].value = value;
+                    stmts.push(s);
+                }
+                _ => {}
+            }
+            out.push(block_stmt(stmts, span));
+            return;
+        }
         let mut s = s.clone();
         match &mut s.kind {
-            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => {
-                if self.inline_site(e) {
-                    self.hoist_inlined(e, stack, out);
-                }
-            }
-            StmtKind::Decl {
-                init: Some(init), ..
-            } => {
-                if init.iter().any(|i| self.contains_inlined(&i.value))
-                    && init.iter().all(|i| self.site_shape(&i.value))
-                {
-                    for InitElem { value, .. } in init.iter_mut() {
-                        self.hoist_inlined(value, stack, out);
-                    }
-                }
-            }
-            // The condition is evaluated once, before either arm.
-            StmtKind::If { cond, then, els } => {
-                if self.inline_site(cond) {
-                    self.hoist_inlined(cond, stack, out);
-                }
+            StmtKind::If { then, els, .. } => {
                 **then = self.inline_one(then, stack);
                 if let Some(els) = els {
                     **els = self.inline_one(els, stack);
                 }
             }
-            StmtKind::Switch { cond, cases } => {
-                if self.inline_site(cond) {
-                    self.hoist_inlined(cond, stack, out);
-                }
+            StmtKind::Switch { cases, .. } => {
                 for c in cases.iter_mut() {
                     c.body = self.inline_list(&c.body, stack);
                 }
             }
-            // Conditions and steps are evaluated again each iteration: calls there stay.
             StmtKind::Loop { body, .. } => **body = self.inline_one(body, stack),
             StmtKind::Block(b) => b.stmts = self.inline_list(&b.stmts, stack),
             // Group constructs are synchronous bodies or regions of their own; the rest has
-            // no call.
+            // no statement inside.
             _ => {}
         }
         out.push(s);
+    }
+
+    /// The call of an inlinable function that `s` makes as a whole statement, the only
+    /// calls the simulator runs step by step, so that their barriers wait (`f(x);`,
+    /// `place = f(x);`, `T v = f(x);`; pram-sim's `async_exec`): a call inside a larger
+    /// expression runs to its end within the statement there. Its arguments call no
+    /// function that synchronises.
+    fn inline_site<'s>(&self, s: &'s Stmt) -> Option<(FuncId, &'s [Expr])> {
+        let call = match &s.kind {
+            StmtKind::Expr(e) => match &e.kind {
+                ExprKind::Assign { value, .. } => value,
+                _ => e,
+            },
+            StmtKind::Decl {
+                init: Some(init), ..
+            } => match init.as_slice() {
+                [elem] if elem.offset == 0 => &elem.value,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let ExprKind::Call { func, args } = &call.kind else {
+            return None;
+        };
+        let plain_args = !args
+            .iter()
+            .any(|a| self.summaries.expr(&self.program, a).host);
+        (self.inlinable(*func) && plain_args).then_some((*func, args.as_slice()))
     }
 
     /// Whether `func` is inlined (module docs).
@@ -119,116 +148,6 @@ impl Builder<'_> {
                     self.reaches(c, to, seen)
                 })
         })
-    }
-
-    fn inlined_call(&self, e: &Expr) -> bool {
-        matches!(&e.kind, ExprKind::Call { func, .. } if self.inlinable(*func))
-    }
-
-    fn contains_inlined(&self, e: &Expr) -> bool {
-        let mut found = self.inlined_call(e);
-        e.for_each_child(|c| found = found || self.contains_inlined(c));
-        found
-    }
-
-    /// Whether the inlined calls in `e` can run before the rest of it: `e` contains one, none
-    /// is reached only by some evaluations (right of `&&`/`||`, an arm of `?:`), and what
-    /// is not a call or its arguments runs no code and reads only private locals of this
-    /// function that no pointer reaches (a callee cannot change them), apart from the
-    /// place an assignment stores the value to.
-    fn inline_site(&self, e: &Expr) -> bool {
-        self.contains_inlined(e) && self.site_shape(e)
-    }
-
-    fn site_shape(&self, e: &Expr) -> bool {
-        if !self.contains_inlined(e) {
-            return self.independent(e);
-        }
-        match &e.kind {
-            ExprKind::Call { args, .. } if self.inlined_call(e) => {
-                args.iter().all(|a| !self.conditional_inlined(a, false))
-            }
-            ExprKind::Assign { place, value } => fixed_place(place, self) && self.site_shape(value),
-            ExprKind::Convert(x) | ExprKind::Unary(_, x) => self.site_shape(x),
-            ExprKind::Binary(_, a, b) => self.site_shape(a) && self.site_shape(b),
-            _ => false,
-        }
-    }
-
-    /// Whether an inlined call in `e` is reached only by some evaluations of `e`.
-    fn conditional_inlined(&self, e: &Expr, conditional: bool) -> bool {
-        if conditional && self.inlined_call(e) {
-            return true;
-        }
-        let mut found = false;
-        match &e.kind {
-            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
-                found = self.conditional_inlined(a, conditional)
-                    || self.conditional_inlined(b, true);
-            }
-            ExprKind::Cond(c, a, b) => {
-                found = self.conditional_inlined(c, conditional)
-                    || self.conditional_inlined(a, true)
-                    || self.conditional_inlined(b, true);
-            }
-            _ => e.for_each_child(|c| found = found || self.conditional_inlined(c, conditional)),
-        }
-        found
-    }
-
-    /// Whether `e` runs no code and reads nothing a callee could change.
-    fn independent(&self, e: &Expr) -> bool {
-        let own = match &e.kind {
-            ExprKind::Var(v) => {
-                let var = self.program.var(*v);
-                let local = matches!(var.kind,
-                    VarKind::Local { func } | VarKind::Param { func, .. } if func == self.func);
-                local && var.sharity == Sharity::Private && !var.addr_taken
-            }
-            ExprKind::IntConst(_)
-            | ExprKind::FloatConst(_)
-            | ExprKind::Str(_)
-            | ExprKind::Convert(_)
-            | ExprKind::Unary(..)
-            | ExprKind::Binary(..)
-            | ExprKind::LogAnd(..)
-            | ExprKind::LogOr(..)
-            | ExprKind::Cond(..)
-            | ExprKind::ProcNr
-            | ExprKind::StartedProcs
-            | ExprKind::Dollar
-            | ExprKind::DollarDollar
-            | ExprKind::At
-            | ExprKind::GroupSize => true,
-            _ => false,
-        };
-        let mut children = true;
-        e.for_each_child(|c| children = children && self.independent(c));
-        own && children
-    }
-
-    /// Replaces each inlined call in `e` (innermost first, in evaluation order) by its result,
-    /// appending the callee's body to `out`.
-    fn hoist_inlined(&mut self, e: &mut Expr, stack: &mut Vec<FuncId>, out: &mut Vec<Stmt>) {
-        e.for_each_child_mut(|c| self.hoist_inlined(c, stack, out));
-        let ExprKind::Call { func, args } = &e.kind else {
-            return;
-        };
-        let func = *func;
-        if !self.inlinable(func) || stack.contains(&func) {
-            return;
-        }
-        let span = e.span;
-        let result = (e.ty != Type::Void).then(|| self.temp(e.ty.clone(), "res", span));
-        let body = self.inlined_body(func, args.clone(), result, span);
-        stack.push(func);
-        let body = self.inline_list(&body, stack);
-        stack.pop();
-        out.push(block_stmt(body, span));
-        *e = match result {
-            Some(r) => self.var_expr(r, span),
-            None => void_noop(span),
-        };
     }
 
     /// The body of `func` for one call: parameters assigned from `args`, variables renamed,
@@ -315,6 +234,7 @@ impl Builder<'_> {
         flag: Option<VarId>,
         nested: bool,
     ) -> Stmt {
+        let had_return = returns(s);
         let mut s = s.clone();
         let leave = |s: &Stmt| Stmt {
             kind: StmtKind::Break,
@@ -352,7 +272,7 @@ impl Builder<'_> {
             _ => {}
         }
         match (&s.kind, flag) {
-            (StmtKind::Loop { .. } | StmtKind::Switch { .. }, Some(flag)) if returns(&s) => {
+            (StmtKind::Loop { .. } | StmtKind::Switch { .. }, Some(flag)) if had_return => {
                 // Returned inside: leave the construct around this one too.
                 let test = Stmt {
                     kind: StmtKind::If {
@@ -437,25 +357,6 @@ impl Builder<'_> {
             *v = self.renamed(*v, callee, names);
         }
         e.for_each_child_mut(|c| self.rename_expr(c, callee, names));
-    }
-}
-
-/// Whether an assignment's place has an address that nothing a callee does can change: a
-/// named variable, its members and elements at indices `independent` of the callee.
-fn fixed_place(place: &Expr, b: &Builder) -> bool {
-    match &place.kind {
-        ExprKind::Var(_) => true,
-        ExprKind::Member { base, .. } => fixed_place(base, b),
-        ExprKind::Deref(p) => fixed_address(p, b),
-        _ => false,
-    }
-}
-
-fn fixed_address(p: &Expr, b: &Builder) -> bool {
-    match &p.kind {
-        ExprKind::Decay(x) | ExprKind::AddrOf(x) => fixed_place(x, b),
-        ExprKind::PtrOffset { ptr, index, .. } => fixed_address(ptr, b) && b.independent(index),
-        _ => b.independent(p),
     }
 }
 
