@@ -879,7 +879,10 @@ impl Gen<'_> {
                     )
                     .expect("in the menu only when some");
                 if ctx.mode == Mode::Async
-                    && self.funcs.iter().any(|g| g.name == f && g.kind == Kind::Async { barrier: true })
+                    && self
+                        .funcs
+                        .iter()
+                        .any(|g| g.name == f && g.kind == Kind::Async { barrier: true })
                 {
                     self.calls_barrier = true;
                 }

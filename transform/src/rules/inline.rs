@@ -64,7 +64,12 @@ impl Builder<'_> {
                     }
                     stmts.push(s);
                 }
-                (StmtKind::Decl { init: Some(init), .. }, Some(value)) => {
+                (
+                    StmtKind::Decl {
+                        init: Some(init), ..
+                    },
+                    Some(value),
+                ) => {
                     init[0].value = value;
                     stmts.push(s);
                 }
@@ -170,7 +175,13 @@ impl Builder<'_> {
         for s in &mut body {
             self.rename_stmt(s, func, &mut names);
         }
-        let last_return = matches!(body.last(), Some(Stmt { kind: StmtKind::Return(_), .. }));
+        let last_return = matches!(
+            body.last(),
+            Some(Stmt {
+                kind: StmtKind::Return(_),
+                ..
+            })
+        );
         let early = body[..body.len() - usize::from(last_return)]
             .iter()
             .any(returns);
@@ -368,7 +379,9 @@ fn has_group_construct(s: &Stmt) -> bool {
             has_group_construct(then) || els.as_deref().is_some_and(has_group_construct)
         }
         StmtKind::Loop { body, .. } => has_group_construct(body),
-        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).any(has_group_construct),
+        StmtKind::Switch { cases, .. } => {
+            cases.iter().flat_map(|c| &c.body).any(has_group_construct)
+        }
         _ => false,
     }
 }
@@ -409,7 +422,10 @@ fn stmt_callees(s: &Stmt, out: &mut Vec<FuncId>) {
             dollar,
             body,
         } => {
-            [count, at].into_iter().chain(dollar).for_each(|e| expr(e, out));
+            [count, at]
+                .into_iter()
+                .chain(dollar)
+                .for_each(|e| expr(e, out));
             stmt_callees(body, out);
         }
         StmtKind::Start(body) | StmtKind::Farm(body) | StmtKind::Seq(body) => {
@@ -437,7 +453,8 @@ fn returns_nested(s: &Stmt, nested: bool) -> bool {
         StmtKind::Return(_) => nested,
         StmtKind::Block(b) => b.stmts.iter().any(|s| returns_nested(s, nested)),
         StmtKind::If { then, els, .. } => {
-            returns_nested(then, nested) || els.as_deref().is_some_and(|e| returns_nested(e, nested))
+            returns_nested(then, nested)
+                || els.as_deref().is_some_and(|e| returns_nested(e, nested))
         }
         StmtKind::Loop { body, .. } => returns_nested(body, true),
         StmtKind::Switch { cases, .. } => cases
