@@ -24,36 +24,34 @@ impl Builder<'_> {
     /// The statements of an asynchronous region with every inlinable call replaced by the
     /// callee's body (module docs).
     pub(crate) fn inline_async_calls(&mut self, stmts: &[Stmt]) -> Vec<Stmt> {
-        self.inline_list(stmts, &mut Vec::new())
+        self.inline_list(stmts)
     }
 
-    /// `stack`: the functions being inlined around these statements.
-    fn inline_list(&mut self, stmts: &[Stmt], stack: &mut Vec<FuncId>) -> Vec<Stmt> {
+    fn inline_list(&mut self, stmts: &[Stmt]) -> Vec<Stmt> {
         let mut out = Vec::new();
         for s in stmts {
-            self.inline_stmt(s, stack, &mut out);
+            self.inline_stmt(s, &mut out);
         }
         out
     }
 
-    fn inline_one(&mut self, s: &Stmt, stack: &mut Vec<FuncId>) -> Stmt {
+    fn inline_one(&mut self, s: &Stmt) -> Stmt {
         let mut out = Vec::new();
-        self.inline_stmt(s, stack, &mut out);
+        self.inline_stmt(s, &mut out);
         match <[Stmt; 1]>::try_from(out) {
             Ok([one]) => one,
             Err(stmts) => block_stmt(stmts, s.span),
         }
     }
 
-    fn inline_stmt(&mut self, s: &Stmt, stack: &mut Vec<FuncId>, out: &mut Vec<Stmt>) {
+    fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
         if let Some((func, args)) = self.inline_site(s) {
             let span = s.span;
             let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
             let body = self.inlined_body(func, args.to_vec(), result, span);
-            stack.push(func);
-            let mut stmts = self.inline_list(&body, stack);
-            stack.pop();
+            // The callee's own calls (`inlinable` admits no recursion).
+            let mut stmts = self.inline_list(&body);
             let mut s = s.clone();
             // What the statement does with the value, after the callee's body.
             let value = result.map(|r| self.var_expr(r, span));
@@ -81,18 +79,18 @@ impl Builder<'_> {
         let mut s = s.clone();
         match &mut s.kind {
             StmtKind::If { then, els, .. } => {
-                **then = self.inline_one(then, stack);
+                **then = self.inline_one(then);
                 if let Some(els) = els {
-                    **els = self.inline_one(els, stack);
+                    **els = self.inline_one(els);
                 }
             }
             StmtKind::Switch { cases, .. } => {
                 for c in cases.iter_mut() {
-                    c.body = self.inline_list(&c.body, stack);
+                    c.body = self.inline_list(&c.body);
                 }
             }
-            StmtKind::Loop { body, .. } => **body = self.inline_one(body, stack),
-            StmtKind::Block(b) => b.stmts = self.inline_list(&b.stmts, stack),
+            StmtKind::Loop { body, .. } => **body = self.inline_one(body),
+            StmtKind::Block(b) => b.stmts = self.inline_list(&b.stmts),
             // Group constructs are synchronous bodies or regions of their own; the rest has
             // no statement inside.
             _ => {}
