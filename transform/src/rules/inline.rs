@@ -45,7 +45,7 @@ impl Builder<'_> {
     }
 
     fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        if let Some((func, args)) = self.inline_site(s) {
+        if let Some((func, args)) = inline_site(&self.program, self.summaries, s) {
             let span = s.span;
             let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
@@ -96,61 +96,6 @@ impl Builder<'_> {
             _ => {}
         }
         out.push(s);
-    }
-
-    /// The call of an inlinable function that `s` makes as a whole statement, the only
-    /// calls the simulator runs step by step, so that their barriers wait (`f(x);`,
-    /// `place = f(x);`, `T v = f(x);`; pram-sim's `async_exec`): a call inside a larger
-    /// expression runs to its end within the statement there. Its arguments call no
-    /// function that synchronises.
-    fn inline_site<'s>(&self, s: &'s Stmt) -> Option<(FuncId, &'s [Expr])> {
-        let call = match &s.kind {
-            StmtKind::Expr(e) => match &e.kind {
-                ExprKind::Assign { value, .. } => value,
-                _ => e,
-            },
-            StmtKind::Decl {
-                init: Some(init), ..
-            } => match init.as_slice() {
-                [elem] if elem.offset == 0 => &elem.value,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        let ExprKind::Call { func, args } = &call.kind else {
-            return None;
-        };
-        let plain_args = !args
-            .iter()
-            .any(|a| self.summaries.expr(&self.program, a).host);
-        (self.inlinable(*func) && plain_args).then_some((*func, args.as_slice()))
-    }
-
-    /// Whether `func` is inlined (module docs).
-    fn inlinable(&self, func: FuncId) -> bool {
-        let f = self.program.func(func);
-        f.kind == FnKind::Async
-            && self.summaries.is_host_fn(func)
-            && f.params
-                .iter()
-                .all(|p| self.program.var(*p).sharity == Sharity::Private)
-            && !f.body.stmts.iter().any(has_group_construct)
-            && !self.reaches(func, func, &mut Vec::new())
-    }
-
-    /// Whether a call of `from` may call `to`, directly or through other functions.
-    fn reaches(&self, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
-        let mut callees = Vec::new();
-        for s in &self.program.func(from).body.stmts {
-            stmt_callees(s, &mut callees);
-        }
-        callees.into_iter().any(|c| {
-            c == to
-                || (!seen.contains(&c) && {
-                    seen.push(c);
-                    self.reaches(c, to, seen)
-                })
-        })
     }
 
     /// The body of `func` for one call: parameters assigned from `args`, variables renamed,
@@ -369,6 +314,87 @@ impl Builder<'_> {
     }
 }
 
+/// The call of an inlinable function that `s` makes as a whole statement, the only calls the
+/// simulator runs step by step, so that their barriers wait (`f(x);`, `place = f(x);`,
+/// `T v = f(x);`; pram-sim's `async_exec`): a call inside a larger expression runs to its end
+/// within the statement there. Its arguments call no function that synchronises.
+fn inline_site<'s>(
+    program: &Program,
+    summaries: &Summaries,
+    s: &'s Stmt,
+) -> Option<(FuncId, &'s [Expr])> {
+    let call = match &s.kind {
+        StmtKind::Expr(e) => match &e.kind {
+            ExprKind::Assign { value, .. } => value,
+            _ => e,
+        },
+        StmtKind::Decl {
+            init: Some(init), ..
+        } => match init.as_slice() {
+            [elem] if elem.offset == 0 => &elem.value,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let ExprKind::Call { func, args } = &call.kind else {
+        return None;
+    };
+    let plain_args = !args.iter().any(|a| summaries.expr(program, a).host);
+    (inlinable(program, summaries, *func) && plain_args).then_some((*func, args.as_slice()))
+}
+
+/// Whether `func` is inlined (module docs).
+fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
+    let f = program.func(func);
+    f.kind == FnKind::Async
+        && summaries.is_host_fn(func)
+        && f.params
+            .iter()
+            .all(|p| program.var(*p).sharity == Sharity::Private)
+        && !f.body.stmts.iter().any(has_group_construct)
+        && !reaches(program, func, func, &mut Vec::new())
+}
+
+/// Whether a call of `from` may call `to`, directly or through other functions.
+fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
+    let mut callees = Vec::new();
+    for s in &program.func(from).body.stmts {
+        stmt_callees(s, &mut callees);
+    }
+    callees.into_iter().any(|c| {
+        c == to
+            || (!seen.contains(&c) && {
+                seen.push(c);
+                reaches(program, c, to, seen)
+            })
+    })
+}
+
+/// Whether every call of `func` is inlined: it needs no host function.
+pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
+    inlinable(program, summaries, func) && !called_on_host(program, summaries, func)
+}
+
+/// Whether some call of `func` runs as a host call: one that is not a whole statement of
+/// asynchronous code (`inline_site`).
+fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
+    fn visit(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> bool {
+        let inlined = s.mode == Mode::Async
+            && inline_site(program, summaries, s).is_some_and(|(f, _)| f == func);
+        let mut own = Vec::new();
+        own_exprs(s).into_iter().for_each(|e| calls(e, &mut own));
+        own.iter().filter(|f| **f == func).count() > usize::from(inlined)
+            || children(s)
+                .into_iter()
+                .any(|c| visit(program, summaries, c, func))
+    }
+    program
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body.stmts)
+        .any(|s| visit(program, summaries, s, func))
+}
+
 fn has_group_construct(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => true,
@@ -384,53 +410,47 @@ fn has_group_construct(s: &Stmt) -> bool {
     }
 }
 
-/// The functions `s` calls, group construct bodies included.
-fn stmt_callees(s: &Stmt, out: &mut Vec<FuncId>) {
-    fn expr(e: &Expr, out: &mut Vec<FuncId>) {
-        if let ExprKind::Call { func, .. } = &e.kind {
-            out.push(*func);
-        }
-        e.for_each_child(|c| expr(c, out));
-    }
+/// The expressions of `s` itself, not those of the statements nested in it (`children`).
+fn own_exprs(s: &Stmt) -> Vec<&Expr> {
     match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => expr(e, out),
-        StmtKind::Decl { init, .. } => init.iter().flatten().for_each(|i| expr(&i.value, out)),
-        StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt_callees(s, out)),
-        StmtKind::If { cond, then, els } => {
-            expr(cond, out);
-            stmt_callees(then, out);
-            els.iter().for_each(|s| stmt_callees(s, out));
-        }
-        StmtKind::Loop {
-            cond, step, body, ..
-        } => {
-            cond.iter().chain(step.iter()).for_each(|e| expr(e, out));
-            stmt_callees(body, out);
-        }
-        StmtKind::Switch { cond, cases } => {
-            expr(cond, out);
-            cases
-                .iter()
-                .flat_map(|c| &c.body)
-                .for_each(|s| stmt_callees(s, out));
-        }
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => vec![e],
+        StmtKind::Decl { init, .. } => init.iter().flatten().map(|i| &i.value).collect(),
+        StmtKind::If { cond, .. } | StmtKind::Switch { cond, .. } => vec![cond],
+        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).collect(),
         StmtKind::Fork {
-            count,
-            at,
-            dollar,
-            body,
-        } => {
-            [count, at]
-                .into_iter()
-                .chain(dollar)
-                .for_each(|e| expr(e, out));
-            stmt_callees(body, out);
-        }
-        StmtKind::Start(body) | StmtKind::Farm(body) | StmtKind::Seq(body) => {
-            stmt_callees(body, out)
-        }
-        StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Barrier => {}
+            count, at, dollar, ..
+        } => [count, at].into_iter().chain(dollar.iter()).collect(),
+        _ => Vec::new(),
     }
+}
+
+/// The statements nested directly in `s`, group construct bodies included.
+fn children(s: &Stmt) -> Vec<&Stmt> {
+    match &s.kind {
+        StmtKind::Block(b) => b.stmts.iter().collect(),
+        StmtKind::If { then, els, .. } => std::iter::once(&**then).chain(els.as_deref()).collect(),
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).collect(),
+        StmtKind::Loop { body, .. }
+        | StmtKind::Fork { body, .. }
+        | StmtKind::Start(body)
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body) => vec![body],
+        _ => Vec::new(),
+    }
+}
+
+/// The functions `e` calls, in evaluation order.
+fn calls(e: &Expr, out: &mut Vec<FuncId>) {
+    if let ExprKind::Call { func, .. } = &e.kind {
+        out.push(*func);
+    }
+    e.for_each_child(|c| calls(c, out));
+}
+
+/// The functions `s` calls, nested statements included.
+fn stmt_callees(s: &Stmt, out: &mut Vec<FuncId>) {
+    own_exprs(s).into_iter().for_each(|e| calls(e, out));
+    children(s).into_iter().for_each(|c| stmt_callees(c, out));
 }
 
 /// Whether `s` contains a `return`.

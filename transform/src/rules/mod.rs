@@ -29,6 +29,7 @@ mod loops;
 mod modes;
 mod simple;
 
+pub(crate) use inline::only_inlined;
 pub(crate) use simple::calls_async;
 
 pub const E0501: Code = Code {
