@@ -70,6 +70,7 @@ pub const FEATURES: &[&str] = &[
     "call-in-condition",
     "barrier-under-condition",
     "straight-writes",
+    "async-call-barrier",
 ];
 
 #[derive(Clone, Debug)]
@@ -175,6 +176,9 @@ struct Gen<'a> {
     /// A `break` was generated in the block being generated or one nested in it (for
     /// `break-then-loop`).
     after_break: bool,
+    /// The function being generated calls an `async` function with a barrier (with
+    /// `async-call-barrier`): it synchronises too.
+    calls_barrier: bool,
 }
 
 /// The program for `seed`.
@@ -188,6 +192,7 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         fresh: 0,
         departed: false,
         after_break: false,
+        calls_barrier: false,
     };
     let mut funcs = Vec::new();
     let straight = g.rng.below(3);
@@ -278,6 +283,7 @@ impl Gen<'_> {
             sh_locals: true,
         };
         self.departed = false;
+        self.calls_barrier = false;
         self.budget = self.opts.stmts;
         let mut body = vec![Stmt::raw(prologue, false)];
         if mode != Mode::Straight {
@@ -305,6 +311,9 @@ impl Gen<'_> {
                 post: format!("){MOD};"),
                 keep: true,
             });
+        }
+        if self.calls_barrier {
+            self.funcs[index].kind = Kind::Async { barrier: true };
         }
         Func {
             signature: self.funcs[index].signature(),
@@ -475,11 +484,12 @@ impl Gen<'_> {
         if sync && self.callable(ctx, |k| k == Kind::Sync).is_some() {
             menu.push((2, S::CallSync));
         }
+        let barrier_ok = self.barrier_callable(ctx, whole);
         if (sync || ctx.mode == Mode::Async)
             && self
                 .callable(
                     ctx,
-                    |k| matches!(k, Kind::Async { barrier } if !barrier || (sync && whole)),
+                    |k| matches!(k, Kind::Async { barrier } if !barrier || barrier_ok),
                 )
                 .is_some()
         {
@@ -861,12 +871,21 @@ impl Gen<'_> {
                 out.push(self.maybe_conditional(ctx, v, call));
             }
             S::CallAsync => {
+                let barrier_ok = self.barrier_callable(ctx, whole);
                 let f = self
                     .callable(
                         ctx,
-                        |k| matches!(k, Kind::Async { barrier } if !barrier || (sync && whole)),
+                        |k| matches!(k, Kind::Async { barrier } if !barrier || barrier_ok),
                     )
                     .expect("in the menu only when some");
+                if ctx.mode == Mode::Async
+                    && self
+                        .funcs
+                        .iter()
+                        .any(|g| g.name == f && g.kind == Kind::Async { barrier: true })
+                {
+                    self.calls_barrier = true;
+                }
                 let e = self.expr(ctx, 2, false);
                 out.push(Stmt::simple(format!("{f}("), e, ");"));
             }
@@ -962,6 +981,19 @@ impl Gen<'_> {
             .map(|(n, _)| n)
             .collect();
         (!mine.is_empty()).then(|| self.rng.pick(&mine).to_string())
+    }
+
+    /// Whether this context may call an `async` function with a barrier: a synchronous one
+    /// where every member is present, or with `async-call-barrier` the body of an `async`
+    /// function, anywhere (under private conditions, in loops the processors leave at
+    /// different times: its barriers pair with the caller's by count). Not a `farm` body,
+    /// whose group arrays are read after its barrier by every member.
+    fn barrier_callable(&self, ctx: &Ctx, whole: bool) -> bool {
+        let in_async_fn = ctx
+            .this
+            .is_some_and(|i| matches!(self.funcs[i].kind, Kind::Async { .. }));
+        (ctx.mode == Mode::Sync && whole)
+            || (ctx.mode == Mode::Async && in_async_fn && self.opts.on("async-call-barrier"))
     }
 
     /// A function this context may call (a callee defined earlier, not itself).

@@ -41,8 +41,10 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         (0..program.funcs.len())
             .map(|i| fork_frontend::hir::FuncId(i as u32))
             .filter(|f| {
+                // A function whose every call is compiled in place needs no host function.
                 *f != program.main
                     && (summaries.is_host_fn(*f) || summaries.straight_needs_lockstep(program, *f))
+                    && !rules::only_inlined(program, &summaries, *f)
             }),
     );
     let ids: HashMap<_, _> = host_funcs

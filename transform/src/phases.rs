@@ -23,12 +23,14 @@ use fork_frontend::source::Span;
 
 impl Builder<'_> {
     /// Compiles the statements of an asynchronous region (a function body, a `farm` or `seq`
-    /// body). A host construct at its top level (`start`, a call of a function that
-    /// synchronises) is a barrier of the whole group; the runs between them become barrier
-    /// phases where their barriers need it (`divergent_barrier`).
+    /// body). Calls of asynchronous functions that synchronise are first compiled in place
+    /// (`inline`). A host construct at its top level (`start`, a call of a function that
+    /// still synchronises) is a barrier of the whole group; the runs between them become
+    /// barrier phases where their barriers need it (`divergent_barrier`).
     pub(crate) fn async_region(&mut self, stmts: &[Stmt], ops: &mut Vec<HostOp>) {
+        let stmts = self.inline_async_calls(stmts);
         let mut run: Vec<Stmt> = Vec::new();
-        for s in stmts {
+        for s in &stmts {
             if self.host_construct(s) {
                 self.async_run(&run, ops);
                 run.clear();

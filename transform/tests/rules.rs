@@ -53,5 +53,6 @@ rule!(
     sequence_nested_shared_write,
     rule6_async_barrier_under_private_condition,
     rule6_async_private_switch_with_barrier,
-    unsupported_async_call_under_private_condition,
+    rule6_async_call_under_private_condition,
+    unsupported_recursive_async_call_under_private_condition,
 );

@@ -73,7 +73,7 @@ impl Builder<'_> {
         if splits && mode == Mode::Async {
             return self.error(
                 span,
-                "a call of a function that synchronises, under a private `switch` in asynchronous code",
+                "a call of a recursive function that synchronises, or of one with a group construct, under a private `switch` in asynchronous code",
                 ASYNC_HOST_CALL_HELP,
             );
         }

@@ -24,10 +24,12 @@ use fork_frontend::source::Span;
 use std::collections::HashMap;
 
 mod branches;
+mod inline;
 mod loops;
 mod modes;
 mod simple;
 
+pub(crate) use inline::only_inlined;
 pub(crate) use simple::calls_async;
 
 pub const E0501: Code = Code {
@@ -35,12 +37,14 @@ pub const E0501: Code = Code {
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: a call of an asynchronous function that synchronises (it \
-contains a `barrier`) under a private condition (`if`, `switch`) in asynchronous code. \
-The callee's barriers are then met by the processors that call it and by the others at \
-barriers of the caller; the Plan runs such a call for the whole group at once. (A `barrier` \
-itself under a private condition is compiled: the region becomes barrier phases.)\n\nCall \
-the function where every processor of the region calls it, or put its `barrier`s into the \
-caller. `forkcc sim` runs every checked program.",
+contains a `barrier`) and that is recursive or contains a group construct (`start`, `fork`, \
+`farm`, `seq`), under a private condition (`if`, `switch`) in asynchronous code. Such a \
+callee is not compiled in place of the call as other asynchronous callees are; its barriers \
+are then met by the processors that call it and by the others at barriers of the caller, and \
+the Plan runs a host call of it for the whole group at once. (A `barrier` itself under a \
+private condition is compiled: the region becomes barrier phases.)\n\nCall the function \
+where every processor of the region calls it, or put its `barrier`s into the caller. \
+`forkcc sim` runs every checked program.",
 };
 
 const ASYNC_HOST_CALL_HELP: &str = "call it where every processor of the region calls it, or put its `barrier`s into this function; `forkcc sim` runs the program as it is";
@@ -267,7 +271,7 @@ impl<'s> Builder<'s> {
                 } else {
                     self.error(
                         s.span,
-                        "a call of a function that synchronises, under a private condition in asynchronous code",
+                        "a call of a recursive function that synchronises, or of one with a group construct, under a private condition in asynchronous code",
                         ASYNC_HOST_CALL_HELP,
                     )
                 }

@@ -1,0 +1,511 @@
+//! Inlining of asynchronous calls that synchronise. In asynchronous code a `barrier` is a
+//! barrier of the current group, matched by count and not by program point (docs/language.md
+//! §8): a callee's barriers pair with whichever barrier each other processor of the group
+//! meets, inside the same callee or in its caller. A host call of the callee runs it for the
+//! whole group at once, which gives another pairing (and another output order) as soon as
+//! processors reach the call at different times, under a private condition or in a loop they
+//! leave at different times. So an asynchronous region compiles its calls of such functions
+//! with the callee's body in place of the call: its barriers become the region's own, which
+//! `async_region` turns into kernels or barrier phases like any other.
+//!
+//! A function is inlined where that is exact: it is `async`, synchronises, is not recursive,
+//! has no `sh` parameter and contains no group construct (`start`, `fork`, `farm`, `seq`,
+//! whose groups need the host call); the call is a whole statement, as the simulator enters
+//! step by step (`inline_site`). Other calls stay host calls.
+
+use super::*;
+use fork_frontend::hir::Block;
+
+/// The callee's variables in one inlined copy: each parameter and local gets a fresh private
+/// local of the caller.
+type Renaming = HashMap<VarId, VarId>;
+
+impl Builder<'_> {
+    /// The statements of an asynchronous region with every inlinable call replaced by the
+    /// callee's body (module docs).
+    pub(crate) fn inline_async_calls(&mut self, stmts: &[Stmt]) -> Vec<Stmt> {
+        self.inline_list(stmts)
+    }
+
+    fn inline_list(&mut self, stmts: &[Stmt]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for s in stmts {
+            self.inline_stmt(s, &mut out);
+        }
+        out
+    }
+
+    fn inline_one(&mut self, s: &Stmt) -> Stmt {
+        let mut out = Vec::new();
+        self.inline_stmt(s, &mut out);
+        match <[Stmt; 1]>::try_from(out) {
+            Ok([one]) => one,
+            Err(stmts) => block_stmt(stmts, s.span),
+        }
+    }
+
+    fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
+        if let Some((func, args)) = inline_site(&self.program, self.summaries, s) {
+            let span = s.span;
+            let ty = self.program.func(func).ret.clone();
+            let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
+            let body = self.inlined_body(func, args.to_vec(), result, span);
+            // The callee's own calls (`inlinable` admits no recursion).
+            let mut stmts = self.inline_list(&body);
+            let mut s = s.clone();
+            // What the statement does with the value, after the callee's body.
+            let value = result.map(|r| self.var_expr(r, span));
+            match (&mut s.kind, value) {
+                (StmtKind::Expr(e), Some(value)) if matches!(e.kind, ExprKind::Assign { .. }) => {
+                    if let ExprKind::Assign { value: v, .. } = &mut e.kind {
+                        **v = value;
+                    }
+                    stmts.push(s);
+                }
+                (
+                    StmtKind::Decl {
+                        init: Some(init), ..
+                    },
+                    Some(value),
+                ) => {
+                    init[0].value = value;
+                    stmts.push(s);
+                }
+                _ => {}
+            }
+            out.push(block_stmt(stmts, span));
+            return;
+        }
+        let mut s = s.clone();
+        match &mut s.kind {
+            StmtKind::If { then, els, .. } => {
+                **then = self.inline_one(then);
+                if let Some(els) = els {
+                    **els = self.inline_one(els);
+                }
+            }
+            StmtKind::Switch { cases, .. } => {
+                for c in cases.iter_mut() {
+                    c.body = self.inline_list(&c.body);
+                }
+            }
+            StmtKind::Loop { body, .. } => **body = self.inline_one(body),
+            StmtKind::Block(b) => b.stmts = self.inline_list(&b.stmts),
+            // Group constructs are synchronous bodies or regions of their own; the rest has
+            // no statement inside.
+            _ => {}
+        }
+        out.push(s);
+    }
+
+    /// The body of `func` for one call: parameters assigned from `args`, variables renamed,
+    /// each `return` storing into `result` and leaving the body.
+    fn inlined_body(
+        &mut self,
+        func: FuncId,
+        args: Vec<Expr>,
+        result: Option<VarId>,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let f = self.program.func(func).clone();
+        let mut names = Renaming::new();
+        let mut stmts = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let local = self.renamed(*p, func, &mut names);
+            stmts.push(async_assign(self, local, a, span));
+        }
+        let mut body = f.body.stmts.clone();
+        for s in &mut body {
+            self.rename_stmt(s, func, &mut names);
+        }
+        let last_return = matches!(
+            body.last(),
+            Some(Stmt {
+                kind: StmtKind::Return(_),
+                ..
+            })
+        );
+        if let (Some(r), false) = (result, last_return) {
+            // Falling off the end returns 0, as the simulator's call does.
+            let ty = self.program.var(r).ty.clone();
+            if ty.is_scalar() {
+                let zero = mk(ExprKind::Convert(Box::new(int(0, span))), ty, span);
+                stmts.push(async_assign(self, r, zero, span));
+            }
+        }
+        let early = body[..body.len() - usize::from(last_return)]
+            .iter()
+            .any(returns);
+        if !early {
+            // Only the last statement returns: it stores the result and the body ends.
+            let last = last_return.then(|| body.pop()).flatten();
+            stmts.extend(body);
+            if let Some(Stmt {
+                kind: StmtKind::Return(value),
+                span,
+                ..
+            }) = last
+            {
+                stmts.extend(self.store_result(result, value, span));
+            }
+            return stmts;
+        }
+        // A `return` inside the body leaves `do { body } while (0)`; one inside a loop or
+        // `switch` of the body sets a flag that each enclosing one tests after it.
+        let nested = body.iter().any(|s| returns_nested(s, false));
+        let flag = nested.then(|| self.temp(Type::INT, "returned", span));
+        if let Some(flag) = flag {
+            stmts.push(async_assign(self, flag, int(0, span), span));
+        }
+        let body = body
+            .iter()
+            .map(|s| self.leave_on_return(s, result, flag, false))
+            .collect();
+        stmts.push(Stmt {
+            kind: StmtKind::Loop {
+                cond: Some(int(0, span)),
+                step: None,
+                body: Box::new(block_stmt(body, span)),
+                test_first: false,
+            },
+            mode: Mode::Async,
+            span,
+        });
+        stmts
+    }
+
+    fn store_result(&self, result: Option<VarId>, value: Option<Expr>, span: Span) -> Vec<Stmt> {
+        match (result, value) {
+            (Some(r), Some(v)) => vec![async_assign(self, r, v, span)],
+            // A value of a call whose value is not used: still evaluated.
+            (None, Some(v)) => vec![Stmt {
+                kind: StmtKind::Expr(v),
+                mode: Mode::Async,
+                span,
+            }],
+            (_, None) => Vec::new(),
+        }
+    }
+
+    /// `s` with each `return` replaced by storing the result and a `break`. `nested`: inside
+    /// a loop or `switch` of the body.
+    fn leave_on_return(
+        &self,
+        s: &Stmt,
+        result: Option<VarId>,
+        flag: Option<VarId>,
+        nested: bool,
+    ) -> Stmt {
+        let had_return = returns(s);
+        let mut s = s.clone();
+        let leave = |s: &Stmt| Stmt {
+            kind: StmtKind::Break,
+            mode: Mode::Async,
+            span: s.span,
+        };
+        match &mut s.kind {
+            StmtKind::Return(value) => {
+                let mut stmts = self.store_result(result, value.take(), s.span);
+                if let (Some(flag), true) = (flag, nested) {
+                    stmts.push(async_assign(self, flag, int(1, s.span), s.span));
+                }
+                stmts.push(leave(&s));
+                return block_stmt(stmts, s.span);
+            }
+            StmtKind::Block(b) => {
+                for x in &mut b.stmts {
+                    *x = self.leave_on_return(x, result, flag, nested);
+                }
+            }
+            StmtKind::If { then, els, .. } => {
+                **then = self.leave_on_return(then, result, flag, nested);
+                if let Some(els) = els {
+                    **els = self.leave_on_return(els, result, flag, nested);
+                }
+            }
+            StmtKind::Loop { body, .. } => {
+                **body = self.leave_on_return(body, result, flag, true);
+            }
+            StmtKind::Switch { cases, .. } => {
+                for x in cases.iter_mut().flat_map(|c| &mut c.body) {
+                    *x = self.leave_on_return(x, result, flag, true);
+                }
+            }
+            _ => {}
+        }
+        match (&s.kind, flag) {
+            (StmtKind::Loop { .. } | StmtKind::Switch { .. }, Some(flag)) if had_return => {
+                // Returned inside: leave the construct around this one too.
+                let test = Stmt {
+                    kind: StmtKind::If {
+                        cond: self.var_expr(flag, s.span),
+                        then: Box::new(leave(&s)),
+                        els: None,
+                    },
+                    mode: Mode::Async,
+                    span: s.span,
+                };
+                let span = s.span;
+                block_stmt(vec![s, test], span)
+            }
+            _ => s,
+        }
+    }
+
+    /// The caller's local that stands for the callee's variable `v` in this copy.
+    fn renamed(&mut self, v: VarId, callee: FuncId, names: &mut Renaming) -> VarId {
+        let var = self.program.var(v);
+        let own = matches!(var.kind,
+            VarKind::Local { func } | VarKind::Param { func, .. } if func == callee);
+        if !own {
+            return v;
+        }
+        if let Some(&local) = names.get(&v) {
+            return local;
+        }
+        let copy = Var {
+            name: format!("%{}_{}", self.program.func(callee).name, var.name),
+            kind: VarKind::Local { func: self.func },
+            ..var.clone()
+        };
+        let local = VarId(self.program.vars.len() as u32);
+        self.program.vars.push(copy);
+        names.insert(v, local);
+        local
+    }
+
+    fn rename_stmt(&mut self, s: &mut Stmt, callee: FuncId, names: &mut Renaming) {
+        match &mut s.kind {
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.rename_expr(e, callee, names),
+            StmtKind::Decl { var, init } => {
+                *var = self.renamed(*var, callee, names);
+                for i in init.iter_mut().flatten() {
+                    self.rename_expr(&mut i.value, callee, names);
+                }
+            }
+            StmtKind::Block(b) => {
+                for s in &mut b.stmts {
+                    self.rename_stmt(s, callee, names);
+                }
+            }
+            StmtKind::If { cond, then, els } => {
+                self.rename_expr(cond, callee, names);
+                self.rename_stmt(then, callee, names);
+                if let Some(els) = els {
+                    self.rename_stmt(els, callee, names);
+                }
+            }
+            StmtKind::Loop {
+                cond, step, body, ..
+            } => {
+                for e in cond.iter_mut().chain(step.iter_mut()) {
+                    self.rename_expr(e, callee, names);
+                }
+                self.rename_stmt(body, callee, names);
+            }
+            StmtKind::Switch { cond, cases } => {
+                self.rename_expr(cond, callee, names);
+                for s in cases.iter_mut().flat_map(|c| &mut c.body) {
+                    self.rename_stmt(s, callee, names);
+                }
+            }
+            // `inlinable` admits no group construct; the rest names no variable.
+            _ => {}
+        }
+    }
+
+    fn rename_expr(&mut self, e: &mut Expr, callee: FuncId, names: &mut Renaming) {
+        if let ExprKind::Var(v) = &mut e.kind {
+            *v = self.renamed(*v, callee, names);
+        }
+        e.for_each_child_mut(|c| self.rename_expr(c, callee, names));
+    }
+}
+
+/// The call of an inlinable function that `s` makes as a whole statement, the only calls the
+/// simulator runs step by step, so that their barriers wait (`f(x);`, `place = f(x);`,
+/// `T v = f(x);`; pram-sim's `async_exec`): a call inside a larger expression runs to its end
+/// within the statement there. Its arguments call no function that synchronises.
+fn inline_site<'s>(
+    program: &Program,
+    summaries: &Summaries,
+    s: &'s Stmt,
+) -> Option<(FuncId, &'s [Expr])> {
+    let call = match &s.kind {
+        StmtKind::Expr(e) => match &e.kind {
+            ExprKind::Assign { value, .. } => value,
+            _ => e,
+        },
+        StmtKind::Decl {
+            init: Some(init), ..
+        } => match init.as_slice() {
+            [elem] if elem.offset == 0 => &elem.value,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let ExprKind::Call { func, args } = &call.kind else {
+        return None;
+    };
+    let plain_args = !args.iter().any(|a| summaries.expr(program, a).host);
+    (inlinable(program, summaries, *func) && plain_args).then_some((*func, args.as_slice()))
+}
+
+/// Whether `func` is inlined (module docs).
+fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
+    let f = program.func(func);
+    f.kind == FnKind::Async
+        && summaries.is_host_fn(func)
+        && f.params
+            .iter()
+            .all(|p| program.var(*p).sharity == Sharity::Private)
+        && !f.body.stmts.iter().any(has_group_construct)
+        && !reaches(program, func, func, &mut Vec::new())
+}
+
+/// Whether a call of `from` may call `to`, directly or through other functions.
+fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
+    let mut callees = Vec::new();
+    for s in &program.func(from).body.stmts {
+        stmt_callees(s, &mut callees);
+    }
+    callees.into_iter().any(|c| {
+        c == to
+            || (!seen.contains(&c) && {
+                seen.push(c);
+                reaches(program, c, to, seen)
+            })
+    })
+}
+
+/// Whether every call of `func` is inlined: it needs no host function.
+pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
+    inlinable(program, summaries, func) && !called_on_host(program, summaries, func)
+}
+
+/// Whether some call of `func` runs as a host call: one that is not a whole statement of
+/// asynchronous code (`inline_site`).
+fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
+    fn visit(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> bool {
+        let inlined = s.mode == Mode::Async
+            && inline_site(program, summaries, s).is_some_and(|(f, _)| f == func);
+        let mut own = Vec::new();
+        own_exprs(s).into_iter().for_each(|e| calls(e, &mut own));
+        own.iter().filter(|f| **f == func).count() > usize::from(inlined)
+            || children(s)
+                .into_iter()
+                .any(|c| visit(program, summaries, c, func))
+    }
+    program
+        .funcs
+        .iter()
+        .flat_map(|f| &f.body.stmts)
+        .any(|s| visit(program, summaries, s, func))
+}
+
+fn has_group_construct(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(has_group_construct),
+        StmtKind::If { then, els, .. } => {
+            has_group_construct(then) || els.as_deref().is_some_and(has_group_construct)
+        }
+        StmtKind::Loop { body, .. } => has_group_construct(body),
+        StmtKind::Switch { cases, .. } => {
+            cases.iter().flat_map(|c| &c.body).any(has_group_construct)
+        }
+        _ => false,
+    }
+}
+
+/// The expressions of `s` itself, not those of the statements nested in it (`children`).
+fn own_exprs(s: &Stmt) -> Vec<&Expr> {
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => vec![e],
+        StmtKind::Decl { init, .. } => init.iter().flatten().map(|i| &i.value).collect(),
+        StmtKind::If { cond, .. } | StmtKind::Switch { cond, .. } => vec![cond],
+        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).collect(),
+        StmtKind::Fork {
+            count, at, dollar, ..
+        } => [count, at].into_iter().chain(dollar.iter()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The statements nested directly in `s`, group construct bodies included.
+fn children(s: &Stmt) -> Vec<&Stmt> {
+    match &s.kind {
+        StmtKind::Block(b) => b.stmts.iter().collect(),
+        StmtKind::If { then, els, .. } => std::iter::once(&**then).chain(els.as_deref()).collect(),
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).collect(),
+        StmtKind::Loop { body, .. }
+        | StmtKind::Fork { body, .. }
+        | StmtKind::Start(body)
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body) => vec![body],
+        _ => Vec::new(),
+    }
+}
+
+/// The functions `e` calls, in evaluation order.
+fn calls(e: &Expr, out: &mut Vec<FuncId>) {
+    if let ExprKind::Call { func, .. } = &e.kind {
+        out.push(*func);
+    }
+    e.for_each_child(|c| calls(c, out));
+}
+
+/// The functions `s` calls, nested statements included.
+fn stmt_callees(s: &Stmt, out: &mut Vec<FuncId>) {
+    own_exprs(s).into_iter().for_each(|e| calls(e, out));
+    children(s).into_iter().for_each(|c| stmt_callees(c, out));
+}
+
+/// Whether `s` contains a `return`.
+fn returns(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Block(b) => b.stmts.iter().any(returns),
+        StmtKind::If { then, els, .. } => returns(then) || els.as_deref().is_some_and(returns),
+        StmtKind::Loop { body, .. } => returns(body),
+        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).any(returns),
+        _ => false,
+    }
+}
+
+/// Whether `s` contains a `return` inside a loop or `switch` (`nested`: `s` is inside one).
+fn returns_nested(s: &Stmt, nested: bool) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => nested,
+        StmtKind::Block(b) => b.stmts.iter().any(|s| returns_nested(s, nested)),
+        StmtKind::If { then, els, .. } => {
+            returns_nested(then, nested)
+                || els.as_deref().is_some_and(|e| returns_nested(e, nested))
+        }
+        StmtKind::Loop { body, .. } => returns_nested(body, true),
+        StmtKind::Switch { cases, .. } => cases
+            .iter()
+            .flat_map(|c| &c.body)
+            .any(|s| returns_nested(s, true)),
+        _ => false,
+    }
+}
+
+fn int(v: i64, span: Span) -> Expr {
+    mk(ExprKind::IntConst(v), Type::INT, span)
+}
+
+fn block_stmt(stmts: Vec<Stmt>, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Block(Block { stmts, span }),
+        mode: Mode::Async,
+        span,
+    }
+}
+
+fn async_assign(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
+    Stmt {
+        mode: Mode::Async,
+        ..assign_stmt(b, var, value, span)
+    }
+}
