@@ -13,23 +13,13 @@ use super::{EmitError, Objects, Sites};
 use crate::plan::{Home, Kernel, Plan};
 use fork_frontend::fault;
 use fork_frontend::hir::{
-    BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
+    BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, Program, Stmt, StmtKind, Type,
     UnOp, VarId, VarKind,
 };
+use super::abi::mp_code;
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
-
-/// The numbering of `MpOp` shared with the runtime (`fk_combine`, `fk_atomic_mp`).
-pub fn mp_code(op: MpOp) -> u32 {
-    match op {
-        MpOp::Add => 0,
-        MpOp::Max => 1,
-        MpOp::Min => 2,
-        MpOp::And => 3,
-        MpOp::Or => 4,
-    }
-}
 
 /// Byte offset of each string literal in the strings region.
 pub fn string_offsets(program: &Program) -> Vec<u64> {
