@@ -18,6 +18,9 @@ typedef long long fk_i64;
 #define FK_BREAK 1
 #define FK_CONTINUE 2
 #define FK_RETURN 3
+// fk_split_count's `kind`: an `if` (key 0: then, 1: else) or a `fork` (key: @)
+#define FK_SPLIT_IF 0
+#define FK_SPLIT_FORK 1
 // A multiprefix operator (fk_combine)
 #define FK_MP_ADD 0
 #define FK_MP_MAX 1

@@ -647,7 +647,7 @@ extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v
     fk_m.flag[1] = found ? (x != 0) : -1;
 }
 
-// Split, step 1: each member's subgroup key (`kind` 0: if, key 0 = then, 1 = else; 1: fork,
+// Split, step 1: each member's subgroup key (`kind` FK_SPLIT_IF: key 0 = then, 1 = else; fork,
 // key = its @ in 0..k-1, else -1), subgroup sizes, and (fork with `$ = e`) the new `$`; the
 // old `$` of every member is saved at `saved`.
 extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int kind, FkVar key,
@@ -657,7 +657,7 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
     int c = -1;
     if (fk_m.status[proc] == FK_ACTIVE) {
         fk_i64 v = fk_load_int(fk_var_addr(key, g, slot_base, proc), key.size);
-        if (kind == 0) c = v != 0 ? 0 : 1;
+        if (kind == FK_SPLIT_IF) c = v != 0 ? 0 : 1;
         else if (v >= 0 && v < k) c = (int)v;
         if (c >= 0 && set_dollar)
             fk_m.dollar[proc] = fk_load_int(fk_var_addr(dollar, g, slot_base, proc), dollar.size);

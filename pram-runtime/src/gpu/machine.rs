@@ -5,8 +5,8 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{
-    self, kernels, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkTrace,
-    FkVar, Kernel, Params, FK_ACTIVE, FK_BREAK, FK_CONTINUE, FK_RETURN,
+    self, kernels, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkTrace, FkVar,
+    Kernel, Params, FK_ACTIVE, FK_BREAK, FK_CONTINUE, FK_RETURN,
 };
 use super::timeline::{self, HostRecorder, Timeline};
 use super::{Config, GpuError, Limits, Stats};
@@ -1164,7 +1164,11 @@ impl HostMachine for Machine<'_> {
         };
         let saved = self.alloc_words(n as u64)?;
         let k32 = k as i32;
-        let kind_code = (!if_split) as i32;
+        let kind_code = if if_split {
+            abi::FK_SPLIT_IF
+        } else {
+            abi::FK_SPLIT_FORK
+        };
         let args = kernels::SplitCount {
             g: c.group,
             n,

@@ -307,6 +307,10 @@ c_consts! {
     FK_CONTINUE: i32 = 2;
     FK_RETURN: i32 = 3;
 
+    /// fk_split_count's `kind`: an `if` (key 0: then, 1: else) or a `fork` (key: @)
+    FK_SPLIT_IF: i32 = 0;
+    FK_SPLIT_FORK: i32 = 1;
+
     /// A multiprefix operator (fk_combine)
     FK_MP_ADD: i32 = 0;
     FK_MP_MAX: i32 = 1;
@@ -610,13 +614,7 @@ mod tests {
     fn fields_have_the_size_of_their_c_type() {
         for s in STRUCTS {
             for f in s.fields {
-                assert_eq!(
-                    c_size(f.c) * f.len.max(1),
-                    f.size,
-                    "{}::{}",
-                    s.name,
-                    f.name
-                );
+                assert_eq!(c_size(f.c) * f.len.max(1), f.size, "{}::{}", s.name, f.name);
             }
         }
     }

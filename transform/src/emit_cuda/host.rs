@@ -4,9 +4,9 @@
 //! `host_program::walk`'s: the runtime keeps the same frames (split, loop, call, seq, start)
 //! on a stack of its own, so the C++ code has no structure of its own to get wrong.
 
+use super::abi::FkVar;
 use super::{EmitError, Sites};
 use crate::host_program::Instr;
-use super::abi::FkVar;
 use crate::plan::{HostFnId, Plan, SharedFrameId, SplitKind};
 use fork_frontend::hir::VarId;
 use fork_frontend::source::Span;
