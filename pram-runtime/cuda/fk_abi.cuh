@@ -51,14 +51,12 @@ typedef long long fk_i64;
 #define FK_FRAME_BYTES 48
 #define FK_SYNC_BYTES 256
 #define FK_SLOT_BYTES 32
-#define FK_TRACE_REC_BYTES 48
 
 struct FkProc;
 struct FkResult;
 struct FkFrame;
 struct FkSync;
 struct FkSlot;
-struct FkTraceRec;
 
 // One group instance on the device.
 struct FkGroup {
@@ -263,6 +261,36 @@ static_assert(__builtin_offsetof(FkDevice, entry) == 68, "FkDevice::entry: the l
 static_assert(__builtin_offsetof(FkDevice, slot_stack_bytes) == 72, "FkDevice::slot_stack_bytes: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, error) == 80, "FkDevice::error: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, fault_key) == 88, "FkDevice::fault_key: the layout of transform::emit_cuda::abi");
+
+// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
+struct FkTraceRec {
+    // %globaltimer when the leader action formed it
+    fk_u64 begin;
+    // ... when its last member left it
+    fk_u64 end;
+    // @
+    fk_i64 at;
+    // the parent instance's number (-1 for the root)
+    int parent;
+    // the instruction that formed it (-1 for the root)
+    int pc;
+    // split: the subgroup index (then 0, else 1; fork: @)
+    int index;
+    int size;
+    // the parent's step at the forming collective (siblings share it)
+    unsigned event;
+    int pad;
+};
+static_assert(sizeof(FkTraceRec) == 48, "FkTraceRec: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, begin) == 0, "FkTraceRec::begin: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, end) == 8, "FkTraceRec::end: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, at) == 16, "FkTraceRec::at: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, parent) == 24, "FkTraceRec::parent: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, pc) == 28, "FkTraceRec::pc: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, index) == 32, "FkTraceRec::index: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, size) == 36, "FkTraceRec::size: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, event) == 40, "FkTraceRec::event: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, pad) == 44, "FkTraceRec::pad: the layout of transform::emit_cuda::abi");
 
 // Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
 // and `--stats` (`recs` 0: none).

@@ -134,21 +134,8 @@ struct FkSlot {
     int flag;
 };
 
-// FkDevice, FkTrace, FkSlotStacks: fk_abi.cuh.
+// FkDevice, FkTrace, FkTraceRec, FkSlotStacks: fk_abi.cuh.
 __device__ FkDevice fk_d;
-
-// A group instance's timestamps (pram_runtime::gpu::timeline decodes them).
-struct FkTraceRec {
-    fk_u64 begin;        // %globaltimer when the leader action formed it
-    fk_u64 end;          // ... when its last member left it
-    fk_i64 at;           // @
-    int parent;          // the parent instance's number (-1 for the root)
-    int pc;              // the instruction that formed it (-1 for the root)
-    int index;           // split: the subgroup index (then 0, else 1; fork: @)
-    int size;
-    unsigned event;      // the parent's step at the forming collective (siblings share it)
-    int pad;
-};
 
 __device__ FkTrace fk_t;
 
@@ -159,7 +146,6 @@ static_assert(sizeof(FkFrame) == FK_FRAME_BYTES, "FkFrame layout");
 static_assert(sizeof(FkSync) == FK_SYNC_BYTES, "FkSync layout");
 static_assert(sizeof(FkSlot) == FK_SLOT_BYTES, "FkSlot layout");
 static_assert(sizeof(FkResult) == FK_RESULT_BYTES, "FkResult layout");
-static_assert(sizeof(FkTraceRec) == FK_TRACE_REC_BYTES, "FkTraceRec layout");
 
 // The GPU driver sets the descriptors with these one-thread kernels.
 extern "C" __global__ void fk_set_device(FkDevice d) { fk_d = d; }

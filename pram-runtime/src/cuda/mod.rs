@@ -108,13 +108,36 @@ pub fn standalone_source_with(
 
 #[cfg(test)]
 mod tests {
+    use super::{DEVICE_LIBRARY, SCHEDULE_LIBRARY};
+    use transform::emit_cuda::abi;
+
+    /// The library defines exactly the runtime kernels the ABI declares (the compiler checks
+    /// each definition's parameters against its declaration); `K` is `FK_KERNEL`'s.
+    #[test]
+    fn the_library_defines_the_kernels_of_the_abi() {
+        let mut defined: Vec<&str> = [DEVICE_LIBRARY, SCHEDULE_LIBRARY]
+            .iter()
+            .flat_map(|lib| lib.split("extern \"C\" __global__ void ").skip(1))
+            .map(|rest| rest.split('(').next().unwrap_or_default())
+            .filter(|name| *name != "K")
+            .collect();
+        defined.sort_unstable();
+        let mut declared: Vec<&str> = abi::HOST_KERNELS
+            .iter()
+            .chain(abi::SCHEDULE_KERNELS)
+            .copied()
+            .collect();
+        declared.sort_unstable();
+        assert_eq!(defined, declared);
+    }
+
     /// `cuda/fk_abi.cuh` is the header every source starts with, for readers of the library
     /// (the sources use `c_header()` itself). `FK_ABI_UPDATE=1 cargo test -p pram-runtime
     /// abi_header` rewrites it.
     #[test]
     fn the_checked_in_abi_header_is_current() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cuda/fk_abi.cuh");
-        let header = transform::emit_cuda::abi::c_header();
+        let header = abi::c_header();
         if std::env::var_os("FK_ABI_UPDATE").is_some() {
             std::fs::write(path, &header).unwrap_or_else(|e| panic!("{path}: {e}"));
         }

@@ -33,6 +33,31 @@ impl CType for u64 {
     const C: &'static str = "fk_u64";
 }
 
+/// A field's value from the little-endian bytes the device wrote (missing bytes read as 0).
+pub trait FromLe: Sized {
+    fn from_le(b: &[u8]) -> Self;
+}
+
+macro_rules! from_le {
+    ($($t:ty),*) => {$(
+        impl FromLe for $t {
+            fn from_le(b: &[u8]) -> $t {
+                let n = std::mem::size_of::<$t>();
+                b.get(..n)
+                    .and_then(|w| w.try_into().ok())
+                    .map_or(0, <$t>::from_le_bytes)
+            }
+        }
+    )*};
+}
+from_le!(i32, u32, i64, u64);
+
+impl<const N: usize> FromLe for [u64; N] {
+    fn from_le(b: &[u8]) -> [u64; N] {
+        std::array::from_fn(|i| <u64 as FromLe>::from_le(b.get(8 * i..).unwrap_or(&[])))
+    }
+}
+
 /// One field of a struct: its C type (a `T *` is a device address, a `u64` here), the array
 /// length (0: not an array), and where this crate lays it out.
 #[derive(Debug)]
@@ -64,6 +89,14 @@ macro_rules! c_structs {
             pub struct $name { $( $(#[doc = $fdoc])* pub $field: $rty, )* }
             impl CType for $name {
                 const C: &'static str = stringify!($name);
+            }
+            impl $name {
+                /// The struct from the bytes the device wrote.
+                pub fn from_bytes(b: &[u8]) -> $name {
+                    $name { $( $field: <$rty as FromLe>::from_le(
+                        b.get(std::mem::offset_of!($name, $field)..).unwrap_or(&[]),
+                    ), )* }
+                }
             }
         )*
         /// Every struct, in the order C declares them.
@@ -268,6 +301,26 @@ c_structs! {
         fault_key: u64 = "unsigned *",
     }
 
+    /// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
+    struct FkTraceRec {
+        /// %globaltimer when the leader action formed it
+        begin: u64 = "fk_u64",
+        /// ... when its last member left it
+        end: u64 = "fk_u64",
+        /// @
+        at: i64 = "fk_i64",
+        /// the parent instance's number (-1 for the root)
+        parent: i32 = "int",
+        /// the instruction that formed it (-1 for the root)
+        pc: i32 = "int",
+        /// split: the subgroup index (then 0, else 1; fork: @)
+        index: i32 = "int",
+        size: i32 = "int",
+        /// the parent's step at the forming collective (siblings share it)
+        event: u32 = "unsigned",
+        pad: i32 = "int",
+    }
+
     /// Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
     /// and `--stats` (`recs` 0: none).
     struct FkTrace {
@@ -288,7 +341,6 @@ pub const OPAQUE: &[(&str, &str)] = &[
     ("FkFrame", "FK_FRAME_BYTES"),
     ("FkSync", "FK_SYNC_BYTES"),
     ("FkSlot", "FK_SLOT_BYTES"),
-    ("FkTraceRec", "FK_TRACE_REC_BYTES"),
 ];
 
 c_consts! {
@@ -343,7 +395,6 @@ c_consts! {
     FK_FRAME_BYTES: u64 = 48;
     FK_SYNC_BYTES: u64 = 256;
     FK_SLOT_BYTES: u64 = 32;
-    FK_TRACE_REC_BYTES: u64 = 48;
 }
 
 /// The runtime kernels' signatures; the driver fills these by name.
@@ -472,18 +523,6 @@ impl FkVar {
 }
 
 impl FkWrite {
-    /// A logged write from its bytes as the device wrote them.
-    pub fn from_bytes(b: &[u8]) -> FkWrite {
-        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
-        let i32_at = |i: usize| i32::from_le_bytes(b[i..i + 4].try_into().unwrap_or([0; 4]));
-        FkWrite {
-            addr: u64_at(std::mem::offset_of!(FkWrite, addr)),
-            bits: u64_at(std::mem::offset_of!(FkWrite, bits)),
-            size: i32_at(std::mem::offset_of!(FkWrite, size)),
-            site: i32_at(std::mem::offset_of!(FkWrite, site)),
-        }
-    }
-
     /// The value as the simulator shows it: signed, of the write's size.
     pub fn value(&self) -> i64 {
         let shift = 64 - 8 * self.size.clamp(1, 8) as u32;
@@ -493,6 +532,8 @@ impl FkWrite {
 
 /// Bytes of an `FkWrite` as the device logs it.
 pub const FK_WRITE_BYTES: u64 = std::mem::size_of::<FkWrite>() as u64;
+/// Bytes of an `FkTraceRec`.
+pub const FK_TRACE_REC_BYTES: u64 = std::mem::size_of::<FkTraceRec>() as u64;
 
 /// The runtime's code of a multiprefix operator.
 pub fn mp_code(op: MpOp) -> i32 {
@@ -634,6 +675,7 @@ mod tests {
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
                 ("FkDevice", 96),
+                ("FkTraceRec", 48),
                 ("FkTrace", 24),
             ]
         );
