@@ -70,6 +70,7 @@ pub struct Field {
     pub doc: &'static [&'static str],
 }
 
+/// A struct of the ABI: what the header declares and asserts about it.
 #[derive(Debug)]
 pub struct Struct {
     pub name: &'static str,
@@ -78,6 +79,8 @@ pub struct Struct {
     pub fields: &'static [Field],
 }
 
+// Each declaration below is written once: the macros make the Rust item and the table the
+// C header is written from.
 macro_rules! c_structs {
     ($( $(#[doc = $doc:literal])* struct $name:ident {
         $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty = $cty:literal $([$n:literal])? ),* $(,)?
@@ -679,6 +682,22 @@ mod tests {
                 ("FkTrace", 24),
             ]
         );
+    }
+
+    /// Fields are read where C puts them: (addr, bits, size, site) as the device logs a
+    /// write, little-endian.
+    #[test]
+    fn structs_read_themselves_from_device_bytes() {
+        let bytes: Vec<u8> = [
+            &7u64.to_le_bytes()[..],
+            &(-2i64 as u64).to_le_bytes(),
+            &4i32.to_le_bytes(),
+            &9i32.to_le_bytes(),
+        ]
+        .concat();
+        let w = FkWrite::from_bytes(&bytes);
+        assert_eq!((w.addr, w.size, w.site, w.value()), (7, 4, 9, -2));
+        assert_eq!(FkWrite::from_bytes(&bytes[..10]).size, 0);
     }
 
     #[test]
