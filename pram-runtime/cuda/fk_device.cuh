@@ -2,7 +2,9 @@
 //
 // Included in front of every emitted program, both by NVRTC (the GPU driver) and by nvcc (the
 // standalone .cu of `forkcc build --emit cuda`). It uses no header, so NVRTC needs no include
-// path, and no cooperative_groups (1.5 s NVRTC compile, docs/performance.md).
+// path, and no cooperative_groups (1.5 s NVRTC compile, docs/performance.md). Only the ABI
+// comes before it: fk_abi.cuh, generated from transform::emit_cuda::abi (the structures the
+// driver writes, the constants and the runtime kernels' signatures).
 //
 // State lives in GPU global memory, reached through the one `fk_m` descriptor:
 // - per processor: `dollar` ($), `status` (active or how it left a construct);
@@ -22,11 +24,6 @@
 #define FK_CHECKS 1
 #endif
 
-#define FK_ACTIVE 0
-#define FK_BREAK 1
-#define FK_CONTINUE 2
-#define FK_RETURN 3
-
 // Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of 32, at
 // most 1024. The GPU driver launches them with 1024 (pram_runtime::gpu); the CPU stand-in of
 // the tests sets a smaller block.
@@ -34,47 +31,7 @@
 #define FK_SCAN_THREADS 1024
 #endif
 
-typedef unsigned long long fk_u64;
-typedef long long fk_i64;
-
-struct FkGroup {
-    fk_i64 at;        // @
-    int parent;       // index in the group stack, -1 for the outermost group
-    int size;         // groupsize()
-    fk_u64 members;   // index of its first member in `fk_m.members` ($$ order)
-    int frame_id;     // the SharedFrameId of its shared frame
-    fk_u64 frame;     // address of its shared frame
-};
-
-struct FkMachine {
-    int procs;
-    int *members;       // member lists (stack), processor ids in $$ order
-    FkGroup *groups;    // group stack
-    fk_i64 *dollar;     // $ per processor
-    int *status;        // FK_ACTIVE / FK_BREAK / FK_CONTINUE / FK_RETURN per processor
-    fk_i64 *words;      // stack of per-member words: loop participation marks, saved $
-    int *keys;          // split: subgroup index per member of the split group (-1: none)
-    int *counts;        // split: members per subgroup
-    int *cursor;        // split: next free position per subgroup
-    int *flag;          // one word the host reads back
-    char *strings;      // string literals, each NUL-terminated
-    char *shared_globals;
-    char *slots;        // private globals, then the frames of host calls
-    char *heap;
-    fk_u64 heap_bytes;
-    fk_u64 *heap_top;
-    char *out;          // printf records
-    fk_u64 out_bytes;
-    fk_u64 *out_top;
-    int *fault;         // FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor,
-                        // [2] launch, [3] sub, [4] $$, [5] @, [6..7] a value (fk_i64),
-                        // [8] the object (FkObject::object; -1/-2 a private/shared heap
-                        // block, -3 a variable the checks do not look up), [9] the heap
-                        // block's size
-};
-
-#define FK_FAULT_WORDS 16
-
+// FkGroup, FkMachine (and every structure the driver writes): fk_abi.cuh.
 __device__ FkMachine fk_m;
 
 
@@ -96,14 +53,6 @@ struct FkThread {
 #endif
 };
 
-// A variable the runtime kernels read or write (condition slots, arguments, results).
-struct FkVar {
-    int kind;           // 0 slot, 1 private global, 2 shared global, 3 shared frame
-    int frame_id;       // kind 3
-    fk_u64 offset;
-    fk_u64 size;
-};
-
 __host__ __device__ inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u64 size) {
     FkVar v;
     v.kind = kind;
@@ -122,28 +71,7 @@ struct FkObject {
     int object;
 };
 
-// The GPU driver (pram_runtime::gpu::abi) writes these structures with the same layout.
-static_assert(sizeof(FkGroup) == 40, "FkGroup layout");
-static_assert(sizeof(FkVar) == 24, "FkVar layout");
-static_assert(sizeof(FkMachine) == 160, "FkMachine layout");
-
-// The runtime limits (docs/gpu-limits.md; the checks are below).
-#define FK_LIMIT_STEPS 1
-#define FK_LIMIT_TIME 2
-#define FK_LIMIT_DEPTH 3  // recursion: the call nests deeper than the run holds (R0008)
-#define FK_CONFLICT 4     // --crcw common: processors wrote different values into a cell (R0004)
-#define FK_PROC_MAX 0x7fffffff
-
-struct FkLimits {
-    fk_u64 max_steps;   // iterations of one loop; 0: none
-    fk_u64 timeout_ns;  // 0: none
-    fk_u64 start_ns;
-    int *why;           // [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX
-                        // - the lowest processor still in the loop (0: none recorded)
-};
-
-static_assert(sizeof(FkLimits) == 32, "FkLimits layout");
-
+// The runtime limits (docs/gpu-limits.md): FK_LIMIT_*, FkLimits in fk_abi.cuh.
 __device__ FkLimits fk_limits;
 
 // ---- faults ----
@@ -350,28 +278,8 @@ __device__ void fk_zero(void *p, fk_u64 n) {
 // processor finds its last value of each cell still there, or another processor wrote a
 // different value: a fault. The host then names the processors as the simulator does.
 
-#define FK_WRITES 8  // writes logged per processor and step; later ones are not checked
-
-struct FkWrite {
-    fk_u64 addr;
-    fk_u64 bits;
-    int size;
-    int site;
-};
-
-struct FkCommon {
-    FkWrite *writes;     // FK_WRITES per processor (0: the run does not check)
-    int *count;          // per processor: its writes in its last checked step
-    fk_u64 *tag;         // per processor: that step (fk_step_tag)
-    char *lo[3], *hi[3]; // shared memory: globals, group frames, heap
-    fk_u64 *conflict;    // [0] the cell, [1] its step's tag
-    int *writers;        // [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
-};
-
+// FK_WRITES (writes logged per processor and step), FkWrite, FkCommon: fk_abi.cuh.
 __device__ FkCommon fk_common;
-
-static_assert(sizeof(FkWrite) == 24, "FkWrite layout");
-static_assert(sizeof(FkCommon) == 88, "FkCommon layout");
 
 extern "C" __global__ void fk_set_common(FkCommon c) { fk_common = c; }
 
@@ -504,10 +412,6 @@ __device__ char *fk_private_global(fk_u64 offset, fk_u64 size, int proc) {
 // Under the device schedule sibling subgroups run at the same time and may call different
 // functions at the same depth, so frames of different layouts would overlap in the coalesced
 // layout: each processor has a slot stack of its own (`slot_base` is its height there).
-struct FkSlotStacks {
-    char *base;
-    fk_u64 stride;  // bytes per processor
-};
 __device__ FkSlotStacks fk_slot_stacks;
 __device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64, int proc) {
     return fk_slot_stacks.base + (fk_u64)proc * fk_slot_stacks.stride + base + offset;
@@ -523,9 +427,9 @@ __device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64 size, int proc) {
 
 __device__ char *fk_var_addr(FkVar v, int group, fk_u64 slot_base, int proc) {
     switch (v.kind) {
-    case 0: return fk_slot(slot_base, v.offset, v.size, proc);
-    case 1: return fk_private_global(v.offset, v.size, proc);
-    case 2: return fk_m.shared_globals + v.offset;
+    case FK_VAR_SLOT: return fk_slot(slot_base, v.offset, v.size, proc);
+    case FK_VAR_PRIVATE_GLOBAL: return fk_private_global(v.offset, v.size, proc);
+    case FK_VAR_SHARED_GLOBAL: return fk_m.shared_globals + v.offset;
     default: return fk_frame(group, v.frame_id) + v.offset;
     }
 }
@@ -538,10 +442,10 @@ __device__ fk_i64 fk_load_int(const char *a, fk_u64 size) {
 
 __device__ int fk_atomic_mp(int *p, int v, int op) {
     switch (op) {
-    case 0: return atomicAdd(p, v);
-    case 1: return atomicMax(p, v);
-    case 2: return atomicMin(p, v);
-    case 3: return atomicAnd(p, v);
+    case FK_MP_ADD: return atomicAdd(p, v);
+    case FK_MP_MAX: return atomicMax(p, v);
+    case FK_MP_MIN: return atomicMin(p, v);
+    case FK_MP_AND: return atomicAnd(p, v);
     default: return atomicOr(p, v);
     }
 }
@@ -566,10 +470,10 @@ __device__ inline void fk_add_release(unsigned *a, unsigned v) {
 
 __device__ int fk_combine(int a, int b, int op) {
     switch (op) {
-    case 0: return (int)((unsigned)a + (unsigned)b);
-    case 1: return a > b ? a : b;
-    case 2: return a < b ? a : b;
-    case 3: return a & b;
+    case FK_MP_ADD: return (int)((unsigned)a + (unsigned)b);
+    case FK_MP_MAX: return a > b ? a : b;
+    case FK_MP_MIN: return a < b ? a : b;
+    case FK_MP_AND: return a & b;
     default: return a | b;
     }
 }
@@ -685,7 +589,7 @@ extern "C" __global__ void fk_common_check_launch(int g, int n, unsigned launch)
 // concurrent writes of a cell the highest __PROC_NR__'s comes last and wins. (The transform
 // cuts wherever a member could read another's write, so any order of members is valid.)
 #define FK_KERNEL(K, SYNC)                                                                   \
-    extern "C" __global__ void K(int g, int n, fk_u64 slot_base, unsigned launch, int serial) { \
+    extern "C" __global__ void K(FK_PLAN_KERNEL_PARAMS) {                                 \
         FkThread th;                                                                         \
         if (serial) {                                                                        \
             if (blockIdx.x != 0 || threadIdx.x != 0) return;                                 \
@@ -743,7 +647,7 @@ extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v
     fk_m.flag[1] = found ? (x != 0) : -1;
 }
 
-// Split, step 1: each member's subgroup key (`kind` 0: if, key 0 = then, 1 = else; 1: fork,
+// Split, step 1: each member's subgroup key (`kind` FK_SPLIT_IF: key 0 = then, 1 = else; fork,
 // key = its @ in 0..k-1, else -1), subgroup sizes, and (fork with `$ = e`) the new `$`; the
 // old `$` of every member is saved at `saved`.
 extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int kind, FkVar key,
@@ -753,7 +657,7 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
     int c = -1;
     if (fk_m.status[proc] == FK_ACTIVE) {
         fk_i64 v = fk_load_int(fk_var_addr(key, g, slot_base, proc), key.size);
-        if (kind == 0) c = v != 0 ? 0 : 1;
+        if (kind == FK_SPLIT_IF) c = v != 0 ? 0 : 1;
         else if (v >= 0 && v < k) c = (int)v;
         if (c >= 0 && set_dollar)
             fk_m.dollar[proc] = fk_load_int(fk_var_addr(dollar, g, slot_base, proc), dollar.size);
@@ -944,7 +848,7 @@ extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, in
                                        fk_u64 src_base, FkVar dst, int dst_group,
                                        fk_u64 dst_base) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (dst.kind >= 2) {
+    if (dst.kind == FK_VAR_SHARED_GLOBAL || dst.kind == FK_VAR_SHARED_FRAME) {
         if (t != 0) return;
         while (t < n && !fk_m.words[marks + t]) t++;
     }
@@ -984,10 +888,10 @@ struct FkSoloTeam {
 // The identity of a multiprefix operator (fk_combine): combining it changes nothing.
 __device__ inline int fk_identity(int op) {
     switch (op) {
-    case 0: return 0;
-    case 1: return (int)0x80000000u;
-    case 2: return 0x7fffffff;
-    case 3: return -1;
+    case FK_MP_ADD: return 0;
+    case FK_MP_MAX: return (int)0x80000000u;
+    case FK_MP_MIN: return 0x7fffffff;
+    case FK_MP_AND: return -1;
     default: return 0;
     }
 }

@@ -374,7 +374,7 @@ inline void fk_split(int is_if, FkVar key, long long k, int set_dollar, FkVar do
     }
     FkHostFrame &s = fk_push_frame(FK_HOST_SPLIT);
     FkCtx c = s.outer;
-    int kind = is_if ? 0 : 1;
+    int kind = is_if ? FK_SPLIT_IF : FK_SPLIT_FORK;
     s.is_if = is_if;
     s.k = k;
     s.i = -1;

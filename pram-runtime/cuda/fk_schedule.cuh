@@ -52,9 +52,7 @@
 #define FK_FLAG_IN_LOOP 8       // loop: a member of the loop group
 #define FK_FLAG_ACTIVE 16       // call: active at the call
 
-// Runtime limits the schedule reports to the host (fk_d.error[0]); [1] the processor.
-#define FK_ERR_FRAMES 1      // frames nested deeper than fk_d.depth
-#define FK_ERR_FRAME_HEAP 2  // shared frames of group instances exhausted the frame heap
+// The runtime limits the schedule reports to the host (fk_d.error[0]): FK_ERR_*, fk_abi.cuh.
 
 struct FkFrame {
     int kind;
@@ -136,57 +134,18 @@ struct FkSlot {
     int flag;
 };
 
-struct FkDevice {
-    FkProc *procs;
-    FkResult *results;   // procs
-    FkFrame *frames;     // procs * depth
-    FkSync *sync;        // procs * (depth + 1), as fk_m.groups
-    FkSlot *scratch;     // 2 * procs
-    char *frame_heap;
-    fk_u64 frame_heap_bytes;
-    fk_u64 *frame_heap_top;
-    int depth;
-    int entry;           // main's first instruction
-    fk_u64 slot_stack_bytes;  // per processor
-    int *error;          // [0] FK_ERR_*, [1] processor
-    unsigned *fault_key; // [0] pairs, then (step, index) pairs: the faulting step's order key
-};
-
+// FkDevice, FkTrace, FkTraceRec, FkSlotStacks: fk_abi.cuh.
 __device__ FkDevice fk_d;
-
-// A group instance's timestamps (pram_runtime::gpu::timeline decodes them).
-struct FkTraceRec {
-    fk_u64 begin;        // %globaltimer when the leader action formed it
-    fk_u64 end;          // ... when its last member left it
-    fk_i64 at;           // @
-    int parent;          // the parent instance's number (-1 for the root)
-    int pc;              // the instruction that formed it (-1 for the root)
-    int index;           // split: the subgroup index (then 0, else 1; fork: @)
-    int size;
-    unsigned event;      // the parent's step at the forming collective (siblings share it)
-    int pad;
-};
-
-struct FkTrace {
-    FkTraceRec *recs;    // null: no timestamps (the default)
-    unsigned *count;     // instances formed (also those beyond cap, which are not recorded)
-    unsigned cap;
-    unsigned pad;
-};
 
 __device__ FkTrace fk_t;
 
 
-// The GPU driver (pram_runtime::gpu::abi) allocates and writes these with the same layout.
-static_assert(sizeof(FkProc) == 64, "FkProc layout");
-static_assert(sizeof(FkFrame) == 48, "FkFrame layout");
-static_assert(sizeof(FkSync) == 256, "FkSync layout");
-static_assert(sizeof(FkSlot) == 32, "FkSlot layout");
-static_assert(sizeof(FkResult) == 16, "FkResult layout");
-static_assert(sizeof(FkDevice) == 96, "FkDevice layout");
-static_assert(sizeof(FkSlotStacks) == 16, "FkSlotStacks layout");
-static_assert(sizeof(FkTraceRec) == 48, "FkTraceRec layout");
-static_assert(sizeof(FkTrace) == 24, "FkTrace layout");
+// The GPU driver allocates these with the sizes of fk_abi.cuh.
+static_assert(sizeof(FkProc) == FK_PROC_BYTES, "FkProc layout");
+static_assert(sizeof(FkFrame) == FK_FRAME_BYTES, "FkFrame layout");
+static_assert(sizeof(FkSync) == FK_SYNC_BYTES, "FkSync layout");
+static_assert(sizeof(FkSlot) == FK_SLOT_BYTES, "FkSlot layout");
+static_assert(sizeof(FkResult) == FK_RESULT_BYTES, "FkResult layout");
 
 // The GPU driver sets the descriptors with these one-thread kernels.
 extern "C" __global__ void fk_set_device(FkDevice d) { fk_d = d; }
@@ -1089,8 +1048,6 @@ __device__ unsigned fk_order_key(const FkProc *s, int p, unsigned key, unsigned 
     }
     return n + 1;
 }
-
-#define FK_KEY_MAX 256
 
 // A record: 8 words (total bytes, pairs in the key, seq, 0, 0, format id, argument count, 0),
 // the key's (step, index) pairs, then the arguments as in the host schedule.

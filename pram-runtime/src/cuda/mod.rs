@@ -17,7 +17,8 @@ use transform::emit_cuda::{self, EmitError, EmitOptions, Emitted, Schedule};
 use transform::plan::Plan;
 
 /// The library's device part: descriptors, split / loop / call / multiprefix kernels, printf
-/// records. Header-free, so NVRTC needs no include path.
+/// records. Header-free, so NVRTC needs no include path: the one thing before it is the ABI,
+/// `emit_cuda::abi::c_header()` (checked in as `cuda/fk_abi.cuh` for readers).
 pub const DEVICE_LIBRARY: &str = include_str!("../../cuda/fk_device.cuh");
 /// The library's host part for the standalone `.cu` (CUDA runtime API).
 pub const HOST_LIBRARY: &str = include_str!("../../cuda/fk_host.cuh");
@@ -42,6 +43,8 @@ fn header(what: &str) -> String {
 /// program's object table. `FK_CHECKS` is a default: `-DFK_CHECKS=0` on the compiler's
 /// command line turns the checks off.
 fn device_library(emitted: &Emitted, s: &mut String) {
+    s.push_str(&emit_cuda::abi::c_header());
+    s.push('\n');
     let _ = writeln!(
         s,
         "#ifndef FK_CHECKS\n#define FK_CHECKS {}\n#endif",
@@ -101,4 +104,48 @@ pub fn standalone_source_with(
     }
     s.push_str(&emitted.host);
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DEVICE_LIBRARY, SCHEDULE_LIBRARY};
+    use transform::emit_cuda::abi;
+
+    /// The library defines exactly the runtime kernels the ABI declares (the compiler checks
+    /// each definition's parameters against its declaration); `K` is `FK_KERNEL`'s.
+    #[test]
+    fn the_library_defines_the_kernels_of_the_abi() {
+        let mut defined: Vec<&str> = [DEVICE_LIBRARY, SCHEDULE_LIBRARY]
+            .iter()
+            .flat_map(|lib| lib.split("extern \"C\" __global__ void ").skip(1))
+            .map(|rest| rest.split('(').next().unwrap_or_default())
+            .filter(|name| *name != "K")
+            .collect();
+        defined.sort_unstable();
+        let mut declared: Vec<&str> = abi::HOST_KERNELS
+            .iter()
+            .chain(abi::SCHEDULE_KERNELS)
+            .copied()
+            .collect();
+        declared.sort_unstable();
+        assert_eq!(defined, declared);
+    }
+
+    /// `cuda/fk_abi.cuh` is the header every source starts with, for readers of the library
+    /// (the sources use `c_header()` itself). `FK_ABI_UPDATE=1 cargo test -p pram-runtime
+    /// abi_header` rewrites it.
+    #[test]
+    fn the_checked_in_abi_header_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cuda/fk_abi.cuh");
+        let header = abi::c_header();
+        if std::env::var_os("FK_ABI_UPDATE").is_some() {
+            std::fs::write(path, &header).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        let checked_in = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            checked_in == header,
+            "{path} is not the header transform::emit_cuda::abi generates; run \
+             `FK_ABI_UPDATE=1 cargo test -p pram-runtime abi_header`"
+        );
+    }
 }

@@ -5,13 +5,13 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{
-    self, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkTrace, FkVar,
+    self, kernels, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkTrace, FkVar,
+    Kernel, Params, FK_ACTIVE, FK_BREAK, FK_CONTINUE, FK_RETURN,
 };
 use super::timeline::{self, HostRecorder, Timeline};
 use super::{Config, GpuError, Limits, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
-    PushKernelArg,
 };
 use fork_frontend::hir::{MpOp, VarId};
 use fork_frontend::source::Span;
@@ -21,12 +21,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use transform::emit_cuda::{schedule as emit_schedule, Emitted, Schedule};
 use transform::host_program::{self, HostMachine, LoopHeader, Pc};
-use transform::plan::{Home, HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
+use transform::plan::{HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
-const FK_ACTIVE: i32 = 0;
-const FK_BREAK: i32 = 1;
-const FK_CONTINUE: i32 = 2;
-const FK_RETURN: i32 = 3;
 const SCAN_THREADS: u32 = 1024;
 const BLOCK: u32 = 256;
 
@@ -157,15 +153,6 @@ struct CommonRegions {
 /// The heap of the device schedule's shared frames (group instances' `sh` locals).
 const FRAME_HEAP_BYTES: u64 = 64 << 20;
 
-/// The device schedule's kernels.
-const SCHEDULE_KERNELS: &[&str] = &[
-    "fk_set_device",
-    "fk_set_slot_stacks",
-    "fk_set_trace",
-    "fk_device_init",
-    "fk_device_run",
-];
-
 fn align(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
@@ -292,9 +279,9 @@ impl<'p> Machine<'p> {
             .iter()
             .map(|k| k.name.clone())
             .chain(regions)
-            .chain(RUNTIME_KERNELS.iter().map(|s| s.to_string()))
+            .chain(abi::HOST_KERNELS.iter().map(|s| s.to_string()))
             .chain(
-                SCHEDULE_KERNELS
+                abi::SCHEDULE_KERNELS
                     .iter()
                     .filter(|_| device.is_some())
                     .map(|s| s.to_string()),
@@ -363,14 +350,14 @@ impl<'p> Machine<'p> {
             out_top: base + r.out_top,
             fault: base + r.fault,
         };
-        m.launch("fk_set_machine", 1, 1, &[&desc])?;
+        m.launch(1, 1, &kernels::SetMachine { m: desc })?;
         let limits = FkLimits {
             max_steps: limits.max_steps,
             timeout_ns: limits.timeout.map_or(0, |t| t.as_nanos() as u64),
             start_ns: 0,
             why: base + r.why,
         };
-        m.launch("fk_set_limits", 1, 1, &[&limits])?;
+        m.launch(1, 1, &kernels::SetLimits { l: limits })?;
         if let Some((c, _)) = common {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
             // the heap.
@@ -391,7 +378,7 @@ impl<'p> Machine<'p> {
                 conflict: base + c.conflict,
                 writers: base + c.writers,
             };
-            m.launch("fk_set_common", 1, 1, &[&desc])?;
+            m.launch(1, 1, &kernels::SetCommon { c: desc })?;
         }
         Ok(m)
     }
@@ -450,21 +437,20 @@ impl<'p> Machine<'p> {
 
     // ---- launches ----
 
-    fn launch(
+    /// Kernel `name` with `args` (a Plan kernel, a region or a runtime kernel).
+    fn launch_as<P: Params>(
         &mut self,
         name: &str,
         blocks: u32,
         threads: u32,
-        args: &[&dyn KernelArg],
+        args: &P,
     ) -> Result<(), GpuError> {
         let f = self
             .functions
             .get(name)
             .ok_or_else(|| GpuError::Internal(format!("no kernel `{name}`")))?;
         let mut b = self.stream.launch_builder(f);
-        for a in args {
-            a.push(&mut b);
-        }
+        args.push(&mut abi::Launch(&mut b));
         let cfg = LaunchConfig {
             grid_dim: (blocks.max(1), 1, 1),
             block_dim: (threads, 1, 1),
@@ -473,8 +459,8 @@ impl<'p> Machine<'p> {
         if self.timing {
             b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
         }
-        // SAFETY: the argument list matches the kernel's C signature (the same order and
-        // types as the host part of the .cu); the kernels touch only the arena.
+        // SAFETY: the arguments are those of the kernel's C signature, which the ABI
+        // declares once (the C side is generated from it); the kernels touch only the arena.
         let events = unsafe { b.launch(cfg) }.map_err(GpuError::driver("launching a kernel"))?;
         if let Some(e) = events {
             self.kernel_events.push(e);
@@ -483,16 +469,22 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    fn launch_members(
-        &mut self,
-        name: &str,
-        n: u32,
-        args: &[&dyn KernelArg],
-    ) -> Result<(), GpuError> {
+    /// A runtime kernel.
+    fn launch<K: Kernel>(&mut self, blocks: u32, threads: u32, args: &K) -> Result<(), GpuError> {
+        self.launch_as(K::NAME, blocks, threads, args)
+    }
+
+    /// Kernel `name` with a thread for each of `n` members.
+    fn members_as<P: Params>(&mut self, name: &str, n: u32, args: &P) -> Result<(), GpuError> {
         if n == 0 {
             return Ok(());
         }
-        self.launch(name, n.div_ceil(BLOCK), BLOCK, args)
+        self.launch_as(name, n.div_ceil(BLOCK), BLOCK, args)
+    }
+
+    /// A runtime kernel with a thread for each of `n` members.
+    fn launch_members<K: Kernel>(&mut self, n: u32, args: &K) -> Result<(), GpuError> {
+        self.members_as(K::NAME, n, args)
     }
 
     fn threads(&self, c: Ctx) -> u32 {
@@ -514,17 +506,27 @@ impl<'p> Machine<'p> {
         let launch = self.launches;
         self.launches += 1;
         let serial = (self.priority && sync) as i32;
-        let args: [&dyn KernelArg; 5] = [&c.group, &(n as i32), &c.slot_base, &launch, &serial];
+        let args = kernels::PlanKernel {
+            g: c.group,
+            n: n as i32,
+            slot_base: c.slot_base,
+            launch,
+            serial,
+        };
         if serial == 1 {
-            return self.launch(name, 1, 1, &args);
+            return self.launch_as(name, 1, 1, &args);
         }
-        self.launch_members(name, n, &args)?;
+        self.members_as(name, n, &args)?;
         if self
             .common
             .is_some_and(|(_, kernels)| kernels.contains(name))
         {
-            let args: [&dyn KernelArg; 3] = [&c.group, &(n as i32), &launch];
-            self.launch_members("fk_common_check_launch", n, &args)?;
+            let args = kernels::CommonCheckLaunch {
+                g: c.group,
+                n: n as i32,
+                launch,
+            };
+            self.launch_members(n, &args)?;
         }
         Ok(())
     }
@@ -537,7 +539,7 @@ impl<'p> Machine<'p> {
             return Ok(None);
         };
         for pass in 0..2i32 {
-            self.launch_members("fk_common_writers", self.procs as u32, &[&pass])?;
+            self.launch_members(self.procs as u32, &kernels::CommonWriters { pass })?;
         }
         let writers = self.read_ints(c.writers, 2)?;
         let cell = u64::from_le_bytes(
@@ -651,30 +653,24 @@ impl<'p> Machine<'p> {
             frame_id: frame.0 as i32,
             frame: self.alloc_frames(bytes)?,
         };
-        self.launch("fk_set_group", 1, 1, &[&(g as i32), &d])?;
+        self.launch(
+            1,
+            1,
+            &kernels::SetGroup {
+                g: g as i32,
+                desc: d,
+            },
+        )?;
         self.groups[g] = HostGroup { size, members, at };
         Ok(g as i32)
     }
 
     fn var(&self, v: VarId) -> Result<FkVar, GpuError> {
-        let size = self.plan.program.var(v).ty.size(&self.plan.program.structs);
-        let (kind, frame_id, offset) = match self.plan.storage.home(v) {
-            Some(Home::Slot { offset }) => (0, 0, offset),
-            Some(Home::PrivateGlobal { offset }) => (1, 0, offset),
-            Some(Home::Shared { offset }) => (2, 0, offset),
-            Some(Home::SharedFrame { frame, offset }) => (3, frame.0 as i32, offset),
-            None => {
-                return Err(GpuError::Internal(format!(
-                    "the host reads `{}`, which lives in a register",
-                    self.plan.program.var(v).name
-                )))
-            }
-        };
-        Ok(FkVar {
-            kind,
-            frame_id,
-            offset,
-            size,
+        FkVar::of(self.plan, v).ok_or_else(|| {
+            GpuError::Internal(format!(
+                "the host reads `{}`, which lives in a register",
+                self.plan.program.var(v).name
+            ))
         })
     }
 
@@ -682,7 +678,13 @@ impl<'p> Machine<'p> {
     fn read_first(&mut self, c: Ctx, v: VarId) -> Result<Option<i32>, GpuError> {
         let var = self.var(v)?;
         let n = self.threads(c) as i32;
-        self.launch("fk_read_first", 1, 1, &[&c.group, &n, &c.slot_base, &var])?;
+        let args = kernels::ReadFirst {
+            g: c.group,
+            n,
+            slot_base: c.slot_base,
+            v: var,
+        };
+        self.launch(1, 1, &args)?;
         let flag = self.read_ints(self.r.flag, 2)?;
         Ok((flag[1] >= 0).then_some(flag[0]))
     }
@@ -723,7 +725,13 @@ impl<'p> Machine<'p> {
         let main = plan.function(plan.main);
         let members = self.alloc_members(self.procs)?;
         let p = self.procs as i32;
-        self.launch_members("fk_start", p as u32, &[&p, &members])?;
+        self.launch_members(
+            p as u32,
+            &kernels::Start {
+                procs: p,
+                base: members,
+            },
+        )?;
         let g = self.push_group(-1, p, members, 0, main.shared_frame)?;
         if self.timestamps && self.device.is_none() {
             let recorder = HostRecorder::new(&self.stream, self.procs as u32)
@@ -767,7 +775,13 @@ impl<'p> Machine<'p> {
         })? as i32;
         self.too_deep = Some(depth);
         let (launch, why) = (self.launches, abi::FK_LIMIT_DEPTH);
-        self.launch("fk_limit_hit", 1, 1, &[&group, &site, &why, &launch])
+        let args = kernels::LimitHit {
+            g: group,
+            site,
+            why,
+            launch,
+        };
+        self.launch(1, 1, &args)
     }
 
     /// `--schedule device`: one cooperative launch of the persistent kernel, which runs the
@@ -794,8 +808,8 @@ impl<'p> Machine<'p> {
             base: at(d.slot_stacks),
             stride: d.slot_stack_bytes,
         };
-        self.launch("fk_set_device", 1, 1, &[&desc])?;
-        self.launch("fk_set_slot_stacks", 1, 1, &[&stacks])?;
+        self.launch(1, 1, &kernels::SetDevice { d: desc })?;
+        self.launch(1, 1, &kernels::SetSlotStacks { s: stacks })?;
         if let Some((recs, count)) = d.trace {
             let trace = FkTrace {
                 recs: at(recs),
@@ -803,13 +817,14 @@ impl<'p> Machine<'p> {
                 cap: TRACE_RECORDS as u32,
                 pad: 0,
             };
-            self.launch("fk_set_trace", 1, 1, &[&trace])?;
+            self.launch(1, 1, &kernels::SetTrace { t: trace })?;
         }
-        self.launch_members("fk_device_init", self.procs as u32, &[])?;
+        self.launch_members(self.procs as u32, &kernels::DeviceInit {})?;
+        let run = kernels::DeviceRun::NAME;
         let f = self
             .functions
-            .get("fk_device_run")
-            .ok_or_else(|| GpuError::Internal("no kernel `fk_device_run`".into()))?
+            .get(run)
+            .ok_or_else(|| GpuError::Internal(format!("no kernel `{run}`")))?
             .clone();
         const THREADS: u32 = 256;
         let per_sm = f
@@ -858,19 +873,16 @@ impl<'p> Machine<'p> {
             Some(v) => (1i32, self.var(v)?),
             None => (0, FkVar::default()),
         };
-        self.launch_members(
-            "fk_loop_exit",
-            n as u32,
-            &[
-                &parent.group,
-                &n,
-                &parent.slot_base,
-                &marks,
-                &has,
-                &var,
-                &cond_group,
-            ],
-        )?;
+        let args = kernels::LoopExit {
+            g: parent.group,
+            n,
+            slot_base: parent.slot_base,
+            marks,
+            has_cond: has,
+            cond: var,
+            cond_group,
+        };
+        self.launch_members(n as u32, &args)?;
         Ok(self.read_ints(self.r.flag, 1)?[0] > 0)
     }
 
@@ -882,11 +894,14 @@ impl<'p> Machine<'p> {
         from: i32,
         to: i32,
     ) -> Result<(), GpuError> {
-        self.launch_members(
-            "fk_marked_status",
-            n as u32,
-            &[&c.group, &n, &marks, &from, &to],
-        )
+        let args = kernels::MarkedStatus {
+            g: c.group,
+            n,
+            marks,
+            from,
+            to,
+        };
+        self.launch_members(n as u32, &args)
     }
 
     fn copy_var(
@@ -898,21 +913,18 @@ impl<'p> Machine<'p> {
         (dst, dst_ctx): (VarId, Ctx),
     ) -> Result<(), GpuError> {
         let (s, d) = (self.var(src)?, self.var(dst)?);
-        self.launch_members(
-            "fk_copy_var",
-            n as u32,
-            &[
-                &c.group,
-                &n,
-                &marks,
-                &s,
-                &src_ctx.group,
-                &src_ctx.slot_base,
-                &d,
-                &dst_ctx.group,
-                &dst_ctx.slot_base,
-            ],
-        )
+        let args = kernels::CopyVar {
+            g: c.group,
+            n,
+            marks,
+            src: s,
+            src_group: src_ctx.group,
+            src_base: src_ctx.slot_base,
+            dst: d,
+            dst_group: dst_ctx.group,
+            dst_base: dst_ctx.slot_base,
+        };
+        self.launch_members(n as u32, &args)
     }
 
     // ---- the end ----
@@ -1077,28 +1089,6 @@ pub struct Finished {
     pub timeline: Option<Timeline>,
 }
 
-/// The runtime library's kernels the driver calls.
-const RUNTIME_KERNELS: &[&str] = &[
-    "fk_set_machine",
-    "fk_set_limits",
-    "fk_limit_hit",
-    "fk_set_common",
-    "fk_common_check_launch",
-    "fk_common_writers",
-    "fk_set_group",
-    "fk_start",
-    "fk_read_first",
-    "fk_split_count",
-    "fk_split_rank",
-    "fk_restore_dollar",
-    "fk_mark_active",
-    "fk_marked_status",
-    "fk_loop_exit",
-    "fk_loop_keys",
-    "fk_copy_var",
-    "fk_multiprefix",
-];
-
 /// A split's stack tops, and the `$` to put back after a `fork` that renumbered it.
 pub struct SplitSaved {
     tops: Tops,
@@ -1174,22 +1164,23 @@ impl HostMachine for Machine<'_> {
         };
         let saved = self.alloc_words(n as u64)?;
         let k32 = k as i32;
-        let kind_code = (!if_split) as i32;
-        self.launch_members(
-            "fk_split_count",
-            n as u32,
-            &[
-                &c.group,
-                &n,
-                &c.slot_base,
-                &kind_code,
-                &key,
-                &k32,
-                &set_dollar,
-                &dollar_var,
-                &saved,
-            ],
-        )?;
+        let kind_code = if if_split {
+            abi::FK_SPLIT_IF
+        } else {
+            abi::FK_SPLIT_FORK
+        };
+        let args = kernels::SplitCount {
+            g: c.group,
+            n,
+            slot_base: c.slot_base,
+            kind: kind_code,
+            key,
+            k: k32,
+            set_dollar,
+            dollar: dollar_var,
+            saved,
+        };
+        self.launch_members(n as u32, &args)?;
         let sizes = if k > 0 {
             self.read_ints(self.r.counts, k as usize)?
         } else {
@@ -1206,23 +1197,19 @@ impl HostMachine for Machine<'_> {
         if k > 0 {
             let inherit = if_split as i32;
             let (f0i, f1i) = (f0.0 as i32, f1.0 as i32);
-            self.launch(
-                "fk_split_rank",
-                1,
-                SCAN_THREADS,
-                &[
-                    &c.group,
-                    &n,
-                    &k32,
-                    &first,
-                    &member_base,
-                    &inherit,
-                    &f0i,
-                    &f1i,
-                    &frames,
-                    &stride,
-                ],
-            )?;
+            let args = kernels::SplitRank {
+                g: c.group,
+                n,
+                k: k32,
+                first,
+                member_base,
+                inherit_at: inherit,
+                frame0: f0i,
+                frame1: f1i,
+                frame_base: frames,
+                frame_stride: stride,
+            };
+            self.launch(1, SCAN_THREADS, &args)?;
         }
         let parent_at = self.groups[c.group as usize].at;
         let event = self.recorder.as_mut().map_or(0, |r| r.split());
@@ -1266,7 +1253,12 @@ impl HostMachine for Machine<'_> {
 
     fn restore(&mut self, saved: SplitSaved, c: &Ctx) -> Result<(), GpuError> {
         if let Some((n, words)) = saved.restore_dollar {
-            self.launch_members("fk_restore_dollar", n as u32, &[&c.group, &n, &words])?;
+            let args = kernels::RestoreDollar {
+                g: c.group,
+                n,
+                saved: words,
+            };
+            self.launch_members(n as u32, &args)?;
         }
         self.pop(saved.tops);
         Ok(())
@@ -1276,7 +1268,12 @@ impl HostMachine for Machine<'_> {
         let tops = self.top;
         let n = self.threads(*c) as i32;
         let marks = self.alloc_words(n as u64)?;
-        self.launch_members("fk_mark_active", n as u32, &[&c.group, &n, &marks])?;
+        let args = kernels::MarkActive {
+            g: c.group,
+            n,
+            marks,
+        };
+        self.launch_members(n as u32, &args)?;
         Ok(Marked {
             tops,
             n,
@@ -1300,20 +1297,30 @@ impl HostMachine for Machine<'_> {
         }
         let bytes = self.plan.storage.shared_frames[l.shared_frame.0 as usize].bytes;
         let inner = if l.forms_group {
-            self.launch_members("fk_loop_keys", n as u32, &[&c.group, &n, &marks])?;
+            let args = kernels::LoopKeys {
+                g: c.group,
+                n,
+                marks,
+            };
+            self.launch_members(n as u32, &args)?;
             let size = self.read_ints(self.r.counts, 1)?[0];
             let members = self.alloc_members(size as u64)?;
             let frames = self.alloc_frames(bytes)?;
             let g = self.alloc_groups(1)? as i32;
-            let (one, inherit, f, zero) = (1i32, 1i32, l.shared_frame.0 as i32, 0u64);
-            self.launch(
-                "fk_split_rank",
-                1,
-                SCAN_THREADS,
-                &[
-                    &c.group, &n, &one, &g, &members, &inherit, &f, &f, &frames, &zero,
-                ],
-            )?;
+            let f = l.shared_frame.0 as i32;
+            let args = kernels::SplitRank {
+                g: c.group,
+                n,
+                k: 1,
+                first: g,
+                member_base: members,
+                inherit_at: 1,
+                frame0: f,
+                frame1: f,
+                frame_base: frames,
+                frame_stride: 0,
+            };
+            self.launch(1, SCAN_THREADS, &args)?;
             let at = self.groups[c.group as usize].at;
             self.groups[g as usize] = HostGroup { size, members, at };
             running = Some(size > 0);
@@ -1360,7 +1367,13 @@ impl HostMachine for Machine<'_> {
                 GpuError::Internal("a loop of the host program has no fault site".into())
             })? as i32;
             let launch = self.launches;
-            self.launch("fk_limit_hit", 1, 1, &[&inner.group, &site, &why, &launch])?;
+            let args = kernels::LimitHit {
+                g: inner.group,
+                site,
+                why,
+                launch,
+            };
+            self.launch(1, 1, &args)?;
         }
         self.exit_update(*c, m.n, m.marks, l.cond, inner.group)
     }
@@ -1389,7 +1402,12 @@ impl HostMachine for Machine<'_> {
         let tops = self.top;
         let n = self.threads(c) as i32;
         let marks = self.alloc_words(n as u64)?;
-        self.launch_members("fk_mark_active", n as u32, &[&c.group, &n, &marks])?;
+        let mark = kernels::MarkActive {
+            g: c.group,
+            n,
+            marks,
+        };
+        self.launch_members(n as u32, &mark)?;
         let base = c.slot_base + plan.function(c.func).frame_bytes * self.procs;
         let need = base + f.frame_bytes * self.procs;
         if need > self.caps.slots {
@@ -1443,7 +1461,13 @@ impl HostMachine for Machine<'_> {
         let tops = self.top;
         let members = self.alloc_members(self.procs)?;
         let p = self.procs as i32;
-        self.launch_members("fk_start", p as u32, &[&p, &members])?;
+        self.launch_members(
+            p as u32,
+            &kernels::Start {
+                procs: p,
+                base: members,
+            },
+        )?;
         let g = self.push_group(c.group, p, members, 0, shared_frame)?;
         self.stamp_enter(g, None)?;
         Ok((g, tops))
@@ -1472,13 +1496,17 @@ impl HostMachine for Machine<'_> {
             Some(r) => (1i32, self.var(r)?),
             None => (0, FkVar::default()),
         };
-        let code = transform::emit_cuda::mp_code(op) as i32;
-        self.launch(
-            "fk_multiprefix",
-            1,
-            SCAN_THREADS,
-            &[&c.group, &n, &c.slot_base, &code, &ptr, &value, &has, &res],
-        )
+        let args = kernels::Multiprefix {
+            g: c.group,
+            n,
+            slot_base: c.slot_base,
+            op: abi::mp_code(op),
+            ptr,
+            value,
+            has_result: has,
+            result: res,
+        };
+        self.launch(1, SCAN_THREADS, &args)
     }
 
     /// A block region as one kernel of one block (`transform::regions`), with the stack
@@ -1498,34 +1526,19 @@ impl HostMachine for Machine<'_> {
         self.launches += 1;
         let seq = c.seq as i32;
         let threads = (n as u32).div_ceil(32) * 32;
-        self.launch(
-            name,
-            1,
-            threads,
-            &[
-                &c.group,
-                &seq,
-                &c.slot_base,
-                &launch,
-                &first,
-                &members,
-                &words,
-                &frames,
-            ],
-        )?;
+        let args = kernels::RegionKernel {
+            g: c.group,
+            seq,
+            slot_base: c.slot_base,
+            launch,
+            groups_top: first,
+            members_top: members,
+            words_top: words,
+            frames_top: frames,
+        };
+        self.launch_as(name, 1, threads, &args)?;
         self.stats.regions += 1;
         self.pop(tops);
         Ok(true)
-    }
-}
-
-/// A kernel argument of any of the types the kernels take.
-trait KernelArg {
-    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>);
-}
-
-impl<T: cudarc::driver::DeviceRepr> KernelArg for T {
-    fn push<'a>(&'a self, b: &mut cudarc::driver::LaunchArgs<'a>) {
-        b.arg(self);
     }
 }

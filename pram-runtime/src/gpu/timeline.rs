@@ -12,6 +12,7 @@
 //! From a timeline come the time of each Fork function (the group instances its calls
 //! formed, inclusive) and a `pram_trace::Trace` in real time.
 
+use super::abi::FkTraceRec;
 use cudarc::driver::{CudaEvent, CudaStream};
 use fork_frontend::source::{SourceMap, Span};
 use pram_trace::{Clock, Construct, Recorder, Trace};
@@ -57,40 +58,26 @@ pub struct FunctionTime {
 /// Bytes of an `FkTraceRec`.
 const REC: usize = super::abi::FK_TRACE_REC_BYTES as usize;
 
-fn u64_at(b: &[u8], at: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[at..at + 8]);
-    u64::from_le_bytes(w)
-}
-
-fn i32_at(b: &[u8], at: usize) -> i32 {
-    let mut w = [0u8; 4];
-    w.copy_from_slice(&b[at..at + 4]);
-    i32::from_le_bytes(w)
-}
-
-/// The device schedule's records (`FkTraceRec`: begin, end, @, parent, pc, index, size,
-/// event) of `formed` instances, as many as `bytes` holds. Times become nanoseconds from the
+/// The device schedule's records (`FkTraceRec`) of `formed` instances, as many as `bytes` holds. Times become nanoseconds from the
 /// root's formation; an instance a fault left open ends where the run's last one ended.
 pub fn decode_device(bytes: &[u8], formed: u64) -> Timeline {
     let kept = (bytes.len() / REC).min(formed as usize);
     let mut raw: Vec<(u64, u64, Instance)> = (0..kept)
         .map(|i| {
-            let r = &bytes[i * REC..(i + 1) * REC];
-            let parent = i32_at(r, 24);
-            let pc = i32_at(r, 28);
+            let r = FkTraceRec::from_bytes(&bytes[i * REC..(i + 1) * REC]);
+            let (parent, pc) = (r.parent, r.pc);
             let instance = Instance {
                 // A parent is formed before its subgroups: a larger number is a bad record.
                 parent: (parent >= 0 && (parent as usize) < i).then_some(parent as usize),
                 pc: (pc >= 0).then_some(Pc(pc as u32)),
-                index: i32_at(r, 32) as i64,
-                at: u64_at(r, 16) as i64,
-                size: i32_at(r, 36).max(0) as u32,
-                event: i32_at(r, 40) as u32 as u64,
+                index: r.index as i64,
+                at: r.at,
+                size: r.size.max(0) as u32,
+                event: r.event as u64,
                 begin: 0,
                 end: 0,
             };
-            (u64_at(r, 0), u64_at(r, 8), instance)
+            (r.begin, r.end, instance)
         })
         .collect();
     let origin = raw.first().map_or(0, |r| r.0);

@@ -5,6 +5,7 @@
 //! at `base + offset * P + p * size`), shared locals in their group's frame (looked up once
 //! per kernel, `fr_N`), and everything else as a C local of the kernel or device function.
 
+use super::abi::mp_code;
 use super::ctype::{
     bits, declare, field_name, float_literal, func_name, int_literal, pointer_to, struct_name,
     type_name, var_name,
@@ -13,23 +14,12 @@ use super::{EmitError, Objects, Sites};
 use crate::plan::{Home, Kernel, Plan};
 use fork_frontend::fault;
 use fork_frontend::hir::{
-    BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, MpOp, Program, Stmt, StmtKind, Type,
-    UnOp, VarId, VarKind,
+    BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, Program, Stmt, StmtKind, Type, UnOp,
+    VarId, VarKind,
 };
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
-
-/// The numbering of `MpOp` shared with the runtime (`fk_combine`, `fk_atomic_mp`).
-pub fn mp_code(op: MpOp) -> u32 {
-    match op {
-        MpOp::Add => 0,
-        MpOp::Max => 1,
-        MpOp::Min => 2,
-        MpOp::And => 3,
-        MpOp::Or => 4,
-    }
-}
 
 /// Byte offset of each string literal in the strings region.
 pub fn string_offsets(program: &Program) -> Vec<u64> {

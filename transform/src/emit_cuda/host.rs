@@ -4,9 +4,10 @@
 //! `host_program::walk`'s: the runtime keeps the same frames (split, loop, call, seq, start)
 //! on a stack of its own, so the C++ code has no structure of its own to get wrong.
 
+use super::abi::FkVar;
 use super::{EmitError, Sites};
 use crate::host_program::Instr;
-use crate::plan::{Home, HostFnId, Plan, SharedFrameId, SplitKind};
+use crate::plan::{HostFnId, Plan, SharedFrameId, SplitKind};
 use fork_frontend::hir::VarId;
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -14,23 +15,17 @@ use std::fmt::Write;
 
 /// The `FkVar` literal that tells a runtime kernel where `var` lives.
 pub fn fk_var(plan: &Plan, var: VarId, span: Span) -> Result<String, EmitError> {
-    let size = plan.program.var(var).ty.size(&plan.program.structs);
-    let (kind, frame, offset) = match plan.storage.home(var) {
-        Some(Home::Slot { offset }) => (0, 0, offset),
-        Some(Home::PrivateGlobal { offset }) => (1, 0, offset),
-        Some(Home::Shared { offset }) => (2, 0, offset),
-        Some(Home::SharedFrame { frame, offset }) => (3, frame.0, offset),
-        None => {
-            return Err(EmitError {
-                span,
-                message: format!(
-                    "the host reads `{}`, which lives in a register (a transform bug)",
-                    plan.program.var(var).name
-                ),
-            })
-        }
-    };
-    Ok(format!("fk_var({kind}, {frame}, {offset}, {size})"))
+    let v = FkVar::of(plan, var).ok_or_else(|| EmitError {
+        span,
+        message: format!(
+            "the host reads `{}`, which lives in a register (a transform bug)",
+            plan.program.var(var).name
+        ),
+    })?;
+    Ok(format!(
+        "fk_var({}, {}, {}, {})",
+        v.kind, v.frame_id, v.offset, v.size
+    ))
 }
 
 /// `1, fk_var(...)` for a variable the runtime may use, `0, FkVar{}` for none (the `has_*`
@@ -51,7 +46,7 @@ pub fn multiprefix_args(
 ) -> Result<String, EmitError> {
     Ok(format!(
         "{}, {}, {}, {}",
-        super::device::mp_code(op),
+        super::abi::mp_code(op),
         fk_var(plan, ptr, span)?,
         fk_var(plan, value, span)?,
         optional_var(plan, result, span)?

@@ -13,13 +13,14 @@
 //! depend on it. `pram_runtime::cuda::standalone_source` assembles the one self-contained
 //! `.cu` of `forkcc build --emit cuda` from the library and these two parts.
 
+pub mod abi;
 mod ctype;
 mod device;
 mod host;
 mod region;
 pub mod schedule;
 
-pub use device::{mp_code, string_offsets};
+pub use device::string_offsets;
 pub use host::fk_var;
 
 use crate::plan::{Home, HostOp, Plan, Region};

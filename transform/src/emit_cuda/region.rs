@@ -38,9 +38,9 @@ pub fn region_kernel(
     );
     let _ = writeln!(
         out,
-        "extern \"C\" __global__ void __launch_bounds__(1024) {}(int g, int seq, fk_u64 slot_base, \
-         unsigned launch, int groups_top, fk_u64 members_top, fk_u64 words_top, fk_u64 frames_top) {{",
-        r.name
+        "extern \"C\" __global__ void __launch_bounds__(1024) {}({}) {{",
+        r.name,
+        super::abi::c_params::<super::abi::kernels::RegionKernel>()
     );
     out.push_str(
         "    FkRegion r;\n    r.slot_base = slot_base;\n    r.launch = launch;\n    r.sub = 0;\n",

@@ -228,7 +228,7 @@ pub fn interpreter(
                 };
                 format!(
                     "if (fk_s_multiprefix(p, s, {}, {}, {}, {has}, {res}, {next})) return;",
-                    super::device::mp_code(*op),
+                    super::abi::mp_code(*op),
                     var(*ptr, *span)?,
                     var(*value, *span)?
                 )

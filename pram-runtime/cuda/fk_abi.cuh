@@ -1,0 +1,358 @@
+// forkcc CUDA ABI: generated from transform::emit_cuda::abi (the one declaration of
+// the structures, constants and runtime kernel signatures that the runtime library,
+// the emitted code and the GPU driver share). Do not edit: change abi.rs.
+
+typedef unsigned long long fk_u64;
+typedef long long fk_i64;
+
+// FkVar::kind: a spilled private variable in the slot stack
+#define FK_VAR_SLOT 0
+// FkVar::kind: a private global
+#define FK_VAR_PRIVATE_GLOBAL 1
+// FkVar::kind: a shared global
+#define FK_VAR_SHARED_GLOBAL 2
+// FkVar::kind: a shared local in its group's shared frame
+#define FK_VAR_SHARED_FRAME 3
+// A processor's status (FkMachine::status): active, or how it left a construct
+#define FK_ACTIVE 0
+#define FK_BREAK 1
+#define FK_CONTINUE 2
+#define FK_RETURN 3
+// fk_split_count's `kind`: an `if` (key 0: then, 1: else) or a `fork` (key: @)
+#define FK_SPLIT_IF 0
+#define FK_SPLIT_FORK 1
+// A multiprefix operator (fk_combine)
+#define FK_MP_ADD 0
+#define FK_MP_MAX 1
+#define FK_MP_MIN 2
+#define FK_MP_AND 3
+#define FK_MP_OR 4
+// The ints of the fault record (FkMachine::fault)
+#define FK_FAULT_WORDS 16
+// Which limit a fault is (FkLimits::why[0])
+#define FK_LIMIT_STEPS 1
+#define FK_LIMIT_TIME 2
+// recursion: the call nests deeper than the run holds (R0008)
+#define FK_LIMIT_DEPTH 3
+// --crcw common: processors wrote different values into a cell (R0004)
+#define FK_CONFLICT 4
+// The limit and conflict words record FK_PROC_MAX - processor
+#define FK_PROC_MAX 2147483647
+// --crcw common: writes logged per processor and step; later ones are not checked
+#define FK_WRITES 8
+// The device schedule's runtime limits (FkDevice::error[0])
+#define FK_ERR_FRAMES 1
+#define FK_ERR_FRAME_HEAP 2
+// The most (step, index) pairs of an order key (FkDevice::fault_key)
+#define FK_KEY_MAX 256
+// Bytes of the device schedule's records (OPAQUE)
+#define FK_PROC_BYTES 64
+#define FK_RESULT_BYTES 16
+#define FK_FRAME_BYTES 48
+#define FK_SYNC_BYTES 256
+#define FK_SLOT_BYTES 32
+
+struct FkProc;
+struct FkResult;
+struct FkFrame;
+struct FkSync;
+struct FkSlot;
+
+// One group instance on the device.
+struct FkGroup {
+    // @
+    fk_i64 at;
+    // index in the group stack, -1 for the outermost group
+    int parent;
+    // groupsize()
+    int size;
+    // index of its first member in `fk_m.members` ($$ order)
+    fk_u64 members;
+    // the SharedFrameId of its shared frame
+    int frame_id;
+    // address of its shared frame
+    fk_u64 frame;
+};
+static_assert(sizeof(FkGroup) == 40, "FkGroup: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkGroup, at) == 0, "FkGroup::at: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkGroup, parent) == 8, "FkGroup::parent: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkGroup, size) == 12, "FkGroup::size: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkGroup, members) == 16, "FkGroup::members: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkGroup, frame_id) == 24, "FkGroup::frame_id: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkGroup, frame) == 32, "FkGroup::frame: the layout of transform::emit_cuda::abi");
+
+// A variable the runtime kernels read or write (condition slots, arguments, results).
+struct FkVar {
+    // FK_VAR_*
+    int kind;
+    // FK_VAR_SHARED_FRAME: the SharedFrameId
+    int frame_id;
+    fk_u64 offset;
+    fk_u64 size;
+};
+static_assert(sizeof(FkVar) == 24, "FkVar: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkVar, kind) == 0, "FkVar::kind: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkVar, frame_id) == 4, "FkVar::frame_id: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkVar, offset) == 8, "FkVar::offset: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkVar, size) == 16, "FkVar::size: the layout of transform::emit_cuda::abi");
+
+// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
+struct FkMachine {
+    int procs;
+    // member lists (stack), processor ids in $$ order
+    int *members;
+    // group stack
+    FkGroup *groups;
+    // $ per processor
+    fk_i64 *dollar;
+    // FK_ACTIVE / FK_BREAK / FK_CONTINUE / FK_RETURN per processor
+    int *status;
+    // stack of per-member words: loop participation marks, saved $
+    fk_i64 *words;
+    // split: subgroup index per member of the split group (-1: none)
+    int *keys;
+    // split: members per subgroup
+    int *counts;
+    // split: next free position per subgroup
+    int *cursor;
+    // one word the host reads back
+    int *flag;
+    // string literals, each NUL-terminated
+    char *strings;
+    char *shared_globals;
+    // private globals, then the frames of host calls
+    char *slots;
+    char *heap;
+    fk_u64 heap_bytes;
+    fk_u64 *heap_top;
+    // printf records
+    char *out;
+    fk_u64 out_bytes;
+    fk_u64 *out_top;
+    // FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor, [2] launch, [3] sub,
+    // [4] $$, [5] @, [6..7] a value (fk_i64), [8] the object (FkObject::object; -1/-2 a
+    // private/shared heap block, -3 a variable the checks do not look up), [9] the heap
+    // block's size
+    int *fault;
+};
+static_assert(sizeof(FkMachine) == 160, "FkMachine: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, procs) == 0, "FkMachine::procs: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, members) == 8, "FkMachine::members: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, groups) == 16, "FkMachine::groups: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, dollar) == 24, "FkMachine::dollar: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, status) == 32, "FkMachine::status: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, words) == 40, "FkMachine::words: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, keys) == 48, "FkMachine::keys: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, counts) == 56, "FkMachine::counts: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, cursor) == 64, "FkMachine::cursor: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, flag) == 72, "FkMachine::flag: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, strings) == 80, "FkMachine::strings: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, shared_globals) == 88, "FkMachine::shared_globals: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, slots) == 96, "FkMachine::slots: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, heap) == 104, "FkMachine::heap: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, heap_bytes) == 112, "FkMachine::heap_bytes: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, heap_top) == 120, "FkMachine::heap_top: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, out) == 128, "FkMachine::out: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, out_bytes) == 136, "FkMachine::out_bytes: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, out_top) == 144, "FkMachine::out_top: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, fault) == 152, "FkMachine::fault: the layout of transform::emit_cuda::abi");
+
+// The step and time limits (set into `fk_limits` by `fk_set_limits`).
+struct FkLimits {
+    // iterations of one loop; 0: none
+    fk_u64 max_steps;
+    // 0: none
+    fk_u64 timeout_ns;
+    // set by the device
+    fk_u64 start_ns;
+    // [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX - the lowest
+    // processor still in the loop (0: none recorded)
+    int *why;
+};
+static_assert(sizeof(FkLimits) == 32, "FkLimits: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkLimits, max_steps) == 0, "FkLimits::max_steps: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkLimits, timeout_ns) == 8, "FkLimits::timeout_ns: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkLimits, start_ns) == 16, "FkLimits::start_ns: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkLimits, why) == 24, "FkLimits::why: the layout of transform::emit_cuda::abi");
+
+// One write logged for the `--crcw common` check.
+struct FkWrite {
+    fk_u64 addr;
+    fk_u64 bits;
+    int size;
+    int site;
+};
+static_assert(sizeof(FkWrite) == 24, "FkWrite: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkWrite, addr) == 0, "FkWrite::addr: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkWrite, bits) == 8, "FkWrite::bits: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkWrite, size) == 16, "FkWrite::size: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkWrite, site) == 20, "FkWrite::site: the layout of transform::emit_cuda::abi");
+
+// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
+struct FkCommon {
+    // FK_WRITES per processor (0: the run does not check)
+    FkWrite *writes;
+    // per processor: its writes in its last checked step
+    int *count;
+    // per processor: that step (fk_step_tag)
+    fk_u64 *tag;
+    // shared memory: globals, group frames, heap
+    char *lo[3];
+    char *hi[3];
+    // [0] the cell, [1] its step's tag
+    fk_u64 *conflict;
+    // [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
+    int *writers;
+};
+static_assert(sizeof(FkCommon) == 88, "FkCommon: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, writes) == 0, "FkCommon::writes: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, count) == 8, "FkCommon::count: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, tag) == 16, "FkCommon::tag: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, lo) == 24, "FkCommon::lo: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, hi) == 48, "FkCommon::hi: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, conflict) == 72, "FkCommon::conflict: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, writers) == 80, "FkCommon::writers: the layout of transform::emit_cuda::abi");
+
+// The device schedule: each processor's slot stack (set by `fk_set_slot_stacks`).
+struct FkSlotStacks {
+    char *base;
+    // bytes per processor
+    fk_u64 stride;
+};
+static_assert(sizeof(FkSlotStacks) == 16, "FkSlotStacks: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkSlotStacks, base) == 0, "FkSlotStacks::base: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkSlotStacks, stride) == 8, "FkSlotStacks::stride: the layout of transform::emit_cuda::abi");
+
+// The device schedule's state (set into `fk_d` by `fk_set_device`).
+struct FkDevice {
+    FkProc *procs;
+    // procs
+    FkResult *results;
+    // procs * depth
+    FkFrame *frames;
+    // procs * (depth + 1), as fk_m.groups
+    FkSync *sync;
+    // 2 * procs
+    FkSlot *scratch;
+    char *frame_heap;
+    fk_u64 frame_heap_bytes;
+    fk_u64 *frame_heap_top;
+    int depth;
+    // main's first instruction
+    int entry;
+    // per processor
+    fk_u64 slot_stack_bytes;
+    // [0] FK_ERR_*, [1] processor
+    int *error;
+    // [0] pairs, then (step, index) pairs: the faulting step's order key
+    unsigned *fault_key;
+};
+static_assert(sizeof(FkDevice) == 96, "FkDevice: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, procs) == 0, "FkDevice::procs: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, results) == 8, "FkDevice::results: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, frames) == 16, "FkDevice::frames: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, sync) == 24, "FkDevice::sync: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, scratch) == 32, "FkDevice::scratch: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, frame_heap) == 40, "FkDevice::frame_heap: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, frame_heap_bytes) == 48, "FkDevice::frame_heap_bytes: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, frame_heap_top) == 56, "FkDevice::frame_heap_top: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, depth) == 64, "FkDevice::depth: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, entry) == 68, "FkDevice::entry: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, slot_stack_bytes) == 72, "FkDevice::slot_stack_bytes: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, error) == 80, "FkDevice::error: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, fault_key) == 88, "FkDevice::fault_key: the layout of transform::emit_cuda::abi");
+
+// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
+struct FkTraceRec {
+    // %globaltimer when the leader action formed it
+    fk_u64 begin;
+    // ... when its last member left it
+    fk_u64 end;
+    // @
+    fk_i64 at;
+    // the parent instance's number (-1 for the root)
+    int parent;
+    // the instruction that formed it (-1 for the root)
+    int pc;
+    // split: the subgroup index (then 0, else 1; fork: @)
+    int index;
+    int size;
+    // the parent's step at the forming collective (siblings share it)
+    unsigned event;
+    int pad;
+};
+static_assert(sizeof(FkTraceRec) == 48, "FkTraceRec: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, begin) == 0, "FkTraceRec::begin: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, end) == 8, "FkTraceRec::end: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, at) == 16, "FkTraceRec::at: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, parent) == 24, "FkTraceRec::parent: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, pc) == 28, "FkTraceRec::pc: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, index) == 32, "FkTraceRec::index: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, size) == 36, "FkTraceRec::size: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, event) == 40, "FkTraceRec::event: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, pad) == 44, "FkTraceRec::pad: the layout of transform::emit_cuda::abi");
+
+// Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
+// and `--stats` (`recs` 0: none).
+struct FkTrace {
+    // null: no timestamps (the default)
+    FkTraceRec *recs;
+    // instances formed (also those beyond cap, which are not recorded)
+    unsigned *count;
+    unsigned cap;
+    unsigned pad;
+};
+static_assert(sizeof(FkTrace) == 24, "FkTrace: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTrace, recs) == 0, "FkTrace::recs: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTrace, count) == 8, "FkTrace::count: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTrace, cap) == 16, "FkTrace::cap: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTrace, pad) == 20, "FkTrace::pad: the layout of transform::emit_cuda::abi");
+
+// Sets `fk_m`.
+extern "C" __global__ void fk_set_machine(FkMachine m);
+// Sets `fk_limits` and starts the time limit's clock.
+extern "C" __global__ void fk_set_limits(FkLimits l);
+// The first member of group `g` records the limit fault `why` at `site`.
+extern "C" __global__ void fk_limit_hit(int g, int site, int why, unsigned launch);
+// Sets `fk_common`.
+extern "C" __global__ void fk_set_common(FkCommon c);
+// `--crcw common`: checks the writes of launch `launch`.
+extern "C" __global__ void fk_common_check_launch(int g, int n, unsigned launch);
+// `--crcw common`: finds the processors of a conflict.
+extern "C" __global__ void fk_common_writers(int pass);
+// Sets group `g`'s descriptor.
+extern "C" __global__ void fk_set_group(int g, FkGroup desc);
+// `start`: the root group's members.
+extern "C" __global__ void fk_start(int procs, fk_u64 base);
+// The first active member's value of `v` into `fk_m.flag`.
+extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v);
+// A split's keys and subgroup sizes.
+extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int kind, FkVar key, int k, int set_dollar, FkVar dollar, fk_u64 saved);
+// A split's subgroups: consecutive ranks in $$ order (one block).
+extern "C" __global__ void fk_split_rank(int g, int n, int k, int first, fk_u64 member_base, int inherit_at, int frame0, int frame1, fk_u64 frame_base, fk_u64 frame_stride);
+// Restores the members' $ saved by a fork.
+extern "C" __global__ void fk_restore_dollar(int g, int n, fk_u64 saved);
+// Marks the active members (a loop's participants).
+extern "C" __global__ void fk_mark_active(int g, int n, fk_u64 marks);
+// The marked members with status `from` get status `to`.
+extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from, int to);
+// A loop's exit test: the members that leave, and whether any stays.
+extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond, FkVar cond, int cond_group);
+// The loop group's keys.
+extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks);
+// Copies a variable for the marked members (call arguments, results).
+extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, int src_group, fk_u64 src_base, FkVar dst, int dst_group, fk_u64 dst_base);
+// A multiprefix of the group's members (one block).
+extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value, int has_result, FkVar result);
+// Device schedule: sets `fk_d`.
+extern "C" __global__ void fk_set_device(FkDevice d);
+// Device schedule: sets `fk_slot_stacks`.
+extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s);
+// Device schedule: sets `fk_t`.
+extern "C" __global__ void fk_set_trace(FkTrace t);
+// Device schedule: every processor's state.
+extern "C" __global__ void fk_device_init();
+// Device schedule: the persistent kernel.
+extern "C" __global__ void fk_device_run();
+// The parameters of every Plan kernel (FK_KERNEL).
+#define FK_PLAN_KERNEL_PARAMS int g, int n, fk_u64 slot_base, unsigned launch, int serial

@@ -1,0 +1,732 @@
+//! The CUDA ABI, declared once: the structures, constants and kernel signatures that the
+//! runtime library (`pram-runtime/cuda/*.cuh`), the emitted code and the GPU driver
+//! (`pram_runtime::gpu`) share. [`c_header`] writes them as C (`fk_abi.cuh`, put in front of
+//! the library in every CUDA source), with a `static_assert` of every struct's size and every
+//! field's offset as this crate lays it out, so the C compiler (NVRTC, nvcc, the g++ emulator)
+//! rejects a C side that disagrees. The emitter and the driver use the names here: the driver
+//! launches a runtime kernel with one of the argument structs of [`kernels`], whose fields
+//! are pushed in the order of the C parameters.
+//!
+//! It lives in `transform` because the emitter (here) and the driver and library
+//! (`pram-runtime`, above) both need it: the text flows up the crate order, never down.
+
+use crate::plan::{Home, Plan};
+use fork_frontend::hir::{MpOp, VarId};
+use std::fmt::Write;
+
+/// Plain C data of the ABI: its C type name. Implemented for the scalars and the structs
+/// below; a value of it may be copied to the device as its bytes.
+pub trait CType: Copy {
+    const C: &'static str;
+}
+
+impl CType for i32 {
+    const C: &'static str = "int";
+}
+impl CType for u32 {
+    const C: &'static str = "unsigned";
+}
+impl CType for i64 {
+    const C: &'static str = "fk_i64";
+}
+impl CType for u64 {
+    const C: &'static str = "fk_u64";
+}
+
+/// A field's value from the little-endian bytes the device wrote (missing bytes read as 0).
+pub trait FromLe: Sized {
+    fn from_le(b: &[u8]) -> Self;
+}
+
+macro_rules! from_le {
+    ($($t:ty),*) => {$(
+        impl FromLe for $t {
+            fn from_le(b: &[u8]) -> $t {
+                let n = std::mem::size_of::<$t>();
+                b.get(..n)
+                    .and_then(|w| w.try_into().ok())
+                    .map_or(0, <$t>::from_le_bytes)
+            }
+        }
+    )*};
+}
+from_le!(i32, u32, i64, u64);
+
+impl<const N: usize> FromLe for [u64; N] {
+    fn from_le(b: &[u8]) -> [u64; N] {
+        std::array::from_fn(|i| <u64 as FromLe>::from_le(b.get(8 * i..).unwrap_or(&[])))
+    }
+}
+
+/// One field of a struct: its C type (a `T *` is a device address, a `u64` here), the array
+/// length (0: not an array), and where this crate lays it out.
+#[derive(Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub c: &'static str,
+    pub len: usize,
+    pub offset: usize,
+    pub size: usize,
+    pub doc: &'static [&'static str],
+}
+
+/// A struct of the ABI: what the header declares and asserts about it.
+#[derive(Debug)]
+pub struct Struct {
+    pub name: &'static str,
+    pub size: usize,
+    pub doc: &'static [&'static str],
+    pub fields: &'static [Field],
+}
+
+// Each declaration below is written once: the macros make the Rust item and the table the
+// C header is written from.
+macro_rules! c_structs {
+    ($( $(#[doc = $doc:literal])* struct $name:ident {
+        $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty = $cty:literal $([$n:literal])? ),* $(,)?
+    } )*) => {
+        $(
+            $(#[doc = $doc])*
+            #[repr(C)]
+            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+            pub struct $name { $( $(#[doc = $fdoc])* pub $field: $rty, )* }
+            impl CType for $name {
+                const C: &'static str = stringify!($name);
+            }
+            impl $name {
+                /// The struct from the bytes the device wrote.
+                pub fn from_bytes(b: &[u8]) -> $name {
+                    $name { $( $field: <$rty as FromLe>::from_le(
+                        b.get(std::mem::offset_of!($name, $field)..).unwrap_or(&[]),
+                    ), )* }
+                }
+            }
+        )*
+        /// Every struct, in the order C declares them.
+        pub const STRUCTS: &[Struct] = &[$(Struct {
+            name: stringify!($name),
+            size: std::mem::size_of::<$name>(),
+            doc: &[$($doc),*],
+            fields: &[$(Field {
+                name: stringify!($field),
+                c: $cty,
+                len: 0 $(+ $n)?,
+                offset: std::mem::offset_of!($name, $field),
+                size: std::mem::size_of::<$rty>(),
+                doc: &[$($fdoc),*],
+            }),*],
+        }),*];
+    };
+}
+
+macro_rules! c_consts {
+    ($( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr; )*) => {
+        $( $(#[doc = $doc])* pub const $name: $ty = $value; )*
+        /// Every constant, in the order C defines them: name, value, doc.
+        pub const CONSTS: &[(&str, i64, &[&str])] = &[$((stringify!($name), $name as i64, &[$($doc),*])),*];
+    };
+}
+
+macro_rules! c_kernels {
+    (@name) => { None };
+    (@name $cname:literal) => { Some($cname) };
+    ($( $(#[doc = $doc:literal])* $ty:ident $(= $cname:literal)? ( $($arg:ident : $aty:ty),* $(,)? ); )*) => {
+        $(
+            $(#[doc = $doc])*
+            #[derive(Debug, Clone, Copy)]
+            pub struct $ty { $(pub $arg: $aty,)* }
+            impl Params for $ty {
+                const PARAMS: &'static [(&'static str, &'static str)] =
+                    &[$((stringify!($arg), <$aty as CType>::C)),*];
+                fn push<'a, S: ArgSink<'a>>(&'a self, _sink: &mut S) {
+                    $( _sink.arg(&self.$arg); )*
+                }
+            }
+            $( impl Kernel for $ty { const NAME: &'static str = $cname; } )?
+        )*
+        /// Every kernel signature: its C name (None: the emitted program names it), its
+        /// parameters, its doc.
+        pub const KERNELS: &[(Option<&str>, &[(&str, &str)], &[&str])] =
+            &[$(( c_kernels!(@name $($cname)?), <$ty as Params>::PARAMS, &[$($doc),*] )),*];
+    };
+}
+
+/// A kernel's argument list: its C parameters (name, C type), and its values in their order.
+pub trait Params {
+    const PARAMS: &'static [(&'static str, &'static str)];
+    fn push<'a, S: ArgSink<'a>>(&'a self, sink: &mut S);
+}
+
+/// A kernel of the runtime library, with its C name.
+pub trait Kernel: Params {
+    const NAME: &'static str;
+}
+
+/// Where a kernel's arguments go (the driver's launch).
+pub trait ArgSink<'a> {
+    fn arg<T: CType>(&mut self, value: &'a T);
+}
+
+c_structs! {
+    /// One group instance on the device.
+    struct FkGroup {
+        /// @
+        at: i64 = "fk_i64",
+        /// index in the group stack, -1 for the outermost group
+        parent: i32 = "int",
+        /// groupsize()
+        size: i32 = "int",
+        /// index of its first member in `fk_m.members` ($$ order)
+        members: u64 = "fk_u64",
+        /// the SharedFrameId of its shared frame
+        frame_id: i32 = "int",
+        /// address of its shared frame
+        frame: u64 = "fk_u64",
+    }
+
+    /// A variable the runtime kernels read or write (condition slots, arguments, results).
+    struct FkVar {
+        /// FK_VAR_*
+        kind: i32 = "int",
+        /// FK_VAR_SHARED_FRAME: the SharedFrameId
+        frame_id: i32 = "int",
+        offset: u64 = "fk_u64",
+        size: u64 = "fk_u64",
+    }
+
+    /// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
+    struct FkMachine {
+        procs: i32 = "int",
+        /// member lists (stack), processor ids in $$ order
+        members: u64 = "int *",
+        /// group stack
+        groups: u64 = "FkGroup *",
+        /// $ per processor
+        dollar: u64 = "fk_i64 *",
+        /// FK_ACTIVE / FK_BREAK / FK_CONTINUE / FK_RETURN per processor
+        status: u64 = "int *",
+        /// stack of per-member words: loop participation marks, saved $
+        words: u64 = "fk_i64 *",
+        /// split: subgroup index per member of the split group (-1: none)
+        keys: u64 = "int *",
+        /// split: members per subgroup
+        counts: u64 = "int *",
+        /// split: next free position per subgroup
+        cursor: u64 = "int *",
+        /// one word the host reads back
+        flag: u64 = "int *",
+        /// string literals, each NUL-terminated
+        strings: u64 = "char *",
+        shared_globals: u64 = "char *",
+        /// private globals, then the frames of host calls
+        slots: u64 = "char *",
+        heap: u64 = "char *",
+        heap_bytes: u64 = "fk_u64",
+        heap_top: u64 = "fk_u64 *",
+        /// printf records
+        out: u64 = "char *",
+        out_bytes: u64 = "fk_u64",
+        out_top: u64 = "fk_u64 *",
+        /// FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor, [2] launch, [3] sub,
+        /// [4] $$, [5] @, [6..7] a value (fk_i64), [8] the object (FkObject::object; -1/-2 a
+        /// private/shared heap block, -3 a variable the checks do not look up), [9] the heap
+        /// block's size
+        fault: u64 = "int *",
+    }
+
+    /// The step and time limits (set into `fk_limits` by `fk_set_limits`).
+    struct FkLimits {
+        /// iterations of one loop; 0: none
+        max_steps: u64 = "fk_u64",
+        /// 0: none
+        timeout_ns: u64 = "fk_u64",
+        /// set by the device
+        start_ns: u64 = "fk_u64",
+        /// [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX - the lowest
+        /// processor still in the loop (0: none recorded)
+        why: u64 = "int *",
+    }
+
+    /// One write logged for the `--crcw common` check.
+    struct FkWrite {
+        addr: u64 = "fk_u64",
+        bits: u64 = "fk_u64",
+        size: i32 = "int",
+        site: i32 = "int",
+    }
+
+    /// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
+    struct FkCommon {
+        /// FK_WRITES per processor (0: the run does not check)
+        writes: u64 = "FkWrite *",
+        /// per processor: its writes in its last checked step
+        count: u64 = "int *",
+        /// per processor: that step (fk_step_tag)
+        tag: u64 = "fk_u64 *",
+        /// shared memory: globals, group frames, heap
+        lo: [u64; 3] = "char *" [3],
+        hi: [u64; 3] = "char *" [3],
+        /// [0] the cell, [1] its step's tag
+        conflict: u64 = "fk_u64 *",
+        /// [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
+        writers: u64 = "int *",
+    }
+
+    /// The device schedule: each processor's slot stack (set by `fk_set_slot_stacks`).
+    struct FkSlotStacks {
+        base: u64 = "char *",
+        /// bytes per processor
+        stride: u64 = "fk_u64",
+    }
+
+    /// The device schedule's state (set into `fk_d` by `fk_set_device`).
+    struct FkDevice {
+        procs: u64 = "FkProc *",
+        /// procs
+        results: u64 = "FkResult *",
+        /// procs * depth
+        frames: u64 = "FkFrame *",
+        /// procs * (depth + 1), as fk_m.groups
+        sync: u64 = "FkSync *",
+        /// 2 * procs
+        scratch: u64 = "FkSlot *",
+        frame_heap: u64 = "char *",
+        frame_heap_bytes: u64 = "fk_u64",
+        frame_heap_top: u64 = "fk_u64 *",
+        depth: i32 = "int",
+        /// main's first instruction
+        entry: i32 = "int",
+        /// per processor
+        slot_stack_bytes: u64 = "fk_u64",
+        /// [0] FK_ERR_*, [1] processor
+        error: u64 = "int *",
+        /// [0] pairs, then (step, index) pairs: the faulting step's order key
+        fault_key: u64 = "unsigned *",
+    }
+
+    /// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
+    struct FkTraceRec {
+        /// %globaltimer when the leader action formed it
+        begin: u64 = "fk_u64",
+        /// ... when its last member left it
+        end: u64 = "fk_u64",
+        /// @
+        at: i64 = "fk_i64",
+        /// the parent instance's number (-1 for the root)
+        parent: i32 = "int",
+        /// the instruction that formed it (-1 for the root)
+        pc: i32 = "int",
+        /// split: the subgroup index (then 0, else 1; fork: @)
+        index: i32 = "int",
+        size: i32 = "int",
+        /// the parent's step at the forming collective (siblings share it)
+        event: u32 = "unsigned",
+        pad: i32 = "int",
+    }
+
+    /// Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
+    /// and `--stats` (`recs` 0: none).
+    struct FkTrace {
+        /// null: no timestamps (the default)
+        recs: u64 = "FkTraceRec *",
+        /// instances formed (also those beyond cap, which are not recorded)
+        count: u64 = "unsigned *",
+        cap: u32 = "unsigned",
+        pad: u32 = "unsigned",
+    }
+}
+
+/// The device schedule's records that the driver allocates but never reads field by field:
+/// defined in `fk_schedule.cuh`, whose `static_assert`s check the sizes named here.
+pub const OPAQUE: &[(&str, &str)] = &[
+    ("FkProc", "FK_PROC_BYTES"),
+    ("FkResult", "FK_RESULT_BYTES"),
+    ("FkFrame", "FK_FRAME_BYTES"),
+    ("FkSync", "FK_SYNC_BYTES"),
+    ("FkSlot", "FK_SLOT_BYTES"),
+];
+
+c_consts! {
+    /// FkVar::kind: a spilled private variable in the slot stack
+    FK_VAR_SLOT: i32 = 0;
+    /// FkVar::kind: a private global
+    FK_VAR_PRIVATE_GLOBAL: i32 = 1;
+    /// FkVar::kind: a shared global
+    FK_VAR_SHARED_GLOBAL: i32 = 2;
+    /// FkVar::kind: a shared local in its group's shared frame
+    FK_VAR_SHARED_FRAME: i32 = 3;
+
+    /// A processor's status (FkMachine::status): active, or how it left a construct
+    FK_ACTIVE: i32 = 0;
+    FK_BREAK: i32 = 1;
+    FK_CONTINUE: i32 = 2;
+    FK_RETURN: i32 = 3;
+
+    /// fk_split_count's `kind`: an `if` (key 0: then, 1: else) or a `fork` (key: @)
+    FK_SPLIT_IF: i32 = 0;
+    FK_SPLIT_FORK: i32 = 1;
+
+    /// A multiprefix operator (fk_combine)
+    FK_MP_ADD: i32 = 0;
+    FK_MP_MAX: i32 = 1;
+    FK_MP_MIN: i32 = 2;
+    FK_MP_AND: i32 = 3;
+    FK_MP_OR: i32 = 4;
+
+    /// The ints of the fault record (FkMachine::fault)
+    FK_FAULT_WORDS: u64 = 16;
+    /// Which limit a fault is (FkLimits::why[0])
+    FK_LIMIT_STEPS: i32 = 1;
+    FK_LIMIT_TIME: i32 = 2;
+    /// recursion: the call nests deeper than the run holds (R0008)
+    FK_LIMIT_DEPTH: i32 = 3;
+    /// --crcw common: processors wrote different values into a cell (R0004)
+    FK_CONFLICT: i32 = 4;
+    /// The limit and conflict words record FK_PROC_MAX - processor
+    FK_PROC_MAX: i32 = 0x7fff_ffff;
+    /// --crcw common: writes logged per processor and step; later ones are not checked
+    FK_WRITES: u64 = 8;
+
+    /// The device schedule's runtime limits (FkDevice::error[0])
+    FK_ERR_FRAMES: i32 = 1;
+    FK_ERR_FRAME_HEAP: i32 = 2;
+    /// The most (step, index) pairs of an order key (FkDevice::fault_key)
+    FK_KEY_MAX: u64 = 256;
+    /// Bytes of the device schedule's records (OPAQUE)
+    FK_PROC_BYTES: u64 = 64;
+    FK_RESULT_BYTES: u64 = 16;
+    FK_FRAME_BYTES: u64 = 48;
+    FK_SYNC_BYTES: u64 = 256;
+    FK_SLOT_BYTES: u64 = 32;
+}
+
+/// The runtime kernels' signatures; the driver fills these by name.
+pub mod kernels {
+    use super::*;
+
+    c_kernels! {
+        /// Sets `fk_m`.
+        SetMachine = "fk_set_machine"(m: FkMachine);
+        /// Sets `fk_limits` and starts the time limit's clock.
+        SetLimits = "fk_set_limits"(l: FkLimits);
+        /// The first member of group `g` records the limit fault `why` at `site`.
+        LimitHit = "fk_limit_hit"(g: i32, site: i32, why: i32, launch: u32);
+        /// Sets `fk_common`.
+        SetCommon = "fk_set_common"(c: FkCommon);
+        /// `--crcw common`: checks the writes of launch `launch`.
+        CommonCheckLaunch = "fk_common_check_launch"(g: i32, n: i32, launch: u32);
+        /// `--crcw common`: finds the processors of a conflict.
+        CommonWriters = "fk_common_writers"(pass: i32);
+        /// Sets group `g`'s descriptor.
+        SetGroup = "fk_set_group"(g: i32, desc: FkGroup);
+        /// `start`: the root group's members.
+        Start = "fk_start"(procs: i32, base: u64);
+        /// The first active member's value of `v` into `fk_m.flag`.
+        ReadFirst = "fk_read_first"(g: i32, n: i32, slot_base: u64, v: FkVar);
+        /// A split's keys and subgroup sizes.
+        SplitCount = "fk_split_count"(
+            g: i32, n: i32, slot_base: u64, kind: i32, key: FkVar, k: i32,
+            set_dollar: i32, dollar: FkVar, saved: u64,
+        );
+        /// A split's subgroups: consecutive ranks in $$ order (one block).
+        SplitRank = "fk_split_rank"(
+            g: i32, n: i32, k: i32, first: i32, member_base: u64, inherit_at: i32,
+            frame0: i32, frame1: i32, frame_base: u64, frame_stride: u64,
+        );
+        /// Restores the members' $ saved by a fork.
+        RestoreDollar = "fk_restore_dollar"(g: i32, n: i32, saved: u64);
+        /// Marks the active members (a loop's participants).
+        MarkActive = "fk_mark_active"(g: i32, n: i32, marks: u64);
+        /// The marked members with status `from` get status `to`.
+        MarkedStatus = "fk_marked_status"(g: i32, n: i32, marks: u64, from: i32, to: i32);
+        /// A loop's exit test: the members that leave, and whether any stays.
+        LoopExit = "fk_loop_exit"(
+            g: i32, n: i32, slot_base: u64, marks: u64, has_cond: i32, cond: FkVar,
+            cond_group: i32,
+        );
+        /// The loop group's keys.
+        LoopKeys = "fk_loop_keys"(g: i32, n: i32, marks: u64);
+        /// Copies a variable for the marked members (call arguments, results).
+        CopyVar = "fk_copy_var"(
+            g: i32, n: i32, marks: u64, src: FkVar, src_group: i32, src_base: u64, dst: FkVar,
+            dst_group: i32, dst_base: u64,
+        );
+        /// A multiprefix of the group's members (one block).
+        Multiprefix = "fk_multiprefix"(
+            g: i32, n: i32, slot_base: u64, op: i32, ptr: FkVar, value: FkVar,
+            has_result: i32, result: FkVar,
+        );
+        /// Device schedule: sets `fk_d`.
+        SetDevice = "fk_set_device"(d: FkDevice);
+        /// Device schedule: sets `fk_slot_stacks`.
+        SetSlotStacks = "fk_set_slot_stacks"(s: FkSlotStacks);
+        /// Device schedule: sets `fk_t`.
+        SetTrace = "fk_set_trace"(t: FkTrace);
+        /// Device schedule: every processor's state.
+        DeviceInit = "fk_device_init"();
+        /// Device schedule: the persistent kernel.
+        DeviceRun = "fk_device_run"();
+        /// A Plan kernel (`FK_KERNEL`; its name is the kernel's).
+        PlanKernel(g: i32, n: i32, slot_base: u64, launch: u32, serial: i32);
+        /// A block region (`emit_cuda::region`; its name is the region's).
+        RegionKernel(
+            g: i32, seq: i32, slot_base: u64, launch: u32, groups_top: i32, members_top: u64,
+            words_top: u64, frames_top: u64,
+        );
+    }
+}
+
+/// The runtime kernels both schedules' drivers load.
+pub const HOST_KERNELS: &[&str] = &[
+    kernels::SetMachine::NAME,
+    kernels::SetLimits::NAME,
+    kernels::LimitHit::NAME,
+    kernels::SetCommon::NAME,
+    kernels::CommonCheckLaunch::NAME,
+    kernels::CommonWriters::NAME,
+    kernels::SetGroup::NAME,
+    kernels::Start::NAME,
+    kernels::ReadFirst::NAME,
+    kernels::SplitCount::NAME,
+    kernels::SplitRank::NAME,
+    kernels::RestoreDollar::NAME,
+    kernels::MarkActive::NAME,
+    kernels::MarkedStatus::NAME,
+    kernels::LoopExit::NAME,
+    kernels::LoopKeys::NAME,
+    kernels::CopyVar::NAME,
+    kernels::Multiprefix::NAME,
+];
+
+/// The runtime kernels only the device schedule has (`fk_schedule.cuh`).
+pub const SCHEDULE_KERNELS: &[&str] = &[
+    kernels::SetDevice::NAME,
+    kernels::SetSlotStacks::NAME,
+    kernels::SetTrace::NAME,
+    kernels::DeviceInit::NAME,
+    kernels::DeviceRun::NAME,
+];
+
+impl FkVar {
+    /// Where a runtime kernel finds `var`; None when it lives in a register.
+    pub fn of(plan: &Plan, var: VarId) -> Option<FkVar> {
+        let (kind, frame_id, offset) = match plan.storage.home(var)? {
+            Home::Slot { offset } => (FK_VAR_SLOT, 0, offset),
+            Home::PrivateGlobal { offset } => (FK_VAR_PRIVATE_GLOBAL, 0, offset),
+            Home::Shared { offset } => (FK_VAR_SHARED_GLOBAL, 0, offset),
+            Home::SharedFrame { frame, offset } => (FK_VAR_SHARED_FRAME, frame.0 as i32, offset),
+        };
+        Some(FkVar {
+            kind,
+            frame_id,
+            offset,
+            size: plan.program.var(var).ty.size(&plan.program.structs),
+        })
+    }
+}
+
+impl FkWrite {
+    /// The value as the simulator shows it: signed, of the write's size.
+    pub fn value(&self) -> i64 {
+        let shift = 64 - 8 * self.size.clamp(1, 8) as u32;
+        ((self.bits << shift) as i64) >> shift
+    }
+}
+
+/// Bytes of an `FkWrite` as the device logs it.
+pub const FK_WRITE_BYTES: u64 = std::mem::size_of::<FkWrite>() as u64;
+/// Bytes of an `FkTraceRec`.
+pub const FK_TRACE_REC_BYTES: u64 = std::mem::size_of::<FkTraceRec>() as u64;
+
+/// The runtime's code of a multiprefix operator.
+pub fn mp_code(op: MpOp) -> i32 {
+    match op {
+        MpOp::Add => FK_MP_ADD,
+        MpOp::Max => FK_MP_MAX,
+        MpOp::Min => FK_MP_MIN,
+        MpOp::And => FK_MP_AND,
+        MpOp::Or => FK_MP_OR,
+    }
+}
+
+/// A kernel's C parameter list, `int g, int n, ...`.
+pub fn c_params<P: Params>() -> String {
+    param_list(P::PARAMS)
+}
+
+fn param_list(params: &[(&str, &str)]) -> String {
+    let list: Vec<String> = params.iter().map(|(n, c)| format!("{c} {n}")).collect();
+    list.join(", ")
+}
+
+fn comment(out: &mut String, indent: &str, doc: &[&str]) {
+    for line in doc {
+        let _ = writeln!(out, "{indent}//{line}");
+    }
+}
+
+/// The C declarations of everything above: `pram-runtime/cuda/fk_abi.cuh`, which
+/// `pram_runtime::cuda` puts first in every CUDA source.
+pub fn c_header() -> String {
+    let mut out = String::from(
+        "// forkcc CUDA ABI: generated from transform::emit_cuda::abi (the one declaration of\n\
+         // the structures, constants and runtime kernel signatures that the runtime library,\n\
+         // the emitted code and the GPU driver share). Do not edit: change abi.rs.\n\n\
+         typedef unsigned long long fk_u64;\n\
+         typedef long long fk_i64;\n\n",
+    );
+    for (name, value, doc) in CONSTS {
+        comment(&mut out, "", doc);
+        let _ = writeln!(out, "#define {name} {value}");
+    }
+    out.push('\n');
+    for (name, _) in OPAQUE {
+        let _ = writeln!(out, "struct {name};");
+    }
+    for s in STRUCTS {
+        out.push('\n');
+        comment(&mut out, "", s.doc);
+        let _ = writeln!(out, "struct {} {{", s.name);
+        for f in s.fields {
+            comment(&mut out, "    ", f.doc);
+            let array = if f.len > 0 {
+                format!("[{}]", f.len)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "    {}{}{};", spaced(f.c), f.name, array);
+        }
+        let _ = writeln!(out, "}};");
+        let _ = writeln!(
+            out,
+            "static_assert(sizeof({0}) == {1}, \"{0}: the layout of transform::emit_cuda::abi\");",
+            s.name, s.size
+        );
+        for f in s.fields {
+            let _ = writeln!(
+                out,
+                "static_assert(__builtin_offsetof({0}, {1}) == {2}, \"{0}::{1}: the layout of transform::emit_cuda::abi\");",
+                s.name, f.name, f.offset
+            );
+        }
+    }
+    out.push('\n');
+    for (name, params, doc) in kernels::KERNELS {
+        let Some(name) = name else { continue };
+        comment(&mut out, "", doc);
+        let _ = writeln!(
+            out,
+            "extern \"C\" __global__ void {name}({});",
+            param_list(params)
+        );
+    }
+    out.push_str("// The parameters of every Plan kernel (FK_KERNEL).\n");
+    let _ = writeln!(
+        out,
+        "#define FK_PLAN_KERNEL_PARAMS {}",
+        c_params::<kernels::PlanKernel>()
+    );
+    out
+}
+
+/// `int ` but `int *`: a C type followed by a declarator.
+fn spaced(c: &str) -> String {
+    if c.ends_with('*') {
+        c.to_string()
+    } else {
+        format!("{c} ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size of a C type of a field, as a 64-bit CUDA target lays it out.
+    fn c_size(c: &str) -> usize {
+        match c {
+            _ if c.ends_with('*') => 8,
+            "int" | "unsigned" => 4,
+            "fk_u64" | "fk_i64" => 8,
+            other => panic!("a C type the ABI does not know: {other}"),
+        }
+    }
+
+    /// Every field's Rust type is as large as its C type, so the `static_assert`s of the
+    /// header say the same layout for C as for Rust.
+    #[test]
+    fn fields_have_the_size_of_their_c_type() {
+        for s in STRUCTS {
+            for f in s.fields {
+                assert_eq!(c_size(f.c) * f.len.max(1), f.size, "{}::{}", s.name, f.name);
+            }
+        }
+    }
+
+    /// The sizes the library's code and the driver's arena were written for.
+    #[test]
+    fn struct_sizes() {
+        let sizes: Vec<(&str, usize)> = STRUCTS.iter().map(|s| (s.name, s.size)).collect();
+        assert_eq!(
+            sizes,
+            [
+                ("FkGroup", 40),
+                ("FkVar", 24),
+                ("FkMachine", 160),
+                ("FkLimits", 32),
+                ("FkWrite", 24),
+                ("FkCommon", 88),
+                ("FkSlotStacks", 16),
+                ("FkDevice", 96),
+                ("FkTraceRec", 48),
+                ("FkTrace", 24),
+            ]
+        );
+    }
+
+    /// Fields are read where C puts them: (addr, bits, size, site) as the device logs a
+    /// write, little-endian.
+    #[test]
+    fn structs_read_themselves_from_device_bytes() {
+        let bytes: Vec<u8> = [
+            &7u64.to_le_bytes()[..],
+            &(-2i64 as u64).to_le_bytes(),
+            &4i32.to_le_bytes(),
+            &9i32.to_le_bytes(),
+        ]
+        .concat();
+        let w = FkWrite::from_bytes(&bytes);
+        assert_eq!((w.addr, w.size, w.site, w.value()), (7, 4, 9, -2));
+        assert_eq!(FkWrite::from_bytes(&bytes[..10]).size, 0);
+    }
+
+    #[test]
+    fn kernel_parameters_are_pushed_in_their_c_order() {
+        struct Names(Vec<&'static str>);
+        impl<'a> ArgSink<'a> for Names {
+            fn arg<T: CType>(&mut self, _: &'a T) {
+                self.0.push(T::C);
+            }
+        }
+        let k = kernels::CopyVar {
+            g: 0,
+            n: 0,
+            marks: 0,
+            src: FkVar::default(),
+            src_group: 0,
+            src_base: 0,
+            dst: FkVar::default(),
+            dst_group: 0,
+            dst_base: 0,
+        };
+        let mut names = Names(Vec::new());
+        k.push(&mut names);
+        let params: Vec<&str> = kernels::CopyVar::PARAMS.iter().map(|p| p.1).collect();
+        assert_eq!(names.0, params);
+        assert_eq!(
+            c_params::<kernels::CopyVar>(),
+            "int g, int n, fk_u64 marks, FkVar src, int src_group, fk_u64 src_base, FkVar dst, \
+             int dst_group, fk_u64 dst_base"
+        );
+    }
+}
