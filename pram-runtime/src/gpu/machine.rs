@@ -635,6 +635,20 @@ impl<'p> Machine<'p> {
         self.groups.truncate(t.groups);
     }
 
+    /// A group of every processor in `__PROC_NR__` order (main's, a `start`'s) under `parent`.
+    fn group_of_all(&mut self, parent: i32, shared_frame: SharedFrameId) -> Result<i32, GpuError> {
+        let members = self.alloc_members(self.procs)?;
+        let p = self.procs as i32;
+        self.launch_members(
+            p as u32,
+            &kernels::Start {
+                procs: p,
+                base: members,
+            },
+        )?;
+        self.push_group(parent, p, members, 0, shared_frame)
+    }
+
     fn push_group(
         &mut self,
         parent: i32,
@@ -723,16 +737,7 @@ impl<'p> Machine<'p> {
     pub fn run(&mut self) -> Result<(), GpuError> {
         let plan = self.plan;
         let main = plan.function(plan.main);
-        let members = self.alloc_members(self.procs)?;
-        let p = self.procs as i32;
-        self.launch_members(
-            p as u32,
-            &kernels::Start {
-                procs: p,
-                base: members,
-            },
-        )?;
-        let g = self.push_group(-1, p, members, 0, main.shared_frame)?;
+        let g = self.group_of_all(-1, main.shared_frame)?;
         if self.timestamps && self.device.is_none() {
             let recorder = HostRecorder::new(&self.stream, self.procs as u32)
                 .map_err(GpuError::driver("recording a timestamp"))?;
@@ -1459,16 +1464,7 @@ impl HostMachine for Machine<'_> {
 
     fn start(&mut self, shared_frame: SharedFrameId, c: &Ctx) -> Result<(i32, Tops), GpuError> {
         let tops = self.top;
-        let members = self.alloc_members(self.procs)?;
-        let p = self.procs as i32;
-        self.launch_members(
-            p as u32,
-            &kernels::Start {
-                procs: p,
-                base: members,
-            },
-        )?;
-        let g = self.push_group(c.group, p, members, 0, shared_frame)?;
+        let g = self.group_of_all(c.group, shared_frame)?;
         self.stamp_enter(g, None)?;
         Ok((g, tops))
     }
