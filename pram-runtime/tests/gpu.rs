@@ -39,16 +39,23 @@ fn gpu_device_schedule_prints_what_the_cpu_plan_executor_prints() {
     gpu_runs_agree(Schedule::Device);
 }
 
+/// The corpus cases the GPU runs under `schedule`, each with its checked program and Plan.
+fn gpu_cases(
+    schedule: Schedule,
+) -> impl Iterator<Item = (common::Case, fork_frontend::Checked, transform::plan::Plan)> {
+    common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"])
+        .into_iter()
+        .filter(move |case| schedule == Schedule::Host || case.device_schedule_agrees())
+        .filter_map(|case| {
+            let (checked, plan) = case.plan()?;
+            Some((case, checked, plan))
+        })
+}
+
 fn gpu_runs_agree(schedule: Schedule) {
     let mut differing = Vec::new();
     let mut compared = 0;
-    for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
-        if schedule == Schedule::Device && !case.device_schedule_agrees() {
-            continue;
-        }
-        let Some((checked, plan)) = case.plan() else {
-            continue;
-        };
+    for (case, checked, plan) in gpu_cases(schedule) {
         let (file, procs, crcw) = (&case.file, case.procs, case.cpu_crcw());
         let config = cpu::Config {
             procs,
@@ -90,13 +97,7 @@ fn gpu_runs_agree(schedule: Schedule) {
 fn gpu_reports_faults_like_the_simulator(schedule: Schedule) {
     let mut differing = Vec::new();
     let mut compared = 0;
-    for case in common::cases(&["classroom-examples", "tests/semantics", "tests/cpu_plan"]) {
-        if schedule == Schedule::Device && !case.device_schedule_agrees() {
-            continue;
-        }
-        let Some((checked, plan)) = case.plan() else {
-            continue;
-        };
+    for (case, checked, plan) in gpu_cases(schedule) {
         let Some((stdout, expected)) = case.simulator_fault(&checked) else {
             continue;
         };
