@@ -74,12 +74,14 @@ struct FkGroup {
     fk_u64 frame;
 };
 static_assert(sizeof(FkGroup) == 40, "FkGroup: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkGroup, at) == 0, "FkGroup::at: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkGroup, parent) == 8, "FkGroup::parent: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkGroup, size) == 12, "FkGroup::size: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkGroup, members) == 16, "FkGroup::members: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkGroup, frame_id) == 24, "FkGroup::frame_id: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkGroup, frame) == 32, "FkGroup::frame: the layout of transform::emit_cuda::abi");
+#endif
 
 // A variable the runtime kernels read or write (condition slots, arguments, results).
 struct FkVar {
@@ -91,10 +93,12 @@ struct FkVar {
     fk_u64 size;
 };
 static_assert(sizeof(FkVar) == 24, "FkVar: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkVar, kind) == 0, "FkVar::kind: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkVar, frame_id) == 4, "FkVar::frame_id: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkVar, offset) == 8, "FkVar::offset: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkVar, size) == 16, "FkVar::size: the layout of transform::emit_cuda::abi");
+#endif
 
 // The device addresses of every region (set into `fk_m` by `fk_set_machine`).
 struct FkMachine {
@@ -136,6 +140,7 @@ struct FkMachine {
     int *fault;
 };
 static_assert(sizeof(FkMachine) == 160, "FkMachine: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkMachine, procs) == 0, "FkMachine::procs: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, members) == 8, "FkMachine::members: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, groups) == 16, "FkMachine::groups: the layout of transform::emit_cuda::abi");
@@ -156,6 +161,7 @@ static_assert(__builtin_offsetof(FkMachine, out) == 128, "FkMachine::out: the la
 static_assert(__builtin_offsetof(FkMachine, out_bytes) == 136, "FkMachine::out_bytes: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, out_top) == 144, "FkMachine::out_top: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, fault) == 152, "FkMachine::fault: the layout of transform::emit_cuda::abi");
+#endif
 
 // The step and time limits (set into `fk_limits` by `fk_set_limits`).
 struct FkLimits {
@@ -170,10 +176,12 @@ struct FkLimits {
     int *why;
 };
 static_assert(sizeof(FkLimits) == 32, "FkLimits: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkLimits, max_steps) == 0, "FkLimits::max_steps: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkLimits, timeout_ns) == 8, "FkLimits::timeout_ns: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkLimits, start_ns) == 16, "FkLimits::start_ns: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkLimits, why) == 24, "FkLimits::why: the layout of transform::emit_cuda::abi");
+#endif
 
 // One write logged for the `--crcw common` check.
 struct FkWrite {
@@ -183,10 +191,12 @@ struct FkWrite {
     int site;
 };
 static_assert(sizeof(FkWrite) == 24, "FkWrite: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkWrite, addr) == 0, "FkWrite::addr: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkWrite, bits) == 8, "FkWrite::bits: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkWrite, size) == 16, "FkWrite::size: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkWrite, site) == 20, "FkWrite::site: the layout of transform::emit_cuda::abi");
+#endif
 
 // The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
 struct FkCommon {
@@ -205,6 +215,7 @@ struct FkCommon {
     int *writers;
 };
 static_assert(sizeof(FkCommon) == 88, "FkCommon: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkCommon, writes) == 0, "FkCommon::writes: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, count) == 8, "FkCommon::count: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, tag) == 16, "FkCommon::tag: the layout of transform::emit_cuda::abi");
@@ -212,6 +223,7 @@ static_assert(__builtin_offsetof(FkCommon, lo) == 24, "FkCommon::lo: the layout 
 static_assert(__builtin_offsetof(FkCommon, hi) == 48, "FkCommon::hi: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, conflict) == 72, "FkCommon::conflict: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, writers) == 80, "FkCommon::writers: the layout of transform::emit_cuda::abi");
+#endif
 
 // The device schedule: each processor's slot stack (set by `fk_set_slot_stacks`).
 struct FkSlotStacks {
@@ -220,8 +232,10 @@ struct FkSlotStacks {
     fk_u64 stride;
 };
 static_assert(sizeof(FkSlotStacks) == 16, "FkSlotStacks: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkSlotStacks, base) == 0, "FkSlotStacks::base: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkSlotStacks, stride) == 8, "FkSlotStacks::stride: the layout of transform::emit_cuda::abi");
+#endif
 
 // The device schedule's state (set into `fk_d` by `fk_set_device`).
 struct FkDevice {
@@ -248,6 +262,7 @@ struct FkDevice {
     unsigned *fault_key;
 };
 static_assert(sizeof(FkDevice) == 96, "FkDevice: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkDevice, procs) == 0, "FkDevice::procs: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, results) == 8, "FkDevice::results: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, frames) == 16, "FkDevice::frames: the layout of transform::emit_cuda::abi");
@@ -261,6 +276,7 @@ static_assert(__builtin_offsetof(FkDevice, entry) == 68, "FkDevice::entry: the l
 static_assert(__builtin_offsetof(FkDevice, slot_stack_bytes) == 72, "FkDevice::slot_stack_bytes: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, error) == 80, "FkDevice::error: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, fault_key) == 88, "FkDevice::fault_key: the layout of transform::emit_cuda::abi");
+#endif
 
 // A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
 struct FkTraceRec {
@@ -282,6 +298,7 @@ struct FkTraceRec {
     int pad;
 };
 static_assert(sizeof(FkTraceRec) == 48, "FkTraceRec: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkTraceRec, begin) == 0, "FkTraceRec::begin: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTraceRec, end) == 8, "FkTraceRec::end: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTraceRec, at) == 16, "FkTraceRec::at: the layout of transform::emit_cuda::abi");
@@ -291,6 +308,7 @@ static_assert(__builtin_offsetof(FkTraceRec, index) == 32, "FkTraceRec::index: t
 static_assert(__builtin_offsetof(FkTraceRec, size) == 36, "FkTraceRec::size: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTraceRec, event) == 40, "FkTraceRec::event: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTraceRec, pad) == 44, "FkTraceRec::pad: the layout of transform::emit_cuda::abi");
+#endif
 
 // Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
 // and `--stats` (`recs` 0: none).
@@ -303,10 +321,12 @@ struct FkTrace {
     unsigned pad;
 };
 static_assert(sizeof(FkTrace) == 24, "FkTrace: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkTrace, recs) == 0, "FkTrace::recs: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTrace, count) == 8, "FkTrace::count: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTrace, cap) == 16, "FkTrace::cap: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTrace, pad) == 20, "FkTrace::pad: the layout of transform::emit_cuda::abi");
+#endif
 
 // Sets `fk_m`.
 extern "C" __global__ void fk_set_machine(FkMachine m);

@@ -602,6 +602,9 @@ pub fn c_header() -> String {
             "static_assert(sizeof({0}) == {1}, \"{0}: the layout of transform::emit_cuda::abi\");",
             s.name, s.size
         );
+        // NVRTC 13.0 knows no `offsetof` (13.5 does); nvcc compiles the same header, so the
+        // field offsets are still checked wherever a standalone program is built.
+        out.push_str("#ifndef __CUDACC_RTC__\n");
         for f in s.fields {
             let _ = writeln!(
                 out,
@@ -609,6 +612,7 @@ pub fn c_header() -> String {
                 s.name, f.name, f.offset
             );
         }
+        out.push_str("#endif\n");
     }
     out.push('\n');
     for (name, params, doc) in kernels::KERNELS {
