@@ -256,7 +256,7 @@ if [ "${SANITIZE:-1}" = 0 ]; then
     echo "  skipped: SANITIZE=0" >>"$SUMMARY"
 elif command -v "$SANITIZER" >/dev/null; then
     for file in ${FILES:-"$ROOT"/classroom-examples/*.fork}; do
-        case $file in */classroom-examples/*) ;; *) continue ;; esac
+        case $file in *classroom-examples/*) ;; *) continue ;; esac
         name="$(basename "$file" .fork).1"
         [ -x "$BIN/$name" ] || continue
         args=$(grep -m1 '^//! run:' "$file")
@@ -269,7 +269,7 @@ elif command -v "$SANITIZER" >/dev/null; then
             [ -x "$BIN/$name.dev.unchecked" ] &&
                 printf '%s %s memcheck\n' "$name.dev.unchecked" "$p"
         fi
-    done | xargs -P "$JOBS" -L1 bash -c 'sanitize "$@"' _
+    done | xargs -r -P "$JOBS" -L1 bash -c 'sanitize "$@"' _
     cat "$ROWS"/san.* >>"$SUMMARY" 2>/dev/null
 else
     echo "  skipped: no $SANITIZER" >>"$SUMMARY"
@@ -314,7 +314,7 @@ echo "GPU traces (--trace run.json --stats, classroom examples, first run line: 
 mkdir -p "$OUT/traces"
 trace_failed=0
 for file in ${FILES:-"$ROOT"/classroom-examples/*.fork}; do
-    case $file in */classroom-examples/*) ;; *) continue ;; esac
+    case $file in *classroom-examples/*) ;; *) continue ;; esac
     for schedule in host device; do
         result=$(gpu_trace "$file" "$schedule")
         [ "$result" = ok ] || trace_failed=1
