@@ -193,16 +193,7 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
         backends,
         runs: args.runs as usize,
     };
-    let rows = run::run(&cases, &settings, |row| {
-        eprintln!(
-            "  {} N={} P={} {}: {}",
-            row.program,
-            row.n,
-            row.procs.map_or("-".into(), |p| p.to_string()),
-            row.backend,
-            row.status
-        )
-    });
+    let rows = run::run(&cases, &settings, |row| eprintln!("  {}", row.progress()));
     // The results files are written even when the table cannot be (`| head`).
     let printed = crate::report::stdout(tables(&rows).as_bytes());
     let command = std::env::args().collect::<Vec<_>>().join(" ");

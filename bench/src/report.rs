@@ -85,6 +85,26 @@ impl Results {
     }
 }
 
+impl Row {
+    /// The row as one progress line: its case, backend, status and median, so a run cut short
+    /// (a time limit) still leaves its measurements in the log.
+    pub fn progress(&self) -> String {
+        let procs = self.procs.map_or("-".into(), |p| p.to_string());
+        let mut line = format!(
+            "{} N={} P={} {}: {}",
+            self.program, self.n, procs, self.backend, self.status
+        );
+        if self.median_s.is_some() {
+            line.push_str(&format!(
+                ", median {} of {} runs",
+                seconds(self.median_s),
+                self.runs
+            ));
+        }
+        line
+    }
+}
+
 fn seconds(s: Option<f64>) -> String {
     match s {
         None => "-".into(),
