@@ -161,14 +161,20 @@ template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkTh
     return (T *)((char *)p + offset);
 }
 
-// An array index inside 0..n, else a fault (and element 0, so that the thread touches no
-// memory outside the array). `elem` is the element size, `object` the array's description.
-__device__ fk_i64 fk_index(fk_i64 i, fk_i64 n, fk_i64 elem, int object, int site,
-                           const FkThread *th) {
+// An element of an array variable (`a[i]`, `m[i][j]`): `offset` bytes from the variable's
+// first element, checked against the whole variable as the simulator checks (so `m[0][5]` of
+// an `int m[4][4]` is `m[1][1]`); else a fault, and the thread touches the sink instead. One
+// comparison, no object lookup: the object is known statically.
+template <class T>
+__device__ T &fk_elem(T *first, fk_i64 offset, fk_i64 object_bytes, int object, int site,
+                      const FkThread *th) {
 #if FK_CHECKS
-    if (i < 0 || i >= n) { fk_fault_v(site, th, i * elem, object, 0); return 0; }
+    if (offset < 0 || offset + (fk_i64)sizeof(T) > object_bytes) {
+        fk_fault_v(site, th, offset, object, 0);
+        return *(T *)fk_sink;
+    }
 #endif
-    return i;
+    return *(T *)((char *)first + offset);
 }
 
 // shmalloc (`shared`) / malloc: a bump allocator. Under the checks each block has a header

@@ -3,8 +3,8 @@
 
 use fork_frontend::Options;
 
-/// The checks (on by default): an index into a declared array is checked against its length
-/// (`fk_index`), an access through a pointer against the pointer's object (`fk_at`), each with
+/// The checks (on by default): an element of an array variable is checked against the whole
+/// variable (`fk_elem`, one offset for all its indexes), an access through a pointer against the pointer's object (`fk_at`), each with
 /// the simulator's R-codes at its location; `&a[4]` (no access) is not checked. The text is
 /// the same with `--unchecked`: the runtime's `FK_CHECKS` turns the checks off.
 #[test]
@@ -21,7 +21,7 @@ fn checks_guard_indexes_and_pointer_accesses_with_their_location() {
         .map(|s| format!("{} {} {}", s.location, s.code.id, s.what))
         .collect();
     insta::assert_snapshot!(sites.join("\n"));
-    assert_eq!(e.device.matches("fk_index(").count(), 1, "{}", e.device);
+    assert_eq!(e.device.matches("fk_elem(").count(), 1, "{}", e.device);
     assert!(e.device.contains("fk_at("), "{}", e.device);
     let options = transform::emit_cuda::EmitOptions {
         checks: false,

@@ -520,7 +520,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.sites.add(code, span, what)
     }
 
-    /// The site of an access of `bytes` bytes out of its object (`fk_index`), with the
+    /// The site of an access of `bytes` bytes out of its object (`fk_elem`), with the
     /// simulator's message.
     fn bounds_site(&mut self, access: Access, bytes: u64) -> usize {
         let what = if access.write { "write" } else { "read" };
@@ -581,8 +581,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }
     }
 
-    /// `*x` accessed as `access`: an index into an array variable checked against its length
-    /// (`fk_index`), any other access through a pointer against the object the pointer
+    /// `*x` accessed as `access`: an element of an array variable checked against the whole
+    /// variable (`fk_elem`), any other access through a pointer against the object the pointer
     /// points into (`fk_at`, pram-runtime/cuda/fk_checks.cuh).
     fn deref(&mut self, x: &Expr, access: Option<Access>) -> Result<String, EmitError> {
         let p = self.program;
@@ -595,18 +595,32 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 index,
                 elem_size,
             } if *elem_size == size && !matches!(pointee, Type::Void) => {
+                if let (Some(access), Some((array, mut steps))) = (access, array_steps(ptr)) {
+                    // An element of an array variable: one offset, checked against the whole
+                    // variable (`fk_elem`), as the simulator checks it.
+                    steps.push((index, *elem_size));
+                    let ExprKind::Var(v) = array.kind else {
+                        unreachable!("array_steps ends at a variable")
+                    };
+                    let first = format!("&{}{}", self.expr(array)?, "[0]".repeat(steps.len()));
+                    let mut offset = Vec::new();
+                    for (index, step) in steps {
+                        offset.push(format!("(long long)({}) * {step}", self.expr(index)?));
+                    }
+                    let object_bytes = array.ty.size(&p.structs);
+                    let object = self.objects.var(p, v);
+                    let site = self.bounds_site(access, size);
+                    return Ok(format!(
+                        "fk_elem({first}, {}, {object_bytes}, {object}, {site}, th)",
+                        offset.join(" + ")
+                    ));
+                }
                 let index_text = self.expr(index)?;
-                if let ExprKind::Decay(array) = &ptr.kind {
-                    if let (ExprKind::Var(v), Type::Array(_, len)) = (&array.kind, &array.ty) {
-                        let base = self.expr(array)?;
-                        let Some(access) = access else {
-                            return Ok(format!("{base}[{index_text}]"));
-                        };
-                        let object = self.objects.var(p, *v);
-                        let site = self.bounds_site(access, size);
-                        return Ok(format!(
-                            "{base}[fk_index({index_text}, {len}, {size}, {object}, {site}, th)]"
-                        ));
+                if access.is_none() {
+                    if let ExprKind::Decay(array) = &ptr.kind {
+                        if matches!(array.kind, ExprKind::Var(_)) {
+                            return Ok(format!("{}[{index_text}]", self.expr(array)?));
+                        }
                     }
                 }
                 let base = self.expr(ptr)?;
@@ -1035,6 +1049,32 @@ fn e_rhs_const(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Binary(_, _, b) => match b.kind {
             ExprKind::IntConst(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `ptr` as the first element of a row of an array variable: the variable and the
+/// (index, byte step) of each index applied to it so far (`m[i]` decayed: `m`, `[(i, row)]`).
+/// None when the array is not a variable's (a pointer, a struct member).
+fn array_steps(ptr: &Expr) -> Option<(&Expr, Vec<(&Expr, u64)>)> {
+    let ExprKind::Decay(array) = &ptr.kind else {
+        return None;
+    };
+    match &array.kind {
+        ExprKind::Var(_) if matches!(array.ty, Type::Array(..)) => Some((array, Vec::new())),
+        ExprKind::Deref(row) => match &row.kind {
+            // A decayed array steps by its element's size: `elem_size` is the row's.
+            ExprKind::PtrOffset {
+                ptr,
+                index,
+                elem_size,
+            } => {
+                let (var, mut steps) = array_steps(ptr)?;
+                steps.push((index, *elem_size));
+                Some((var, steps))
+            }
             _ => None,
         },
         _ => None,
