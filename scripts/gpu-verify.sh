@@ -29,7 +29,8 @@
 # simulator's output, with the device time per function of `--stats`. Cases run in parallel
 # (JOBS, default nproc), and so do the sanitizer passes.
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
-# 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs.
+# 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs;
+# FIRST_ONLY=1 runs only the first `//! run:` case of each.
 
 set -u
 
@@ -214,6 +215,8 @@ for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*
     "$ROOT"/tests/cpu_plan/*.fork "$ROOT"/tests/random/*.fork}; do
     n=0
     while IFS= read -r line; do
+        # FIRST_ONLY=1: the first case of each program (a quick pass, e.g. for the sanitizer).
+        [ "${FIRST_ONLY:-0}" = 1 ] && [ $n -ge 1 ] && break
         n=$((n + 1))
         index=$((index + 1))
         args=${line#//! run:}
