@@ -63,7 +63,12 @@ impl Cache {
     /// `$FORKCC_CACHE_DIR` when set and not empty, else the user's cache folder + `forkcc`;
     /// None when there is neither.
     pub fn from_env() -> Option<Cache> {
-        std::env::var_os(DIR_VARIABLE)
+        Cache::named(std::env::var_os(DIR_VARIABLE))
+    }
+
+    /// The cache `$FORKCC_CACHE_DIR` (`named`) chooses.
+    fn named(named: Option<std::ffi::OsString>) -> Option<Cache> {
+        named
             .filter(|d| !d.is_empty())
             .map(PathBuf::from)
             .or_else(|| dirs::cache_dir().map(|d| d.join("forkcc")))
@@ -279,6 +284,17 @@ mod tests {
             assert_ne!(base, other);
         }
         assert_eq!(base, key("src", &cubin("sm_90"), (13, 0)));
+    }
+
+    /// `$FORKCC_CACHE_DIR` names the folder; unset or empty, the user's cache folder's
+    /// `forkcc` is used.
+    #[test]
+    fn the_variable_names_the_folder() {
+        let dir = |named: Option<&str>| Cache::named(named.map(Into::into)).map(|c| c.dir);
+        assert_eq!(dir(Some("/tmp/fk")), Some(PathBuf::from("/tmp/fk")));
+        let default = dirs::cache_dir().map(|d| d.join("forkcc"));
+        assert_eq!(dir(Some("")), default);
+        assert_eq!(dir(None), default);
     }
 
     #[test]
