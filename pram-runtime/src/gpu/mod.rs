@@ -849,6 +849,23 @@ mod tests {
         insta::assert_snapshot!(text.join("\n"));
     }
 
+    /// `--stats` marks a compile the cache answered; the line is otherwise the same.
+    #[test]
+    fn stats_mark_a_cached_compile() {
+        let stats = |cached| Stats {
+            compile: Duration::from_micros(1500),
+            cached,
+            ..Stats::default()
+        };
+        let compiled = stats(false).to_string();
+        let cached = stats(true).to_string();
+        assert!(compiled.contains("NVRTC 1.500 ms, total"), "{compiled}");
+        assert_eq!(
+            cached,
+            compiled.replace("NVRTC 1.500 ms", "NVRTC 1.500 ms (cached)")
+        );
+    }
+
     #[test]
     fn a_truncated_buffer_ends_the_records() {
         let plan = plan_with_strings(&["%d\n"]);
