@@ -89,7 +89,8 @@ enum Command {
         #[arg(long)]
         unchecked: bool,
         /// `gpu`: compile with NVRTC even when the compile cache holds the program, and leave
-        /// the cache as it is (the cache: `$FORKCC_CACHE_DIR`, else `~/.cache/forkcc`).
+        /// the cache as it is (the cache: `$FORKCC_CACHE_DIR`, else `$XDG_CACHE_HOME/forkcc`,
+        /// else `~/.cache/forkcc`).
         #[arg(long)]
         no_cache: bool,
     },
