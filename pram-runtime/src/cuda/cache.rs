@@ -111,10 +111,13 @@ impl Cache {
 
 /// An entry's contents, if the file is there and whole (its tag and checksum agree).
 fn read_entry(path: &Path) -> Option<Vec<u8>> {
-    let file = std::fs::read(path).ok()?;
-    let rest = file.strip_prefix(MAGIC)?;
-    let (digest, bytes) = rest.split_at_checked(32)?;
-    (Sha256::digest(bytes).as_slice() == digest).then(|| bytes.to_vec())
+    let mut file = std::fs::read(path).ok()?;
+    let header = MAGIC.len() + 32;
+    if file.len() < header || !file.starts_with(MAGIC) {
+        return None;
+    }
+    let bytes = file.split_off(header);
+    (Sha256::digest(&bytes).as_slice() == &file[MAGIC.len()..]).then_some(bytes)
 }
 
 /// The key of `source` compiled for `target` by the loaded NVRTC (`version`).
