@@ -28,6 +28,10 @@
 # classroom example's first case, checked to be trace-event JSON (python3) next to the
 # simulator's output, with the device time per function of `--stats`. Cases run in parallel
 # (JOBS, default nproc), and so do the sanitizer passes.
+# Compile cache: every verification gets a fresh, empty one (FORKCC_CACHE_DIR=OUT/cache), so
+# each device source is compiled by NVRTC here, with this binary and this NVRTC, and the
+# other runs of the same source (further run lines with the same -D values, the traces) load
+# it; the summary counts the runs that compiled and those the cache answered (`--stats`).
 # Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs;
 # FIRST_ONLY=1 runs only the first `//! run:` case of each.
@@ -52,7 +56,9 @@ SANITIZER=${SANITIZER:-compute-sanitizer}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LOGS=$OUT/logs
 BIN=$OUT/bin
-mkdir -p "$LOGS" "$BIN"
+rm -rf "$OUT/cache"
+export FORKCC_CACHE_DIR=$OUT/cache
+mkdir -p "$LOGS" "$BIN" "$FORKCC_CACHE_DIR"
 SUMMARY=$OUT/summary.txt
 
 {
@@ -239,6 +245,11 @@ cut -d' ' -f2- "$ROWS"/* >>"$SUMMARY"
     echo
     echo "cases: $total, sim = gpu = dev = cu = cud: $passed, simulator-only checks (n/a): $skipped"
     [ -n "$failed_cases" ] && echo "differing: $failed_cases"
+    # Parallel runs of one source may each miss before the first has written the entry.
+    nvrtc_runs=$(cat "$LOGS"/*.gpu.err "$LOGS"/*.dev.err 2>/dev/null | grep -c ' NVRTC [0-9.]* ms, ')
+    cached_runs=$(cat "$LOGS"/*.gpu.err "$LOGS"/*.dev.err 2>/dev/null | grep -c ' NVRTC [0-9.]* ms (cached)')
+    echo "GPU runs compiled by NVRTC: $nvrtc_runs, loaded from the compile cache: $cached_runs" \
+        "($(find "$FORKCC_CACHE_DIR" -type f | wc -l) entries in $FORKCC_CACHE_DIR)"
     echo
     echo "compute-sanitizer (classroom examples, nvcc binaries, first run line):"
 } >>"$SUMMARY"

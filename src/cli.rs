@@ -88,6 +88,11 @@ enum Command {
         /// `--crcw common` check: faster, but such a fault is not reported (docs/gpu-faults.md).
         #[arg(long)]
         unchecked: bool,
+        /// `gpu`: compile with NVRTC even when the compile cache holds the program, and leave
+        /// the cache as it is (the cache: `$FORKCC_CACHE_DIR`, else `$XDG_CACHE_HOME/forkcc`,
+        /// else `~/.cache/forkcc`).
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.
     Test {
@@ -183,16 +188,29 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Command::Sim(args) => {
-            cmd_sim::run(&args, Backend::Sim, Order::Forward, Schedule::Host, false)
-        }
+        Command::Sim(args) => cmd_sim::run(
+            &args,
+            Backend::Sim,
+            Order::Forward,
+            Schedule::Host,
+            false,
+            false,
+        ),
         Command::Run {
             sim,
             backend,
             order,
             schedule,
             unchecked,
-        } => cmd_sim::run(&sim, backend, order, schedule.schedule(), unchecked),
+            no_cache,
+        } => cmd_sim::run(
+            &sim,
+            backend,
+            order,
+            schedule.schedule(),
+            unchecked,
+            no_cache,
+        ),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Bench(args) => crate::cmd_bench::bench(&args),
         Command::Explain { code: id } => match codes().find(|c| c.id.eq_ignore_ascii_case(&id)) {

@@ -82,6 +82,7 @@ pub fn execute(
         timing: run.stats,
         timestamps: run.stats || run.trace.is_some(),
         limits: flags.gpu_limits(),
+        no_cache: run.no_cache,
     };
     match gpu::run(&plan, &emitted, config) {
         Ok(out) => {

@@ -209,6 +209,8 @@ pub struct RunOptions<'a> {
     pub schedule: Schedule,
     /// `gpu`: `--unchecked`.
     pub unchecked: bool,
+    /// `gpu`: `--no-cache`.
+    pub no_cache: bool,
     pub stats: bool,
     pub trace: Option<&'a str>,
 }
@@ -276,6 +278,7 @@ pub fn run(
     order: pram_runtime::cpu::Order,
     schedule: Schedule,
     unchecked: bool,
+    no_cache: bool,
 ) -> ExitCode {
     let reporter = Reporter::stderr(args.source.front.message_format);
     let format = match args.trace.as_deref().map(pram_trace::Format::of_path) {
@@ -334,6 +337,7 @@ pub fn run(
         order,
         schedule,
         unchecked,
+        no_cache,
         stats: args.stats,
         trace: format.is_some().then_some(title.as_str()),
     };

@@ -103,6 +103,7 @@ fn run_case(file: &Path, case: &Case, backend: Backend, gpu_present: bool) -> Re
                 order: Order::Forward,
                 schedule: Schedule::Host,
                 unchecked: false,
+                no_cache: false,
                 stats: false,
                 trace: None,
             };

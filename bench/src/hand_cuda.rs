@@ -1,7 +1,8 @@
 //! Hand-written CUDA baselines (`hand_cuda.cu`, embedded in the binary): matmul and
-//! Hillis–Steele prefix sums, compiled with NVRTC and launched through cudarc, timed with a
-//! host timer from the first launch to the stream's synchronisation (input generation
-//! included, as in the Fork programs). The result is copied back afterwards, untimed, and
+//! Hillis–Steele prefix sums, compiled and loaded as the Fork programs are
+//! (`pram_runtime::gpu::load`: NVRTC for the GPU's architecture, through the compile cache),
+//! launched through cudarc, timed with a host timer from the first launch to the stream's
+//! synchronisation (input generation included, as in the Fork programs). The result is copied back afterwards, untimed, and
 //! printed as the Fork program prints it, so the answer is checked like every backend's.
 
 use crate::baselines;
@@ -29,18 +30,14 @@ fn driver(what: &'static str) -> impl Fn(DriverError) -> String {
 pub type Timed = (f64, String);
 
 impl HandCuda {
-    /// Compiles the source with NVRTC and loads it; the caller checks
+    /// Compiles the source and loads it; the caller checks
     /// `pram_runtime::gpu::available()` first (cudarc panics without the libraries).
     pub fn new() -> Result<HandCuda, String> {
-        let (ptx, _log) =
-            pram_runtime::cuda::nvrtc::compile_ptx(SOURCE).map_err(|e| e.to_string())?;
         let ctx = CudaContext::new(0).map_err(driver("opening GPU 0"))?;
-        let module = ctx
-            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
-            .map_err(driver("loading the PTX"))?;
+        let loaded = pram_runtime::gpu::load(&ctx, SOURCE, false).map_err(|e| e.to_string())?;
         Ok(HandCuda {
             stream: ctx.default_stream(),
-            module,
+            module: loaded.module,
         })
     }
 

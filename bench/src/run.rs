@@ -237,7 +237,8 @@ fn sim_row(case: &Case, checked: &Checked, procs: u64, expected: &str, runs: usi
 
 /// The GPU's time of one run: from the first launch to the end of the final synchronisation
 /// and the read-back of the output (the walk of the host control graph plus `finish`);
-/// NVRTC (or the PTX cache), context, module loading and allocation are setup, not counted.
+/// NVRTC (or the compile cache), context, module loading and allocation are setup, not
+/// counted.
 /// The same runs timestamp their group instances, for the device time of the algorithm's
 /// function (`Program::algorithm`).
 fn gpu_row(

@@ -1,10 +1,12 @@
 //! Every classroom example and corpus program, emitted as CUDA, compiles without warnings:
-//! the standalone `.cu` with nvcc (`-arch=sm_90`), the device source with NVRTC.
+//! the standalone `.cu` with nvcc (`-arch=sm_90`), the device source with NVRTC; the compile
+//! cache keeps NVRTC's CUBIN.
 //! Without the tool the test is reported as ignored, except under `CI=true`, where a missing
 //! tool fails it.
 
 mod common;
 
+use pram_runtime::cuda::cache::{self, Cache, Origin};
 use pram_runtime::cuda::{self, nvrtc};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -93,6 +95,12 @@ fn main() {
             every_program_compiles_with_nvrtc_without_warnings,
         ),
         common::needing(
+            "NVRTC",
+            nvrtc::nvrtc_present(),
+            "the_compile_cache_returns_nvrtcs_cubin_for_the_same_source",
+            the_compile_cache_returns_nvrtcs_cubin_for_the_same_source,
+        ),
+        common::needing(
             "nvcc",
             nvcc().is_some(),
             "every_program_compiles_with_nvcc_without_warnings",
@@ -114,6 +122,51 @@ fn every_program_compiles_with_nvrtc_without_warnings() {
             Err(e) => panic!("{name}: {e}"),
         }
     }
+}
+
+/// The device source of the first classroom example under the host schedule.
+fn one_source() -> String {
+    let case = common::cases(&["classroom-examples"])
+        .into_iter()
+        .next()
+        .expect("a classroom example");
+    let (checked, plan) = case.plan().expect("the example compiles");
+    let emitted = transform::emit_cuda::emit(&plan, &checked.sources)
+        .unwrap_or_else(|e| panic!("cannot emit CUDA: {}", e.message));
+    cuda::device_source(&emitted)
+}
+
+/// Through the cache, NVRTC compiles a source once: the second compile is a hit with the bytes
+/// NVRTC gave (an sm_90 CUBIN, as NVRTC gives it without the cache); another source is a
+/// miss; a damaged entry is compiled again.
+fn the_compile_cache_returns_nvrtcs_cubin_for_the_same_source() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let store = Cache::new(dir.path());
+    let target = nvrtc::Target::for_device(9, 0, &nvrtc::supported_archs());
+    assert_eq!(target.output, nvrtc::Output::Cubin, "NVRTC knows sm_90");
+    let source = one_source();
+    let compile = |source: &str| {
+        cache::compile(source, &target, Some(&store)).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (cubin, origin) = compile(&source);
+    assert_eq!(origin, Origin::Compiled);
+    assert!(cubin.starts_with(b"\x7fELF"), "not a CUBIN");
+    let (uncached, _log) = nvrtc::compile(&source, &target).unwrap_or_else(|e| panic!("{e}"));
+    assert!(uncached == cubin, "the cache changed NVRTC's output");
+    assert!(compile(&source) == (cubin.clone(), Origin::Cached));
+    let other = format!("{source}\n__device__ int forkcc_cache_test;\n");
+    let (other_cubin, origin) = compile(&other);
+    assert_eq!(origin, Origin::Compiled);
+    assert!(other_cubin != cubin);
+    let entries: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("the cache folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    for entry in &entries {
+        std::fs::write(entry, b"damaged").expect("damage an entry");
+    }
+    assert!(compile(&source) == (cubin, Origin::Compiled));
 }
 
 fn every_program_compiles_with_nvcc_without_warnings() {

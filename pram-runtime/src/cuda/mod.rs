@@ -4,11 +4,13 @@
 //!   program's kernels);
 //! - [`standalone_source`]: the one self-contained `.cu` of `forkcc build --emit cuda`
 //!   (device part, kernels, library host part, the host program and `main`), which
-//!   `nvcc -O2 -arch=sm_90` compiles unchanged.
+//!   `nvcc -O2 -arch=sm_90` compiles unchanged;
+//! - [`nvrtc`] compiles a device source, [`cache`] keeps what it produced on disk.
 //!
 //! The assembly lives here, not in `transform`, because the transform must not depend on the
 //! runtime (ARCHITECTURE.md: kernels from transform, runtime library and driver here).
 
+pub mod cache;
 pub mod nvrtc;
 
 use fork_frontend::source::SourceMap;

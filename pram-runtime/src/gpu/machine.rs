@@ -173,6 +173,8 @@ impl<'p> Machine<'p> {
             timing,
             timestamps,
             limits,
+            // The code is compiled and loaded before the machine exists.
+            no_cache: _,
         } = config;
         let (schedule, span_sites) = (emitted.schedule, &emitted.span_sites);
         let common = emitted.check_common.then_some(&emitted.common_kernels);

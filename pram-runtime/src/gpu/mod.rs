@@ -1,20 +1,20 @@
 //! The GPU driver (`forkcc run --backend gpu`): compiles the Plan's kernels and the runtime
-//! library's device part with NVRTC once (PTX cached on disk, `cache`), loads them with
-//! cudarc, walks the host control graph (`machine`), then formats the printf records in the
+//! library's device part with NVRTC for the GPU's architecture once (the CUBIN cached on disk,
+//! `cuda::cache`), loads them with cudarc, walks the host control graph (`machine`), then formats the printf records in the
 //! order of docs/language.md §7 with the same C printf formatting as the other backends.
 //!
 //! Nothing here panics on a missing GPU or NVRTC: `available` says whether both load, and
 //! every driver failure is a `GpuError` with a message.
 
 mod abi;
-mod cache;
 mod machine;
 pub mod timeline;
 
 pub use machine::{Depth, Limit};
 
 use crate::cpu::printf::{self, Arg};
-use crate::cuda::{self, nvrtc::CompileError};
+use crate::cuda::cache::{self, Cache, Origin};
+use crate::cuda::{self, nvrtc, nvrtc::CompileError};
 use std::fmt;
 use std::time::{Duration, Instant};
 pub use timeline::{FunctionTime, Timeline};
@@ -35,6 +35,7 @@ pub struct Stats {
     pub sync: Duration,
     /// Host time in the control-graph walk outside synchronisation.
     pub host: Duration,
+    /// NVRTC's time, or the cache's when `cached`.
     pub compile: Duration,
     pub cached: bool,
     pub total: Duration,
@@ -61,7 +62,7 @@ impl fmt::Display for Stats {
             ms(self.sync),
             ms(self.host),
             ms(self.compile),
-            if self.cached { " (cached PTX)" } else { "" },
+            if self.cached { " (cached)" } else { "" },
             ms(self.total)
         )?;
         if self.functions.is_empty() {
@@ -278,6 +279,9 @@ pub struct Config {
     /// `%globaltimer` in the device schedule, CUDA events in the host schedule.
     pub timestamps: bool,
     pub limits: Limits,
+    /// Compile with NVRTC even when the compile cache holds the code, and store nothing
+    /// (`--no-cache`).
+    pub no_cache: bool,
 }
 
 /// What stops a run that does not end (docs/gpu-limits.md): a fault with R0006 at the loop
@@ -314,14 +318,9 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     if !available() {
         return Err(GpuError::NoDriver);
     }
-    let source = cuda::device_source(emitted);
-    let t = Instant::now();
-    let (ptx, origin) = cache::ptx(&source).map_err(GpuError::Compile)?;
-    let compile = t.elapsed();
     let ctx = cudarc::driver::CudaContext::new(0).map_err(GpuError::driver("opening GPU 0"))?;
-    let module = ctx
-        .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
-        .map_err(GpuError::driver("loading the PTX"))?;
+    let loaded = load(&ctx, &cuda::device_source(emitted), config.no_cache)?;
+    let module = loaded.module;
     if emitted.stack_bytes > 0 {
         ctx.set_limit(
             cudarc::driver::sys::CUlimit::CU_LIMIT_STACK_SIZE,
@@ -344,8 +343,8 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     walked?;
     let mut stats = m.stats.clone();
     stats.host = walk_time.saturating_sub(sync_in_walk);
-    stats.compile = compile;
-    stats.cached = matches!(origin, cache::Origin::Cached);
+    stats.compile = loaded.compile;
+    stats.cached = loaded.origin == Origin::Cached;
     if let Some(t) = &timeline {
         stats.functions = t.functions(plan);
         stats.unstamped = t.dropped;
@@ -382,6 +381,47 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         stats,
         error,
         timeline,
+    })
+}
+
+/// A device source compiled and loaded into a context.
+pub struct Loaded {
+    pub module: std::sync::Arc<cudarc::driver::CudaModule>,
+    /// The time to compile it, or to read it from the compile cache.
+    pub compile: Duration,
+    pub origin: Origin,
+}
+
+/// Compiles `source` for the context's GPU (through the compile cache unless `no_cache`) and
+/// loads it: the one way device code reaches the GPU, so the Fork programs and the bench's
+/// hand-written CUDA are compiled alike.
+pub fn load(
+    ctx: &std::sync::Arc<cudarc::driver::CudaContext>,
+    source: &str,
+    no_cache: bool,
+) -> Result<Loaded, GpuError> {
+    let (major, minor) = ctx
+        .compute_capability()
+        .map_err(GpuError::driver("reading the compute capability"))?;
+    let target = nvrtc::Target::for_device(major, minor, &nvrtc::supported_archs());
+    let cache = if no_cache { None } else { Cache::from_env() };
+    let t = Instant::now();
+    let (code, origin) =
+        cache::compile(source, &target, cache.as_ref()).map_err(GpuError::Compile)?;
+    let compile = t.elapsed();
+    let image = match target.output {
+        nvrtc::Output::Cubin => cudarc::nvrtc::Ptx::from_binary(code),
+        nvrtc::Output::Ptx => {
+            cudarc::nvrtc::Ptx::from_src(String::from_utf8_lossy(&code).into_owned())
+        }
+    };
+    let module = ctx
+        .load_module(image)
+        .map_err(GpuError::driver("loading the compiled kernels"))?;
+    Ok(Loaded {
+        module,
+        compile,
+        origin,
     })
 }
 
@@ -807,6 +847,23 @@ mod tests {
             .map(|e| format!("error[{}]: {e}", e.code().unwrap_or("-")))
             .collect();
         insta::assert_snapshot!(text.join("\n"));
+    }
+
+    /// `--stats` marks a compile the cache answered; the line is otherwise the same.
+    #[test]
+    fn stats_mark_a_cached_compile() {
+        let stats = |cached| Stats {
+            compile: Duration::from_micros(1500),
+            cached,
+            ..Stats::default()
+        };
+        let compiled = stats(false).to_string();
+        let cached = stats(true).to_string();
+        assert!(compiled.contains("NVRTC 1.500 ms, total"), "{compiled}");
+        assert_eq!(
+            cached,
+            compiled.replace("NVRTC 1.500 ms", "NVRTC 1.500 ms (cached)")
+        );
     }
 
     #[test]
