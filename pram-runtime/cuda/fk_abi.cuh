@@ -27,9 +27,7 @@ typedef long long fk_i64;
 #define FK_MP_MIN 2
 #define FK_MP_AND 3
 #define FK_MP_OR 4
-// The ints of the fault record (FkMachine::fault)
-#define FK_FAULT_WORDS 16
-// Which limit a fault is (FkLimits::why[0])
+// Which limit a fault is (FkWhy::limit)
 #define FK_LIMIT_STEPS 1
 #define FK_LIMIT_TIME 2
 // recursion: the call nests deeper than the run holds (R0008)
@@ -40,7 +38,7 @@ typedef long long fk_i64;
 #define FK_PROC_MAX 2147483647
 // --crcw common: writes logged per processor and step; later ones are not checked
 #define FK_WRITES 8
-// The device schedule's runtime limits (FkDevice::error[0])
+// The device schedule's runtime limits (FkError::code)
 #define FK_ERR_FRAMES 1
 #define FK_ERR_FRAME_HEAP 2
 // The most (step, index) pairs of an order key (FkDevice::fault_key)
@@ -51,6 +49,18 @@ typedef long long fk_i64;
 #define FK_FRAME_BYTES 48
 #define FK_SYNC_BYTES 256
 #define FK_SLOT_BYTES 32
+// Threads per block of the per-member runtime kernels and of the device schedule's
+// persistent kernel
+#define FK_BLOCK_THREADS 256
+// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
+// 32, at most 1024
+#ifndef FK_SCAN_THREADS
+#define FK_SCAN_THREADS 1024
+#endif
+// The most members of a group that runs a block region (one thread per member)
+#ifndef FK_REGION_MAX
+#define FK_REGION_MAX 1024
+#endif
 
 struct FkProc;
 struct FkResult;
@@ -100,6 +110,63 @@ static_assert(__builtin_offsetof(FkVar, offset) == 8, "FkVar::offset: the layout
 static_assert(__builtin_offsetof(FkVar, size) == 16, "FkVar::size: the layout of transform::emit_cuda::abi");
 #endif
 
+// The first fault in the simulator's order (`fk_fault_v`), which the host reads back.
+struct FkFault {
+    // 1 + the fault site (0: none)
+    int site;
+    // the faulting processor
+    int proc;
+    // host schedule: the faulting step (launch, segment of a block region)
+    unsigned launch;
+    unsigned sub;
+    // $$
+    int rank;
+    // @
+    int at;
+    // the value the site's message names
+    fk_i64 value;
+    // the object (FkObject::object; -1/-2 a private/shared heap block, -3 a variable the
+    // checks do not look up)
+    int object;
+    // the heap block's size
+    int size;
+    // serialises the faults that race for the record (the host does not read it)
+    int lock;
+    // device schedule: the faulting step's group instance and step (fk_drains)
+    int group;
+    unsigned step;
+    int pad;
+};
+static_assert(sizeof(FkFault) == 56, "FkFault: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkFault, site) == 0, "FkFault::site: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, proc) == 4, "FkFault::proc: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, launch) == 8, "FkFault::launch: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, sub) == 12, "FkFault::sub: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, rank) == 16, "FkFault::rank: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, at) == 20, "FkFault::at: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, value) == 24, "FkFault::value: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, object) == 32, "FkFault::object: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, size) == 36, "FkFault::size: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, lock) == 40, "FkFault::lock: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, group) == 44, "FkFault::group: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, step) == 48, "FkFault::step: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, pad) == 52, "FkFault::pad: the layout of transform::emit_cuda::abi");
+#endif
+
+// Why the recorded fault is a limit or a conflict (FkLimits::why).
+struct FkWhy {
+    // FK_LIMIT_* or FK_CONFLICT; 0: neither
+    int limit;
+    // FK_PROC_MAX - the lowest processor still in the loop (0: none recorded)
+    int proc;
+};
+static_assert(sizeof(FkWhy) == 8, "FkWhy: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkWhy, limit) == 0, "FkWhy::limit: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkWhy, proc) == 4, "FkWhy::proc: the layout of transform::emit_cuda::abi");
+#endif
+
 // The device addresses of every region (set into `fk_m` by `fk_set_machine`).
 struct FkMachine {
     int procs;
@@ -133,11 +200,8 @@ struct FkMachine {
     char *out;
     fk_u64 out_bytes;
     fk_u64 *out_top;
-    // FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor, [2] launch, [3] sub,
-    // [4] $$, [5] @, [6..7] a value (fk_i64), [8] the object (FkObject::object; -1/-2 a
-    // private/shared heap block, -3 a variable the checks do not look up), [9] the heap
-    // block's size
-    int *fault;
+    // the first fault
+    FkFault *fault;
 };
 static_assert(sizeof(FkMachine) == 160, "FkMachine: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
@@ -171,9 +235,7 @@ struct FkLimits {
     fk_u64 timeout_ns;
     // set by the device
     fk_u64 start_ns;
-    // [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX - the lowest
-    // processor still in the loop (0: none recorded)
-    int *why;
+    FkWhy *why;
 };
 static_assert(sizeof(FkLimits) == 32, "FkLimits: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
@@ -237,6 +299,19 @@ static_assert(__builtin_offsetof(FkSlotStacks, base) == 0, "FkSlotStacks::base: 
 static_assert(__builtin_offsetof(FkSlotStacks, stride) == 8, "FkSlotStacks::stride: the layout of transform::emit_cuda::abi");
 #endif
 
+// The device schedule's runtime limit (FkDevice::error).
+struct FkError {
+    // FK_ERR_*; 0: none
+    int code;
+    // the processor
+    int proc;
+};
+static_assert(sizeof(FkError) == 8, "FkError: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkError, code) == 0, "FkError::code: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkError, proc) == 4, "FkError::proc: the layout of transform::emit_cuda::abi");
+#endif
+
 // The device schedule's state (set into `fk_d` by `fk_set_device`).
 struct FkDevice {
     FkProc *procs;
@@ -256,8 +331,8 @@ struct FkDevice {
     int entry;
     // per processor
     fk_u64 slot_stack_bytes;
-    // [0] FK_ERR_*, [1] processor
-    int *error;
+    // the first runtime limit a processor met
+    FkError *error;
     // [0] pairs, then (step, index) pairs: the faulting step's order key
     unsigned *fault_key;
 };

@@ -108,7 +108,7 @@ struct FkHost {
     fk_u64 max_steps;
     double timeout;
     std::chrono::steady_clock::time_point start;
-    int *why;  // device: FK_LIMIT_* of the fault
+    FkWhy *why;  // device: why the fault is a limit or a conflict
     int calls;  // calls the walk is in
     // A recursion fault (R0008): the runtime stack that filled (0: more than FK_MAX_DEPTH
     // calls) and the calls, or the device schedule's frames and slot stack per processor.
@@ -194,7 +194,7 @@ inline void fk_after_launch(const char *name) {
     }
 }
 
-#define FK_BLOCKS(n) (((n) + 255) / 256), 256
+#define FK_BLOCKS(n) (((n) + FK_BLOCK_THREADS - 1) / FK_BLOCK_THREADS), FK_BLOCK_THREADS
 
 // Run kernel K (one thread per member of the current group). Under --crcw priority a
 // synchronous kernel runs its members serially in __PROC_NR__ order (FK_KERNEL).
@@ -288,10 +288,7 @@ inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int fr
 
 // ---- block regions ----
 
-// The largest group a region kernel runs (one thread per member), and its block size.
-#ifndef FK_REGION_MAX
-#define FK_REGION_MAX 1024
-#endif
+// A region kernel's block size (FK_REGION_MAX, the largest group it runs: fk_abi.cuh).
 #ifndef FK_REGION_THREADS
 #define FK_REGION_THREADS(n) (((n) + 31) / 32 * 32)
 #endif
@@ -767,14 +764,12 @@ inline std::string fk_object_name(int object, long long size) {
 
 // A fault as the simulator's short report (`forkcc sim --message-format short`) prints it,
 // without the PRAM step, which the GPU does not count.
-inline void fk_report_fault(const int *fault) {
-    const FkSite &site = fk_h.program->sites[fault[0] - 1];
-    long long value;
-    memcpy(&value, &fault[6], sizeof value);
-    std::string object = fk_object_name(fault[8], fault[9]);
+inline void fk_report_fault(const FkFault &fault) {
+    const FkSite &site = fk_h.program->sites[fault.site - 1];
+    std::string object = fk_object_name(fault.object, fault.size);
     fprintf(stderr, "%s: error[%s]: ", site.location, site.code);
-    fprintf(stderr, site.format, std::to_string(value).c_str(), object.c_str());
-    fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault[1], fault[4], fault[5]);
+    fprintf(stderr, site.format, std::to_string(fault.value).c_str(), object.c_str());
+    fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault.proc, fault.rank, fault.at);
 }
 
 // A site's message without values, and where it is (`the loop at f.fork:3:5`), for the
@@ -838,39 +833,38 @@ inline int fk_finish() {
     fk_u64 bytes = std::min(top, fk_h.m.out_bytes);
     std::vector<char> buf(bytes);
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
-    int fault[FK_FAULT_WORDS];
-    fk_read(fault, fk_h.m.fault, FK_FAULT_WORDS);
+    FkFault fault;
+    fk_cuda(cudaMemcpy(&fault, fk_h.m.fault, sizeof fault, cudaMemcpyDeviceToHost), "reading the fault");
 #ifdef FK_SCHEDULE_DEVICE
-    std::string out = fk_output_device(buf, fault[0] != 0);
+    std::string out = fk_output_device(buf, fault.site != 0);
 #else
-    std::string out = fault[0] != 0 ? fk_output(buf, (unsigned)fault[2], (unsigned)fault[3])
-                                    : fk_output(buf, ~0u, ~0u);
+    std::string out = fault.site != 0 ? fk_output(buf, fault.launch, fault.sub) : fk_output(buf, ~0u, ~0u);
 #endif
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
-    if (fault[0] != 0) {
-        std::string text = fk_site_text(fk_h.program->sites[fault[0] - 1]);
+    if (fault.site != 0) {
+        std::string text = fk_site_text(fk_h.program->sites[fault.site - 1]);
         const char *site = text.c_str();
-        int why[2];
-        fk_read(why, fk_h.why, 2);
-        int proc = why[1] ? FK_PROC_MAX - why[1] : fault[1];
-        if (why[0] == FK_LIMIT_STEPS)
+        FkWhy why;
+        fk_cuda(cudaMemcpy(&why, fk_h.why, sizeof why, cudaMemcpyDeviceToHost), "reading the fault");
+        int proc = why.proc ? FK_PROC_MAX - why.proc : fault.proc;
+        if (why.limit == FK_LIMIT_STEPS)
             fprintf(stderr, "error[R0006]: %s ran more than %llu iterations (the step limit, `--max-steps`) on processor %d\n",
                     site, fk_h.max_steps, proc);
-        else if (why[0] == FK_LIMIT_TIME)
+        else if (why.limit == FK_LIMIT_TIME)
             fprintf(stderr, "error[R0006]: %s was still running when the time limit of %g s ran out (`--timeout N`; `--timeout 0` for a long run) on processor %d\n",
                     site, fk_h.timeout, proc);
-        else if (why[0] == FK_LIMIT_DEPTH && fk_h.device_frames)
+        else if (why.limit == FK_LIMIT_DEPTH && fk_h.device_frames)
             fprintf(stderr, "error[R0008]: %s nests deeper than the device schedule holds (%d frames and a %llu-byte slot stack per processor; `--schedule host` holds more) on processor %d\n",
                     site, fk_h.device_frames, fk_h.device_slot_bytes, proc);
-        else if (why[0] == FK_LIMIT_DEPTH && fk_h.deep_stack)
+        else if (why.limit == FK_LIMIT_DEPTH && fk_h.deep_stack)
             fprintf(stderr, "error[R0008]: %s, %d calls deep, found the runtime's %s full (check the recursion's base case) on processor %d\n",
                     site, fk_h.deep_calls, fk_h.deep_stack, proc);
-        else if (why[0] == FK_LIMIT_DEPTH)
+        else if (why.limit == FK_LIMIT_DEPTH)
             fprintf(stderr, "error[R0008]: %s nests more than %d calls (the recursion limit; check the recursion's base case) on processor %d\n",
                     site, FK_DEFAULT_MAX_DEPTH, proc);
-        else if (why[0] == FK_CONFLICT && fk_report_conflict()) {
-        } else if (why[0] == FK_CONFLICT)
+        else if (why.limit == FK_CONFLICT && fk_report_conflict()) {
+        } else if (why.limit == FK_CONFLICT)
             fprintf(stderr, "error[R0004]: %s on processor %d\n", site, proc);
         else
             fk_report_fault(fault);
@@ -979,10 +973,10 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     m.out_bytes = 64 << 20;
     m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
     m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
-    m.fault = (int *)fk_device_alloc(4 * FK_FAULT_WORDS, "the fault words");
+    m.fault = (FkFault *)fk_device_alloc(sizeof(FkFault), "the fault record");
     h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
-    h.why = (int *)fk_device_alloc(8, "the limit word");
+    h.why = (FkWhy *)fk_device_alloc(sizeof(FkWhy), "the limit word");
     FkLimits limits;
     limits.max_steps = h.max_steps;
     limits.timeout_ns = (fk_u64)(h.timeout * 1e9);

@@ -21,7 +21,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     d.frame_heap_bytes = 64 << 20;
     d.frame_heap = (char *)fk_device_alloc(d.frame_heap_bytes, "shared frames");
     d.frame_heap_top = (fk_u64 *)fk_device_alloc(8, "shared frames");
-    d.error = (int *)fk_device_alloc(8, "the schedule's error word");
+    d.error = (FkError *)fk_device_alloc(sizeof(FkError), "the schedule's error word");
     d.fault_key = (unsigned *)fk_device_alloc(4 * (1 + 2 * FK_KEY_MAX), "the fault's order key");
     fk_u64 stride = slot_stack_bytes;
     d.slot_stack_bytes = stride;
@@ -56,12 +56,12 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     fk_device_run<<<1, FK_SCAN_THREADS>>>();
 #else
     int per_sm = 0, sms = 0;
-    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, 256, 0),
+    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_BLOCK_THREADS, 0),
             "the persistent kernel's occupancy");
     fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
-    fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + 255) / 256);
+    fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + FK_BLOCK_THREADS - 1) / FK_BLOCK_THREADS);
     void *args[1] = {0};
-    fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, 256, args, 0, 0),
+    fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, FK_BLOCK_THREADS, args, 0, 0),
             "launching the persistent kernel");
 #endif
     fk_cuda(cudaDeviceSynchronize(), "running the program");
@@ -78,17 +78,17 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
         fprintf(stderr, "\n");
     }
 #endif
-    int error[2];
-    fk_read(error, d.error, 2);
+    FkError error;
+    fk_cuda(cudaMemcpy(&error, d.error, sizeof error, cudaMemcpyDeviceToHost), "reading the schedule's error");
     char m[256];
-    switch (error[0]) {
+    switch (error.code) {
     case 0:
         break;
     case FK_ERR_FRAMES:
-        snprintf(m, sizeof m, "the device schedule: processor %d nested groups deeper than %d frames (recursion too deep?)", error[1], d.depth);
+        snprintf(m, sizeof m, "the device schedule: processor %d nested groups deeper than %d frames (recursion too deep?)", error.proc, d.depth);
         fk_fatal(m);
     default:
-        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error[1]);
+        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error.proc);
         fk_fatal(m);
     }
     fk_h.fault_key = d.fault_key;

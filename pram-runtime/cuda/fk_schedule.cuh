@@ -168,14 +168,14 @@ __device__ inline FkSlot *fk_scratch(int g, unsigned array, int rank) {
 __device__ inline FkSlot *fk_my_slot(const FkProc *s) { return fk_scratch(s->group, 0, s->rank); }
 
 __device__ void fk_error(int code, int p) {
-    if (atomicCAS(&fk_d.error[0], 0, code) == 0) fk_d.error[1] = p;
+    if (atomicCAS(&fk_d.error->code, 0, code) == 0) fk_d.error->proc = p;
 }
 
 // How many instructions a processor runs between two reads of the stop words (fk_run_proc).
 #define FK_STOP_EVERY 16
 
 __device__ inline bool fk_stopped() {
-    return *(volatile int *)&fk_m.fault[0] != 0 || *(volatile int *)&fk_d.error[0] != 0;
+    return *(volatile int *)&fk_m.fault->site != 0 || *(volatile int *)&fk_d.error->code != 0;
 }
 
 __device__ FkFrame *fk_push(int p, FkProc *s, int kind, int flags) {
@@ -1079,8 +1079,8 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
 __device__ void fk_fault_key(const FkThread *th) {
     unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key + 1, FK_KEY_MAX);
     fk_d.fault_key[0] = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
-    fk_m.fault[FK_FAULT_GROUP] = th->state->group;
-    fk_m.fault[FK_FAULT_STEP] = (int)fk_d.sync[th->state->group].step;
+    fk_m.fault->group = th->state->group;
+    fk_m.fault->step = fk_d.sync[th->state->group].step;
 }
 
 // The order of the step of `th` against the recorded fault's step (both keys with index 0):
@@ -1100,12 +1100,12 @@ __device__ int fk_fault_key_order(const FkThread *th) {
 // runs it: the simulator names the step's lowest faulting processor, whichever ran first
 // here. A member waiting at the step's own barrier has run it.
 __device__ bool fk_drains(const FkProc *s) {
-    if (*(volatile int *)&fk_d.error[0] != 0) return false;
+    if (*(volatile int *)&fk_d.error->code != 0) return false;
     __threadfence();
-    int g = *(volatile int *)&fk_m.fault[FK_FAULT_GROUP];
+    int g = *(volatile int *)&fk_m.fault->group;
     if (s->done || s->group != g) return false;
     unsigned step = fk_load_volatile(&fk_d.sync[g].step);
-    if (step != (unsigned)*(volatile int *)&fk_m.fault[FK_FAULT_STEP]) return false;
+    if (step != *(volatile unsigned *)&fk_m.fault->step) return false;
     return !(s->waiting && fk_load_volatile(&fk_d.sync[g].gen) == s->wait_gen);
 }
 

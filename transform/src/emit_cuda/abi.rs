@@ -94,6 +94,9 @@ macro_rules! c_structs {
                 const C: &'static str = stringify!($name);
             }
             impl $name {
+                /// Bytes of it on the device.
+                pub const BYTES: u64 = std::mem::size_of::<$name>() as u64;
+
                 /// The struct from the bytes the device wrote.
                 pub fn from_bytes(b: &[u8]) -> $name {
                     $name { $( $field: <$rty as FromLe>::from_le(
@@ -120,10 +123,11 @@ macro_rules! c_structs {
 }
 
 macro_rules! c_consts {
-    ($( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr; )*) => {
+    ($(#[doc = $tdoc:literal])* $table:ident;
+     $( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr; )*) => {
         $( $(#[doc = $doc])* pub const $name: $ty = $value; )*
-        /// Every constant, in the order C defines them: name, value, doc.
-        pub const CONSTS: &[(&str, i64, &[&str])] = &[$((stringify!($name), $name as i64, &[$($doc),*])),*];
+        $(#[doc = $tdoc])*
+        pub const $table: &[(&str, i64, &[&str])] = &[$((stringify!($name), $name as i64, &[$($doc),*])),*];
     };
 }
 
@@ -194,6 +198,42 @@ c_structs! {
         size: u64 = "fk_u64",
     }
 
+    /// The first fault in the simulator's order (`fk_fault_v`), which the host reads back.
+    struct FkFault {
+        /// 1 + the fault site (0: none)
+        site: i32 = "int",
+        /// the faulting processor
+        proc: i32 = "int",
+        /// host schedule: the faulting step (launch, segment of a block region)
+        launch: u32 = "unsigned",
+        sub: u32 = "unsigned",
+        /// $$
+        rank: i32 = "int",
+        /// @
+        at: i32 = "int",
+        /// the value the site's message names
+        value: i64 = "fk_i64",
+        /// the object (FkObject::object; -1/-2 a private/shared heap block, -3 a variable the
+        /// checks do not look up)
+        object: i32 = "int",
+        /// the heap block's size
+        size: i32 = "int",
+        /// serialises the faults that race for the record (the host does not read it)
+        lock: i32 = "int",
+        /// device schedule: the faulting step's group instance and step (fk_drains)
+        group: i32 = "int",
+        step: u32 = "unsigned",
+        pad: i32 = "int",
+    }
+
+    /// Why the recorded fault is a limit or a conflict (FkLimits::why).
+    struct FkWhy {
+        /// FK_LIMIT_* or FK_CONFLICT; 0: neither
+        limit: i32 = "int",
+        /// FK_PROC_MAX - the lowest processor still in the loop (0: none recorded)
+        proc: i32 = "int",
+    }
+
     /// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
     struct FkMachine {
         procs: i32 = "int",
@@ -227,11 +267,8 @@ c_structs! {
         out: u64 = "char *",
         out_bytes: u64 = "fk_u64",
         out_top: u64 = "fk_u64 *",
-        /// FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor, [2] launch, [3] sub,
-        /// [4] $$, [5] @, [6..7] a value (fk_i64), [8] the object (FkObject::object; -1/-2 a
-        /// private/shared heap block, -3 a variable the checks do not look up), [9] the heap
-        /// block's size
-        fault: u64 = "int *",
+        /// the first fault
+        fault: u64 = "FkFault *",
     }
 
     /// The step and time limits (set into `fk_limits` by `fk_set_limits`).
@@ -242,9 +279,7 @@ c_structs! {
         timeout_ns: u64 = "fk_u64",
         /// set by the device
         start_ns: u64 = "fk_u64",
-        /// [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX - the lowest
-        /// processor still in the loop (0: none recorded)
-        why: u64 = "int *",
+        why: u64 = "FkWhy *",
     }
 
     /// One write logged for the `--crcw common` check.
@@ -279,6 +314,14 @@ c_structs! {
         stride: u64 = "fk_u64",
     }
 
+    /// The device schedule's runtime limit (FkDevice::error).
+    struct FkError {
+        /// FK_ERR_*; 0: none
+        code: i32 = "int",
+        /// the processor
+        proc: i32 = "int",
+    }
+
     /// The device schedule's state (set into `fk_d` by `fk_set_device`).
     struct FkDevice {
         procs: u64 = "FkProc *",
@@ -298,8 +341,8 @@ c_structs! {
         entry: i32 = "int",
         /// per processor
         slot_stack_bytes: u64 = "fk_u64",
-        /// [0] FK_ERR_*, [1] processor
-        error: u64 = "int *",
+        /// the first runtime limit a processor met
+        error: u64 = "FkError *",
         /// [0] pairs, then (step, index) pairs: the faulting step's order key
         fault_key: u64 = "unsigned *",
     }
@@ -347,6 +390,9 @@ pub const OPAQUE: &[(&str, &str)] = &[
 ];
 
 c_consts! {
+    /// Every constant, in the order C defines them: name, value, doc.
+    CONSTS;
+
     /// FkVar::kind: a spilled private variable in the slot stack
     FK_VAR_SLOT: i32 = 0;
     /// FkVar::kind: a private global
@@ -373,9 +419,7 @@ c_consts! {
     FK_MP_AND: i32 = 3;
     FK_MP_OR: i32 = 4;
 
-    /// The ints of the fault record (FkMachine::fault)
-    FK_FAULT_WORDS: u64 = 16;
-    /// Which limit a fault is (FkLimits::why[0])
+    /// Which limit a fault is (FkWhy::limit)
     FK_LIMIT_STEPS: i32 = 1;
     FK_LIMIT_TIME: i32 = 2;
     /// recursion: the call nests deeper than the run holds (R0008)
@@ -387,7 +431,7 @@ c_consts! {
     /// --crcw common: writes logged per processor and step; later ones are not checked
     FK_WRITES: u64 = 8;
 
-    /// The device schedule's runtime limits (FkDevice::error[0])
+    /// The device schedule's runtime limits (FkError::code)
     FK_ERR_FRAMES: i32 = 1;
     FK_ERR_FRAME_HEAP: i32 = 2;
     /// The most (step, index) pairs of an order key (FkDevice::fault_key)
@@ -398,6 +442,22 @@ c_consts! {
     FK_FRAME_BYTES: u64 = 48;
     FK_SYNC_BYTES: u64 = 256;
     FK_SLOT_BYTES: u64 = 32;
+
+    /// Threads per block of the per-member runtime kernels and of the device schedule's
+    /// persistent kernel
+    FK_BLOCK_THREADS: u32 = 256;
+}
+
+c_consts! {
+    /// The numbers the CPU stand-in of the tests (`tests/emu/fk_emu.h`) lowers: the header
+    /// defines them where they are not defined yet.
+    DEFAULTS;
+
+    /// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
+    /// 32, at most 1024
+    FK_SCAN_THREADS: u32 = 1024;
+    /// The most members of a group that runs a block region (one thread per member)
+    FK_REGION_MAX: u32 = crate::regions::MAX_MEMBERS;
 }
 
 /// The runtime kernels' signatures; the driver fills these by name.
@@ -523,6 +583,17 @@ impl FkVar {
             size: plan.program.var(var).ty.size(&plan.program.structs),
         })
     }
+
+    /// The C expression of it, `fk_var(FK_VAR_SLOT, 0, 16, 4)`, for the emitted code.
+    pub fn c_expr(&self) -> String {
+        format!(
+            "fk_var({}, {}, {}, {})",
+            c_name("FK_VAR_", self.kind.into()),
+            self.frame_id,
+            self.offset,
+            self.size
+        )
+    }
 }
 
 impl FkWrite {
@@ -532,11 +603,6 @@ impl FkWrite {
         ((self.bits << shift) as i64) >> shift
     }
 }
-
-/// Bytes of an `FkWrite` as the device logs it.
-pub const FK_WRITE_BYTES: u64 = std::mem::size_of::<FkWrite>() as u64;
-/// Bytes of an `FkTraceRec`.
-pub const FK_TRACE_REC_BYTES: u64 = std::mem::size_of::<FkTraceRec>() as u64;
 
 /// The runtime's code of a multiprefix operator.
 pub fn mp_code(op: MpOp) -> i32 {
@@ -548,6 +614,24 @@ pub fn mp_code(op: MpOp) -> i32 {
         MpOp::Or => FK_MP_OR,
     }
 }
+
+/// The C name of a multiprefix operator's code, for the emitted code.
+pub fn mp_name(op: MpOp) -> String {
+    c_name("FK_MP_", mp_code(op).into())
+}
+
+/// The name of the constant of `value` among those whose names start with `prefix` (the
+/// emitted code names the ABI's numbers); the number itself if none has it.
+pub fn c_name(prefix: &str, value: i64) -> String {
+    CONSTS
+        .iter()
+        .find(|(name, v, _)| name.starts_with(prefix) && *v == value)
+        .map_or_else(|| value.to_string(), |(name, _, _)| name.to_string())
+}
+
+/// The emitted kernel that applies the global initialisers; every program has it, and the
+/// host (the driver, the `.cu`) launches it before anything else.
+pub const GLOBALS_KERNEL: &str = "k_globals";
 
 /// A kernel's C parameter list, `int g, int n, ...`.
 pub fn c_params<P: Params>() -> String {
@@ -578,6 +662,10 @@ pub fn c_header() -> String {
     for (name, value, doc) in CONSTS {
         comment(&mut out, "", doc);
         let _ = writeln!(out, "#define {name} {value}");
+    }
+    for (name, value, doc) in DEFAULTS {
+        comment(&mut out, "", doc);
+        let _ = writeln!(out, "#ifndef {name}\n#define {name} {value}\n#endif");
     }
     out.push('\n');
     for (name, _) in OPAQUE {
@@ -676,11 +764,14 @@ mod tests {
             [
                 ("FkGroup", 40),
                 ("FkVar", 24),
+                ("FkFault", 56),
+                ("FkWhy", 8),
                 ("FkMachine", 160),
                 ("FkLimits", 32),
                 ("FkWrite", 24),
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
+                ("FkError", 8),
                 ("FkDevice", 96),
                 ("FkTraceRec", 48),
                 ("FkTrace", 24),

@@ -53,7 +53,7 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     let _ = writeln!(
         out,
         "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_device_schedule({}, fk_slot_stack_bytes);\n}}\n",
-        super::GLOBALS_KERNEL,
+        super::abi::GLOBALS_KERNEL,
         plan.host.entry(plan.main).0
     );
 }
@@ -228,7 +228,7 @@ pub fn interpreter(
                 };
                 format!(
                     "if (fk_s_multiprefix(p, s, {}, {}, {}, {has}, {res}, {next})) return;",
-                    super::abi::mp_code(*op),
+                    super::abi::mp_name(*op),
                     var(*ptr, *span)?,
                     var(*value, *span)?
                 )
