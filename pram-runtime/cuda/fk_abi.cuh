@@ -245,6 +245,37 @@ static_assert(__builtin_offsetof(FkLimits, start_ns) == 16, "FkLimits::start_ns:
 static_assert(__builtin_offsetof(FkLimits, why) == 24, "FkLimits::why: the layout of transform::emit_cuda::abi");
 #endif
 
+// A printf record's header (`fk_printf`), followed by the arguments; under the device
+// schedule the order key's (step, index) pairs come between them.
+struct FkRecordHeader {
+    // the record's bytes, header included
+    unsigned bytes;
+    // host schedule: the step (launch, segment of a block region), the member's key ($$
+    // or __PROC_NR__); 0 under the device schedule
+    unsigned launch;
+    unsigned sub;
+    unsigned key;
+    // the thread's records in program order
+    unsigned seq;
+    // the format's string id
+    unsigned format;
+    // arguments
+    unsigned args;
+    // device schedule: the order key's pairs; 0 under the host schedule
+    unsigned pairs;
+};
+static_assert(sizeof(FkRecordHeader) == 32, "FkRecordHeader: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkRecordHeader, bytes) == 0, "FkRecordHeader::bytes: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, launch) == 4, "FkRecordHeader::launch: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, sub) == 8, "FkRecordHeader::sub: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, key) == 12, "FkRecordHeader::key: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, seq) == 16, "FkRecordHeader::seq: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, format) == 20, "FkRecordHeader::format: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, args) == 24, "FkRecordHeader::args: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, pairs) == 28, "FkRecordHeader::pairs: the layout of transform::emit_cuda::abi");
+#endif
+
 // One write logged for the `--crcw common` check.
 struct FkWrite {
     fk_u64 addr;
@@ -260,6 +291,18 @@ static_assert(__builtin_offsetof(FkWrite, size) == 16, "FkWrite::size: the layou
 static_assert(__builtin_offsetof(FkWrite, site) == 20, "FkWrite::site: the layout of transform::emit_cuda::abi");
 #endif
 
+// The cell of a `--crcw common` conflict (FkCommon::conflict).
+struct FkConflict {
+    fk_u64 cell;
+    // its step's tag (fk_step_tag)
+    fk_u64 tag;
+};
+static_assert(sizeof(FkConflict) == 16, "FkConflict: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkConflict, cell) == 0, "FkConflict::cell: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkConflict, tag) == 8, "FkConflict::tag: the layout of transform::emit_cuda::abi");
+#endif
+
 // The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
 struct FkCommon {
     // FK_WRITES per processor (0: the run does not check)
@@ -271,8 +314,7 @@ struct FkCommon {
     // shared memory: globals, group frames, heap
     char *lo[3];
     char *hi[3];
-    // [0] the cell, [1] its step's tag
-    fk_u64 *conflict;
+    FkConflict *conflict;
     // [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
     int *writers;
 };

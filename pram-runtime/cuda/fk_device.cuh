@@ -362,8 +362,8 @@ __device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
         if (fk_last_write(p, w[i].addr) != &w[i]) continue;
         if (fk_bits((const void *)w[i].addr, w[i].size) == w[i].bits) continue;
         if (fk_fault_v(w[i].site, th, 0, 0, 0, FK_CONFLICT)) {
-            fk_common.conflict[0] = w[i].addr;
-            fk_common.conflict[1] = tag;
+            fk_common.conflict->cell = w[i].addr;
+            fk_common.conflict->tag = tag;
         }
         return;
     }
@@ -373,11 +373,11 @@ __device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
 // lowest whose value differs from that one's (the simulator's pair).
 extern "C" __global__ void fk_common_writers(int pass) {
     int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= fk_m.procs || fk_common.tag[p] != fk_common.conflict[1]) return;
-    const FkWrite *w = fk_last_write(p, fk_common.conflict[0]);
+    if (p >= fk_m.procs || fk_common.tag[p] != fk_common.conflict->tag) return;
+    const FkWrite *w = fk_last_write(p, fk_common.conflict->cell);
     if (!w) return;
     if (pass == 1) {
-        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers[0], fk_common.conflict[0]);
+        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers[0], fk_common.conflict->cell);
         if (!first || first->bits == w->bits) return;
     }
     atomicMax(&fk_common.writers[pass], FK_PROC_MAX - p);
@@ -500,19 +500,19 @@ __device__ char *fk_put_arg(char *at, const signed char *s) {
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args);
 #else
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
-    fk_u64 bytes = 32 + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 bytes = sizeof(FkRecordHeader) + (fk_arg_bytes(args) + ... + 0ull);
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
     if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
-    unsigned *h = (unsigned *)(fk_m.out + at);
-    h[0] = (unsigned)bytes;
-    h[1] = th->launch;
-    h[2] = th->sub;
-    h[3] = th->key;
-    h[4] = th->seq++;
-    h[5] = (unsigned)format;
-    h[6] = (unsigned)sizeof...(A);
-    h[7] = 0;
-    char *p = fk_m.out + at + 32;
+    FkRecordHeader *h = (FkRecordHeader *)(fk_m.out + at);
+    h->bytes = (unsigned)bytes;
+    h->launch = th->launch;
+    h->sub = th->sub;
+    h->key = th->key;
+    h->seq = th->seq++;
+    h->format = (unsigned)format;
+    h->args = (unsigned)sizeof...(A);
+    h->pairs = 0;
+    char *p = (char *)(h + 1);
     ((p = fk_put_arg(p, args)), ...);
     return 0;
 }

@@ -720,13 +720,13 @@ struct FkRecord {
 // the program there).
 inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsigned cut_sub) {
     std::vector<FkRecord> recs;
-    for (fk_u64 at = 0; at + 32 <= buf.size();) {
-        unsigned h[8];
-        memcpy(h, buf.data() + at, 32);
-        if (h[0] < 32) break;
-        FkRecord r = {h[1], h[2], h[3], h[4], at};
+    for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + at, sizeof h);
+        if (h.bytes < sizeof h) break;
+        FkRecord r = {h.launch, h.sub, h.key, h.seq, at};
         if (r.launch < cut_launch || (r.launch == cut_launch && r.sub < cut_sub)) recs.push_back(r);
-        at += h[0];
+        at += h.bytes;
     }
     std::stable_sort(recs.begin(), recs.end(), [](const FkRecord &a, const FkRecord &b) {
         if (a.launch != b.launch) return a.launch < b.launch;
@@ -736,10 +736,10 @@ inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsign
     });
     std::string out;
     for (const FkRecord &r : recs) {
-        unsigned h[8];
-        memcpy(h, buf.data() + r.offset, 32);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[5]];
-        fk_format(format, buf.data() + r.offset + 32, h[6], &out);
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + r.offset, sizeof h);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
+        fk_format(format, buf.data() + r.offset + sizeof h, h.args, &out);
     }
     return out;
 }
@@ -814,12 +814,12 @@ inline bool fk_report_conflict() {
         fk_after_launch("fk_common_writers");
     }
     int writers[2];
-    fk_u64 conflict[2];
+    FkConflict conflict;
     fk_read(writers, fk_h.common.writers, 2);
-    fk_cuda(cudaMemcpy(conflict, fk_h.common.conflict, sizeof conflict, cudaMemcpyDeviceToHost), "reading the conflict");
+    fk_cuda(cudaMemcpy(&conflict, fk_h.common.conflict, sizeof conflict, cudaMemcpyDeviceToHost), "reading the conflict");
     if (!writers[0] || !writers[1]) return false;
     int a = FK_PROC_MAX - writers[0], b = FK_PROC_MAX - writers[1];
-    FkWrite wa = fk_logged_write(a, conflict[0]), wb = fk_logged_write(b, conflict[0]);
+    FkWrite wa = fk_logged_write(a, conflict.cell), wb = fk_logged_write(b, conflict.cell);
     fprintf(stderr, "error[R0004]: %s: processors %d and %d wrote %lld and %lld into one cell in one step on processor %d\n",
             fk_site_text(fk_h.program->sites[wb.site]).c_str(), a, b, fk_write_value(wa), fk_write_value(wb), a);
     return true;
@@ -998,7 +998,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         c.hi[1] = h.frames + h.frames_cap;
         c.lo[2] = m.heap;
         c.hi[2] = m.heap + m.heap_bytes;
-        c.conflict = (fk_u64 *)fk_device_alloc(16, "the conflict word");
+        c.conflict = (FkConflict *)fk_device_alloc(sizeof(FkConflict), "the conflict word");
         c.writers = (int *)fk_device_alloc(8, "the conflict word");
         fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
     }

@@ -104,17 +104,17 @@ struct FkKeyedRecord {
 // step's key) dropped.
 inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<unsigned> *cut) {
     std::vector<FkKeyedRecord> recs;
-    for (fk_u64 at = 0; at + 32 <= buf.size();) {
-        unsigned h[8];
-        memcpy(h, buf.data() + at, 32);
-        if (h[0] < 32) break;
+    for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + at, sizeof h);
+        if (h.bytes < sizeof h) break;
         FkKeyedRecord r;
-        r.key.resize(2 * h[1]);
-        memcpy(r.key.data(), buf.data() + at + 32, 8ull * h[1]);
-        r.seq = h[2];
+        r.key.resize(2 * h.pairs);
+        memcpy(r.key.data(), buf.data() + at + sizeof h, 8ull * h.pairs);
+        r.seq = h.seq;
         r.offset = at;
         if (!cut || r.key < *cut) recs.push_back(r);
-        at += h[0];
+        at += h.bytes;
     }
     std::stable_sort(recs.begin(), recs.end(), [](const FkKeyedRecord &a, const FkKeyedRecord &b) {
         if (a.key != b.key) return a.key < b.key;
@@ -122,10 +122,10 @@ inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<uns
     });
     std::string out;
     for (const FkKeyedRecord &r : recs) {
-        unsigned h[8];
-        memcpy(h, buf.data() + r.offset, 32);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[5]];
-        fk_format(format, buf.data() + r.offset + 32 + 8ull * h[1], h[6], &out);
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + r.offset, sizeof h);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
+        fk_format(format, buf.data() + r.offset + sizeof h + 8ull * h.pairs, h.args, &out);
     }
     return out;
 }

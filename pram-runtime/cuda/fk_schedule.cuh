@@ -1049,26 +1049,27 @@ __device__ unsigned fk_order_key(const FkProc *s, int p, unsigned key, unsigned 
     return n + 1;
 }
 
-// A record: 8 words (total bytes, pairs in the key, seq, 0, 0, format id, argument count, 0),
-// the key's (step, index) pairs, then the arguments as in the host schedule.
+// A record: the header (FkRecordHeader), the key's (step, index) pairs, then the arguments
+// as in the host schedule.
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
     unsigned key[2 * FK_KEY_MAX];
     unsigned pairs = fk_order_key(th->state, th->proc, th->key, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
-    fk_u64 bytes = 32 + 8ull * pairs + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 bytes = sizeof(FkRecordHeader) + 8ull * pairs + (fk_arg_bytes(args) + ... + 0ull);
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
     if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
-    unsigned *h = (unsigned *)(fk_m.out + at);
-    h[0] = (unsigned)bytes;
-    h[1] = pairs;
-    h[2] = th->seq++;
-    h[3] = 0;
-    h[4] = 0;
-    h[5] = (unsigned)format;
-    h[6] = (unsigned)sizeof...(A);
-    h[7] = 0;
-    for (unsigned i = 0; i < 2 * pairs; i++) h[8 + i] = key[i];
-    char *p = fk_m.out + at + 32 + 8ull * pairs;
+    FkRecordHeader *h = (FkRecordHeader *)(fk_m.out + at);
+    h->bytes = (unsigned)bytes;
+    h->launch = 0;
+    h->sub = 0;
+    h->key = 0;
+    h->seq = th->seq++;
+    h->format = (unsigned)format;
+    h->args = (unsigned)sizeof...(A);
+    h->pairs = pairs;
+    unsigned *k = (unsigned *)(h + 1);
+    for (unsigned i = 0; i < 2 * pairs; i++) k[i] = key[i];
+    char *p = (char *)(k + 2 * pairs);
     ((p = fk_put_arg(p, args)), ...);
     return 0;
 }

@@ -23,7 +23,6 @@ use transform::emit_cuda::{schedule as emit_schedule, Emitted, Schedule};
 use transform::host_program::{self, HostMachine, LoopHeader, Pc};
 use transform::plan::{HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
-
 /// Byte offsets of the regions in the one device arena.
 #[derive(Default, Clone, Copy)]
 struct Regions {
@@ -244,7 +243,7 @@ impl<'p> Machine<'p> {
                 writes: region(procs * abi::FK_WRITES * abi::FkWrite::BYTES),
                 count: region(procs * 4),
                 tag: region(procs * 8),
-                conflict: region(16),
+                conflict: region(abi::FkConflict::BYTES),
                 writers: region(8),
             };
             (regions, kernels)
@@ -538,11 +537,9 @@ impl<'p> Machine<'p> {
             self.launch_members(self.procs as u32, &kernels::CommonWriters { pass })?;
         }
         let writers = self.read_ints(c.writers, 2)?;
-        let cell = u64::from_le_bytes(
-            self.read(c.conflict, 8)?
-                .try_into()
-                .map_err(|_| GpuError::Internal("short read".into()))?,
-        );
+        let cell =
+            abi::FkConflict::from_bytes(&self.read(c.conflict, abi::FkConflict::BYTES as usize)?)
+                .cell;
         if writers.contains(&0) {
             return Ok(None);
         }
@@ -981,7 +978,8 @@ impl<'p> Machine<'p> {
             },
         });
         if let Some(d) = self.device {
-            let error = abi::FkError::from_bytes(&self.read(d.error, abi::FkError::BYTES as usize)?);
+            let error =
+                abi::FkError::from_bytes(&self.read(d.error, abi::FkError::BYTES as usize)?);
             if error.code != 0 {
                 return Err(GpuError::Schedule {
                     code: error.code,

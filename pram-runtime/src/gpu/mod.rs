@@ -447,7 +447,7 @@ fn word(b: &[u8], i: usize) -> u32 {
 }
 
 /// Bytes of a record's header.
-const RECORD_HEADER: usize = 32;
+const RECORD_HEADER: usize = abi::FkRecordHeader::BYTES as usize;
 
 /// The records before `cut` (the faulting step: host schedule (launch, segment), device
 /// schedule its order key), sorted and formatted (docs/language.md §7).
@@ -460,23 +460,19 @@ fn format_records(
     let mut records = Vec::new();
     let mut at = 0;
     while at + RECORD_HEADER <= buf.len() {
-        let h = &buf[at..at + RECORD_HEADER];
-        let bytes = word(h, 0) as usize;
+        let h = abi::FkRecordHeader::from_bytes(&buf[at..at + RECORD_HEADER]);
+        let bytes = h.bytes as usize;
         if bytes < RECORD_HEADER || at + bytes > buf.len() {
             break;
         }
         let (key, seq, args_at) = match schedule {
-            Schedule::Host => (
-                vec![word(h, 1), word(h, 2)],
-                [word(h, 3), word(h, 4)],
-                RECORD_HEADER,
-            ),
+            Schedule::Host => (vec![h.launch, h.sub], [h.key, h.seq], RECORD_HEADER),
             Schedule::Device => {
-                let pairs = word(h, 1) as usize;
+                let pairs = h.pairs as usize;
                 let key = (0..2 * pairs)
                     .map(|i| word(&buf[at + RECORD_HEADER..at + bytes], i))
                     .collect();
-                (key, [0, word(h, 2)], RECORD_HEADER + 8 * pairs)
+                (key, [0, h.seq], RECORD_HEADER + 8 * pairs)
             }
         };
         if cut.is_some_and(|cut| key.as_slice() >= cut) || args_at > bytes {
@@ -487,7 +483,7 @@ fn format_records(
         order.extend(seq);
         records.push(Record {
             order,
-            format: word(h, 5),
+            format: h.format,
             args: &buf[at + args_at..at + bytes],
         });
         at += bytes;

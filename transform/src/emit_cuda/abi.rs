@@ -282,12 +282,39 @@ c_structs! {
         why: u64 = "FkWhy *",
     }
 
+    /// A printf record's header (`fk_printf`), followed by the arguments; under the device
+    /// schedule the order key's (step, index) pairs come between them.
+    struct FkRecordHeader {
+        /// the record's bytes, header included
+        bytes: u32 = "unsigned",
+        /// host schedule: the step (launch, segment of a block region), the member's key ($$
+        /// or __PROC_NR__); 0 under the device schedule
+        launch: u32 = "unsigned",
+        sub: u32 = "unsigned",
+        key: u32 = "unsigned",
+        /// the thread's records in program order
+        seq: u32 = "unsigned",
+        /// the format's string id
+        format: u32 = "unsigned",
+        /// arguments
+        args: u32 = "unsigned",
+        /// device schedule: the order key's pairs; 0 under the host schedule
+        pairs: u32 = "unsigned",
+    }
+
     /// One write logged for the `--crcw common` check.
     struct FkWrite {
         addr: u64 = "fk_u64",
         bits: u64 = "fk_u64",
         size: i32 = "int",
         site: i32 = "int",
+    }
+
+    /// The cell of a `--crcw common` conflict (FkCommon::conflict).
+    struct FkConflict {
+        cell: u64 = "fk_u64",
+        /// its step's tag (fk_step_tag)
+        tag: u64 = "fk_u64",
     }
 
     /// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
@@ -301,8 +328,7 @@ c_structs! {
         /// shared memory: globals, group frames, heap
         lo: [u64; 3] = "char *" [3],
         hi: [u64; 3] = "char *" [3],
-        /// [0] the cell, [1] its step's tag
-        conflict: u64 = "fk_u64 *",
+        conflict: u64 = "FkConflict *",
         /// [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
         writers: u64 = "int *",
     }
@@ -768,7 +794,9 @@ mod tests {
                 ("FkWhy", 8),
                 ("FkMachine", 160),
                 ("FkLimits", 32),
+                ("FkRecordHeader", 32),
                 ("FkWrite", 24),
+                ("FkConflict", 16),
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
                 ("FkError", 8),
