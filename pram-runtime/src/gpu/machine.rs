@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use transform::emit_cuda::{schedule as emit_schedule, Emitted, Schedule};
+use transform::emit_cuda::{Emitted, Schedule};
 use transform::host_program::{self, HostMachine, LoopHeader, Pc};
 use transform::plan::{HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
 
@@ -175,7 +175,7 @@ impl<'p> Machine<'p> {
         let common = emitted.check_common.then_some(&emitted.common_kernels);
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
-        let depth = emit_schedule::depth(procs) as u64;
+        let depth = abi::device_depth(procs) as u64;
         let device = schedule == Schedule::Device;
         let caps = Caps {
             members: 64 * procs + 4096,
@@ -222,7 +222,7 @@ impl<'p> Machine<'p> {
             frames: region(caps.frames),
             total: 0,
         };
-        let slot_stack_bytes = emit_schedule::slot_stack_bytes(plan);
+        let slot_stack_bytes = emitted.slot_stack_bytes;
         let device = device.then(|| DeviceRegions {
             depth: depth as i32,
             slot_stack_bytes,

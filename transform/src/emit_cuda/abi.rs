@@ -655,6 +655,18 @@ pub fn c_name(prefix: &str, value: i64) -> String {
         .map_or_else(|| value.to_string(), |(name, _, _)| name.to_string())
 }
 
+/// The device schedule's frames per processor (nested splits, loops, calls, `seq`, `start`):
+/// deep enough for the recursion of the classroom programs, fewer for very many processors
+/// (the schedule keeps about 150 bytes per processor and frame). The `.cu` has it as
+/// `fk_schedule_depth`.
+pub fn device_depth(procs: u64) -> u32 {
+    if procs > 1 << 16 {
+        16
+    } else {
+        64
+    }
+}
+
 /// The emitted kernel that applies the global initialisers; every program has it, and the
 /// host (the driver, the `.cu`) launches it before anything else.
 pub const GLOBALS_KERNEL: &str = "k_globals";

@@ -18,7 +18,7 @@ mod ctype;
 mod device;
 mod host;
 mod region;
-pub mod schedule;
+mod schedule;
 
 pub use device::string_offsets;
 pub use host::fk_var;
@@ -327,6 +327,8 @@ pub struct Emitted {
     /// functions recurse.
     pub stack_bytes: u64,
     pub schedule: Schedule,
+    /// Device schedule: bytes of each processor's slot stack.
+    pub slot_stack_bytes: u64,
 }
 
 /// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
@@ -466,6 +468,7 @@ pub fn emit_with(
         check_common: options.check_common,
         stack_bytes,
         schedule: options.schedule,
+        slot_stack_bytes: schedule::slot_stack_bytes(plan),
     })
 }
 
