@@ -27,6 +27,16 @@ typedef long long fk_i64;
 #define FK_MP_MIN 2
 #define FK_MP_AND 3
 #define FK_MP_OR 4
+// The object of a fault (FkFault::object) when it is none of the program's: a private
+// (`malloc`) or shared (`shmalloc`) heap block, a variable the checks do not look up
+#define FK_OBJECT_MALLOC -1
+#define FK_OBJECT_SHMALLOC -2
+#define FK_OBJECT_VARIABLE -3
+// fk_free's `kind`: `free`, `shfree`, `shfree` in a synchronous region (the group's
+// members free the block they allocated together, once)
+#define FK_FREE_PRIVATE 0
+#define FK_FREE_SHARED 1
+#define FK_FREE_SHARED_ONCE 2
 // Which limit a fault is (FkWhy::limit)
 #define FK_LIMIT_STEPS 1
 #define FK_LIMIT_TIME 2
@@ -125,8 +135,7 @@ struct FkFault {
     int at;
     // the value the site's message names
     fk_i64 value;
-    // the object (FkObject::object; -1/-2 a private/shared heap block, -3 a variable the
-    // checks do not look up)
+    // the object: FkObject::object (>= 0) or FK_OBJECT_*
     int object;
     // the heap block's size
     int size;

@@ -753,11 +753,11 @@ inline int fk_schedule_depth(fk_u64 procs);
 inline std::string fk_object_name(int object, long long size) {
     char text[96];
     switch (object) {
-    case -1:
-    case -2:
-        snprintf(text, sizeof text, "a %s heap block of %lld bytes", object == -2 ? "shared" : "private", size);
+    case FK_OBJECT_MALLOC:
+    case FK_OBJECT_SHMALLOC:
+        snprintf(text, sizeof text, "a %s heap block of %lld bytes", object == FK_OBJECT_SHMALLOC ? "shared" : "private", size);
         return text;
-    case -3: return "a variable";
+    case FK_OBJECT_VARIABLE: return "a variable";
     default: return object >= 0 ? fk_h.program->objects[object] : "an unknown object";
     }
 }

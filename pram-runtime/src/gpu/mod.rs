@@ -418,11 +418,15 @@ fn fault_report(emitted: &Emitted, f: &machine::Fault) -> Result<GpuError, GpuEr
 /// cuda/fk_host.cuh).
 fn object_name(objects: &[String], object: i32, size: i64) -> String {
     match object {
-        -1 | -2 => format!(
+        abi::FK_OBJECT_MALLOC | abi::FK_OBJECT_SHMALLOC => format!(
             "a {} heap block of {size} bytes",
-            if object == -2 { "shared" } else { "private" }
+            if object == abi::FK_OBJECT_SHMALLOC {
+                "shared"
+            } else {
+                "private"
+            }
         ),
-        -3 => "a variable".into(),
+        abi::FK_OBJECT_VARIABLE => "a variable".into(),
         o => usize::try_from(o)
             .ok()
             .and_then(|o| objects.get(o))
@@ -746,11 +750,11 @@ mod tests {
         let objects = vec!["`a` (32 bytes)".to_string()];
         assert_eq!(object_name(&objects, 0, 0), "`a` (32 bytes)");
         assert_eq!(
-            object_name(&objects, -1, 12),
+            object_name(&objects, abi::FK_OBJECT_MALLOC, 12),
             "a private heap block of 12 bytes"
         );
         assert_eq!(
-            object_name(&objects, -2, 4),
+            object_name(&objects, abi::FK_OBJECT_SHMALLOC, 4),
             "a shared heap block of 4 bytes"
         );
         assert_eq!(object_name(&objects, 7, 0), "an unknown object");

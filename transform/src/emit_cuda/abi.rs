@@ -213,8 +213,7 @@ c_structs! {
         at: i32 = "int",
         /// the value the site's message names
         value: i64 = "fk_i64",
-        /// the object (FkObject::object; -1/-2 a private/shared heap block, -3 a variable the
-        /// checks do not look up)
+        /// the object: FkObject::object (>= 0) or FK_OBJECT_*
         object: i32 = "int",
         /// the heap block's size
         size: i32 = "int",
@@ -444,6 +443,17 @@ c_consts! {
     FK_MP_MIN: i32 = 2;
     FK_MP_AND: i32 = 3;
     FK_MP_OR: i32 = 4;
+
+    /// The object of a fault (FkFault::object) when it is none of the program's: a private
+    /// (`malloc`) or shared (`shmalloc`) heap block, a variable the checks do not look up
+    FK_OBJECT_MALLOC: i32 = -1;
+    FK_OBJECT_SHMALLOC: i32 = -2;
+    FK_OBJECT_VARIABLE: i32 = -3;
+    /// fk_free's `kind`: `free`, `shfree`, `shfree` in a synchronous region (the group's
+    /// members free the block they allocated together, once)
+    FK_FREE_PRIVATE: i32 = 0;
+    FK_FREE_SHARED: i32 = 1;
+    FK_FREE_SHARED_ONCE: i32 = 2;
 
     /// Which limit a fault is (FkWhy::limit)
     FK_LIMIT_STEPS: i32 = 1;

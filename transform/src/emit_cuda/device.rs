@@ -5,7 +5,7 @@
 //! at `base + offset * P + p * size`), shared locals in their group's frame (looked up once
 //! per kernel, `fr_N`), and everything else as a C local of the kernel or device function.
 
-use super::abi::{mp_name, GLOBALS_KERNEL};
+use super::abi::{self, mp_name, GLOBALS_KERNEL};
 use super::ctype::{
     bits, declare, field_name, float_literal, func_name, int_literal, pointer_to, struct_name,
     type_name, var_name,
@@ -977,11 +977,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 );
                 // A group frees a block it allocated together once (docs/language.md §2).
                 let kind = match (op, self.sync) {
-                    (Builtin::Free, _) => 0,
-                    (_, false) => 1,
-                    (_, true) => 2,
+                    (Builtin::Free, _) => abi::FK_FREE_PRIVATE,
+                    (_, false) => abi::FK_FREE_SHARED,
+                    (_, true) => abi::FK_FREE_SHARED_ONCE,
                 };
-                format!("fk_free({}, {kind}, {freed}, th)", arg(0))
+                format!(
+                    "fk_free({}, {}, {freed}, th)",
+                    arg(0),
+                    abi::c_name("FK_FREE_", kind.into())
+                )
             }
             Builtin::Assert => format!(
                 "fk_assert({} != 0, {}, th)",
