@@ -51,7 +51,7 @@ typedef long long fk_i64;
 // The device schedule's runtime limits (FkError::code)
 #define FK_ERR_FRAMES 1
 #define FK_ERR_FRAME_HEAP 2
-// The most (step, index) pairs of an order key (FkDevice::fault_key)
+// The most (step, index) pairs of an order key (FkFaultKey)
 #define FK_KEY_MAX 256
 // Bytes of the device schedule's records (OPAQUE)
 #define FK_PROC_BYTES 64
@@ -363,6 +363,18 @@ static_assert(__builtin_offsetof(FkError, code) == 0, "FkError::code: the layout
 static_assert(__builtin_offsetof(FkError, proc) == 4, "FkError::proc: the layout of transform::emit_cuda::abi");
 #endif
 
+// The faulting step's order key under the device schedule (FkDevice::fault_key).
+struct FkFaultKey {
+    unsigned pairs;
+    // (step, index) pairs
+    unsigned key[512];
+};
+static_assert(sizeof(FkFaultKey) == 2052, "FkFaultKey: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkFaultKey, pairs) == 0, "FkFaultKey::pairs: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFaultKey, key) == 4, "FkFaultKey::key: the layout of transform::emit_cuda::abi");
+#endif
+
 // The device schedule's state (set into `fk_d` by `fk_set_device`).
 struct FkDevice {
     FkProc *procs;
@@ -384,8 +396,7 @@ struct FkDevice {
     fk_u64 slot_stack_bytes;
     // the first runtime limit a processor met
     FkError *error;
-    // [0] pairs, then (step, index) pairs: the faulting step's order key
-    unsigned *fault_key;
+    FkFaultKey *fault_key;
 };
 static_assert(sizeof(FkDevice) == 96, "FkDevice: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__

@@ -102,7 +102,7 @@ struct FkHost {
     FkCtx c;
     int pc;
     std::vector<FkHostFrame> stack;
-    unsigned *fault_key;  // device schedule: the faulting step's order key (device memory)
+    FkFaultKey *fault_key;  // device schedule: the faulting step's order key (device memory)
     // The limits (`--max-steps`, `--timeout`; docs/gpu-limits.md), also on the device in
     // fk_limits: iterations of one loop (0: none), seconds from the start (0: none).
     fk_u64 max_steps;

@@ -22,7 +22,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     d.frame_heap = (char *)fk_device_alloc(d.frame_heap_bytes, "shared frames");
     d.frame_heap_top = (fk_u64 *)fk_device_alloc(8, "shared frames");
     d.error = (FkError *)fk_device_alloc(sizeof(FkError), "the schedule's error word");
-    d.fault_key = (unsigned *)fk_device_alloc(4 * (1 + 2 * FK_KEY_MAX), "the fault's order key");
+    d.fault_key = (FkFaultKey *)fk_device_alloc(sizeof(FkFaultKey), "the fault's order key");
     fk_u64 stride = slot_stack_bytes;
     d.slot_stack_bytes = stride;
     h.device_frames = d.depth;
@@ -132,10 +132,8 @@ inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<uns
 
 inline std::string fk_output_device(std::vector<char> &buf, bool faulted) {
     if (!faulted) return fk_output_keyed(buf, 0);
-    unsigned pairs = 0;
-    fk_read((int *)&pairs, (const int *)fk_h.fault_key, 1);
-    std::vector<unsigned> cut(1 + 2 * pairs);
-    fk_read((int *)cut.data(), (const int *)fk_h.fault_key, 1 + 2 * pairs);
-    cut.erase(cut.begin());
+    FkFaultKey key;
+    fk_cuda(cudaMemcpy(&key, fk_h.fault_key, sizeof key, cudaMemcpyDeviceToHost), "reading the fault's order key");
+    std::vector<unsigned> cut(key.key, key.key + 2 * key.pairs);
     return fk_output_keyed(buf, &cut);
 }

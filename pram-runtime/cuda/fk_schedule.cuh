@@ -1078,8 +1078,8 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
 // step's group instance and step number tell the group's other members to run the step
 // (fk_drains).
 __device__ void fk_fault_key(const FkThread *th) {
-    unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key + 1, FK_KEY_MAX);
-    fk_d.fault_key[0] = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
+    unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key->key, FK_KEY_MAX);
+    fk_d.fault_key->pairs = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
     fk_m.fault->group = th->state->group;
     fk_m.fault->step = fk_d.sync[th->state->group].step;
 }
@@ -1090,8 +1090,8 @@ __device__ int fk_fault_key_order(const FkThread *th) {
     unsigned key[2 * FK_KEY_MAX];
     unsigned pairs = fk_order_key(th->state, th->proc, 0, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
-    unsigned recorded = fk_d.fault_key[0];
-    const unsigned *r = fk_d.fault_key + 1;
+    unsigned recorded = fk_d.fault_key->pairs;
+    const unsigned *r = fk_d.fault_key->key;
     for (unsigned i = 0; i < 2 * pairs && i < 2 * recorded; i++)
         if (key[i] != r[i]) return key[i] < r[i] ? -1 : 1;
     return pairs == recorded ? 0 : pairs < recorded ? -1 : 1;

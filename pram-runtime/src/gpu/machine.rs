@@ -234,7 +234,7 @@ impl<'p> Machine<'p> {
             frame_heap: region(FRAME_HEAP_BYTES),
             frame_heap_top: region(8),
             error: region(abi::FkError::BYTES),
-            fault_key: region(4 * (1 + 2 * abi::FK_KEY_MAX)),
+            fault_key: region(abi::FkFaultKey::BYTES),
             slot_stacks: region(procs * slot_stack_bytes),
             trace: timestamps.then(|| (region(TRACE_RECORDS * abi::FkTraceRec::BYTES), region(8))),
         });
@@ -989,9 +989,11 @@ impl<'p> Machine<'p> {
                 });
             }
             if let Some(f) = fault.as_mut() {
-                let key = self.read_ints(d.fault_key, 1 + 2 * abi::FK_KEY_MAX as usize)?;
-                let pairs = (key[0].max(0) as usize).min(abi::FK_KEY_MAX as usize);
-                f.cut = key[1..1 + 2 * pairs].iter().map(|w| *w as u32).collect();
+                let key = abi::FkFaultKey::from_bytes(
+                    &self.read(d.fault_key, abi::FkFaultKey::BYTES as usize)?,
+                );
+                let pairs = (key.pairs as usize).min(abi::FK_KEY_MAX as usize);
+                f.cut = key.key[..2 * pairs].to_vec();
             }
         }
         for (start, end) in self.kernel_events.drain(..) {

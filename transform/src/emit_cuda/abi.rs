@@ -52,9 +52,10 @@ macro_rules! from_le {
 }
 from_le!(i32, u32, i64, u64);
 
-impl<const N: usize> FromLe for [u64; N] {
-    fn from_le(b: &[u8]) -> [u64; N] {
-        std::array::from_fn(|i| <u64 as FromLe>::from_le(b.get(8 * i..).unwrap_or(&[])))
+impl<T: FromLe, const N: usize> FromLe for [T; N] {
+    fn from_le(b: &[u8]) -> [T; N] {
+        let n = std::mem::size_of::<T>();
+        std::array::from_fn(|i| T::from_le(b.get(n * i..).unwrap_or(&[])))
     }
 }
 
@@ -83,13 +84,19 @@ pub struct Struct {
 // C header is written from.
 macro_rules! c_structs {
     ($( $(#[doc = $doc:literal])* struct $name:ident {
-        $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty = $cty:literal $([$n:literal])? ),* $(,)?
+        $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty = $cty:literal $([$n:expr])? ),* $(,)?
     } )*) => {
         $(
             $(#[doc = $doc])*
             #[repr(C)]
-            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
             pub struct $name { $( $(#[doc = $fdoc])* pub $field: $rty, )* }
+            impl Default for $name {
+                /// All zeros (the arrays are longer than `Default` covers).
+                fn default() -> $name {
+                    $name::from_bytes(&[])
+                }
+            }
             impl CType for $name {
                 const C: &'static str = stringify!($name);
             }
@@ -347,6 +354,13 @@ c_structs! {
         proc: i32 = "int",
     }
 
+    /// The faulting step's order key under the device schedule (FkDevice::fault_key).
+    struct FkFaultKey {
+        pairs: u32 = "unsigned",
+        /// (step, index) pairs
+        key: [u32; 2 * FK_KEY_MAX as usize] = "unsigned" [2 * FK_KEY_MAX as usize],
+    }
+
     /// The device schedule's state (set into `fk_d` by `fk_set_device`).
     struct FkDevice {
         procs: u64 = "FkProc *",
@@ -368,8 +382,7 @@ c_structs! {
         slot_stack_bytes: u64 = "fk_u64",
         /// the first runtime limit a processor met
         error: u64 = "FkError *",
-        /// [0] pairs, then (step, index) pairs: the faulting step's order key
-        fault_key: u64 = "unsigned *",
+        fault_key: u64 = "FkFaultKey *",
     }
 
     /// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
@@ -470,7 +483,7 @@ c_consts! {
     /// The device schedule's runtime limits (FkError::code)
     FK_ERR_FRAMES: i32 = 1;
     FK_ERR_FRAME_HEAP: i32 = 2;
-    /// The most (step, index) pairs of an order key (FkDevice::fault_key)
+    /// The most (step, index) pairs of an order key (FkFaultKey)
     FK_KEY_MAX: u64 = 256;
     /// Bytes of the device schedule's records (OPAQUE)
     FK_PROC_BYTES: u64 = 64;
@@ -822,6 +835,7 @@ mod tests {
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
                 ("FkError", 8),
+                ("FkFaultKey", 2052),
                 ("FkDevice", 96),
                 ("FkTraceRec", 48),
                 ("FkTrace", 24),
