@@ -48,6 +48,8 @@ typedef long long fk_i64;
 #define FK_PROC_MAX 2147483647
 // --crcw common: writes logged per processor and step; later ones are not checked
 #define FK_WRITES 8
+// --crcw common: the ranges of shared memory (FkCommon::lo, hi)
+#define FK_SHARED_RANGES 3
 // The device schedule's runtime limits (FkError::code)
 #define FK_ERR_FRAMES 1
 #define FK_ERR_FRAME_HEAP 2
@@ -62,6 +64,27 @@ typedef long long fk_i64;
 // Threads per block of the per-member runtime kernels and of the device schedule's
 // persistent kernel
 #define FK_BLOCK_THREADS 256
+// The runtime's capacities, the same for the driver's arena and the `.cu`'s
+// allocations (a program that outgrows one stops alike under both). Member lists and
+// per-member words: FK_STACK_PER_PROC entries per processor and FK_STACK_EXTRA more
+#define FK_STACK_PER_PROC 64
+#define FK_STACK_EXTRA 4096
+// Group descriptors (the device schedule: at least one per processor and frame)
+#define FK_GROUPS_MIN 262144
+// Subgroup counts and cursors (at least one per processor)
+#define FK_COUNTS_MIN 65536
+// Bytes of the host schedule's shared frames
+#define FK_FRAMES_BYTES 16777216
+// Bytes of spilled private slots: at least this, and FK_MAIN_ACTIVATIONS of main's
+// frame (after the private globals) per processor
+#define FK_SLOTS_BYTES_MIN 67108864
+#define FK_MAIN_ACTIVATIONS 64
+// Bytes of the heap (malloc, shmalloc)
+#define FK_HEAP_BYTES 67108864
+// Bytes of printf records
+#define FK_OUT_BYTES 67108864
+// Bytes of the device schedule's heap of shared frames
+#define FK_FRAME_HEAP_BYTES 67108864
 // Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
 // 32, at most 1024
 #ifndef FK_SCAN_THREADS

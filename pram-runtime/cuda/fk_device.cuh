@@ -318,7 +318,7 @@ __device__ T &fk_w(T &cell, V v, int site, const FkThread *th) {
     const char *a = (const char *)&cell;
     if (sizeof(T) > 8 || !fk_common.writes || fk_faulted()) return cell;
     bool shared = false;
-    for (int i = 0; i < 3; i++) shared |= a >= fk_common.lo[i] && a < fk_common.hi[i];
+    for (int i = 0; i < FK_SHARED_RANGES; i++) shared |= a >= fk_common.lo[i] && a < fk_common.hi[i];
     int n = fk_common.count[th->proc];
     if (!shared || n >= FK_WRITES) return cell;
     FkWrite *w = fk_common.writes + (fk_u64)th->proc * FK_WRITES + n;

@@ -940,16 +940,16 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     FkHost &h = fk_h;
     h.program = program;
     h.procs = (int)procs;
-    h.members_cap = 64 * P + 4096;
-    h.words_cap = 64 * P + 4096;
-    h.groups_cap = 1 << 18;
+    h.members_cap = FK_STACK_PER_PROC * P + FK_STACK_EXTRA;
+    h.words_cap = FK_STACK_PER_PROC * P + FK_STACK_EXTRA;
+    h.groups_cap = FK_GROUPS_MIN;
 #ifdef FK_SCHEDULE_DEVICE
     // Group instance ids of the device schedule: processor * (depth + 1) + frame height.
     h.groups_cap = std::max<fk_u64>(h.groups_cap, P * (fk_schedule_depth(P) + 1));
 #endif
-    h.frames_cap = 16 << 20;
-    h.counts_cap = std::max<fk_u64>(P, 1 << 16);
-    h.slots_cap = std::max<fk_u64>(64ull << 20, (program->private_globals_bytes + 64 * program->main_frame_bytes) * P);
+    h.frames_cap = FK_FRAMES_BYTES;
+    h.counts_cap = std::max<fk_u64>(P, FK_COUNTS_MIN);
+    h.slots_cap = std::max<fk_u64>(FK_SLOTS_BYTES_MIN, (program->private_globals_bytes + FK_MAIN_ACTIVATIONS * program->main_frame_bytes) * P);
     if (program->stack_bytes)
         fk_cuda(cudaDeviceSetLimit(cudaLimitStackSize, program->stack_bytes), "setting the stack size");
     FkMachine &m = h.m;
@@ -967,10 +967,10 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     fk_cuda(cudaMemcpy(m.strings, program->strings, program->strings_bytes, cudaMemcpyHostToDevice), "strings");
     m.shared_globals = (char *)fk_device_alloc(program->shared_globals_bytes, "shared globals");
     m.slots = (char *)fk_device_alloc(h.slots_cap, "spilled private slots");
-    m.heap_bytes = 64 << 20;
+    m.heap_bytes = FK_HEAP_BYTES;
     m.heap = (char *)fk_device_alloc(m.heap_bytes, "the heap");
     m.heap_top = (fk_u64 *)fk_device_alloc(8, "the heap");
-    m.out_bytes = 64 << 20;
+    m.out_bytes = FK_OUT_BYTES;
     m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
     m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
     m.fault = (FkFault *)fk_device_alloc(sizeof(FkFault), "the fault record");

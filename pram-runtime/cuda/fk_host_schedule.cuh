@@ -18,7 +18,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     d.frames = (FkFrame *)fk_device_alloc(P * d.depth * sizeof(FkFrame), "processor frames");
     d.sync = (FkSync *)fk_device_alloc(P * (d.depth + 1) * sizeof(FkSync), "group barriers");
     d.scratch = (FkSlot *)fk_device_alloc(2 * P * sizeof(FkSlot), "collective scratch");
-    d.frame_heap_bytes = 64 << 20;
+    d.frame_heap_bytes = FK_FRAME_HEAP_BYTES;
     d.frame_heap = (char *)fk_device_alloc(d.frame_heap_bytes, "shared frames");
     d.frame_heap_top = (fk_u64 *)fk_device_alloc(8, "shared frames");
     d.error = (FkError *)fk_device_alloc(sizeof(FkError), "the schedule's error word");

@@ -147,9 +147,6 @@ struct CommonRegions {
     writers: u64,
 }
 
-/// The heap of the device schedule's shared frames (group instances' `sh` locals).
-const FRAME_HEAP_BYTES: u64 = 64 << 20;
-
 fn align(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
@@ -178,20 +175,22 @@ impl<'p> Machine<'p> {
         let depth = abi::device_depth(procs) as u64;
         let device = schedule == Schedule::Device;
         let caps = Caps {
-            members: 64 * procs + 4096,
-            words: 64 * procs + 4096,
+            members: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
+            words: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
             // The device schedule's group ids: processor * (depth + 1) + frame height.
             groups: if device {
-                (procs * (depth + 1)).max(1 << 18)
+                (procs * (depth + 1)).max(abi::FK_GROUPS_MIN)
             } else {
-                1 << 18
+                abi::FK_GROUPS_MIN
             },
-            frames: 16 << 20,
-            slots: (64u64 << 20)
-                .max((plan.storage.private_globals_bytes + 64 * main.frame_bytes) * procs),
-            counts: procs.max(1 << 16),
-            heap: 64 << 20,
-            out: 64 << 20,
+            frames: abi::FK_FRAMES_BYTES,
+            slots: abi::FK_SLOTS_BYTES_MIN.max(
+                (plan.storage.private_globals_bytes + abi::FK_MAIN_ACTIVATIONS * main.frame_bytes)
+                    * procs,
+            ),
+            counts: procs.max(abi::FK_COUNTS_MIN),
+            heap: abi::FK_HEAP_BYTES,
+            out: abi::FK_OUT_BYTES,
         };
         let strings: Vec<u8> = plan.program.strings.concat();
         let mut at = 0u64;
@@ -231,7 +230,7 @@ impl<'p> Machine<'p> {
             frames: region(procs * depth * abi::FK_FRAME_BYTES),
             sync: region(procs * (depth + 1) * abi::FK_SYNC_BYTES),
             scratch: region(2 * procs * abi::FK_SLOT_BYTES),
-            frame_heap: region(FRAME_HEAP_BYTES),
+            frame_heap: region(abi::FK_FRAME_HEAP_BYTES),
             frame_heap_top: region(8),
             error: region(abi::FkError::BYTES),
             fault_key: region(abi::FkFaultKey::BYTES),
@@ -352,7 +351,7 @@ impl<'p> Machine<'p> {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
             // the heap.
             let frames = match device {
-                Some(d) => (base + d.frame_heap, FRAME_HEAP_BYTES),
+                Some(d) => (base + d.frame_heap, abi::FK_FRAME_HEAP_BYTES),
                 None => (base + r.frames, m.caps.frames),
             };
             let desc = FkCommon {
@@ -794,7 +793,7 @@ impl<'p> Machine<'p> {
             sync: at(d.sync),
             scratch: at(d.scratch),
             frame_heap: at(d.frame_heap),
-            frame_heap_bytes: FRAME_HEAP_BYTES,
+            frame_heap_bytes: abi::FK_FRAME_HEAP_BYTES,
             frame_heap_top: at(d.frame_heap_top),
             depth: d.depth,
             entry: self.plan.host.entry(self.plan.main).0 as i32,
@@ -985,7 +984,7 @@ impl<'p> Machine<'p> {
                     code: error.code,
                     proc: error.proc as usize,
                     depth: d.depth,
-                    frame_heap_bytes: FRAME_HEAP_BYTES,
+                    frame_heap_bytes: abi::FK_FRAME_HEAP_BYTES,
                 });
             }
             if let Some(f) = fault.as_mut() {

@@ -332,8 +332,8 @@ c_structs! {
         /// per processor: that step (fk_step_tag)
         tag: u64 = "fk_u64 *",
         /// shared memory: globals, group frames, heap
-        lo: [u64; 3] = "char *" [3],
-        hi: [u64; 3] = "char *" [3],
+        lo: [u64; FK_SHARED_RANGES as usize] = "char *" [FK_SHARED_RANGES as usize],
+        hi: [u64; FK_SHARED_RANGES as usize] = "char *" [FK_SHARED_RANGES as usize],
         conflict: u64 = "FkConflict *",
         /// [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
         writers: u64 = "int *",
@@ -479,6 +479,8 @@ c_consts! {
     FK_PROC_MAX: i32 = 0x7fff_ffff;
     /// --crcw common: writes logged per processor and step; later ones are not checked
     FK_WRITES: u64 = 8;
+    /// --crcw common: the ranges of shared memory (FkCommon::lo, hi)
+    FK_SHARED_RANGES: u64 = 3;
 
     /// The device schedule's runtime limits (FkError::code)
     FK_ERR_FRAMES: i32 = 1;
@@ -495,6 +497,28 @@ c_consts! {
     /// Threads per block of the per-member runtime kernels and of the device schedule's
     /// persistent kernel
     FK_BLOCK_THREADS: u32 = 256;
+
+    /// The runtime's capacities, the same for the driver's arena and the `.cu`'s
+    /// allocations (a program that outgrows one stops alike under both). Member lists and
+    /// per-member words: FK_STACK_PER_PROC entries per processor and FK_STACK_EXTRA more
+    FK_STACK_PER_PROC: u64 = 64;
+    FK_STACK_EXTRA: u64 = 4096;
+    /// Group descriptors (the device schedule: at least one per processor and frame)
+    FK_GROUPS_MIN: u64 = 1 << 18;
+    /// Subgroup counts and cursors (at least one per processor)
+    FK_COUNTS_MIN: u64 = 1 << 16;
+    /// Bytes of the host schedule's shared frames
+    FK_FRAMES_BYTES: u64 = 16 << 20;
+    /// Bytes of spilled private slots: at least this, and FK_MAIN_ACTIVATIONS of main's
+    /// frame (after the private globals) per processor
+    FK_SLOTS_BYTES_MIN: u64 = 64 << 20;
+    FK_MAIN_ACTIVATIONS: u64 = 64;
+    /// Bytes of the heap (malloc, shmalloc)
+    FK_HEAP_BYTES: u64 = 64 << 20;
+    /// Bytes of printf records
+    FK_OUT_BYTES: u64 = 64 << 20;
+    /// Bytes of the device schedule's heap of shared frames
+    FK_FRAME_HEAP_BYTES: u64 = 64 << 20;
 }
 
 c_consts! {
