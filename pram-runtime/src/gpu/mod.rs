@@ -565,13 +565,16 @@ mod tests {
     }
 
     fn record_in(launch: u32, sub: u32, key: u32, seq: u32, format: u32, args: &[u8]) -> Vec<u8> {
-        let mut r = Vec::new();
-        let bytes = (RECORD_HEADER + args.len()) as u32;
-        for w in [bytes, launch, sub, key, seq, format, 0, 0] {
-            r.extend(w.to_le_bytes());
-        }
-        r.extend(args);
-        r
+        let header = abi::FkRecordHeader {
+            bytes: (RECORD_HEADER + args.len()) as u32,
+            launch,
+            sub,
+            key,
+            seq,
+            format,
+            ..Default::default()
+        };
+        [header.to_bytes(), args.to_vec()].concat()
     }
 
     fn plan_with_strings(strings: &[&str]) -> Plan {
@@ -633,11 +636,13 @@ mod tests {
 
     /// A device-schedule record: its order key's (step, index) pairs after the header.
     fn keyed(key: &[u32], seq: u32, args: &[u8]) -> Vec<u8> {
-        let mut r = Vec::new();
-        let bytes = (RECORD_HEADER + 4 * key.len() + args.len()) as u32;
-        for w in [bytes, key.len() as u32 / 2, seq, 0, 0, 0, 0, 0] {
-            r.extend(w.to_le_bytes());
-        }
+        let header = abi::FkRecordHeader {
+            bytes: (RECORD_HEADER + 4 * key.len() + args.len()) as u32,
+            seq,
+            pairs: key.len() as u32 / 2,
+            ..Default::default()
+        };
+        let mut r = header.to_bytes();
         for w in key {
             r.extend(w.to_le_bytes());
         }

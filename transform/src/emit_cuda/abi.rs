@@ -38,6 +38,11 @@ pub trait FromLe: Sized {
     fn from_le(b: &[u8]) -> Self;
 }
 
+/// A field's little-endian bytes, as the device reads them.
+pub trait ToLe {
+    fn to_le(&self, out: &mut Vec<u8>);
+}
+
 macro_rules! from_le {
     ($($t:ty),*) => {$(
         impl FromLe for $t {
@@ -48,6 +53,11 @@ macro_rules! from_le {
                     .map_or(0, <$t>::from_le_bytes)
             }
         }
+        impl ToLe for $t {
+            fn to_le(&self, out: &mut Vec<u8>) {
+                out.extend(self.to_le_bytes());
+            }
+        }
     )*};
 }
 from_le!(i32, u32, i64, u64);
@@ -56,6 +66,12 @@ impl<T: FromLe, const N: usize> FromLe for [T; N] {
     fn from_le(b: &[u8]) -> [T; N] {
         let n = std::mem::size_of::<T>();
         std::array::from_fn(|i| T::from_le(b.get(n * i..).unwrap_or(&[])))
+    }
+}
+
+impl<T: ToLe, const N: usize> ToLe for [T; N] {
+    fn to_le(&self, out: &mut Vec<u8>) {
+        self.iter().for_each(|x| ToLe::to_le(x, out));
     }
 }
 
@@ -109,6 +125,17 @@ macro_rules! c_structs {
                     $name { $( $field: <$rty as FromLe>::from_le(
                         b.get(std::mem::offset_of!($name, $field)..).unwrap_or(&[]),
                     ), )* }
+                }
+                /// Its bytes as the device lays it out (padding zero).
+                pub fn to_bytes(&self) -> Vec<u8> {
+                    let mut b = vec![0u8; std::mem::size_of::<$name>()];
+                    $(
+                        let mut f = Vec::new();
+                        ToLe::to_le(&self.$field, &mut f);
+                        let at = std::mem::offset_of!($name, $field);
+                        b[at..at + f.len()].copy_from_slice(&f);
+                    )*
+                    b
                 }
             }
         )*
@@ -880,6 +907,7 @@ mod tests {
         .concat();
         let w = FkWrite::from_bytes(&bytes);
         assert_eq!((w.addr, w.size, w.site, w.value()), (7, 4, 9, -2));
+        assert_eq!(w.to_bytes(), bytes);
         assert_eq!(FkWrite::from_bytes(&bytes[..10]).size, 0);
     }
 
