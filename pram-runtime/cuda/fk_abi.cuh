@@ -27,9 +27,17 @@ typedef long long fk_i64;
 #define FK_MP_MIN 2
 #define FK_MP_AND 3
 #define FK_MP_OR 4
-// The ints of the fault record (FkMachine::fault)
-#define FK_FAULT_WORDS 16
-// Which limit a fault is (FkLimits::why[0])
+// The object of a fault (FkFault::object) when it is none of the program's: a private
+// (`malloc`) or shared (`shmalloc`) heap block, a variable the checks do not look up
+#define FK_OBJECT_MALLOC -1
+#define FK_OBJECT_SHMALLOC -2
+#define FK_OBJECT_VARIABLE -3
+// fk_free's `kind`: `free`, `shfree`, `shfree` in a synchronous region (the group's
+// members free the block they allocated together, once)
+#define FK_FREE_PRIVATE 0
+#define FK_FREE_SHARED 1
+#define FK_FREE_SHARED_ONCE 2
+// Which limit a fault is (FkWhy::limit)
 #define FK_LIMIT_STEPS 1
 #define FK_LIMIT_TIME 2
 // recursion: the call nests deeper than the run holds (R0008)
@@ -40,10 +48,12 @@ typedef long long fk_i64;
 #define FK_PROC_MAX 2147483647
 // --crcw common: writes logged per processor and step; later ones are not checked
 #define FK_WRITES 8
-// The device schedule's runtime limits (FkDevice::error[0])
+// --crcw common: the ranges of shared memory (FkCommon::lo, hi)
+#define FK_SHARED_RANGES 3
+// The device schedule's runtime limits (FkError::code)
 #define FK_ERR_FRAMES 1
 #define FK_ERR_FRAME_HEAP 2
-// The most (step, index) pairs of an order key (FkDevice::fault_key)
+// The most (step, index) pairs of an order key (FkFaultKey)
 #define FK_KEY_MAX 256
 // Bytes of the device schedule's records (OPAQUE)
 #define FK_PROC_BYTES 64
@@ -51,6 +61,39 @@ typedef long long fk_i64;
 #define FK_FRAME_BYTES 48
 #define FK_SYNC_BYTES 256
 #define FK_SLOT_BYTES 32
+// Threads per block of the per-member runtime kernels and of the device schedule's
+// persistent kernel
+#define FK_BLOCK_THREADS 256
+// The runtime's capacities, the same for the driver's arena and the `.cu`'s
+// allocations (a program that outgrows one stops alike under both). Member lists and
+// per-member words: FK_STACK_PER_PROC entries per processor and FK_STACK_EXTRA more
+#define FK_STACK_PER_PROC 64
+#define FK_STACK_EXTRA 4096
+// Group descriptors (the device schedule: at least one per processor and frame)
+#define FK_GROUPS_MIN 262144
+// Subgroup counts and cursors (at least one per processor)
+#define FK_COUNTS_MIN 65536
+// Bytes of the host schedule's shared frames
+#define FK_FRAMES_BYTES 16777216
+// Bytes of spilled private slots: at least this, and FK_MAIN_ACTIVATIONS of main's
+// frame (after the private globals) per processor
+#define FK_SLOTS_BYTES_MIN 67108864
+#define FK_MAIN_ACTIVATIONS 64
+// Bytes of the heap (malloc, shmalloc)
+#define FK_HEAP_BYTES 67108864
+// Bytes of printf records
+#define FK_OUT_BYTES 67108864
+// Bytes of the device schedule's heap of shared frames
+#define FK_FRAME_HEAP_BYTES 67108864
+// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
+// 32, at most 1024
+#ifndef FK_SCAN_THREADS
+#define FK_SCAN_THREADS 1024
+#endif
+// The most members of a group that runs a block region (one thread per member)
+#ifndef FK_REGION_MAX
+#define FK_REGION_MAX 1024
+#endif
 
 struct FkProc;
 struct FkResult;
@@ -100,6 +143,62 @@ static_assert(__builtin_offsetof(FkVar, offset) == 8, "FkVar::offset: the layout
 static_assert(__builtin_offsetof(FkVar, size) == 16, "FkVar::size: the layout of transform::emit_cuda::abi");
 #endif
 
+// The first fault in the simulator's order (`fk_fault_v`), which the host reads back.
+struct FkFault {
+    // 1 + the fault site (0: none)
+    int site;
+    // the faulting processor
+    int proc;
+    // host schedule: the faulting step (launch, segment of a block region)
+    unsigned launch;
+    unsigned sub;
+    // $$
+    int rank;
+    // @
+    int at;
+    // the value the site's message names
+    fk_i64 value;
+    // the object: FkObject::object (>= 0) or FK_OBJECT_*
+    int object;
+    // the heap block's size
+    int size;
+    // serialises the faults that race for the record (the host does not read it)
+    int lock;
+    // device schedule: the faulting step's group instance and step (fk_drains)
+    int group;
+    unsigned step;
+    int pad;
+};
+static_assert(sizeof(FkFault) == 56, "FkFault: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkFault, site) == 0, "FkFault::site: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, proc) == 4, "FkFault::proc: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, launch) == 8, "FkFault::launch: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, sub) == 12, "FkFault::sub: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, rank) == 16, "FkFault::rank: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, at) == 20, "FkFault::at: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, value) == 24, "FkFault::value: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, object) == 32, "FkFault::object: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, size) == 36, "FkFault::size: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, lock) == 40, "FkFault::lock: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, group) == 44, "FkFault::group: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, step) == 48, "FkFault::step: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, pad) == 52, "FkFault::pad: the layout of transform::emit_cuda::abi");
+#endif
+
+// Why the recorded fault is a limit or a conflict (FkLimits::why).
+struct FkWhy {
+    // FK_LIMIT_* or FK_CONFLICT; 0: neither
+    int limit;
+    // FK_PROC_MAX - the lowest processor still in the loop (0: none recorded)
+    int proc;
+};
+static_assert(sizeof(FkWhy) == 8, "FkWhy: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkWhy, limit) == 0, "FkWhy::limit: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkWhy, proc) == 4, "FkWhy::proc: the layout of transform::emit_cuda::abi");
+#endif
+
 // The device addresses of every region (set into `fk_m` by `fk_set_machine`).
 struct FkMachine {
     int procs;
@@ -133,11 +232,8 @@ struct FkMachine {
     char *out;
     fk_u64 out_bytes;
     fk_u64 *out_top;
-    // FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor, [2] launch, [3] sub,
-    // [4] $$, [5] @, [6..7] a value (fk_i64), [8] the object (FkObject::object; -1/-2 a
-    // private/shared heap block, -3 a variable the checks do not look up), [9] the heap
-    // block's size
-    int *fault;
+    // the first fault
+    FkFault *fault;
 };
 static_assert(sizeof(FkMachine) == 160, "FkMachine: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
@@ -171,9 +267,7 @@ struct FkLimits {
     fk_u64 timeout_ns;
     // set by the device
     fk_u64 start_ns;
-    // [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX - the lowest
-    // processor still in the loop (0: none recorded)
-    int *why;
+    FkWhy *why;
 };
 static_assert(sizeof(FkLimits) == 32, "FkLimits: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
@@ -181,6 +275,37 @@ static_assert(__builtin_offsetof(FkLimits, max_steps) == 0, "FkLimits::max_steps
 static_assert(__builtin_offsetof(FkLimits, timeout_ns) == 8, "FkLimits::timeout_ns: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkLimits, start_ns) == 16, "FkLimits::start_ns: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkLimits, why) == 24, "FkLimits::why: the layout of transform::emit_cuda::abi");
+#endif
+
+// A printf record's header (`fk_printf`), followed by the arguments; under the device
+// schedule the order key's (step, index) pairs come between them.
+struct FkRecordHeader {
+    // the record's bytes, header included
+    unsigned bytes;
+    // host schedule: the step (launch, segment of a block region), the member's key ($$
+    // or __PROC_NR__); 0 under the device schedule
+    unsigned launch;
+    unsigned sub;
+    unsigned key;
+    // the thread's records in program order
+    unsigned seq;
+    // the format's string id
+    unsigned format;
+    // arguments
+    unsigned args;
+    // device schedule: the order key's pairs; 0 under the host schedule
+    unsigned pairs;
+};
+static_assert(sizeof(FkRecordHeader) == 32, "FkRecordHeader: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkRecordHeader, bytes) == 0, "FkRecordHeader::bytes: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, launch) == 4, "FkRecordHeader::launch: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, sub) == 8, "FkRecordHeader::sub: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, key) == 12, "FkRecordHeader::key: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, seq) == 16, "FkRecordHeader::seq: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, format) == 20, "FkRecordHeader::format: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, args) == 24, "FkRecordHeader::args: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRecordHeader, pairs) == 28, "FkRecordHeader::pairs: the layout of transform::emit_cuda::abi");
 #endif
 
 // One write logged for the `--crcw common` check.
@@ -198,6 +323,18 @@ static_assert(__builtin_offsetof(FkWrite, size) == 16, "FkWrite::size: the layou
 static_assert(__builtin_offsetof(FkWrite, site) == 20, "FkWrite::site: the layout of transform::emit_cuda::abi");
 #endif
 
+// The cell of a `--crcw common` conflict (FkCommon::conflict).
+struct FkConflict {
+    fk_u64 cell;
+    // its step's tag (fk_step_tag)
+    fk_u64 tag;
+};
+static_assert(sizeof(FkConflict) == 16, "FkConflict: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkConflict, cell) == 0, "FkConflict::cell: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkConflict, tag) == 8, "FkConflict::tag: the layout of transform::emit_cuda::abi");
+#endif
+
 // The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
 struct FkCommon {
     // FK_WRITES per processor (0: the run does not check)
@@ -209,8 +346,7 @@ struct FkCommon {
     // shared memory: globals, group frames, heap
     char *lo[3];
     char *hi[3];
-    // [0] the cell, [1] its step's tag
-    fk_u64 *conflict;
+    FkConflict *conflict;
     // [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
     int *writers;
 };
@@ -237,6 +373,31 @@ static_assert(__builtin_offsetof(FkSlotStacks, base) == 0, "FkSlotStacks::base: 
 static_assert(__builtin_offsetof(FkSlotStacks, stride) == 8, "FkSlotStacks::stride: the layout of transform::emit_cuda::abi");
 #endif
 
+// The device schedule's runtime limit (FkDevice::error).
+struct FkError {
+    // FK_ERR_*; 0: none
+    int code;
+    // the processor
+    int proc;
+};
+static_assert(sizeof(FkError) == 8, "FkError: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkError, code) == 0, "FkError::code: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkError, proc) == 4, "FkError::proc: the layout of transform::emit_cuda::abi");
+#endif
+
+// The faulting step's order key under the device schedule (FkDevice::fault_key).
+struct FkFaultKey {
+    unsigned pairs;
+    // (step, index) pairs
+    unsigned key[512];
+};
+static_assert(sizeof(FkFaultKey) == 2052, "FkFaultKey: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkFaultKey, pairs) == 0, "FkFaultKey::pairs: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFaultKey, key) == 4, "FkFaultKey::key: the layout of transform::emit_cuda::abi");
+#endif
+
 // The device schedule's state (set into `fk_d` by `fk_set_device`).
 struct FkDevice {
     FkProc *procs;
@@ -256,10 +417,9 @@ struct FkDevice {
     int entry;
     // per processor
     fk_u64 slot_stack_bytes;
-    // [0] FK_ERR_*, [1] processor
-    int *error;
-    // [0] pairs, then (step, index) pairs: the faulting step's order key
-    unsigned *fault_key;
+    // the first runtime limit a processor met
+    FkError *error;
+    FkFaultKey *fault_key;
 };
 static_assert(sizeof(FkDevice) == 96, "FkDevice: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__

@@ -27,7 +27,7 @@
 #define FK_OBJ_INVALID 2
 #define FK_OBJ_UNKNOWN 3
 
-// An object's bounds; `object` as in the fault words (>= 0 static, -1/-2 heap block).
+// An object's bounds; `object` as in the fault record (>= 0 static, FK_OBJECT_* heap block).
 struct FkBounds {
     const char *base;
     fk_u64 size;
@@ -106,7 +106,7 @@ __device__ int fk_object_of(const char *p, int group, FkBounds *b) {
         const FkBlock *h = (const FkBlock *)(fk_heap_data() + (fk_u64)header * 16);
         b->base = (const char *)(h + 1);
         b->size = h->size;
-        b->object = h->kind == 2 ? -2 : -1;
+        b->object = h->kind == 2 ? FK_OBJECT_SHMALLOC : FK_OBJECT_MALLOC;
         b->freed = *(volatile const int *)&h->freed != 0;
         return FK_OBJ_FOUND;
     } else {
@@ -200,8 +200,8 @@ __device__ void *fk_alloc(fk_i64 n, int shared, int site, const FkThread *th) {
 #endif
 }
 
-// free (`kind` 0) / shfree (1; 2 in a synchronous region, where the members of a group free
-// the block they allocated together, once): the block is marked freed (its memory is not
+// free / shfree (`kind`: FK_FREE_*; in a synchronous region the members of a group free the
+// block they allocated together, once): the block is marked freed (its memory is not
 // reused, so a later access is reported). The four sites from `site` on: already freed, a
 // pointer into a block, not a heap block of the right kind, an invalid pointer. Without the
 // checks a no-op.
@@ -211,10 +211,10 @@ __device__ void fk_free(const void *p, int kind, int site, const FkThread *th) {
     FkBounds b;
     switch (fk_object_of((const char *)p, th->group, &b)) {
     case FK_OBJ_FOUND: break;
-    case FK_OBJ_UNKNOWN: fk_fault_v(site + 2, th, 0, -3, 0); return;
+    case FK_OBJ_UNKNOWN: fk_fault_v(site + 2, th, 0, FK_OBJECT_VARIABLE, 0); return;
     default: fk_fault(site + 3, th); return;
     }
-    if (b.object != (kind == 0 ? -1 : -2)) {
+    if (b.object != (kind == FK_FREE_PRIVATE ? FK_OBJECT_MALLOC : FK_OBJECT_SHMALLOC)) {
         fk_fault_v(site + 2, th, 0, b.object, b.size);
         return;
     }
@@ -223,6 +223,6 @@ __device__ void fk_free(const void *p, int kind, int site, const FkThread *th) {
         return;
     }
     FkBlock *h = (FkBlock *)b.base - 1;
-    if (atomicExch(&h->freed, 1) != 0 && kind != 2) fk_fault_v(site, th, 0, b.object, b.size);
+    if (atomicExch(&h->freed, 1) != 0 && kind != FK_FREE_SHARED_ONCE) fk_fault_v(site, th, 0, b.object, b.size);
 #endif
 }

@@ -24,13 +24,6 @@
 #define FK_CHECKS 1
 #endif
 
-// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of 32, at
-// most 1024. The GPU driver launches them with 1024 (pram_runtime::gpu); the CPU stand-in of
-// the tests sets a smaller block.
-#ifndef FK_SCAN_THREADS
-#define FK_SCAN_THREADS 1024
-#endif
-
 // FkGroup, FkMachine (and every structure the driver writes): fk_abi.cuh.
 __device__ FkMachine fk_m;
 
@@ -76,10 +69,7 @@ __device__ FkLimits fk_limits;
 
 // ---- faults ----
 
-// Words of the fault record the host does not read.
-#define FK_FAULT_LOCK 10   // serialises the faults that race for the record
-#define FK_FAULT_GROUP 11  // device schedule: the faulting step's group instance and step
-#define FK_FAULT_STEP 12
+// The fault record: FkFault in fk_abi.cuh.
 
 #ifdef FK_SCHEDULE_DEVICE
 __device__ int fk_fault_key_order(const FkThread *th);
@@ -100,56 +90,56 @@ __device__ inline void fk_spin() {
 // write lands elsewhere and may look like one); then the lower processor, as the simulator
 // names the first faulting processor of a step.
 __device__ bool fk_fault_precedes(const FkThread *th, int why) {
-    const int *f = fk_m.fault;
+    const FkFault *f = fk_m.fault;
 #ifdef FK_SCHEDULE_DEVICE
     int order = fk_fault_key_order(th);
     if (order != 0) return order < 0;
 #else
-    if (th->launch != (unsigned)f[2]) return th->launch < (unsigned)f[2];
-    if (th->sub != (unsigned)f[3]) return th->sub < (unsigned)f[3];
+    if (th->launch != f->launch) return th->launch < f->launch;
+    if (th->sub != f->sub) return th->sub < f->sub;
 #endif
-    bool conflict = why == FK_CONFLICT, recorded = fk_limits.why[0] == FK_CONFLICT;
+    bool conflict = why == FK_CONFLICT, recorded = fk_limits.why->limit == FK_CONFLICT;
     if (conflict != recorded) return recorded;
-    return th->proc < f[1];
+    return th->proc < f->proc;
 }
 
 // The record keeps the first fault in the simulator's order (fk_fault_precedes): its site,
 // processor ($$, @) and launch (the host drops the output of that launch and later ones, as
 // the simulator stops at the faulting step), the values its message names, and `why` it is a
-// limit or a conflict (fk_limits.why[0], 0: neither). Under the device schedule the launch is
+// limit or a conflict (fk_limits.why->limit, 0: neither). Under the device schedule the launch is
 // replaced by the step's output order key (fk_schedule.cuh). Faults race for the record, so a
 // lock serialises them. Returns whether this fault is now the recorded one.
 __device__ bool fk_fault_v(int site, const FkThread *th, fk_i64 value, int object, fk_i64 size,
                            int why = 0) {
-    int *f = fk_m.fault;
-    while (atomicCAS(&f[FK_FAULT_LOCK], 0, 1) != 0) fk_spin();
+    FkFault *f = fk_m.fault;
+    while (atomicCAS(&f->lock, 0, 1) != 0) fk_spin();
     __threadfence();
-    bool first = *(volatile int *)&f[0] == 0 || fk_fault_precedes(th, why);
+    bool first = *(volatile int *)&f->site == 0 || fk_fault_precedes(th, why);
     if (first) {
-        f[1] = th->proc;
-        f[2] = (int)th->launch;
-        f[3] = (int)th->sub;
-        f[4] = th->rank;
-        f[5] = (int)th->at;
-        *(fk_i64 *)&f[6] = value;
-        f[8] = object;
-        f[9] = (int)size;
-        fk_limits.why[0] = why;
-        fk_limits.why[1] = 0;
+        f->proc = th->proc;
+        f->launch = th->launch;
+        f->sub = th->sub;
+        f->rank = th->rank;
+        f->at = (int)th->at;
+        f->value = value;
+        f->object = object;
+        f->size = (int)size;
+        fk_limits.why->limit = why;
+        fk_limits.why->proc = 0;
 #ifdef FK_SCHEDULE_DEVICE
         fk_fault_key(th);
 #endif
         __threadfence();
-        *(volatile int *)&f[0] = site + 1;
+        *(volatile int *)&f->site = site + 1;
     }
     __threadfence();
-    atomicExch(&f[FK_FAULT_LOCK], 0);
+    atomicExch(&f->lock, 0);
     return first;
 }
 
 __device__ bool fk_fault(int site, const FkThread *th) { return fk_fault_v(site, th, 0, 0, 0); }
 
-__device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault[0] != 0; }
+__device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault->site != 0; }
 
 // ---- limits: the step limit and the time limit (docs/gpu-limits.md) ----
 // The GPU counts loop iterations: per processor for a loop inside a kernel, per group for a
@@ -186,8 +176,8 @@ __device__ int fk_limit_passed(fk_u64 it) {
 // reported, as the simulator names the first processor of the step (whichever processor
 // passed the limit first).
 __device__ void fk_limit_record(int site, const FkThread *th) {
-    if (*(volatile int *)&fk_m.fault[0] == site + 1)
-        atomicMax(&fk_limits.why[1], FK_PROC_MAX - th->proc);
+    if (*(volatile int *)&fk_m.fault->site == site + 1)
+        atomicMax(&fk_limits.why->proc, FK_PROC_MAX - th->proc);
 }
 
 // A fault at the loop's or call's `site` for limit `why` (none when 0).
@@ -202,7 +192,7 @@ __device__ void fk_limit_fault(int why, int site, const FkThread *th) {
 __device__ bool fk_limit(fk_u64 it, int site, const FkThread *th) {
     fk_limit_fault(fk_limit_passed(it), site, th);
     if (!fk_faulted()) return false;
-    if (*(volatile int *)&fk_limits.why[0]) fk_limit_record(site, th);
+    if (*(volatile int *)&fk_limits.why->limit) fk_limit_record(site, th);
     return true;
 }
 
@@ -328,7 +318,7 @@ __device__ T &fk_w(T &cell, V v, int site, const FkThread *th) {
     const char *a = (const char *)&cell;
     if (sizeof(T) > 8 || !fk_common.writes || fk_faulted()) return cell;
     bool shared = false;
-    for (int i = 0; i < 3; i++) shared |= a >= fk_common.lo[i] && a < fk_common.hi[i];
+    for (int i = 0; i < FK_SHARED_RANGES; i++) shared |= a >= fk_common.lo[i] && a < fk_common.hi[i];
     int n = fk_common.count[th->proc];
     if (!shared || n >= FK_WRITES) return cell;
     FkWrite *w = fk_common.writes + (fk_u64)th->proc * FK_WRITES + n;
@@ -372,8 +362,8 @@ __device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
         if (fk_last_write(p, w[i].addr) != &w[i]) continue;
         if (fk_bits((const void *)w[i].addr, w[i].size) == w[i].bits) continue;
         if (fk_fault_v(w[i].site, th, 0, 0, 0, FK_CONFLICT)) {
-            fk_common.conflict[0] = w[i].addr;
-            fk_common.conflict[1] = tag;
+            fk_common.conflict->cell = w[i].addr;
+            fk_common.conflict->tag = tag;
         }
         return;
     }
@@ -383,11 +373,11 @@ __device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
 // lowest whose value differs from that one's (the simulator's pair).
 extern "C" __global__ void fk_common_writers(int pass) {
     int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= fk_m.procs || fk_common.tag[p] != fk_common.conflict[1]) return;
-    const FkWrite *w = fk_last_write(p, fk_common.conflict[0]);
+    if (p >= fk_m.procs || fk_common.tag[p] != fk_common.conflict->tag) return;
+    const FkWrite *w = fk_last_write(p, fk_common.conflict->cell);
     if (!w) return;
     if (pass == 1) {
-        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers[0], fk_common.conflict[0]);
+        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers[0], fk_common.conflict->cell);
         if (!first || first->bits == w->bits) return;
     }
     atomicMax(&fk_common.writers[pass], FK_PROC_MAX - p);
@@ -510,19 +500,19 @@ __device__ char *fk_put_arg(char *at, const signed char *s) {
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args);
 #else
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
-    fk_u64 bytes = 32 + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 bytes = sizeof(FkRecordHeader) + (fk_arg_bytes(args) + ... + 0ull);
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
     if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
-    unsigned *h = (unsigned *)(fk_m.out + at);
-    h[0] = (unsigned)bytes;
-    h[1] = th->launch;
-    h[2] = th->sub;
-    h[3] = th->key;
-    h[4] = th->seq++;
-    h[5] = (unsigned)format;
-    h[6] = (unsigned)sizeof...(A);
-    h[7] = 0;
-    char *p = fk_m.out + at + 32;
+    FkRecordHeader *h = (FkRecordHeader *)(fk_m.out + at);
+    h->bytes = (unsigned)bytes;
+    h->launch = th->launch;
+    h->sub = th->sub;
+    h->key = th->key;
+    h->seq = th->seq++;
+    h->format = (unsigned)format;
+    h->args = (unsigned)sizeof...(A);
+    h->pairs = 0;
+    char *p = (char *)(h + 1);
     ((p = fk_put_arg(p, args)), ...);
     return 0;
 }

@@ -102,13 +102,13 @@ struct FkHost {
     FkCtx c;
     int pc;
     std::vector<FkHostFrame> stack;
-    unsigned *fault_key;  // device schedule: the faulting step's order key (device memory)
+    FkFaultKey *fault_key;  // device schedule: the faulting step's order key (device memory)
     // The limits (`--max-steps`, `--timeout`; docs/gpu-limits.md), also on the device in
     // fk_limits: iterations of one loop (0: none), seconds from the start (0: none).
     fk_u64 max_steps;
     double timeout;
     std::chrono::steady_clock::time_point start;
-    int *why;  // device: FK_LIMIT_* of the fault
+    FkWhy *why;  // device: why the fault is a limit or a conflict
     int calls;  // calls the walk is in
     // A recursion fault (R0008): the runtime stack that filled (0: more than FK_MAX_DEPTH
     // calls) and the calls, or the device schedule's frames and slot stack per processor.
@@ -194,7 +194,7 @@ inline void fk_after_launch(const char *name) {
     }
 }
 
-#define FK_BLOCKS(n) (((n) + 255) / 256), 256
+#define FK_BLOCKS(n) (((n) + FK_BLOCK_THREADS - 1) / FK_BLOCK_THREADS), FK_BLOCK_THREADS
 
 // Run kernel K (one thread per member of the current group). Under --crcw priority a
 // synchronous kernel runs its members serially in __PROC_NR__ order (FK_KERNEL).
@@ -288,10 +288,7 @@ inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int fr
 
 // ---- block regions ----
 
-// The largest group a region kernel runs (one thread per member), and its block size.
-#ifndef FK_REGION_MAX
-#define FK_REGION_MAX 1024
-#endif
+// A region kernel's block size (FK_REGION_MAX, the largest group it runs: fk_abi.cuh).
 #ifndef FK_REGION_THREADS
 #define FK_REGION_THREADS(n) (((n) + 31) / 32 * 32)
 #endif
@@ -723,13 +720,13 @@ struct FkRecord {
 // the program there).
 inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsigned cut_sub) {
     std::vector<FkRecord> recs;
-    for (fk_u64 at = 0; at + 32 <= buf.size();) {
-        unsigned h[8];
-        memcpy(h, buf.data() + at, 32);
-        if (h[0] < 32) break;
-        FkRecord r = {h[1], h[2], h[3], h[4], at};
+    for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + at, sizeof h);
+        if (h.bytes < sizeof h) break;
+        FkRecord r = {h.launch, h.sub, h.key, h.seq, at};
         if (r.launch < cut_launch || (r.launch == cut_launch && r.sub < cut_sub)) recs.push_back(r);
-        at += h[0];
+        at += h.bytes;
     }
     std::stable_sort(recs.begin(), recs.end(), [](const FkRecord &a, const FkRecord &b) {
         if (a.launch != b.launch) return a.launch < b.launch;
@@ -739,10 +736,10 @@ inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsign
     });
     std::string out;
     for (const FkRecord &r : recs) {
-        unsigned h[8];
-        memcpy(h, buf.data() + r.offset, 32);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[5]];
-        fk_format(format, buf.data() + r.offset + 32, h[6], &out);
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + r.offset, sizeof h);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
+        fk_format(format, buf.data() + r.offset + sizeof h, h.args, &out);
     }
     return out;
 }
@@ -756,25 +753,23 @@ inline int fk_schedule_depth(fk_u64 procs);
 inline std::string fk_object_name(int object, long long size) {
     char text[96];
     switch (object) {
-    case -1:
-    case -2:
-        snprintf(text, sizeof text, "a %s heap block of %lld bytes", object == -2 ? "shared" : "private", size);
+    case FK_OBJECT_MALLOC:
+    case FK_OBJECT_SHMALLOC:
+        snprintf(text, sizeof text, "a %s heap block of %lld bytes", object == FK_OBJECT_SHMALLOC ? "shared" : "private", size);
         return text;
-    case -3: return "a variable";
+    case FK_OBJECT_VARIABLE: return "a variable";
     default: return object >= 0 ? fk_h.program->objects[object] : "an unknown object";
     }
 }
 
 // A fault as the simulator's short report (`forkcc sim --message-format short`) prints it,
 // without the PRAM step, which the GPU does not count.
-inline void fk_report_fault(const int *fault) {
-    const FkSite &site = fk_h.program->sites[fault[0] - 1];
-    long long value;
-    memcpy(&value, &fault[6], sizeof value);
-    std::string object = fk_object_name(fault[8], fault[9]);
+inline void fk_report_fault(const FkFault &fault) {
+    const FkSite &site = fk_h.program->sites[fault.site - 1];
+    std::string object = fk_object_name(fault.object, fault.size);
     fprintf(stderr, "%s: error[%s]: ", site.location, site.code);
-    fprintf(stderr, site.format, std::to_string(value).c_str(), object.c_str());
-    fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault[1], fault[4], fault[5]);
+    fprintf(stderr, site.format, std::to_string(fault.value).c_str(), object.c_str());
+    fprintf(stderr, ", by processor %d ($$ = %d, @ = %d)\n", fault.proc, fault.rank, fault.at);
 }
 
 // A site's message without values, and where it is (`the loop at f.fork:3:5`), for the
@@ -819,12 +814,12 @@ inline bool fk_report_conflict() {
         fk_after_launch("fk_common_writers");
     }
     int writers[2];
-    fk_u64 conflict[2];
+    FkConflict conflict;
     fk_read(writers, fk_h.common.writers, 2);
-    fk_cuda(cudaMemcpy(conflict, fk_h.common.conflict, sizeof conflict, cudaMemcpyDeviceToHost), "reading the conflict");
+    fk_cuda(cudaMemcpy(&conflict, fk_h.common.conflict, sizeof conflict, cudaMemcpyDeviceToHost), "reading the conflict");
     if (!writers[0] || !writers[1]) return false;
     int a = FK_PROC_MAX - writers[0], b = FK_PROC_MAX - writers[1];
-    FkWrite wa = fk_logged_write(a, conflict[0]), wb = fk_logged_write(b, conflict[0]);
+    FkWrite wa = fk_logged_write(a, conflict.cell), wb = fk_logged_write(b, conflict.cell);
     fprintf(stderr, "error[R0004]: %s: processors %d and %d wrote %lld and %lld into one cell in one step on processor %d\n",
             fk_site_text(fk_h.program->sites[wb.site]).c_str(), a, b, fk_write_value(wa), fk_write_value(wb), a);
     return true;
@@ -838,39 +833,38 @@ inline int fk_finish() {
     fk_u64 bytes = std::min(top, fk_h.m.out_bytes);
     std::vector<char> buf(bytes);
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
-    int fault[FK_FAULT_WORDS];
-    fk_read(fault, fk_h.m.fault, FK_FAULT_WORDS);
+    FkFault fault;
+    fk_cuda(cudaMemcpy(&fault, fk_h.m.fault, sizeof fault, cudaMemcpyDeviceToHost), "reading the fault");
 #ifdef FK_SCHEDULE_DEVICE
-    std::string out = fk_output_device(buf, fault[0] != 0);
+    std::string out = fk_output_device(buf, fault.site != 0);
 #else
-    std::string out = fault[0] != 0 ? fk_output(buf, (unsigned)fault[2], (unsigned)fault[3])
-                                    : fk_output(buf, ~0u, ~0u);
+    std::string out = fault.site != 0 ? fk_output(buf, fault.launch, fault.sub) : fk_output(buf, ~0u, ~0u);
 #endif
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
-    if (fault[0] != 0) {
-        std::string text = fk_site_text(fk_h.program->sites[fault[0] - 1]);
+    if (fault.site != 0) {
+        std::string text = fk_site_text(fk_h.program->sites[fault.site - 1]);
         const char *site = text.c_str();
-        int why[2];
-        fk_read(why, fk_h.why, 2);
-        int proc = why[1] ? FK_PROC_MAX - why[1] : fault[1];
-        if (why[0] == FK_LIMIT_STEPS)
+        FkWhy why;
+        fk_cuda(cudaMemcpy(&why, fk_h.why, sizeof why, cudaMemcpyDeviceToHost), "reading the fault");
+        int proc = why.proc ? FK_PROC_MAX - why.proc : fault.proc;
+        if (why.limit == FK_LIMIT_STEPS)
             fprintf(stderr, "error[R0006]: %s ran more than %llu iterations (the step limit, `--max-steps`) on processor %d\n",
                     site, fk_h.max_steps, proc);
-        else if (why[0] == FK_LIMIT_TIME)
+        else if (why.limit == FK_LIMIT_TIME)
             fprintf(stderr, "error[R0006]: %s was still running when the time limit of %g s ran out (`--timeout N`; `--timeout 0` for a long run) on processor %d\n",
                     site, fk_h.timeout, proc);
-        else if (why[0] == FK_LIMIT_DEPTH && fk_h.device_frames)
+        else if (why.limit == FK_LIMIT_DEPTH && fk_h.device_frames)
             fprintf(stderr, "error[R0008]: %s nests deeper than the device schedule holds (%d frames and a %llu-byte slot stack per processor; `--schedule host` holds more) on processor %d\n",
                     site, fk_h.device_frames, fk_h.device_slot_bytes, proc);
-        else if (why[0] == FK_LIMIT_DEPTH && fk_h.deep_stack)
+        else if (why.limit == FK_LIMIT_DEPTH && fk_h.deep_stack)
             fprintf(stderr, "error[R0008]: %s, %d calls deep, found the runtime's %s full (check the recursion's base case) on processor %d\n",
                     site, fk_h.deep_calls, fk_h.deep_stack, proc);
-        else if (why[0] == FK_LIMIT_DEPTH)
+        else if (why.limit == FK_LIMIT_DEPTH)
             fprintf(stderr, "error[R0008]: %s nests more than %d calls (the recursion limit; check the recursion's base case) on processor %d\n",
                     site, FK_DEFAULT_MAX_DEPTH, proc);
-        else if (why[0] == FK_CONFLICT && fk_report_conflict()) {
-        } else if (why[0] == FK_CONFLICT)
+        else if (why.limit == FK_CONFLICT && fk_report_conflict()) {
+        } else if (why.limit == FK_CONFLICT)
             fprintf(stderr, "error[R0004]: %s on processor %d\n", site, proc);
         else
             fk_report_fault(fault);
@@ -946,16 +940,16 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     FkHost &h = fk_h;
     h.program = program;
     h.procs = (int)procs;
-    h.members_cap = 64 * P + 4096;
-    h.words_cap = 64 * P + 4096;
-    h.groups_cap = 1 << 18;
+    h.members_cap = FK_STACK_PER_PROC * P + FK_STACK_EXTRA;
+    h.words_cap = FK_STACK_PER_PROC * P + FK_STACK_EXTRA;
+    h.groups_cap = FK_GROUPS_MIN;
 #ifdef FK_SCHEDULE_DEVICE
     // Group instance ids of the device schedule: processor * (depth + 1) + frame height.
     h.groups_cap = std::max<fk_u64>(h.groups_cap, P * (fk_schedule_depth(P) + 1));
 #endif
-    h.frames_cap = 16 << 20;
-    h.counts_cap = std::max<fk_u64>(P, 1 << 16);
-    h.slots_cap = std::max<fk_u64>(64ull << 20, (program->private_globals_bytes + 64 * program->main_frame_bytes) * P);
+    h.frames_cap = FK_FRAMES_BYTES;
+    h.counts_cap = std::max<fk_u64>(P, FK_COUNTS_MIN);
+    h.slots_cap = std::max<fk_u64>(FK_SLOTS_BYTES_MIN, (program->private_globals_bytes + FK_MAIN_ACTIVATIONS * program->main_frame_bytes) * P);
     if (program->stack_bytes)
         fk_cuda(cudaDeviceSetLimit(cudaLimitStackSize, program->stack_bytes), "setting the stack size");
     FkMachine &m = h.m;
@@ -973,16 +967,16 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     fk_cuda(cudaMemcpy(m.strings, program->strings, program->strings_bytes, cudaMemcpyHostToDevice), "strings");
     m.shared_globals = (char *)fk_device_alloc(program->shared_globals_bytes, "shared globals");
     m.slots = (char *)fk_device_alloc(h.slots_cap, "spilled private slots");
-    m.heap_bytes = 64 << 20;
+    m.heap_bytes = FK_HEAP_BYTES;
     m.heap = (char *)fk_device_alloc(m.heap_bytes, "the heap");
     m.heap_top = (fk_u64 *)fk_device_alloc(8, "the heap");
-    m.out_bytes = 64 << 20;
+    m.out_bytes = FK_OUT_BYTES;
     m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
     m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
-    m.fault = (int *)fk_device_alloc(4 * FK_FAULT_WORDS, "the fault words");
+    m.fault = (FkFault *)fk_device_alloc(sizeof(FkFault), "the fault record");
     h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
-    h.why = (int *)fk_device_alloc(8, "the limit word");
+    h.why = (FkWhy *)fk_device_alloc(sizeof(FkWhy), "the limit word");
     FkLimits limits;
     limits.max_steps = h.max_steps;
     limits.timeout_ns = (fk_u64)(h.timeout * 1e9);
@@ -1004,7 +998,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         c.hi[1] = h.frames + h.frames_cap;
         c.lo[2] = m.heap;
         c.hi[2] = m.heap + m.heap_bytes;
-        c.conflict = (fk_u64 *)fk_device_alloc(16, "the conflict word");
+        c.conflict = (FkConflict *)fk_device_alloc(sizeof(FkConflict), "the conflict word");
         c.writers = (int *)fk_device_alloc(8, "the conflict word");
         fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
     }

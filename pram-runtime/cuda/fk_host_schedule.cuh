@@ -18,11 +18,11 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     d.frames = (FkFrame *)fk_device_alloc(P * d.depth * sizeof(FkFrame), "processor frames");
     d.sync = (FkSync *)fk_device_alloc(P * (d.depth + 1) * sizeof(FkSync), "group barriers");
     d.scratch = (FkSlot *)fk_device_alloc(2 * P * sizeof(FkSlot), "collective scratch");
-    d.frame_heap_bytes = 64 << 20;
+    d.frame_heap_bytes = FK_FRAME_HEAP_BYTES;
     d.frame_heap = (char *)fk_device_alloc(d.frame_heap_bytes, "shared frames");
     d.frame_heap_top = (fk_u64 *)fk_device_alloc(8, "shared frames");
-    d.error = (int *)fk_device_alloc(8, "the schedule's error word");
-    d.fault_key = (unsigned *)fk_device_alloc(4 * (1 + 2 * FK_KEY_MAX), "the fault's order key");
+    d.error = (FkError *)fk_device_alloc(sizeof(FkError), "the schedule's error word");
+    d.fault_key = (FkFaultKey *)fk_device_alloc(sizeof(FkFaultKey), "the fault's order key");
     fk_u64 stride = slot_stack_bytes;
     d.slot_stack_bytes = stride;
     h.device_frames = d.depth;
@@ -56,12 +56,12 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     fk_device_run<<<1, FK_SCAN_THREADS>>>();
 #else
     int per_sm = 0, sms = 0;
-    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, 256, 0),
+    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_BLOCK_THREADS, 0),
             "the persistent kernel's occupancy");
     fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
-    fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + 255) / 256);
+    fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + FK_BLOCK_THREADS - 1) / FK_BLOCK_THREADS);
     void *args[1] = {0};
-    fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, 256, args, 0, 0),
+    fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, FK_BLOCK_THREADS, args, 0, 0),
             "launching the persistent kernel");
 #endif
     fk_cuda(cudaDeviceSynchronize(), "running the program");
@@ -78,17 +78,17 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
         fprintf(stderr, "\n");
     }
 #endif
-    int error[2];
-    fk_read(error, d.error, 2);
+    FkError error;
+    fk_cuda(cudaMemcpy(&error, d.error, sizeof error, cudaMemcpyDeviceToHost), "reading the schedule's error");
     char m[256];
-    switch (error[0]) {
+    switch (error.code) {
     case 0:
         break;
     case FK_ERR_FRAMES:
-        snprintf(m, sizeof m, "the device schedule: processor %d nested groups deeper than %d frames (recursion too deep?)", error[1], d.depth);
+        snprintf(m, sizeof m, "the device schedule: processor %d nested groups deeper than %d frames (recursion too deep?)", error.proc, d.depth);
         fk_fatal(m);
     default:
-        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error[1]);
+        snprintf(m, sizeof m, "the device schedule: the %llu-byte heap of shared frames is full (processor %d)", d.frame_heap_bytes, error.proc);
         fk_fatal(m);
     }
     fk_h.fault_key = d.fault_key;
@@ -104,17 +104,17 @@ struct FkKeyedRecord {
 // step's key) dropped.
 inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<unsigned> *cut) {
     std::vector<FkKeyedRecord> recs;
-    for (fk_u64 at = 0; at + 32 <= buf.size();) {
-        unsigned h[8];
-        memcpy(h, buf.data() + at, 32);
-        if (h[0] < 32) break;
+    for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + at, sizeof h);
+        if (h.bytes < sizeof h) break;
         FkKeyedRecord r;
-        r.key.resize(2 * h[1]);
-        memcpy(r.key.data(), buf.data() + at + 32, 8ull * h[1]);
-        r.seq = h[2];
+        r.key.resize(2 * h.pairs);
+        memcpy(r.key.data(), buf.data() + at + sizeof h, 8ull * h.pairs);
+        r.seq = h.seq;
         r.offset = at;
         if (!cut || r.key < *cut) recs.push_back(r);
-        at += h[0];
+        at += h.bytes;
     }
     std::stable_sort(recs.begin(), recs.end(), [](const FkKeyedRecord &a, const FkKeyedRecord &b) {
         if (a.key != b.key) return a.key < b.key;
@@ -122,20 +122,18 @@ inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<uns
     });
     std::string out;
     for (const FkKeyedRecord &r : recs) {
-        unsigned h[8];
-        memcpy(h, buf.data() + r.offset, 32);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h[5]];
-        fk_format(format, buf.data() + r.offset + 32 + 8ull * h[1], h[6], &out);
+        FkRecordHeader h;
+        memcpy(&h, buf.data() + r.offset, sizeof h);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
+        fk_format(format, buf.data() + r.offset + sizeof h + 8ull * h.pairs, h.args, &out);
     }
     return out;
 }
 
 inline std::string fk_output_device(std::vector<char> &buf, bool faulted) {
     if (!faulted) return fk_output_keyed(buf, 0);
-    unsigned pairs = 0;
-    fk_read((int *)&pairs, (const int *)fk_h.fault_key, 1);
-    std::vector<unsigned> cut(1 + 2 * pairs);
-    fk_read((int *)cut.data(), (const int *)fk_h.fault_key, 1 + 2 * pairs);
-    cut.erase(cut.begin());
+    FkFaultKey key;
+    fk_cuda(cudaMemcpy(&key, fk_h.fault_key, sizeof key, cudaMemcpyDeviceToHost), "reading the fault's order key");
+    std::vector<unsigned> cut(key.key, key.key + 2 * key.pairs);
     return fk_output_keyed(buf, &cut);
 }

@@ -168,14 +168,14 @@ __device__ inline FkSlot *fk_scratch(int g, unsigned array, int rank) {
 __device__ inline FkSlot *fk_my_slot(const FkProc *s) { return fk_scratch(s->group, 0, s->rank); }
 
 __device__ void fk_error(int code, int p) {
-    if (atomicCAS(&fk_d.error[0], 0, code) == 0) fk_d.error[1] = p;
+    if (atomicCAS(&fk_d.error->code, 0, code) == 0) fk_d.error->proc = p;
 }
 
 // How many instructions a processor runs between two reads of the stop words (fk_run_proc).
 #define FK_STOP_EVERY 16
 
 __device__ inline bool fk_stopped() {
-    return *(volatile int *)&fk_m.fault[0] != 0 || *(volatile int *)&fk_d.error[0] != 0;
+    return *(volatile int *)&fk_m.fault->site != 0 || *(volatile int *)&fk_d.error->code != 0;
 }
 
 __device__ FkFrame *fk_push(int p, FkProc *s, int kind, int flags) {
@@ -1049,26 +1049,27 @@ __device__ unsigned fk_order_key(const FkProc *s, int p, unsigned key, unsigned 
     return n + 1;
 }
 
-// A record: 8 words (total bytes, pairs in the key, seq, 0, 0, format id, argument count, 0),
-// the key's (step, index) pairs, then the arguments as in the host schedule.
+// A record: the header (FkRecordHeader), the key's (step, index) pairs, then the arguments
+// as in the host schedule.
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
     unsigned key[2 * FK_KEY_MAX];
     unsigned pairs = fk_order_key(th->state, th->proc, th->key, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
-    fk_u64 bytes = 32 + 8ull * pairs + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 bytes = sizeof(FkRecordHeader) + 8ull * pairs + (fk_arg_bytes(args) + ... + 0ull);
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
     if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
-    unsigned *h = (unsigned *)(fk_m.out + at);
-    h[0] = (unsigned)bytes;
-    h[1] = pairs;
-    h[2] = th->seq++;
-    h[3] = 0;
-    h[4] = 0;
-    h[5] = (unsigned)format;
-    h[6] = (unsigned)sizeof...(A);
-    h[7] = 0;
-    for (unsigned i = 0; i < 2 * pairs; i++) h[8 + i] = key[i];
-    char *p = fk_m.out + at + 32 + 8ull * pairs;
+    FkRecordHeader *h = (FkRecordHeader *)(fk_m.out + at);
+    h->bytes = (unsigned)bytes;
+    h->launch = 0;
+    h->sub = 0;
+    h->key = 0;
+    h->seq = th->seq++;
+    h->format = (unsigned)format;
+    h->args = (unsigned)sizeof...(A);
+    h->pairs = pairs;
+    unsigned *k = (unsigned *)(h + 1);
+    for (unsigned i = 0; i < 2 * pairs; i++) k[i] = key[i];
+    char *p = (char *)(k + 2 * pairs);
     ((p = fk_put_arg(p, args)), ...);
     return 0;
 }
@@ -1077,10 +1078,10 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
 // step's group instance and step number tell the group's other members to run the step
 // (fk_drains).
 __device__ void fk_fault_key(const FkThread *th) {
-    unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key + 1, FK_KEY_MAX);
-    fk_d.fault_key[0] = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
-    fk_m.fault[FK_FAULT_GROUP] = th->state->group;
-    fk_m.fault[FK_FAULT_STEP] = (int)fk_d.sync[th->state->group].step;
+    unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key->key, FK_KEY_MAX);
+    fk_d.fault_key->pairs = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
+    fk_m.fault->group = th->state->group;
+    fk_m.fault->step = fk_d.sync[th->state->group].step;
 }
 
 // The order of the step of `th` against the recorded fault's step (both keys with index 0):
@@ -1089,8 +1090,8 @@ __device__ int fk_fault_key_order(const FkThread *th) {
     unsigned key[2 * FK_KEY_MAX];
     unsigned pairs = fk_order_key(th->state, th->proc, 0, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
-    unsigned recorded = fk_d.fault_key[0];
-    const unsigned *r = fk_d.fault_key + 1;
+    unsigned recorded = fk_d.fault_key->pairs;
+    const unsigned *r = fk_d.fault_key->key;
     for (unsigned i = 0; i < 2 * pairs && i < 2 * recorded; i++)
         if (key[i] != r[i]) return key[i] < r[i] ? -1 : 1;
     return pairs == recorded ? 0 : pairs < recorded ? -1 : 1;
@@ -1100,12 +1101,12 @@ __device__ int fk_fault_key_order(const FkThread *th) {
 // runs it: the simulator names the step's lowest faulting processor, whichever ran first
 // here. A member waiting at the step's own barrier has run it.
 __device__ bool fk_drains(const FkProc *s) {
-    if (*(volatile int *)&fk_d.error[0] != 0) return false;
+    if (*(volatile int *)&fk_d.error->code != 0) return false;
     __threadfence();
-    int g = *(volatile int *)&fk_m.fault[FK_FAULT_GROUP];
+    int g = *(volatile int *)&fk_m.fault->group;
     if (s->done || s->group != g) return false;
     unsigned step = fk_load_volatile(&fk_d.sync[g].step);
-    if (step != (unsigned)*(volatile int *)&fk_m.fault[FK_FAULT_STEP]) return false;
+    if (step != *(volatile unsigned *)&fk_m.fault->step) return false;
     return !(s->waiting && fk_load_volatile(&fk_d.sync[g].gen) == s->wait_gen);
 }
 

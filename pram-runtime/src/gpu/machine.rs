@@ -19,12 +19,9 @@ use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use transform::emit_cuda::{schedule as emit_schedule, Emitted, Schedule};
+use transform::emit_cuda::{Emitted, Schedule};
 use transform::host_program::{self, HostMachine, LoopHeader, Pc};
 use transform::plan::{HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
-
-const SCAN_THREADS: u32 = 1024;
-const BLOCK: u32 = 256;
 
 /// Byte offsets of the regions in the one device arena.
 #[derive(Default, Clone, Copy)]
@@ -150,9 +147,6 @@ struct CommonRegions {
     writers: u64,
 }
 
-/// The heap of the device schedule's shared frames (group instances' `sh` locals).
-const FRAME_HEAP_BYTES: u64 = 64 << 20;
-
 fn align(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
@@ -180,23 +174,25 @@ impl<'p> Machine<'p> {
         let common = emitted.check_common.then_some(&emitted.common_kernels);
         let stream = ctx.default_stream();
         let main = plan.function(plan.main);
-        let depth = emit_schedule::depth(procs) as u64;
+        let depth = abi::device_depth(procs) as u64;
         let device = schedule == Schedule::Device;
         let caps = Caps {
-            members: 64 * procs + 4096,
-            words: 64 * procs + 4096,
+            members: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
+            words: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
             // The device schedule's group ids: processor * (depth + 1) + frame height.
             groups: if device {
-                (procs * (depth + 1)).max(1 << 18)
+                (procs * (depth + 1)).max(abi::FK_GROUPS_MIN)
             } else {
-                1 << 18
+                abi::FK_GROUPS_MIN
             },
-            frames: 16 << 20,
-            slots: (64u64 << 20)
-                .max((plan.storage.private_globals_bytes + 64 * main.frame_bytes) * procs),
-            counts: procs.max(1 << 16),
-            heap: 64 << 20,
-            out: 64 << 20,
+            frames: abi::FK_FRAMES_BYTES,
+            slots: abi::FK_SLOTS_BYTES_MIN.max(
+                (plan.storage.private_globals_bytes + abi::FK_MAIN_ACTIVATIONS * main.frame_bytes)
+                    * procs,
+            ),
+            counts: procs.max(abi::FK_COUNTS_MIN),
+            heap: abi::FK_HEAP_BYTES,
+            out: abi::FK_OUT_BYTES,
         };
         let strings: Vec<u8> = plan.program.strings.concat();
         let mut at = 0u64;
@@ -207,7 +203,7 @@ impl<'p> Machine<'p> {
         };
         let mut r = Regions {
             members: region(caps.members * 4),
-            groups: region(caps.groups * std::mem::size_of::<FkGroup>() as u64),
+            groups: region(caps.groups * FkGroup::BYTES),
             dollar: region(procs * 8),
             status: region(procs * 4),
             words: region(caps.words * 8),
@@ -222,12 +218,12 @@ impl<'p> Machine<'p> {
             heap_top: region(8),
             out: region(caps.out),
             out_top: region(8),
-            fault: region(4 * abi::FK_FAULT_WORDS),
-            why: region(8),
+            fault: region(abi::FkFault::BYTES),
+            why: region(abi::FkWhy::BYTES),
             frames: region(caps.frames),
             total: 0,
         };
-        let slot_stack_bytes = emit_schedule::slot_stack_bytes(plan);
+        let slot_stack_bytes = emitted.slot_stack_bytes;
         let device = device.then(|| DeviceRegions {
             depth: depth as i32,
             slot_stack_bytes,
@@ -236,19 +232,19 @@ impl<'p> Machine<'p> {
             frames: region(procs * depth * abi::FK_FRAME_BYTES),
             sync: region(procs * (depth + 1) * abi::FK_SYNC_BYTES),
             scratch: region(2 * procs * abi::FK_SLOT_BYTES),
-            frame_heap: region(FRAME_HEAP_BYTES),
+            frame_heap: region(abi::FK_FRAME_HEAP_BYTES),
             frame_heap_top: region(8),
-            error: region(8),
-            fault_key: region(4 * (1 + 2 * abi::FK_KEY_MAX)),
+            error: region(abi::FkError::BYTES),
+            fault_key: region(abi::FkFaultKey::BYTES),
             slot_stacks: region(procs * slot_stack_bytes),
-            trace: timestamps.then(|| (region(TRACE_RECORDS * abi::FK_TRACE_REC_BYTES), region(8))),
+            trace: timestamps.then(|| (region(TRACE_RECORDS * abi::FkTraceRec::BYTES), region(8))),
         });
         let common = common.map(|kernels| {
             let regions = CommonRegions {
-                writes: region(procs * abi::FK_WRITES * abi::FK_WRITE_BYTES),
+                writes: region(procs * abi::FK_WRITES * abi::FkWrite::BYTES),
                 count: region(procs * 4),
                 tag: region(procs * 8),
-                conflict: region(16),
+                conflict: region(abi::FkConflict::BYTES),
                 writers: region(8),
             };
             (regions, kernels)
@@ -271,29 +267,22 @@ impl<'p> Machine<'p> {
             })?;
         let base = arena.device_ptr(&stream).0;
         let mut functions = HashMap::new();
-        let regions = plan
-            .functions
-            .iter()
-            .flat_map(|f| transform::emit_cuda::regions_in(&f.body))
-            .map(|r| r.name.clone());
-        let names = plan
+        let names = emitted
             .kernels
             .iter()
-            .map(|k| k.name.clone())
-            .chain(regions)
-            .chain(abi::HOST_KERNELS.iter().map(|s| s.to_string()))
+            .map(String::as_str)
+            .chain(abi::HOST_KERNELS.iter().copied())
             .chain(
                 abi::SCHEDULE_KERNELS
                     .iter()
-                    .filter(|_| device.is_some())
-                    .map(|s| s.to_string()),
-            )
-            .chain([transform::emit_cuda::GLOBALS_KERNEL.to_string()]);
+                    .copied()
+                    .filter(|_| device.is_some()),
+            );
         for name in names {
             let f = module
-                .load_function(&name)
+                .load_function(name)
                 .map_err(GpuError::driver("loading a kernel"))?;
-            functions.insert(name, f);
+            functions.insert(name.to_string(), f);
         }
         let mut m = Machine {
             plan,
@@ -364,7 +353,7 @@ impl<'p> Machine<'p> {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
             // the heap.
             let frames = match device {
-                Some(d) => (base + d.frame_heap, FRAME_HEAP_BYTES),
+                Some(d) => (base + d.frame_heap, abi::FK_FRAME_HEAP_BYTES),
                 None => (base + r.frames, m.caps.frames),
             };
             let desc = FkCommon {
@@ -481,7 +470,12 @@ impl<'p> Machine<'p> {
         if n == 0 {
             return Ok(());
         }
-        self.launch_as(name, n.div_ceil(BLOCK), BLOCK, args)
+        self.launch_as(
+            name,
+            n.div_ceil(abi::FK_BLOCK_THREADS),
+            abi::FK_BLOCK_THREADS,
+            args,
+        )
     }
 
     /// A runtime kernel with a thread for each of `n` members.
@@ -544,11 +538,9 @@ impl<'p> Machine<'p> {
             self.launch_members(self.procs as u32, &kernels::CommonWriters { pass })?;
         }
         let writers = self.read_ints(c.writers, 2)?;
-        let cell = u64::from_le_bytes(
-            self.read(c.conflict, 8)?
-                .try_into()
-                .map_err(|_| GpuError::Internal("short read".into()))?,
-        );
+        let cell =
+            abi::FkConflict::from_bytes(&self.read(c.conflict, abi::FkConflict::BYTES as usize)?)
+                .cell;
         if writers.contains(&0) {
             return Ok(None);
         }
@@ -557,11 +549,11 @@ impl<'p> Machine<'p> {
             let proc = (abi::FK_PROC_MAX - w) as u64;
             let n = self.read_ints(c.count + 4 * proc, 1)?[0].clamp(0, abi::FK_WRITES as i32);
             let log = self.read(
-                c.writes + proc * abi::FK_WRITES * abi::FK_WRITE_BYTES,
-                (abi::FK_WRITES * abi::FK_WRITE_BYTES) as usize,
+                c.writes + proc * abi::FK_WRITES * abi::FkWrite::BYTES,
+                (abi::FK_WRITES * abi::FkWrite::BYTES) as usize,
             )?;
             let last = log
-                .chunks_exact(abi::FK_WRITE_BYTES as usize)
+                .chunks_exact(abi::FkWrite::BYTES as usize)
                 .take(n as usize)
                 .map(abi::FkWrite::from_bytes)
                 .rfind(|w| w.addr == cell);
@@ -751,7 +743,7 @@ impl<'p> Machine<'p> {
             seq: false,
             func: plan.main,
         };
-        self.kernel(transform::emit_cuda::GLOBALS_KERNEL, true, root)?;
+        self.kernel(abi::GLOBALS_KERNEL, true, root)?;
         match self.device {
             None => {
                 let walked = host_program::walk(&plan.host, self, root);
@@ -803,7 +795,7 @@ impl<'p> Machine<'p> {
             sync: at(d.sync),
             scratch: at(d.scratch),
             frame_heap: at(d.frame_heap),
-            frame_heap_bytes: FRAME_HEAP_BYTES,
+            frame_heap_bytes: abi::FK_FRAME_HEAP_BYTES,
             frame_heap_top: at(d.frame_heap_top),
             depth: d.depth,
             entry: self.plan.host.entry(self.plan.main).0 as i32,
@@ -833,9 +825,8 @@ impl<'p> Machine<'p> {
             .get(run)
             .ok_or_else(|| GpuError::Internal(format!("no kernel `{run}`")))?
             .clone();
-        const THREADS: u32 = 256;
         let per_sm = f
-            .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
+            .occupancy_max_active_blocks_per_multiprocessor(abi::FK_BLOCK_THREADS, 0, None)
             .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
         let sms = self
             .stream
@@ -845,10 +836,10 @@ impl<'p> Machine<'p> {
             )
             .map_err(GpuError::driver("the GPU's SM count"))?;
         let blocks = (per_sm.max(1) as u64 * sms.max(1) as u64)
-            .min(self.procs.div_ceil(THREADS as u64)) as u32;
+            .min(self.procs.div_ceil(abi::FK_BLOCK_THREADS.into())) as u32;
         let cfg = LaunchConfig {
             grid_dim: (blocks.max(1), 1, 1),
-            block_dim: (THREADS, 1, 1),
+            block_dim: (abi::FK_BLOCK_THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
         let mut b = self.stream.launch_builder(&f);
@@ -950,27 +941,27 @@ impl<'p> Machine<'p> {
         );
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
-        let words = self.read_ints(self.r.fault, abi::FK_FAULT_WORDS as usize)?;
-        let why = self.read_ints(self.r.why, 2)?;
-        let conflict = match (words[0], why[0]) {
+        let f = abi::FkFault::from_bytes(&self.read(self.r.fault, abi::FkFault::BYTES as usize)?);
+        let why = abi::FkWhy::from_bytes(&self.read(self.r.why, abi::FkWhy::BYTES as usize)?);
+        let conflict = match (f.site, why.limit) {
             (0, _) => None,
             (_, abi::FK_CONFLICT) => self.conflict()?,
             _ => None,
         };
-        let mut fault = (words[0] != 0).then(|| Fault {
-            site: (words[0] - 1) as usize,
+        let mut fault = (f.site != 0).then(|| Fault {
+            site: (f.site - 1) as usize,
             // A limit names the lowest processor still in the loop (`fk_limit`).
-            proc: match why[1] {
-                0 => words[1] as u32,
+            proc: match why.proc {
+                0 => f.proc as u32,
                 w => (abi::FK_PROC_MAX - w) as u32,
             },
-            rank: words[4] as u32,
-            at: words[5] as i64,
-            value: (words[6] as u32 as i64) | ((words[7] as i64) << 32),
-            object: words[8],
-            size: words[9] as i64,
-            cut: vec![words[2] as u32, words[3] as u32],
-            limit: match why[0] {
+            rank: f.rank as u32,
+            at: f.at as i64,
+            value: f.value,
+            object: f.object,
+            size: f.size as i64,
+            cut: vec![f.launch, f.sub],
+            limit: match why.limit {
                 abi::FK_CONFLICT => conflict.map(|[(a, wa), (b, wb)]| Limit::Conflict {
                     procs: (a, b),
                     values: (wa.value(), wb.value()),
@@ -988,19 +979,22 @@ impl<'p> Machine<'p> {
             },
         });
         if let Some(d) = self.device {
-            let error = self.read_ints(d.error, 2)?;
-            if error[0] != 0 {
+            let error =
+                abi::FkError::from_bytes(&self.read(d.error, abi::FkError::BYTES as usize)?);
+            if error.code != 0 {
                 return Err(GpuError::Schedule {
-                    code: error[0],
-                    proc: error[1] as usize,
+                    code: error.code,
+                    proc: error.proc as usize,
                     depth: d.depth,
-                    frame_heap_bytes: FRAME_HEAP_BYTES,
+                    frame_heap_bytes: abi::FK_FRAME_HEAP_BYTES,
                 });
             }
             if let Some(f) = fault.as_mut() {
-                let key = self.read_ints(d.fault_key, 1 + 2 * abi::FK_KEY_MAX as usize)?;
-                let pairs = (key[0].max(0) as usize).min(abi::FK_KEY_MAX as usize);
-                f.cut = key[1..1 + 2 * pairs].iter().map(|w| *w as u32).collect();
+                let key = abi::FkFaultKey::from_bytes(
+                    &self.read(d.fault_key, abi::FkFaultKey::BYTES as usize)?,
+                );
+                let pairs = (key.pairs as usize).min(abi::FK_KEY_MAX as usize);
+                f.cut = key.key[..2 * pairs].to_vec();
             }
         }
         for (start, end) in self.kernel_events.drain(..) {
@@ -1030,7 +1024,7 @@ impl<'p> Machine<'p> {
         };
         let formed = self.read_ints(count, 1)?[0] as u32 as u64;
         let kept = formed.min(TRACE_RECORDS);
-        let bytes = self.read(recs, (kept * abi::FK_TRACE_REC_BYTES) as usize)?;
+        let bytes = self.read(recs, (kept * abi::FkTraceRec::BYTES) as usize)?;
         Ok(Some(timeline::decode_device(&bytes, formed)))
     }
 }
@@ -1216,7 +1210,7 @@ impl HostMachine for Machine<'_> {
                 frame_base: frames,
                 frame_stride: stride,
             };
-            self.launch(1, SCAN_THREADS, &args)?;
+            self.launch(1, abi::FK_SCAN_THREADS, &args)?;
         }
         let parent_at = self.groups[c.group as usize].at;
         let event = self.recorder.as_mut().map_or(0, |r| r.split());
@@ -1327,7 +1321,7 @@ impl HostMachine for Machine<'_> {
                 frame_base: frames,
                 frame_stride: 0,
             };
-            self.launch(1, SCAN_THREADS, &args)?;
+            self.launch(1, abi::FK_SCAN_THREADS, &args)?;
             let at = self.groups[c.group as usize].at;
             self.groups[g as usize] = HostGroup { size, members, at };
             running = Some(size > 0);
@@ -1504,7 +1498,7 @@ impl HostMachine for Machine<'_> {
             has_result: has,
             result: res,
         };
-        self.launch(1, SCAN_THREADS, &args)
+        self.launch(1, abi::FK_SCAN_THREADS, &args)
     }
 
     /// A block region as one kernel of one block (`transform::regions`), with the stack

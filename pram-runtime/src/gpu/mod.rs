@@ -458,11 +458,15 @@ fn fault_report(emitted: &Emitted, f: &machine::Fault) -> Result<GpuError, GpuEr
 /// cuda/fk_host.cuh).
 fn object_name(objects: &[String], object: i32, size: i64) -> String {
     match object {
-        -1 | -2 => format!(
+        abi::FK_OBJECT_MALLOC | abi::FK_OBJECT_SHMALLOC => format!(
             "a {} heap block of {size} bytes",
-            if object == -2 { "shared" } else { "private" }
+            if object == abi::FK_OBJECT_SHMALLOC {
+                "shared"
+            } else {
+                "private"
+            }
         ),
-        -3 => "a variable".into(),
+        abi::FK_OBJECT_VARIABLE => "a variable".into(),
         o => usize::try_from(o)
             .ok()
             .and_then(|o| objects.get(o))
@@ -487,7 +491,7 @@ fn word(b: &[u8], i: usize) -> u32 {
 }
 
 /// Bytes of a record's header.
-const RECORD_HEADER: usize = 32;
+const RECORD_HEADER: usize = abi::FkRecordHeader::BYTES as usize;
 
 /// The records before `cut` (the faulting step: host schedule (launch, segment), device
 /// schedule its order key), sorted and formatted (docs/language.md §7).
@@ -500,23 +504,19 @@ fn format_records(
     let mut records = Vec::new();
     let mut at = 0;
     while at + RECORD_HEADER <= buf.len() {
-        let h = &buf[at..at + RECORD_HEADER];
-        let bytes = word(h, 0) as usize;
+        let h = abi::FkRecordHeader::from_bytes(&buf[at..at + RECORD_HEADER]);
+        let bytes = h.bytes as usize;
         if bytes < RECORD_HEADER || at + bytes > buf.len() {
             break;
         }
         let (key, seq, args_at) = match schedule {
-            Schedule::Host => (
-                vec![word(h, 1), word(h, 2)],
-                [word(h, 3), word(h, 4)],
-                RECORD_HEADER,
-            ),
+            Schedule::Host => (vec![h.launch, h.sub], [h.key, h.seq], RECORD_HEADER),
             Schedule::Device => {
-                let pairs = word(h, 1) as usize;
+                let pairs = h.pairs as usize;
                 let key = (0..2 * pairs)
                     .map(|i| word(&buf[at + RECORD_HEADER..at + bytes], i))
                     .collect();
-                (key, [0, word(h, 2)], RECORD_HEADER + 8 * pairs)
+                (key, [0, h.seq], RECORD_HEADER + 8 * pairs)
             }
         };
         if cut.is_some_and(|cut| key.as_slice() >= cut) || args_at > bytes {
@@ -527,7 +527,7 @@ fn format_records(
         order.extend(seq);
         records.push(Record {
             order,
-            format: word(h, 5),
+            format: h.format,
             args: &buf[at + args_at..at + bytes],
         });
         at += bytes;
@@ -605,13 +605,16 @@ mod tests {
     }
 
     fn record_in(launch: u32, sub: u32, key: u32, seq: u32, format: u32, args: &[u8]) -> Vec<u8> {
-        let mut r = Vec::new();
-        let bytes = (RECORD_HEADER + args.len()) as u32;
-        for w in [bytes, launch, sub, key, seq, format, 0, 0] {
-            r.extend(w.to_le_bytes());
-        }
-        r.extend(args);
-        r
+        let header = abi::FkRecordHeader {
+            bytes: (RECORD_HEADER + args.len()) as u32,
+            launch,
+            sub,
+            key,
+            seq,
+            format,
+            ..Default::default()
+        };
+        [header.to_bytes(), args.to_vec()].concat()
     }
 
     fn plan_with_strings(strings: &[&str]) -> Plan {
@@ -673,11 +676,13 @@ mod tests {
 
     /// A device-schedule record: its order key's (step, index) pairs after the header.
     fn keyed(key: &[u32], seq: u32, args: &[u8]) -> Vec<u8> {
-        let mut r = Vec::new();
-        let bytes = (RECORD_HEADER + 4 * key.len() + args.len()) as u32;
-        for w in [bytes, key.len() as u32 / 2, seq, 0, 0, 0, 0, 0] {
-            r.extend(w.to_le_bytes());
-        }
+        let header = abi::FkRecordHeader {
+            bytes: (RECORD_HEADER + 4 * key.len() + args.len()) as u32,
+            seq,
+            pairs: key.len() as u32 / 2,
+            ..Default::default()
+        };
+        let mut r = header.to_bytes();
         for w in key {
             r.extend(w.to_le_bytes());
         }
@@ -790,11 +795,11 @@ mod tests {
         let objects = vec!["`a` (32 bytes)".to_string()];
         assert_eq!(object_name(&objects, 0, 0), "`a` (32 bytes)");
         assert_eq!(
-            object_name(&objects, -1, 12),
+            object_name(&objects, abi::FK_OBJECT_MALLOC, 12),
             "a private heap block of 12 bytes"
         );
         assert_eq!(
-            object_name(&objects, -2, 4),
+            object_name(&objects, abi::FK_OBJECT_SHMALLOC, 4),
             "a shared heap block of 4 bytes"
         );
         assert_eq!(object_name(&objects, 7, 0), "an unknown object");

@@ -56,7 +56,7 @@ pub struct FunctionTime {
 }
 
 /// Bytes of an `FkTraceRec`.
-const REC: usize = super::abi::FK_TRACE_REC_BYTES as usize;
+const REC: usize = super::abi::FkTraceRec::BYTES as usize;
 
 /// The device schedule's records (`FkTraceRec`) of `formed` instances, as many as `bytes` holds. Times become nanoseconds from the
 /// root's formation; an instance a fault left open ends where the run's last one ended.

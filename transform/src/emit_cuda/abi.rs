@@ -38,6 +38,11 @@ pub trait FromLe: Sized {
     fn from_le(b: &[u8]) -> Self;
 }
 
+/// A field's little-endian bytes, as the device reads them.
+pub trait ToLe {
+    fn to_le(&self, out: &mut Vec<u8>);
+}
+
 macro_rules! from_le {
     ($($t:ty),*) => {$(
         impl FromLe for $t {
@@ -48,13 +53,25 @@ macro_rules! from_le {
                     .map_or(0, <$t>::from_le_bytes)
             }
         }
+        impl ToLe for $t {
+            fn to_le(&self, out: &mut Vec<u8>) {
+                out.extend(self.to_le_bytes());
+            }
+        }
     )*};
 }
 from_le!(i32, u32, i64, u64);
 
-impl<const N: usize> FromLe for [u64; N] {
-    fn from_le(b: &[u8]) -> [u64; N] {
-        std::array::from_fn(|i| <u64 as FromLe>::from_le(b.get(8 * i..).unwrap_or(&[])))
+impl<T: FromLe, const N: usize> FromLe for [T; N] {
+    fn from_le(b: &[u8]) -> [T; N] {
+        let n = std::mem::size_of::<T>();
+        std::array::from_fn(|i| T::from_le(b.get(n * i..).unwrap_or(&[])))
+    }
+}
+
+impl<T: ToLe, const N: usize> ToLe for [T; N] {
+    fn to_le(&self, out: &mut Vec<u8>) {
+        self.iter().for_each(|x| ToLe::to_le(x, out));
     }
 }
 
@@ -83,22 +100,42 @@ pub struct Struct {
 // C header is written from.
 macro_rules! c_structs {
     ($( $(#[doc = $doc:literal])* struct $name:ident {
-        $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty = $cty:literal $([$n:literal])? ),* $(,)?
+        $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty = $cty:literal $([$n:expr])? ),* $(,)?
     } )*) => {
         $(
             $(#[doc = $doc])*
             #[repr(C)]
-            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
             pub struct $name { $( $(#[doc = $fdoc])* pub $field: $rty, )* }
+            impl Default for $name {
+                /// All zeros (the arrays are longer than `Default` covers).
+                fn default() -> $name {
+                    $name::from_bytes(&[])
+                }
+            }
             impl CType for $name {
                 const C: &'static str = stringify!($name);
             }
             impl $name {
+                /// Bytes of it on the device.
+                pub const BYTES: u64 = std::mem::size_of::<$name>() as u64;
+
                 /// The struct from the bytes the device wrote.
                 pub fn from_bytes(b: &[u8]) -> $name {
                     $name { $( $field: <$rty as FromLe>::from_le(
                         b.get(std::mem::offset_of!($name, $field)..).unwrap_or(&[]),
                     ), )* }
+                }
+                /// Its bytes as the device lays it out (padding zero).
+                pub fn to_bytes(&self) -> Vec<u8> {
+                    let mut b = vec![0u8; std::mem::size_of::<$name>()];
+                    $(
+                        let mut f = Vec::new();
+                        ToLe::to_le(&self.$field, &mut f);
+                        let at = std::mem::offset_of!($name, $field);
+                        b[at..at + f.len()].copy_from_slice(&f);
+                    )*
+                    b
                 }
             }
         )*
@@ -120,10 +157,11 @@ macro_rules! c_structs {
 }
 
 macro_rules! c_consts {
-    ($( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr; )*) => {
+    ($(#[doc = $tdoc:literal])* $table:ident;
+     $( $(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr; )*) => {
         $( $(#[doc = $doc])* pub const $name: $ty = $value; )*
-        /// Every constant, in the order C defines them: name, value, doc.
-        pub const CONSTS: &[(&str, i64, &[&str])] = &[$((stringify!($name), $name as i64, &[$($doc),*])),*];
+        $(#[doc = $tdoc])*
+        pub const $table: &[(&str, i64, &[&str])] = &[$((stringify!($name), $name as i64, &[$($doc),*])),*];
     };
 }
 
@@ -194,6 +232,41 @@ c_structs! {
         size: u64 = "fk_u64",
     }
 
+    /// The first fault in the simulator's order (`fk_fault_v`), which the host reads back.
+    struct FkFault {
+        /// 1 + the fault site (0: none)
+        site: i32 = "int",
+        /// the faulting processor
+        proc: i32 = "int",
+        /// host schedule: the faulting step (launch, segment of a block region)
+        launch: u32 = "unsigned",
+        sub: u32 = "unsigned",
+        /// $$
+        rank: i32 = "int",
+        /// @
+        at: i32 = "int",
+        /// the value the site's message names
+        value: i64 = "fk_i64",
+        /// the object: FkObject::object (>= 0) or FK_OBJECT_*
+        object: i32 = "int",
+        /// the heap block's size
+        size: i32 = "int",
+        /// serialises the faults that race for the record (the host does not read it)
+        lock: i32 = "int",
+        /// device schedule: the faulting step's group instance and step (fk_drains)
+        group: i32 = "int",
+        step: u32 = "unsigned",
+        pad: i32 = "int",
+    }
+
+    /// Why the recorded fault is a limit or a conflict (FkLimits::why).
+    struct FkWhy {
+        /// FK_LIMIT_* or FK_CONFLICT; 0: neither
+        limit: i32 = "int",
+        /// FK_PROC_MAX - the lowest processor still in the loop (0: none recorded)
+        proc: i32 = "int",
+    }
+
     /// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
     struct FkMachine {
         procs: i32 = "int",
@@ -227,11 +300,8 @@ c_structs! {
         out: u64 = "char *",
         out_bytes: u64 = "fk_u64",
         out_top: u64 = "fk_u64 *",
-        /// FK_FAULT_WORDS: [0] 1 + fault site (0: none), [1] processor, [2] launch, [3] sub,
-        /// [4] $$, [5] @, [6..7] a value (fk_i64), [8] the object (FkObject::object; -1/-2 a
-        /// private/shared heap block, -3 a variable the checks do not look up), [9] the heap
-        /// block's size
-        fault: u64 = "int *",
+        /// the first fault
+        fault: u64 = "FkFault *",
     }
 
     /// The step and time limits (set into `fk_limits` by `fk_set_limits`).
@@ -242,9 +312,27 @@ c_structs! {
         timeout_ns: u64 = "fk_u64",
         /// set by the device
         start_ns: u64 = "fk_u64",
-        /// [0]: FK_LIMIT_* when the run's fault is a limit; [1]: FK_PROC_MAX - the lowest
-        /// processor still in the loop (0: none recorded)
-        why: u64 = "int *",
+        why: u64 = "FkWhy *",
+    }
+
+    /// A printf record's header (`fk_printf`), followed by the arguments; under the device
+    /// schedule the order key's (step, index) pairs come between them.
+    struct FkRecordHeader {
+        /// the record's bytes, header included
+        bytes: u32 = "unsigned",
+        /// host schedule: the step (launch, segment of a block region), the member's key ($$
+        /// or __PROC_NR__); 0 under the device schedule
+        launch: u32 = "unsigned",
+        sub: u32 = "unsigned",
+        key: u32 = "unsigned",
+        /// the thread's records in program order
+        seq: u32 = "unsigned",
+        /// the format's string id
+        format: u32 = "unsigned",
+        /// arguments
+        args: u32 = "unsigned",
+        /// device schedule: the order key's pairs; 0 under the host schedule
+        pairs: u32 = "unsigned",
     }
 
     /// One write logged for the `--crcw common` check.
@@ -253,6 +341,13 @@ c_structs! {
         bits: u64 = "fk_u64",
         size: i32 = "int",
         site: i32 = "int",
+    }
+
+    /// The cell of a `--crcw common` conflict (FkCommon::conflict).
+    struct FkConflict {
+        cell: u64 = "fk_u64",
+        /// its step's tag (fk_step_tag)
+        tag: u64 = "fk_u64",
     }
 
     /// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
@@ -264,10 +359,9 @@ c_structs! {
         /// per processor: that step (fk_step_tag)
         tag: u64 = "fk_u64 *",
         /// shared memory: globals, group frames, heap
-        lo: [u64; 3] = "char *" [3],
-        hi: [u64; 3] = "char *" [3],
-        /// [0] the cell, [1] its step's tag
-        conflict: u64 = "fk_u64 *",
+        lo: [u64; FK_SHARED_RANGES as usize] = "char *" [FK_SHARED_RANGES as usize],
+        hi: [u64; FK_SHARED_RANGES as usize] = "char *" [FK_SHARED_RANGES as usize],
+        conflict: u64 = "FkConflict *",
         /// [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
         writers: u64 = "int *",
     }
@@ -277,6 +371,21 @@ c_structs! {
         base: u64 = "char *",
         /// bytes per processor
         stride: u64 = "fk_u64",
+    }
+
+    /// The device schedule's runtime limit (FkDevice::error).
+    struct FkError {
+        /// FK_ERR_*; 0: none
+        code: i32 = "int",
+        /// the processor
+        proc: i32 = "int",
+    }
+
+    /// The faulting step's order key under the device schedule (FkDevice::fault_key).
+    struct FkFaultKey {
+        pairs: u32 = "unsigned",
+        /// (step, index) pairs
+        key: [u32; 2 * FK_KEY_MAX as usize] = "unsigned" [2 * FK_KEY_MAX as usize],
     }
 
     /// The device schedule's state (set into `fk_d` by `fk_set_device`).
@@ -298,10 +407,9 @@ c_structs! {
         entry: i32 = "int",
         /// per processor
         slot_stack_bytes: u64 = "fk_u64",
-        /// [0] FK_ERR_*, [1] processor
-        error: u64 = "int *",
-        /// [0] pairs, then (step, index) pairs: the faulting step's order key
-        fault_key: u64 = "unsigned *",
+        /// the first runtime limit a processor met
+        error: u64 = "FkError *",
+        fault_key: u64 = "FkFaultKey *",
     }
 
     /// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
@@ -347,6 +455,9 @@ pub const OPAQUE: &[(&str, &str)] = &[
 ];
 
 c_consts! {
+    /// Every constant, in the order C defines them: name, value, doc.
+    CONSTS;
+
     /// FkVar::kind: a spilled private variable in the slot stack
     FK_VAR_SLOT: i32 = 0;
     /// FkVar::kind: a private global
@@ -373,9 +484,18 @@ c_consts! {
     FK_MP_AND: i32 = 3;
     FK_MP_OR: i32 = 4;
 
-    /// The ints of the fault record (FkMachine::fault)
-    FK_FAULT_WORDS: u64 = 16;
-    /// Which limit a fault is (FkLimits::why[0])
+    /// The object of a fault (FkFault::object) when it is none of the program's: a private
+    /// (`malloc`) or shared (`shmalloc`) heap block, a variable the checks do not look up
+    FK_OBJECT_MALLOC: i32 = -1;
+    FK_OBJECT_SHMALLOC: i32 = -2;
+    FK_OBJECT_VARIABLE: i32 = -3;
+    /// fk_free's `kind`: `free`, `shfree`, `shfree` in a synchronous region (the group's
+    /// members free the block they allocated together, once)
+    FK_FREE_PRIVATE: i32 = 0;
+    FK_FREE_SHARED: i32 = 1;
+    FK_FREE_SHARED_ONCE: i32 = 2;
+
+    /// Which limit a fault is (FkWhy::limit)
     FK_LIMIT_STEPS: i32 = 1;
     FK_LIMIT_TIME: i32 = 2;
     /// recursion: the call nests deeper than the run holds (R0008)
@@ -386,11 +506,13 @@ c_consts! {
     FK_PROC_MAX: i32 = 0x7fff_ffff;
     /// --crcw common: writes logged per processor and step; later ones are not checked
     FK_WRITES: u64 = 8;
+    /// --crcw common: the ranges of shared memory (FkCommon::lo, hi)
+    FK_SHARED_RANGES: u64 = 3;
 
-    /// The device schedule's runtime limits (FkDevice::error[0])
+    /// The device schedule's runtime limits (FkError::code)
     FK_ERR_FRAMES: i32 = 1;
     FK_ERR_FRAME_HEAP: i32 = 2;
-    /// The most (step, index) pairs of an order key (FkDevice::fault_key)
+    /// The most (step, index) pairs of an order key (FkFaultKey)
     FK_KEY_MAX: u64 = 256;
     /// Bytes of the device schedule's records (OPAQUE)
     FK_PROC_BYTES: u64 = 64;
@@ -398,6 +520,44 @@ c_consts! {
     FK_FRAME_BYTES: u64 = 48;
     FK_SYNC_BYTES: u64 = 256;
     FK_SLOT_BYTES: u64 = 32;
+
+    /// Threads per block of the per-member runtime kernels and of the device schedule's
+    /// persistent kernel
+    FK_BLOCK_THREADS: u32 = 256;
+
+    /// The runtime's capacities, the same for the driver's arena and the `.cu`'s
+    /// allocations (a program that outgrows one stops alike under both). Member lists and
+    /// per-member words: FK_STACK_PER_PROC entries per processor and FK_STACK_EXTRA more
+    FK_STACK_PER_PROC: u64 = 64;
+    FK_STACK_EXTRA: u64 = 4096;
+    /// Group descriptors (the device schedule: at least one per processor and frame)
+    FK_GROUPS_MIN: u64 = 1 << 18;
+    /// Subgroup counts and cursors (at least one per processor)
+    FK_COUNTS_MIN: u64 = 1 << 16;
+    /// Bytes of the host schedule's shared frames
+    FK_FRAMES_BYTES: u64 = 16 << 20;
+    /// Bytes of spilled private slots: at least this, and FK_MAIN_ACTIVATIONS of main's
+    /// frame (after the private globals) per processor
+    FK_SLOTS_BYTES_MIN: u64 = 64 << 20;
+    FK_MAIN_ACTIVATIONS: u64 = 64;
+    /// Bytes of the heap (malloc, shmalloc)
+    FK_HEAP_BYTES: u64 = 64 << 20;
+    /// Bytes of printf records
+    FK_OUT_BYTES: u64 = 64 << 20;
+    /// Bytes of the device schedule's heap of shared frames
+    FK_FRAME_HEAP_BYTES: u64 = 64 << 20;
+}
+
+c_consts! {
+    /// The numbers the CPU stand-in of the tests (`tests/emu/fk_emu.h`) lowers: the header
+    /// defines them where they are not defined yet.
+    DEFAULTS;
+
+    /// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
+    /// 32, at most 1024
+    FK_SCAN_THREADS: u32 = 1024;
+    /// The most members of a group that runs a block region (one thread per member)
+    FK_REGION_MAX: u32 = crate::regions::MAX_MEMBERS;
 }
 
 /// The runtime kernels' signatures; the driver fills these by name.
@@ -523,6 +683,17 @@ impl FkVar {
             size: plan.program.var(var).ty.size(&plan.program.structs),
         })
     }
+
+    /// The C expression of it, `fk_var(FK_VAR_SLOT, 0, 16, 4)`, for the emitted code.
+    pub fn c_expr(&self) -> String {
+        format!(
+            "fk_var({}, {}, {}, {})",
+            c_name("FK_VAR_", self.kind.into()),
+            self.frame_id,
+            self.offset,
+            self.size
+        )
+    }
 }
 
 impl FkWrite {
@@ -532,11 +703,6 @@ impl FkWrite {
         ((self.bits << shift) as i64) >> shift
     }
 }
-
-/// Bytes of an `FkWrite` as the device logs it.
-pub const FK_WRITE_BYTES: u64 = std::mem::size_of::<FkWrite>() as u64;
-/// Bytes of an `FkTraceRec`.
-pub const FK_TRACE_REC_BYTES: u64 = std::mem::size_of::<FkTraceRec>() as u64;
 
 /// The runtime's code of a multiprefix operator.
 pub fn mp_code(op: MpOp) -> i32 {
@@ -548,6 +714,36 @@ pub fn mp_code(op: MpOp) -> i32 {
         MpOp::Or => FK_MP_OR,
     }
 }
+
+/// The C name of a multiprefix operator's code, for the emitted code.
+pub fn mp_name(op: MpOp) -> String {
+    c_name("FK_MP_", mp_code(op).into())
+}
+
+/// The name of the constant of `value` among those whose names start with `prefix` (the
+/// emitted code names the ABI's numbers); the number itself if none has it.
+pub fn c_name(prefix: &str, value: i64) -> String {
+    CONSTS
+        .iter()
+        .find(|(name, v, _)| name.starts_with(prefix) && *v == value)
+        .map_or_else(|| value.to_string(), |(name, _, _)| name.to_string())
+}
+
+/// The device schedule's frames per processor (nested splits, loops, calls, `seq`, `start`):
+/// deep enough for the recursion of the classroom programs, fewer for very many processors
+/// (the schedule keeps about 150 bytes per processor and frame). The `.cu` has it as
+/// `fk_schedule_depth`.
+pub fn device_depth(procs: u64) -> u32 {
+    if procs > 1 << 16 {
+        16
+    } else {
+        64
+    }
+}
+
+/// The emitted kernel that applies the global initialisers; every program has it, and the
+/// host (the driver, the `.cu`) launches it before anything else.
+pub const GLOBALS_KERNEL: &str = "k_globals";
 
 /// A kernel's C parameter list, `int g, int n, ...`.
 pub fn c_params<P: Params>() -> String {
@@ -578,6 +774,10 @@ pub fn c_header() -> String {
     for (name, value, doc) in CONSTS {
         comment(&mut out, "", doc);
         let _ = writeln!(out, "#define {name} {value}");
+    }
+    for (name, value, doc) in DEFAULTS {
+        comment(&mut out, "", doc);
+        let _ = writeln!(out, "#ifndef {name}\n#define {name} {value}\n#endif");
     }
     out.push('\n');
     for (name, _) in OPAQUE {
@@ -676,11 +876,17 @@ mod tests {
             [
                 ("FkGroup", 40),
                 ("FkVar", 24),
+                ("FkFault", 56),
+                ("FkWhy", 8),
                 ("FkMachine", 160),
                 ("FkLimits", 32),
+                ("FkRecordHeader", 32),
                 ("FkWrite", 24),
+                ("FkConflict", 16),
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
+                ("FkError", 8),
+                ("FkFaultKey", 2052),
                 ("FkDevice", 96),
                 ("FkTraceRec", 48),
                 ("FkTrace", 24),
@@ -701,6 +907,7 @@ mod tests {
         .concat();
         let w = FkWrite::from_bytes(&bytes);
         assert_eq!((w.addr, w.size, w.site, w.value()), (7, 4, 9, -2));
+        assert_eq!(w.to_bytes(), bytes);
         assert_eq!(FkWrite::from_bytes(&bytes[..10]).size, 0);
     }
 

@@ -5,7 +5,7 @@
 //! at `base + offset * P + p * size`), shared locals in their group's frame (looked up once
 //! per kernel, `fr_N`), and everything else as a C local of the kernel or device function.
 
-use super::abi::mp_code;
+use super::abi::{self, mp_name, GLOBALS_KERNEL};
 use super::ctype::{
     bits, declare, field_name, float_literal, func_name, int_literal, pointer_to, struct_name,
     type_name, var_name,
@@ -196,11 +196,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let _ = writeln!(
             out,
             "__device__ void {}_body(FkThread *th) {{",
-            super::GLOBALS_KERNEL
+            GLOBALS_KERNEL
         );
         self.prologue(out);
         out.push_str(&body);
-        let _ = writeln!(out, "}}\nFK_KERNEL({}, 1)\n", super::GLOBALS_KERNEL);
+        let _ = writeln!(out, "}}\nFK_KERNEL({}, 1)\n", GLOBALS_KERNEL);
         Ok(())
     }
 
@@ -926,13 +926,13 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 "fk_atomic_mp((int *){}, {}, {})",
                 arg(0),
                 arg(1),
-                mp_code(mp)
+                mp_name(mp)
             ),
             Builtin::SyncUpdate(mp) => format!(
                 "((void)fk_atomic_mp((int *){}, {}, {}))",
                 arg(0),
                 arg(1),
-                mp_code(mp)
+                mp_name(mp)
             ),
             Builtin::Ilog2 => format!(
                 "(({})fk_ilog2((long long){}, {}, th))",
@@ -991,11 +991,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 );
                 // A group frees a block it allocated together once (docs/language.md §2).
                 let kind = match (op, self.sync) {
-                    (Builtin::Free, _) => 0,
-                    (_, false) => 1,
-                    (_, true) => 2,
+                    (Builtin::Free, _) => abi::FK_FREE_PRIVATE,
+                    (_, false) => abi::FK_FREE_SHARED,
+                    (_, true) => abi::FK_FREE_SHARED_ONCE,
                 };
-                format!("fk_free({}, {kind}, {freed}, th)", arg(0))
+                format!(
+                    "fk_free({}, {}, {freed}, th)",
+                    arg(0),
+                    abi::c_name("FK_FREE_", kind.into())
+                )
             }
             Builtin::Assert => format!(
                 "fk_assert({} != 0, {}, th)",

@@ -22,10 +22,7 @@ pub fn fk_var(plan: &Plan, var: VarId, span: Span) -> Result<String, EmitError> 
             plan.program.var(var).name
         ),
     })?;
-    Ok(format!(
-        "fk_var({}, {}, {}, {})",
-        v.kind, v.frame_id, v.offset, v.size
-    ))
+    Ok(v.c_expr())
 }
 
 /// `1, fk_var(...)` for a variable the runtime may use, `0, FkVar{}` for none (the `has_*`
@@ -46,7 +43,7 @@ pub fn multiprefix_args(
 ) -> Result<String, EmitError> {
     Ok(format!(
         "{}, {}, {}, {}",
-        super::abi::mp_code(op),
+        super::abi::mp_name(op),
         fk_var(plan, ptr, span)?,
         fk_var(plan, value, span)?,
         optional_var(plan, result, span)?
@@ -70,7 +67,7 @@ pub fn host_program(
     let _ = writeln!(
         out,
         "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_h.pc = {};\n    for (;;) {{\n        switch (fk_h.pc++) {{",
-        super::GLOBALS_KERNEL,
+        super::abi::GLOBALS_KERNEL,
         program.entry(plan.main).0
     );
     let mut func = plan.main;

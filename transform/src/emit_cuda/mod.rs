@@ -18,7 +18,7 @@ mod ctype;
 mod device;
 mod host;
 mod region;
-pub mod schedule;
+mod schedule;
 
 pub use device::string_offsets;
 pub use host::fk_var;
@@ -308,6 +308,9 @@ pub struct Emitted {
     pub host: String,
     /// The fault sites (the device reports a fault by site number).
     pub sites: Vec<Site>,
+    /// The program's kernels, which the host loads and launches by name: the globals
+    /// kernel (`abi::GLOBALS_KERNEL`), the Plan's kernels, the block regions.
+    pub kernels: Vec<String>,
     /// Descriptions of the objects the checks know (`` `a` (32 bytes) ``), by the index the
     /// device reports.
     pub objects: Vec<String>,
@@ -324,6 +327,8 @@ pub struct Emitted {
     /// functions recurse.
     pub stack_bytes: u64,
     pub schedule: Schedule,
+    /// Device schedule: bytes of each processor's slot stack.
+    pub slot_stack_bytes: u64,
 }
 
 /// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
@@ -338,9 +343,6 @@ pub const DEFAULT_MAX_DEPTH: usize = 10_000;
 /// The time limit of a GPU run when none is given, in seconds: it stops a loop of group steps
 /// that the step limit would stop only after hours (docs/gpu-limits.md).
 pub const DEFAULT_TIMEOUT_SECONDS: u64 = 30;
-
-/// The name of the kernel that applies the global initialisers.
-pub const GLOBALS_KERNEL: &str = "k_globals";
 
 /// How the GPU runs the host program.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -394,16 +396,19 @@ pub fn emit_with(
     let mut kernels = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
+    let mut kernel_names = vec![abi::GLOBALS_KERNEL.to_string()];
     let common_kernels = {
         let mut dev = DeviceEmitter::new(plan, &mut sites, &mut objects);
         dev.check_common = options.check_common;
         dev.globals_kernel(&mut kernels)?;
         for k in &plan.kernels {
             dev.kernel(k, &mut kernels)?;
+            kernel_names.push(k.name.clone());
         }
         for f in &plan.functions {
             for r in regions_in(&f.body) {
                 region::region_kernel(plan, r, dev.sites, &dev.common_kernels, &mut kernels)?;
+                kernel_names.push(r.name.clone());
             }
         }
         // Device functions, and the ones they call, until none is new.
@@ -455,6 +460,7 @@ pub fn emit_with(
         device,
         host,
         sites: sites.sites,
+        kernels: kernel_names,
         objects: objects.descriptions,
         checks: options.checks,
         span_sites: sites.spans,
@@ -462,11 +468,12 @@ pub fn emit_with(
         check_common: options.check_common,
         stack_bytes,
         schedule: options.schedule,
+        slot_stack_bytes: schedule::slot_stack_bytes(plan),
     })
 }
 
 /// The block regions in a host op list and the lists nested in it, in program order.
-pub fn regions_in(ops: &[HostOp]) -> Vec<&Region> {
+fn regions_in(ops: &[HostOp]) -> Vec<&Region> {
     let mut out = Vec::new();
     for op in ops {
         match op {

@@ -38,7 +38,7 @@ pub fn region_kernel(
     );
     let _ = writeln!(
         out,
-        "extern \"C\" __global__ void __launch_bounds__(1024) {}({}) {{",
+        "extern \"C\" __global__ void __launch_bounds__(FK_REGION_MAX) {}({}) {{",
         r.name,
         super::abi::c_params::<super::abi::kernels::RegionKernel>()
     );

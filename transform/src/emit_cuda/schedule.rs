@@ -12,19 +12,8 @@ use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-/// Frames per processor (nested splits, loops, calls, `seq`, `start`): deep enough for the
-/// recursion of the classroom programs, fewer for very many processors (the schedule keeps
-/// about 150 bytes per processor and frame).
-pub fn depth(procs: u64) -> u32 {
-    if procs > 1 << 16 {
-        16
-    } else {
-        64
-    }
-}
-
 /// Bytes of each processor's slot stack: 64 activations of the largest frame, at least 4 KiB.
-pub fn slot_stack_bytes(plan: &Plan) -> u64 {
+pub(super) fn slot_stack_bytes(plan: &Plan) -> u64 {
     let largest = plan
         .functions
         .iter()
@@ -42,8 +31,8 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     let _ = writeln!(
         out,
         "inline int fk_schedule_depth(fk_u64 procs) {{ return procs > (1ull << 16) ? {} : {}; }}",
-        depth((1 << 16) + 1),
-        depth(1)
+        super::abi::device_depth((1 << 16) + 1),
+        super::abi::device_depth(1)
     );
     let _ = writeln!(
         out,
@@ -53,7 +42,7 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     let _ = writeln!(
         out,
         "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_device_schedule({}, fk_slot_stack_bytes);\n}}\n",
-        super::GLOBALS_KERNEL,
+        super::abi::GLOBALS_KERNEL,
         plan.host.entry(plan.main).0
     );
 }
@@ -228,7 +217,7 @@ pub fn interpreter(
                 };
                 format!(
                     "if (fk_s_multiprefix(p, s, {}, {}, {}, {has}, {res}, {next})) return;",
-                    super::abi::mp_code(*op),
+                    super::abi::mp_name(*op),
                     var(*ptr, *span)?,
                     var(*value, *span)?
                 )
