@@ -6,7 +6,10 @@
 //! continuations (the rest of a block, a loop to test again, switch cases to fall into).
 //! Simple statements are executed whole by the vectorised interpreter on that one lane; a call
 //! that is a whole statement (`f(x);`, `v = f(x);`, `int v = f(x);`) is entered step by step,
-//! a call inside a larger expression runs to completion within its statement.
+//! and so is a call of a function that synchronises inside a larger expression: it runs before
+//! the rest of its statement, which then runs with the call's value (docs/language.md §8,
+//! `fork_frontend::sync_calls`). Other calls inside expressions run to completion within their
+//! statement.
 
 use crate::exec::Flow;
 use crate::fault::{self, Fault};
@@ -32,6 +35,8 @@ enum Target<'p> {
     Discard,
     Place(&'p Expr),
     Var(VarId),
+    /// A synchronising call inside a larger expression: its value for the statement's run.
+    First(&'p Expr),
 }
 
 struct Level<'p> {
@@ -60,6 +65,8 @@ struct Thread<'p> {
     state: State<'p>,
     /// This processor's PRAM clock.
     clock: u64,
+    /// The value of the synchronising call that ran before the rest of the next statement.
+    ran_first: Option<(&'p Expr, u64)>,
 }
 
 /// A resumable call: `f(x)`, `place = f(x)`.
@@ -104,6 +111,7 @@ impl<'p> Machine<'p> {
                 }],
                 state: State::Running,
                 clock: start,
+                ran_first: None,
             })
             .collect();
         loop {
@@ -232,8 +240,26 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Executes (or begins) one statement of a processor.
+    /// Executes (or begins) one statement of a processor. A synchronising call inside its
+    /// expression is entered first, step by step; the statement runs again after it returns,
+    /// with the call's value in place of the call.
     fn async_stmt(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
+        if t.ran_first.is_none() {
+            if let Some(call) = self.sync_calls.embedded(s) {
+                let ExprKind::Call { func, args } = &call.kind else {
+                    return Err(self.internal("an embedded call that is not a call"));
+                };
+                push(t, Cont::Stmts(std::slice::from_ref(s), 0));
+                return self.push_call(fr, t, *func, args, Target::First(call), s.span);
+            }
+        }
+        self.ran_first = t.ran_first.take();
+        let done = self.async_stmt_now(fr, t, s);
+        self.ran_first = None;
+        done
+    }
+
+    fn async_stmt_now(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
         match &s.kind {
             StmtKind::Expr(e) => match statement_call(e) {
                 Some((func, args, target))
@@ -456,6 +482,10 @@ impl<'p> Machine<'p> {
         let span = level.span;
         match level.target {
             Target::Discard => Ok(()),
+            Target::First(call) => {
+                t.ran_first = Some((call, value));
+                Ok(())
+            }
             Target::Place(place) => self.on_lane(fr, t, |m, frame, cx, lanes| {
                 let p = m.place(frame, cx, place, lanes)?;
                 let s = m.scalar(&place.ty);

@@ -6,7 +6,7 @@ use crate::memory::{ptr_add, MemError, Memory, Origin, State};
 use crate::stats::{FuncStats, Stats};
 use crate::value::Scalar;
 use crate::{Config, Outcome};
-use fork_frontend::hir::{FnKind, FuncId, Mode, Program, Sharity, Type, VarId, VarKind};
+use fork_frontend::hir::{Expr, FnKind, FuncId, Mode, Program, Sharity, Type, VarId, VarKind};
 use fork_frontend::source::Span;
 
 pub type R<T> = Result<T, Box<Fault>>;
@@ -139,6 +139,11 @@ pub struct Machine<'p> {
     pub races: Option<crate::step::RaceLog>,
     /// Set under `--trace`.
     pub trace: Option<crate::trace::Tracer<'p>>,
+    /// Which functions synchronise (`async_exec` runs their calls step by step).
+    pub sync_calls: fork_frontend::sync_calls::SyncCalls,
+    /// The value of a synchronising call that ran before the rest of its statement, while that
+    /// statement is evaluated (`async_exec`): the call expression stands for it.
+    pub ran_first: Option<(&'p Expr, u64)>,
 }
 
 impl<'p> Machine<'p> {
@@ -200,6 +205,8 @@ impl<'p> Machine<'p> {
             },
             races: cfg.check_races.then(crate::step::RaceLog::default),
             trace: trace.map(|options| crate::trace::Tracer::new(options, cfg.procs)),
+            sync_calls: fork_frontend::sync_calls::SyncCalls::new(&prog.funcs),
+            ran_first: None,
         }
     }
 
