@@ -4,7 +4,8 @@
 //! every backend must run it at the same point of its statement: as a whole statement
 //! (`f(x);`, `v = f(x);`, `T v = f(x);`), or inside a larger expression of an expression
 //! statement, a declaration, a `return` or an `if`/`switch` condition, where it runs before
-//! the rest of the statement, as `t = f(x);` written just before it would. The checker rejects
+//! the rest of the statement, as `t = f(x);` written just before it would (so a statement may
+//! have no side effect that comes before the call). The checker rejects
 //! every other place (E0412, `misplaced`); the simulator and the transform find the call to
 //! run first with `embedded`. One definition for all of them: this is the language's rule.
 
@@ -25,8 +26,8 @@ pub enum Misplaced {
     Loop,
     /// A second synchronising call of the statement (the first one's span).
     Second(Span),
-    /// Another side effect of the statement (its span), which runs before the call in C's
-    /// order or whose order relative to it the statement leaves open.
+    /// A side effect of the statement that comes before the call in C's left-to-right order
+    /// (its span): running the call first would reorder them.
     Effect(Span),
 }
 
@@ -100,10 +101,14 @@ impl SyncCalls {
         if whole_call(s).is_some_and(|w| std::ptr::eq(w, first)) {
             return None;
         }
-        own_exprs(s)
-            .into_iter()
-            .find_map(|e| effect_outside(e, first))
-            .map(|effect| (first, Misplaced::Effect(effect)))
+        for e in own_exprs(s) {
+            match effect_before(e, first) {
+                Ok(true) => return None,
+                Ok(false) => {}
+                Err(effect) => return Some((first, Misplaced::Effect(effect))),
+            }
+        }
+        None
     }
 
     /// Calls `found` on each synchronising call in `e` with the operator under whose
@@ -204,28 +209,23 @@ fn stmt_calls(s: &Stmt, out: &mut Vec<FuncId>) {
     children(s).into_iter().for_each(|c| stmt_calls(c, out));
 }
 
-/// A side effect in `e` outside `call` and its arguments and outside the expressions that
-/// contain `call` (those act on its value, after it).
-fn effect_outside(e: &Expr, call: &Expr) -> Option<Span> {
+/// Walks `e` in evaluation order up to `call`: `Err` with the first side effect that happens
+/// before the call, `Ok(true)` once the call is reached (the expressions containing it act on
+/// its value, after it).
+fn effect_before(e: &Expr, call: &Expr) -> Result<bool, Span> {
     if std::ptr::eq(e, call) {
-        return None;
+        return Ok(true);
     }
-    if has_effect(e) && !contains(e, call) {
-        return Some(e.span);
-    }
-    let mut found = None;
+    let mut walked = Ok(false);
     e.for_each_child(|c| {
-        if found.is_none() {
-            found = effect_outside(c, call);
+        if walked == Ok(false) {
+            walked = effect_before(c, call);
         }
     });
-    found
-}
-
-fn contains(e: &Expr, call: &Expr) -> bool {
-    let mut found = std::ptr::eq(e, call);
-    e.for_each_child(|c| found = found || contains(c, call));
-    found
+    match walked {
+        Ok(false) if has_effect(e) => Err(e.span),
+        other => other,
+    }
 }
 
 /// Whether evaluating `e` itself (not its operands) changes memory, prints or may fault.

@@ -161,9 +161,9 @@ other processors' barriers the same way on every backend. It may be a whole stat
 (`f(x);`, `v = f(x);`, `int v = f(x);`) or sit in the expression of a statement, \
 declaration, `return`, `if` or `switch` condition (`v = f(x) + 1;`, `return f(x);`, \
 `if (f(x) > 0)`, `g(f(x));`), but not in an operand of `&&`, `||` or `?:` that is not always \
-evaluated, in a loop condition or `for` step, next to a second such call, or in a statement \
-with another side effect (an assignment inside the expression, `++`, another call, \
-`printf`, `mpadd`).\n\n    \
+evaluated, in a loop condition or `for` step, next to a second such call, or after another \
+side effect of its statement (an assignment, `++`, a call, `printf`, `mpadd` evaluated \
+earlier in C's left-to-right order, as in `a[i++] = f(x) + 1;`).\n\n    \
     while (f(i) > 0) i++;   // error\n\nCall it in a statement of its own \
 (`t = f(i); while (t > 0) { i++; t = f(i); }`) and use `t`.";
     W0201 = "W0201", "a shared variable is assigned a private value in a synchronous region",

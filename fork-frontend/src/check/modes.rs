@@ -190,10 +190,10 @@ impl Checker {
                 Misplaced::Effect(effect) => Diagnostic::error(
                     &E0412,
                     call,
-                    format!("`{name}` synchronises and is called in a statement with another side effect"),
+                    format!("`{name}` synchronises and is called after another side effect of its statement"),
                 )
                 .with_label("runs before the rest of the statement")
-                .with_note(effect, "this side effect would then run after it")
+                .with_note(effect, "this side effect comes first in the statement")
                 .with_help(format!("call it in a statement of its own before this one (`t = {name}(...);`) and use `t` here")),
             };
             self.report(d);
