@@ -175,7 +175,7 @@ impl Checker {
                 Misplaced::Loop => Diagnostic::error(
                     &E0412,
                     call,
-                    format!("`{name}` synchronises and is called in a loop condition"),
+                    format!("`{name}` synchronises and is called in a loop's test or step"),
                 )
                 .with_label("evaluated again at each iteration")
                 .with_help(format!("call it in a statement of its own before the loop and at the end of its body (`t = {name}(...);`), and test `t`")),
