@@ -46,14 +46,11 @@ impl Builder<'_> {
     }
 
     fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        if let Some(call) = inline_site(&self.program, self.summaries, s) {
-            let ExprKind::Call { func, args } = &call.kind else {
-                unreachable!("inline_site returns calls")
-            };
+        if let Some((call, func, args)) = inline_site(&self.program, self.summaries, s) {
             let span = s.span;
-            let ty = self.program.func(*func).ret.clone();
+            let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
-            let body = self.inlined_body(*func, args.clone(), result, span);
+            let body = self.inlined_body(func, args.to_vec(), result, span);
             // The callee's own calls (`inlinable` admits no recursion).
             let mut stmts = self.inline_list(&body);
             // The statement with the call's value in place of the call, after the callee's
@@ -326,11 +323,16 @@ impl Builder<'_> {
 /// statement, declaration, `return` or `if`/`switch` condition (`fork_frontend::sync_calls`:
 /// the checker admits at most one there, evaluated unconditionally, in a statement without
 /// other side effects), as the simulator enters them step by step (pram-sim's `async_exec`).
-fn inline_site<'s>(program: &Program, summaries: &Summaries, s: &'s Stmt) -> Option<&'s Expr> {
-    fn find<'e>(e: &'e Expr, hit: &impl Fn(FuncId) -> bool) -> Option<&'e Expr> {
-        if let ExprKind::Call { func, .. } = &e.kind {
+fn inline_site<'s>(
+    program: &Program,
+    summaries: &Summaries,
+    s: &'s Stmt,
+) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
+    type Site<'e> = (&'e Expr, FuncId, &'e [Expr]);
+    fn find<'e>(e: &'e Expr, hit: &impl Fn(FuncId) -> bool) -> Option<Site<'e>> {
+        if let ExprKind::Call { func, args } = &e.kind {
             if hit(*func) {
-                return Some(e);
+                return Some((e, *func, args));
             }
         }
         let mut found = None;
@@ -348,14 +350,15 @@ fn inline_site<'s>(program: &Program, summaries: &Summaries, s: &'s Stmt) -> Opt
 /// `value`; `call` is the statement's only call of its function (`inline_site`).
 fn replace_first(s: &mut Stmt, call: &Expr, value: Expr) {
     fn go(e: &mut Expr, call: &Expr, value: &mut Option<Expr>) {
-        if value.is_none() {
-            return;
-        }
         if *e == *call {
-            *e = value.take().expect("checked above");
+            if let Some(v) = value.take() {
+                *e = v;
+            }
             return;
         }
-        e.for_each_child_mut(|c| go(c, call, value));
+        if value.is_some() {
+            e.for_each_child_mut(|c| go(c, call, value));
+        }
     }
     let mut value = Some(value);
     let exprs: Vec<&mut Expr> = match &mut s.kind {
@@ -406,8 +409,7 @@ pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncI
 fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     fn visit(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> bool {
         let inlined = s.mode == Mode::Async
-            && inline_site(program, summaries, s)
-                .is_some_and(|c| matches!(c.kind, ExprKind::Call { func: f, .. } if f == func));
+            && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
         own_exprs(s).into_iter().for_each(|e| calls(e, &mut own));
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)
