@@ -46,6 +46,8 @@ struct Level<'p> {
     conts: Vec<Cont<'p>>,
     mark: usize,
     target: Target<'p>,
+    /// The call expression and its callee (None at the region's own level).
+    call: Option<(&'p Expr, FuncId)>,
     span: Span,
 }
 
@@ -70,11 +72,11 @@ struct Thread<'p> {
 }
 
 /// A resumable call: `f(x)`, `place = f(x)`.
-fn statement_call(e: &Expr) -> Option<(FuncId, &[Expr], Target<'_>)> {
+fn statement_call(e: &Expr) -> Option<(&Expr, FuncId, Target<'_>)> {
     match &e.kind {
-        ExprKind::Call { func, args } => Some((*func, args, Target::Discard)),
+        ExprKind::Call { func, .. } => Some((e, *func, Target::Discard)),
         ExprKind::Assign { place, value } => match &value.kind {
-            ExprKind::Call { func, args } => Some((*func, args, Target::Place(place))),
+            ExprKind::Call { func, .. } => Some((value, *func, Target::Place(place))),
             _ => None,
         },
         _ => None,
@@ -107,6 +109,7 @@ impl<'p> Machine<'p> {
                     conts: vec![Cont::Stmts(body, 0)],
                     mark: self.undo.len(),
                     target: Target::Discard,
+                    call: None,
                     span: Span::default(),
                 }],
                 state: State::Running,
@@ -246,11 +249,8 @@ impl<'p> Machine<'p> {
     fn async_stmt(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
         if t.ran_first.is_none() {
             if let Some(call) = self.sync_calls.embedded(s) {
-                let ExprKind::Call { func, args } = &call.kind else {
-                    return Err(self.internal("an embedded call that is not a call"));
-                };
                 push(t, Cont::Stmts(std::slice::from_ref(s), 0));
-                return self.push_call(fr, t, *func, args, Target::First(call), s.span);
+                return self.push_call(fr, t, call, Target::First(call), s.span);
             }
         }
         self.ran_first = t.ran_first.take();
@@ -262,13 +262,13 @@ impl<'p> Machine<'p> {
     fn async_stmt_now(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
         match &s.kind {
             StmtKind::Expr(e) => match statement_call(e) {
-                Some((func, args, target))
+                Some((call, func, target))
                     if self.prog.func(func).kind != fork_frontend::hir::FnKind::Sync =>
                 {
                     self.on_lane(fr, t, |m, frame, cx, lanes| {
                         m.count_step(frame, cx, s.span, lanes)
                     })?;
-                    self.push_call(fr, t, func, args, target, s.span)
+                    self.push_call(fr, t, call, target, s.span)
                 }
                 _ => self.on_lane(fr, t, |m, frame, cx, lanes| {
                     m.count_step(frame, cx, s.span, lanes)?;
@@ -279,18 +279,18 @@ impl<'p> Machine<'p> {
             StmtKind::Decl { var, init } => {
                 let call = match init.as_deref() {
                     Some([elem]) if elem.offset == 0 => match &elem.value.kind {
-                        ExprKind::Call { func, args } => Some((*func, args)),
+                        ExprKind::Call { .. } => Some(&elem.value),
                         _ => None,
                     },
                     _ => None,
                 };
                 match call {
-                    Some((func, args)) => {
+                    Some(call) => {
                         self.on_lane(fr, t, |m, frame, cx, lanes| {
                             m.count_step(frame, cx, s.span, lanes)?;
                             m.declare(frame, cx, *var, None, lanes, s.span)
                         })?;
-                        self.push_call(fr, t, func, args, Target::Var(*var), s.span)
+                        self.push_call(fr, t, call, Target::Var(*var), s.span)
                     }
                     None => self.on_lane(fr, t, |m, frame, cx, lanes| {
                         m.count_step(frame, cx, s.span, lanes)?;
@@ -433,16 +433,19 @@ impl<'p> Machine<'p> {
         })
     }
 
-    /// Enters a user function step by step.
+    /// Enters a user function step by step (`call` is a call expression).
     fn push_call(
         &mut self,
         fr: &mut Frame,
         t: &mut Thread<'p>,
-        func: FuncId,
-        args: &[Expr],
+        call: &'p Expr,
         target: Target<'p>,
         span: Span,
     ) -> R<()> {
+        let ExprKind::Call { func, args } = &call.kind else {
+            return Err(self.internal("entering a call that is not a call"));
+        };
+        let func = *func;
         let (callee, cx, mark) = self.on_lane(fr, t, |m, frame, cx, lanes| {
             m.enter_call(frame, cx, func, args, lanes, span)
         })?;
@@ -456,6 +459,7 @@ impl<'p> Machine<'p> {
             conts: vec![Cont::Stmts(body, 0)],
             mark,
             target,
+            call: Some((call, func)),
             span,
         });
         Ok(())
@@ -467,7 +471,7 @@ impl<'p> Machine<'p> {
         let Some(level) = t.levels.pop() else {
             return Ok(());
         };
-        let value = returned.unwrap_or(0);
+        let mut value = smallvec::smallvec![returned.unwrap_or(0)];
         let Some(callee) = level.frame else {
             t.state = match returned {
                 Some(v) => {
@@ -478,6 +482,12 @@ impl<'p> Machine<'p> {
             };
             return Ok(());
         };
+        if let Some((call, func)) = level.call {
+            self.on_lane(fr, t, |m, frame, cx, lanes| {
+                m.keep_returned(frame, cx, call, func, lanes, &mut value)
+            })?;
+        }
+        let value = value[0];
         self.leave_call(&level.cx, &callee, level.mark)?;
         let span = level.span;
         match level.target {

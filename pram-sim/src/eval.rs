@@ -150,7 +150,7 @@ impl Machine<'_> {
             }
             ExprKind::Call { func, args } => match self.ran_first {
                 Some((call, v)) if std::ptr::eq(call, e) => smallvec![v; n],
-                _ => self.call(fr, cx, *func, args, lanes, e.span)?,
+                _ => self.call(fr, cx, e, *func, args, lanes)?,
             },
             ExprKind::Builtin { op, args } => self.builtin(fr, cx, *op, args, lanes, e)?,
             ExprKind::ProcNr => gather(lanes, |l| fr.procs[l as usize] as u64),

@@ -41,6 +41,9 @@ pub struct Frame {
     pub ret: Vals,
     /// Private objects created by this call, ended when it returns.
     pub owned: Vec<u64>,
+    /// The objects holding the values of struct-returning calls made by this call: the call
+    /// expression's address, the lane, the object (`Machine::keep_returned`).
+    pub returned: Vec<(usize, u32, u64)>,
 }
 
 impl Frame {
@@ -350,6 +353,7 @@ impl<'p> Machine<'p> {
             ret: smallvec::smallvec![0; n],
             procs,
             owned: Vec::new(),
+            returned: Vec::new(),
         }
     }
 
@@ -451,6 +455,11 @@ impl<'p> Machine<'p> {
                     o.size
                 ),
                 Origin::Str => format!("a string literal ({} bytes)", o.size),
+                Origin::Return(f) => format!(
+                    "the value returned by `{}` ({} bytes)",
+                    self.prog.func(f).name,
+                    o.size
+                ),
             },
             None => "an unknown object".into(),
         }

@@ -121,14 +121,6 @@ impl Builder<'_> {
                 ..
             })
         );
-        if let (Some(r), false) = (result, last_return) {
-            // Falling off the end returns 0, as the simulator's call does.
-            let ty = self.program.var(r).ty.clone();
-            if ty.is_scalar() {
-                let zero = mk(ExprKind::Convert(Box::new(int(0, span))), ty, span);
-                stmts.push(async_assign(self, r, zero, span));
-            }
-        }
         let early = body[..body.len() - usize::from(last_return)]
             .iter()
             .any(returns);
