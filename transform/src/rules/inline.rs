@@ -252,7 +252,12 @@ impl Builder<'_> {
             return local;
         }
         let copy = Var {
-            name: format!("%{}_{}", self.program.func(callee).name, var.name),
+            // A temporary of the callee (`%zero`, `return_zero_at_end`) keeps one `%`.
+            name: format!(
+                "%{}_{}",
+                self.program.func(callee).name,
+                var.name.trim_start_matches('%')
+            ),
             kind: VarKind::Local { func: self.func },
             ..var.clone()
         };
