@@ -13,6 +13,7 @@ pub mod parse;
 pub mod preprocess;
 pub mod pretty;
 pub mod source;
+pub mod sync_calls;
 pub mod testspec;
 
 use diag::{Diagnostic, Severity};

@@ -71,6 +71,7 @@ pub const FEATURES: &[&str] = &[
     "barrier-under-condition",
     "straight-writes",
     "async-call-barrier",
+    "async-call-in-expression",
 ];
 
 #[derive(Clone, Debug)]
@@ -253,7 +254,7 @@ impl Gen<'_> {
             Kind::Async { .. } => (
                 "pr int v0 = x, v1 = __PROC_NR__, v2 = 0;",
                 Mode::Async,
-                Some(false),
+                Some(true),
             ),
             Kind::Straight => ("int v0 = x, v1 = d, v2 = 0;", Mode::Straight, Some(true)),
         };
@@ -887,7 +888,12 @@ impl Gen<'_> {
                     self.calls_barrier = true;
                 }
                 let e = self.expr(ctx, 2, false);
-                out.push(Stmt::simple(format!("{f}("), e, ");"));
+                if ctx.mode == Mode::Async && self.opts.on("async-call-in-expression") {
+                    let call = Expr::Call(f, vec![e]);
+                    out.push(self.call_in_expression(ctx, call));
+                } else {
+                    out.push(Stmt::simple(format!("{f}("), e, ");"));
+                }
             }
             S::Recurse => {
                 let this = &self.funcs[ctx.this.expect("recursion in a function")];
@@ -930,6 +936,67 @@ impl Gen<'_> {
             g
         };
         Stmt::simple(format!("{v} = "), g, ";")
+    }
+
+    /// A statement of asynchronous code that makes the call `call` (of an `async` function,
+    /// which may synchronise) as a whole statement or inside an expression, in one of the
+    /// places where it runs before the rest of its statement (docs/language.md §8): an
+    /// operand, the left operand of `||`, the condition of `?:`, an `if` condition, an
+    /// argument, a `return`.
+    fn call_in_expression(&mut self, ctx: &Ctx, call: Expr) -> Stmt {
+        let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
+        let k = lit(self.rng.range(-3, 9));
+        let straight = self.callable(ctx, |k| k == Kind::Straight);
+        match self.rng.below(7) {
+            0 => Stmt::simple("", call, ";"),
+            1 => Stmt::simple(
+                format!("{v} = ("),
+                Expr::bin("+", call, k),
+                format!("){MOD};"),
+            ),
+            2 => Stmt::simple(
+                format!("{v} = "),
+                Expr::bin("||", Expr::bin(">", call, k), Expr::leaf(v.clone())),
+                ";",
+            ),
+            3 => Stmt::simple(
+                format!("{v} = "),
+                Expr::Cond(
+                    Box::new(Expr::bin("&", call, lit(1))),
+                    Box::new(Expr::leaf(v.clone())),
+                    Box::new(k),
+                ),
+                ";",
+            ),
+            4 => {
+                let mut s = Stmt::nest("if (", Some(Expr::bin(">", call, k)), ")");
+                set_body(
+                    &mut s,
+                    vec![Stmt::raw(format!("{v} = ({v} + 1){MOD};"), false)],
+                    None,
+                );
+                s
+            }
+            5 if straight.is_some() => {
+                let g = straight.unwrap_or_default();
+                let depth = lit(self.rng.range(0, 2));
+                Stmt::simple(format!("{v} = "), Expr::Call(g, vec![call, depth]), ";")
+            }
+            6 if ctx.ret == Some(true) && self.opts.on("return") => {
+                let c = self.expr(ctx, 1, false);
+                let mut s = Stmt::nest("if (", Some(c), ")");
+                let ret =
+                    Stmt::simple("return (", Expr::bin("*", call, lit(2)), format!("){MOD};"));
+                set_body(&mut s, vec![ret], None);
+                self.departed = true;
+                s
+            }
+            _ => Stmt::simple(
+                format!("{v} = "),
+                Expr::bin("-", k, call),
+                format!("{MOD};"),
+            ),
+        }
     }
 
     /// `barrier;`, with `barrier-under-condition` sometimes under a private condition that
@@ -1106,7 +1173,7 @@ impl FnInfo {
     fn signature(&self) -> String {
         match self.kind {
             Kind::Sync => format!("sync int {}(sh int d, pr int x)", self.name),
-            Kind::Async { .. } => format!("async void {}(int x)", self.name),
+            Kind::Async { .. } => format!("async int {}(int x)", self.name),
             Kind::Straight => format!("straight int {}(int x, int d)", self.name),
         }
     }

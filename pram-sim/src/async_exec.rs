@@ -6,7 +6,10 @@
 //! continuations (the rest of a block, a loop to test again, switch cases to fall into).
 //! Simple statements are executed whole by the vectorised interpreter on that one lane; a call
 //! that is a whole statement (`f(x);`, `v = f(x);`, `int v = f(x);`) is entered step by step,
-//! a call inside a larger expression runs to completion within its statement.
+//! and so is a call of a function that synchronises inside a larger expression: it runs before
+//! the rest of its statement, which then runs with the call's value (docs/language.md §8,
+//! `fork_frontend::sync_calls`). Other calls inside expressions run to completion within their
+//! statement.
 
 use crate::exec::Flow;
 use crate::fault::{self, Fault};
@@ -32,6 +35,8 @@ enum Target<'p> {
     Discard,
     Place(&'p Expr),
     Var(VarId),
+    /// A synchronising call inside a larger expression: its value for the statement's run.
+    First(&'p Expr),
 }
 
 struct Level<'p> {
@@ -41,6 +46,8 @@ struct Level<'p> {
     conts: Vec<Cont<'p>>,
     mark: usize,
     target: Target<'p>,
+    /// The call expression and its callee (None at the region's own level).
+    call: Option<(&'p Expr, FuncId)>,
     span: Span,
 }
 
@@ -60,14 +67,16 @@ struct Thread<'p> {
     state: State<'p>,
     /// This processor's PRAM clock.
     clock: u64,
+    /// The value of the synchronising call that ran before the rest of the next statement.
+    ran_first: Option<(&'p Expr, u64)>,
 }
 
 /// A resumable call: `f(x)`, `place = f(x)`.
-fn statement_call(e: &Expr) -> Option<(FuncId, &[Expr], Target<'_>)> {
+fn statement_call(e: &Expr) -> Option<(&Expr, FuncId, Target<'_>)> {
     match &e.kind {
-        ExprKind::Call { func, args } => Some((*func, args, Target::Discard)),
+        ExprKind::Call { func, .. } => Some((e, *func, Target::Discard)),
         ExprKind::Assign { place, value } => match &value.kind {
-            ExprKind::Call { func, args } => Some((*func, args, Target::Place(place))),
+            ExprKind::Call { func, .. } => Some((value, *func, Target::Place(place))),
             _ => None,
         },
         _ => None,
@@ -100,10 +109,12 @@ impl<'p> Machine<'p> {
                     conts: vec![Cont::Stmts(body, 0)],
                     mark: self.undo.len(),
                     target: Target::Discard,
+                    call: None,
                     span: Span::default(),
                 }],
                 state: State::Running,
                 clock: start,
+                ran_first: None,
             })
             .collect();
         loop {
@@ -232,17 +243,32 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Executes (or begins) one statement of a processor.
+    /// Executes (or begins) one statement of a processor. A synchronising call inside its
+    /// expression is entered first, step by step; the statement runs again after it returns,
+    /// with the call's value in place of the call.
     fn async_stmt(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
+        if t.ran_first.is_none() {
+            if let Some(call) = self.sync_calls.embedded(s) {
+                push(t, Cont::Stmts(std::slice::from_ref(s), 0));
+                return self.push_call(fr, t, call, Target::First(call), s.span);
+            }
+        }
+        self.ran_first = t.ran_first.take();
+        let done = self.async_stmt_now(fr, t, s);
+        self.ran_first = None;
+        done
+    }
+
+    fn async_stmt_now(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
         match &s.kind {
             StmtKind::Expr(e) => match statement_call(e) {
-                Some((func, args, target))
+                Some((call, func, target))
                     if self.prog.func(func).kind != fork_frontend::hir::FnKind::Sync =>
                 {
                     self.on_lane(fr, t, |m, frame, cx, lanes| {
                         m.count_step(frame, cx, s.span, lanes)
                     })?;
-                    self.push_call(fr, t, func, args, target, s.span)
+                    self.push_call(fr, t, call, target, s.span)
                 }
                 _ => self.on_lane(fr, t, |m, frame, cx, lanes| {
                     m.count_step(frame, cx, s.span, lanes)?;
@@ -253,18 +279,18 @@ impl<'p> Machine<'p> {
             StmtKind::Decl { var, init } => {
                 let call = match init.as_deref() {
                     Some([elem]) if elem.offset == 0 => match &elem.value.kind {
-                        ExprKind::Call { func, args } => Some((*func, args)),
+                        ExprKind::Call { .. } => Some(&elem.value),
                         _ => None,
                     },
                     _ => None,
                 };
                 match call {
-                    Some((func, args)) => {
+                    Some(call) => {
                         self.on_lane(fr, t, |m, frame, cx, lanes| {
                             m.count_step(frame, cx, s.span, lanes)?;
                             m.declare(frame, cx, *var, None, lanes, s.span)
                         })?;
-                        self.push_call(fr, t, func, args, Target::Var(*var), s.span)
+                        self.push_call(fr, t, call, Target::Var(*var), s.span)
                     }
                     None => self.on_lane(fr, t, |m, frame, cx, lanes| {
                         m.count_step(frame, cx, s.span, lanes)?;
@@ -407,16 +433,19 @@ impl<'p> Machine<'p> {
         })
     }
 
-    /// Enters a user function step by step.
+    /// Enters a user function step by step (`call` is a call expression).
     fn push_call(
         &mut self,
         fr: &mut Frame,
         t: &mut Thread<'p>,
-        func: FuncId,
-        args: &[Expr],
+        call: &'p Expr,
         target: Target<'p>,
         span: Span,
     ) -> R<()> {
+        let ExprKind::Call { func, args } = &call.kind else {
+            return Err(self.internal("entering a call that is not a call"));
+        };
+        let func = *func;
         let (callee, cx, mark) = self.on_lane(fr, t, |m, frame, cx, lanes| {
             m.enter_call(frame, cx, func, args, lanes, span)
         })?;
@@ -430,6 +459,7 @@ impl<'p> Machine<'p> {
             conts: vec![Cont::Stmts(body, 0)],
             mark,
             target,
+            call: Some((call, func)),
             span,
         });
         Ok(())
@@ -441,7 +471,7 @@ impl<'p> Machine<'p> {
         let Some(level) = t.levels.pop() else {
             return Ok(());
         };
-        let value = returned.unwrap_or(0);
+        let mut value = smallvec::smallvec![returned.unwrap_or(0)];
         let Some(callee) = level.frame else {
             t.state = match returned {
                 Some(v) => {
@@ -452,10 +482,20 @@ impl<'p> Machine<'p> {
             };
             return Ok(());
         };
+        if let Some((call, func)) = level.call {
+            self.on_lane(fr, t, |m, frame, cx, lanes| {
+                m.keep_returned(frame, cx, call, func, lanes, &mut value)
+            })?;
+        }
+        let value = value[0];
         self.leave_call(&level.cx, &callee, level.mark)?;
         let span = level.span;
         match level.target {
             Target::Discard => Ok(()),
+            Target::First(call) => {
+                t.ran_first = Some((call, value));
+                Ok(())
+            }
             Target::Place(place) => self.on_lane(fr, t, |m, frame, cx, lanes| {
                 let p = m.place(frame, cx, place, lanes)?;
                 let s = m.scalar(&place.ty);

@@ -7,7 +7,7 @@ use crate::fault::{self, Fault};
 use crate::machine::{Binding, Ctx, Frame, Lanes, Machine, Storage, Vals, R};
 use crate::memory::{Origin, State};
 use crate::step::Siblings;
-use crate::value::truth;
+use crate::value::{truth, Scalar};
 use fork_frontend::hir::{
     Expr, FnKind, FuncId, InitElem, Mode, Sharity, Stmt, StmtKind, SwitchCase, VarId,
 };
@@ -648,11 +648,12 @@ impl<'p> Machine<'p> {
         &mut self,
         fr: &mut Frame,
         cx: &Ctx,
+        site: &Expr,
         func: FuncId,
         args: &[Expr],
         lanes: &[u32],
-        span: Span,
     ) -> R<Vals> {
+        let span = site.span;
         let body = &self.prog.func(func).body.stmts;
         let (mut callee, inner, mark) = self.enter_call(fr, cx, func, args, lanes, span)?;
         // Calls by a group, from when its arguments are evaluated (calls among them come
@@ -668,11 +669,56 @@ impl<'p> Machine<'p> {
         } else {
             self.exec_block(&mut callee, &inner, body, all)?;
         }
+        let mut ret = std::mem::take(&mut callee.ret);
+        self.keep_returned(fr, cx, site, func, lanes, &mut ret)?;
         self.leave_call(&inner, &callee, mark)?;
         if traced {
             self.trace_leave();
         }
-        Ok(callee.ret)
+        Ok(ret)
+    }
+
+    /// A struct value is the address of its object, and the callee's objects end with the
+    /// call: the value a call of a struct-returning function returns moves into an object of
+    /// the caller's frame, one per call expression and lane, reused each time the expression
+    /// is evaluated again. A function that falls off its end returns a zeroed struct, as a
+    /// scalar one returns 0.
+    pub fn keep_returned(
+        &mut self,
+        fr: &mut Frame,
+        cx: &Ctx,
+        site: &Expr,
+        func: FuncId,
+        lanes: &[u32],
+        vals: &mut Vals,
+    ) -> R<()> {
+        let Scalar::Aggregate(size) = self.scalar(&self.prog.func(func).ret) else {
+            return Ok(());
+        };
+        let key = site as *const Expr as usize;
+        for (v, &l) in vals.iter_mut().zip(lanes) {
+            let kept = match fr.returned.iter().find(|r| r.0 == key && r.1 == l) {
+                Some(&(_, _, p)) => p,
+                None => {
+                    let p = self
+                        .mem
+                        .alloc(size, false, Origin::Return(func))
+                        .map_err(|e| self.mem_fault(e, site.span, fr, cx, l, true))?;
+                    fr.owned.push(p);
+                    fr.returned.push((key, l, p));
+                    p
+                }
+            };
+            match *v {
+                0 => self.mem.clear(kept),
+                src => self
+                    .mem
+                    .copy(kept, src, size)
+                    .map_err(|e| self.mem_fault(e, site.span, fr, cx, l, false))?,
+            }
+            *v = kept;
+        }
+        Ok(())
     }
 
     /// Evaluates the arguments, checks the depth, makes the callee's frame and binds the

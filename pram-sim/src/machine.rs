@@ -6,7 +6,7 @@ use crate::memory::{ptr_add, MemError, Memory, Origin, State};
 use crate::stats::{FuncStats, Stats};
 use crate::value::Scalar;
 use crate::{Config, Outcome};
-use fork_frontend::hir::{FnKind, FuncId, Mode, Program, Sharity, Type, VarId, VarKind};
+use fork_frontend::hir::{Expr, FnKind, FuncId, Mode, Program, Sharity, Type, VarId, VarKind};
 use fork_frontend::source::Span;
 
 pub type R<T> = Result<T, Box<Fault>>;
@@ -41,6 +41,9 @@ pub struct Frame {
     pub ret: Vals,
     /// Private objects created by this call, ended when it returns.
     pub owned: Vec<u64>,
+    /// The objects holding the values of struct-returning calls made by this call: the call
+    /// expression's address, the lane, the object (`Machine::keep_returned`).
+    pub returned: Vec<(usize, u32, u64)>,
 }
 
 impl Frame {
@@ -139,6 +142,11 @@ pub struct Machine<'p> {
     pub races: Option<crate::step::RaceLog>,
     /// Set under `--trace`.
     pub trace: Option<crate::trace::Tracer<'p>>,
+    /// Which functions synchronise (`async_exec` runs their calls step by step).
+    pub sync_calls: fork_frontend::sync_calls::SyncCalls,
+    /// The value of a synchronising call that ran before the rest of its statement, while that
+    /// statement is evaluated (`async_exec`): the call expression stands for it.
+    pub ran_first: Option<(&'p Expr, u64)>,
 }
 
 impl<'p> Machine<'p> {
@@ -200,6 +208,8 @@ impl<'p> Machine<'p> {
             },
             races: cfg.check_races.then(crate::step::RaceLog::default),
             trace: trace.map(|options| crate::trace::Tracer::new(options, cfg.procs)),
+            sync_calls: fork_frontend::sync_calls::SyncCalls::new(&prog.funcs),
+            ran_first: None,
         }
     }
 
@@ -343,6 +353,7 @@ impl<'p> Machine<'p> {
             ret: smallvec::smallvec![0; n],
             procs,
             owned: Vec::new(),
+            returned: Vec::new(),
         }
     }
 
@@ -444,6 +455,11 @@ impl<'p> Machine<'p> {
                     o.size
                 ),
                 Origin::Str => format!("a string literal ({} bytes)", o.size),
+                Origin::Return(f) => format!(
+                    "the value returned by `{}` ({} bytes)",
+                    self.prog.func(f).name,
+                    o.size
+                ),
             },
             None => "an unknown object".into(),
         }

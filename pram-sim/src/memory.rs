@@ -3,7 +3,7 @@
 //! the low 32 bits, so every access is checked against its object exactly, and an object that
 //! was freed or whose scope ended is recognised.
 
-use fork_frontend::hir::VarId;
+use fork_frontend::hir::{FuncId, VarId};
 use fork_frontend::source::Span;
 
 /// Where an object came from, for messages.
@@ -15,6 +15,8 @@ pub enum Origin {
         span: Span,
     },
     Str,
+    /// The value a call of this function returned, kept for its caller (`Machine::call`).
+    Return(FuncId),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

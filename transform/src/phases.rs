@@ -15,9 +15,9 @@
 //! uses lives in a slot, as the kernel is launched again (`storage`, `CutReason::Suspend`).
 
 use crate::plan::{CutReason, HostLoop, HostOp};
-use crate::rules::{assign_stmt, leaves, mk, Builder, Leave};
+use crate::rules::{assign_stmt, mk, Builder};
 use fork_frontend::hir::{
-    BinOp, Block, Expr, ExprKind, Mode, Sharity, Stmt, StmtKind, SwitchCase, Type, UnOp, VarId,
+    BinOp, Block, Expr, ExprKind, Mode, Stmt, StmtKind, SwitchCase, Type, UnOp, VarId,
 };
 use fork_frontend::source::Span;
 
@@ -140,32 +140,26 @@ impl Builder<'_> {
     }
 }
 
-/// Whether a `barrier` in `s` may be reached by some processors of the group and not by the
-/// others at the same time: under a private condition, or in a loop with a private condition
-/// or a `break`/`continue` (a processor that leaves or continues meets the others at another
-/// barrier). `divergent`: `s` itself is under such a construct.
-fn divergent_barrier(s: &Stmt, divergent: bool) -> bool {
-    let private = |c: &Expr| divergent || c.sharity == Sharity::Private;
+/// Whether a `barrier` in `s` is under a condition or in a loop (`nested`: `s` itself is).
+/// Under a private condition, or in a loop that a processor leaves or continues alone, some
+/// processors reach it and others meet them at another barrier. Under a shared condition the
+/// processors agree, but where none reaches it (the condition false, a loop's last test) a
+/// kernel cut there would still end an interval of output (docs/language.md §8: the lines
+/// printed between two releases appear in `__PROC_NR__` order), which the simulator does not:
+/// barrier phases end one only where a barrier releases.
+fn divergent_barrier(s: &Stmt, nested: bool) -> bool {
     match &s.kind {
-        StmtKind::Barrier => divergent,
-        StmtKind::Block(b) => b.stmts.iter().any(|s| divergent_barrier(s, divergent)),
-        StmtKind::If { cond, then, els } => {
-            let d = private(cond);
-            divergent_barrier(then, d) || els.as_deref().is_some_and(|e| divergent_barrier(e, d))
+        StmtKind::Barrier => nested,
+        StmtKind::Block(b) => b.stmts.iter().any(|s| divergent_barrier(s, nested)),
+        StmtKind::If { then, els, .. } => {
+            divergent_barrier(then, true)
+                || els.as_deref().is_some_and(|e| divergent_barrier(e, true))
         }
-        StmtKind::Switch { cond, cases } => {
-            let d = private(cond);
-            cases
-                .iter()
-                .flat_map(|c| &c.body)
-                .any(|s| divergent_barrier(s, d))
-        }
-        StmtKind::Loop { cond, body, .. } => {
-            let d = cond.as_ref().map_or(divergent, private)
-                || leaves(body, Leave::Break)
-                || leaves(body, Leave::Continue);
-            divergent_barrier(body, d)
-        }
+        StmtKind::Switch { cases, .. } => cases
+            .iter()
+            .flat_map(|c| &c.body)
+            .any(|s| divergent_barrier(s, true)),
+        StmtKind::Loop { body, .. } => divergent_barrier(body, true),
         _ => false,
     }
 }

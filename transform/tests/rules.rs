@@ -54,5 +54,6 @@ rule!(
     rule6_async_barrier_under_private_condition,
     rule6_async_private_switch_with_barrier,
     rule6_async_call_under_private_condition,
+    rule6_async_call_in_expression,
     unsupported_recursive_async_call_under_private_condition,
 );

@@ -153,6 +153,19 @@ operations (`mpadd`).";
     E0411 = "E0411", "`sh`/`pr` or a function kind is written where it has no meaning",
         "`sh`/`pr` apply to variables and parameters, `sync`/`async`/`straight` to functions.\n\n    \
     sh int f(void);   // error\n\nRemove the qualifier.";
+    E0412 = "E0412", "a call that synchronises is placed where it cannot run first",
+        "In asynchronous code, a call of an `async` function that executes `barrier` (or \
+`start`, `farm`, `seq`, directly or through its callees) runs before the rest of its \
+statement, as `t = f(x);` written just before it would, so that its barriers pair with the \
+other processors' barriers the same way on every backend. It may be a whole statement \
+(`f(x);`, `v = f(x);`, `int v = f(x);`) or sit in the expression of a statement, \
+declaration, `return`, `if` or `switch` condition (`v = f(x) + 1;`, `return f(x);`, \
+`if (f(x) > 0)`, `g(f(x));`), but not in an operand of `&&`, `||` or `?:` that is not always \
+evaluated, in a loop condition or `for` step, next to a second such call, or after another \
+side effect of its statement (an assignment, `++`, a call, `printf`, `mpadd` evaluated \
+earlier in C's left-to-right order, as in `a[i++] = f(x) + 1;`).\n\n    \
+    while (f(i) > 0) i++;   // error\n\nCall it in a statement of its own \
+(`t = f(i); while (t > 0) { i++; t = f(i); }`) and use `t`.";
     W0201 = "W0201", "a shared variable is assigned a private value in a synchronous region",
         "Every member of the group writes the variable in the same step, each with its own \
 (private) value: a concurrent write of possibly different values.\n\n    \

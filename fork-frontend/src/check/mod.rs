@@ -188,6 +188,7 @@ impl Checker {
     }
 
     fn finish(mut self) -> (Option<Program>, Vec<Diagnostic>) {
+        self.check_sync_calls();
         for sig in &self.sigs {
             if let (false, Some(call)) = (sig.defined, sig.first_call) {
                 self.diags.push(

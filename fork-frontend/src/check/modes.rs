@@ -6,6 +6,7 @@ use super::Checker;
 use crate::diag::Diagnostic;
 use crate::hir::{Expr, ExprKind, FnKind, FuncId, Mode, Sharity, Stmt, StmtKind, Type, VarId};
 use crate::source::Span;
+use crate::sync_calls::{Misplaced, SyncCalls};
 
 /// What encloses a `break`/`continue`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +147,71 @@ impl Checker {
                 ),
             );
         }
+    }
+}
+
+impl Checker {
+    /// E0412: a synchronising call of asynchronous code where it cannot run before the rest
+    /// of its statement (`crate::sync_calls`).
+    pub(super) fn check_sync_calls(&mut self) {
+        let sync = SyncCalls::new(&self.funcs);
+        let mut found = Vec::new();
+        for f in &self.funcs {
+            for s in &f.body.stmts {
+                misplaced_calls(&sync, s, &mut found);
+            }
+        }
+        for (call, func, why) in found {
+            let name = &self.funcs[func.0 as usize].name;
+            let d = match why {
+                Misplaced::Conditional(op) => Diagnostic::error(
+                    &E0412,
+                    call,
+                    format!("`{name}` synchronises and is called in an operand that is not always evaluated"),
+                )
+                .with_label("a call that executes `barrier`")
+                .with_note(op, "this operator evaluates it only for some processors")
+                .with_help(format!("call it in an `if` of its own (`if (c) t = {name}(...);`) and use `t` here")),
+                Misplaced::Loop => Diagnostic::error(
+                    &E0412,
+                    call,
+                    format!("`{name}` synchronises and is called in a loop's test or step"),
+                )
+                .with_label("evaluated again at each iteration")
+                .with_help(format!("call it in a statement of its own before the loop and at the end of its body (`t = {name}(...);`), and test `t`")),
+                Misplaced::Second(first) => Diagnostic::error(
+                    &E0412,
+                    call,
+                    format!("`{name}` synchronises and is the second such call in one statement"),
+                )
+                .with_label("the second call that executes `barrier`")
+                .with_note(first, "the first one")
+                .with_help("make each call a statement of its own (`t = f(...);`) and combine the results after"),
+                Misplaced::Effect(effect) => Diagnostic::error(
+                    &E0412,
+                    call,
+                    format!("`{name}` synchronises and is called after another side effect of its statement"),
+                )
+                .with_label("runs before the rest of the statement")
+                .with_note(effect, "this side effect comes first in the statement")
+                .with_help(format!("call it in a statement of its own before this one (`t = {name}(...);`) and use `t` here")),
+            };
+            self.report(d);
+        }
+    }
+}
+
+/// The misplaced synchronising calls of the asynchronous statements in `s`.
+fn misplaced_calls(sync: &SyncCalls, s: &Stmt, out: &mut Vec<(Span, FuncId, Misplaced)>) {
+    if s.mode == Mode::Async {
+        if let Some((call, why)) = sync.misplaced(s) {
+            if let ExprKind::Call { func, .. } = &call.kind {
+                out.push((call.span, *func, why));
+            }
+        }
+    }
+    for c in crate::sync_calls::children(s) {
+        misplaced_calls(sync, c, out);
     }
 }
 

@@ -10,8 +10,9 @@
 //!
 //! A function is inlined where that is exact: it is `async`, synchronises, is not recursive,
 //! has no `sh` parameter and contains no group construct (`start`, `fork`, `farm`, `seq`,
-//! whose groups need the host call); the call is a whole statement, as the simulator enters
-//! step by step (`inline_site`). Other calls stay host calls.
+//! whose groups need the host call); the call is a whole statement or runs before the rest of
+//! its statement, as the simulator enters it step by step (`inline_site`). Other calls stay
+//! host calls.
 
 use super::*;
 use fork_frontend::hir::Block;
@@ -45,33 +46,28 @@ impl Builder<'_> {
     }
 
     fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        if let Some((func, args)) = inline_site(&self.program, self.summaries, s) {
+        if let Some((call, func, args)) = inline_site(&self.program, self.summaries, s) {
             let span = s.span;
             let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
             let body = self.inlined_body(func, args.to_vec(), result, span);
             // The callee's own calls (`inlinable` admits no recursion).
             let mut stmts = self.inline_list(&body);
-            let mut s = s.clone();
-            // What the statement does with the value, after the callee's body.
-            let value = result.map(|r| self.var_expr(r, span));
-            match (&mut s.kind, value) {
-                (StmtKind::Expr(e), Some(value)) if matches!(e.kind, ExprKind::Assign { .. }) => {
-                    if let ExprKind::Assign { value: v, .. } = &mut e.kind {
-                        **v = value;
-                    }
-                    stmts.push(s);
-                }
-                (
-                    StmtKind::Decl {
-                        init: Some(init), ..
-                    },
-                    Some(value),
-                ) => {
-                    init[0].value = value;
-                    stmts.push(s);
-                }
-                _ => {}
+            // The statement with the call's value in place of the call, after the callee's
+            // body; nothing is left of a call that is the whole statement.
+            let bare = matches!(&s.kind, StmtKind::Expr(e) if std::ptr::eq(e, call));
+            if !bare {
+                let value = match result {
+                    Some(r) => self.var_expr(r, call.span),
+                    None => mk(
+                        ExprKind::Convert(Box::new(int(0, call.span))),
+                        Type::Void,
+                        call.span,
+                    ),
+                };
+                let mut rest = s.clone();
+                replace_first(&mut rest, call, value);
+                stmts.push(rest);
             }
             out.push(block_stmt(stmts, span));
             return;
@@ -125,14 +121,6 @@ impl Builder<'_> {
                 ..
             })
         );
-        if let (Some(r), false) = (result, last_return) {
-            // Falling off the end returns 0, as the simulator's call does.
-            let ty = self.program.var(r).ty.clone();
-            if ty.is_scalar() {
-                let zero = mk(ExprKind::Convert(Box::new(int(0, span))), ty, span);
-                stmts.push(async_assign(self, r, zero, span));
-            }
-        }
         let early = body[..body.len() - usize::from(last_return)]
             .iter()
             .any(returns);
@@ -264,7 +252,12 @@ impl Builder<'_> {
             return local;
         }
         let copy = Var {
-            name: format!("%{}_{}", self.program.func(callee).name, var.name),
+            // A temporary of the callee (`%zero`, `return_zero_at_end`) keeps one `%`.
+            name: format!(
+                "%{}_{}",
+                self.program.func(callee).name,
+                var.name.trim_start_matches('%')
+            ),
             kind: VarKind::Local { func: self.func },
             ..var.clone()
         };
@@ -322,33 +315,58 @@ impl Builder<'_> {
     }
 }
 
-/// The call of an inlinable function that `s` makes as a whole statement, the only calls the
-/// simulator runs step by step, so that their barriers wait (`f(x);`, `place = f(x);`,
-/// `T v = f(x);`; pram-sim's `async_exec`): a call inside a larger expression runs to its end
-/// within the statement there. Its arguments call no function that synchronises.
+/// The call of an inlinable function that `s` runs before the rest of the statement: a whole
+/// statement (`f(x);`, `place = f(x);`, `T v = f(x);`) or one inside the expression of a
+/// statement, declaration, `return` or `if`/`switch` condition (`fork_frontend::sync_calls`:
+/// the checker admits at most one there, evaluated unconditionally, in a statement without
+/// other side effects), as the simulator enters them step by step (pram-sim's `async_exec`).
 fn inline_site<'s>(
     program: &Program,
     summaries: &Summaries,
     s: &'s Stmt,
-) -> Option<(FuncId, &'s [Expr])> {
-    let call = match &s.kind {
-        StmtKind::Expr(e) => match &e.kind {
-            ExprKind::Assign { value, .. } => value,
-            _ => e,
-        },
-        StmtKind::Decl {
-            init: Some(init), ..
-        } => match init.as_slice() {
-            [elem] if elem.offset == 0 => &elem.value,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let ExprKind::Call { func, args } = &call.kind else {
+) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
+    type Site<'e> = (&'e Expr, FuncId, &'e [Expr]);
+    fn find<'e>(e: &'e Expr, hit: &impl Fn(FuncId) -> bool) -> Option<Site<'e>> {
+        if let ExprKind::Call { func, args } = &e.kind {
+            if hit(*func) {
+                return Some((e, *func, args));
+            }
+        }
+        let mut found = None;
+        e.for_each_child(|c| found = found.or_else(|| find(c, hit)));
+        found
+    }
+    if matches!(s.kind, StmtKind::Loop { .. }) {
         return None;
+    }
+    let hit = |f| inlinable(program, summaries, f);
+    own_exprs(s).into_iter().find_map(|e| find(e, &hit))
+}
+
+/// Replaces the first expression of `s` (its own, in evaluation order) equal to `call` with
+/// `value`; `call` is the statement's only call of its function (`inline_site`).
+fn replace_first(s: &mut Stmt, call: &Expr, value: Expr) {
+    fn go(e: &mut Expr, call: &Expr, value: &mut Option<Expr>) {
+        if *e == *call {
+            if let Some(v) = value.take() {
+                *e = v;
+            }
+            return;
+        }
+        if value.is_some() {
+            e.for_each_child_mut(|c| go(c, call, value));
+        }
+    }
+    let mut value = Some(value);
+    let exprs: Vec<&mut Expr> = match &mut s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => vec![e],
+        StmtKind::Decl { init, .. } => init.iter_mut().flatten().map(|i| &mut i.value).collect(),
+        StmtKind::If { cond, .. } | StmtKind::Switch { cond, .. } => vec![cond],
+        _ => Vec::new(),
     };
-    let plain_args = !args.iter().any(|a| summaries.expr(program, a).host);
-    (inlinable(program, summaries, *func) && plain_args).then_some((*func, args.as_slice()))
+    for e in exprs {
+        go(e, call, &mut value);
+    }
 }
 
 /// Whether `func` is inlined (module docs).
@@ -388,7 +406,7 @@ pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncI
 fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     fn visit(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> bool {
         let inlined = s.mode == Mode::Async
-            && inline_site(program, summaries, s).is_some_and(|(f, _)| f == func);
+            && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
         own_exprs(s).into_iter().for_each(|e| calls(e, &mut own));
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)

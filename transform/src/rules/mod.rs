@@ -403,6 +403,66 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// `program` with `return 0;` (a zeroed struct for a struct type) at the end of every
+/// function that returns a value and may fall off its end: the simulator's call returns that
+/// value then, and every executor and the emitted C read the return slot of the call, which
+/// would otherwise hold an earlier call's value (or, in a device function, none at all).
+pub fn return_zero_at_end(program: &Program) -> Program {
+    let mut program = program.clone();
+    for i in 0..program.funcs.len() {
+        let f = &program.funcs[i];
+        let falls_off = !matches!(
+            f.body.stmts.last(),
+            Some(Stmt {
+                kind: StmtKind::Return(_),
+                ..
+            })
+        );
+        if f.ret == Type::Void || !falls_off {
+            continue;
+        }
+        let (ty, span) = (f.ret.clone(), f.body.span);
+        let mode = if f.kind == FnKind::Async {
+            Mode::Async
+        } else {
+            Mode::Sync
+        };
+        let func = FuncId(i as u32);
+        let mut stmts = Vec::new();
+        let zero = if ty.is_scalar() {
+            mk(
+                ExprKind::Convert(Box::new(mk(ExprKind::IntConst(0), Type::INT, span))),
+                ty,
+                span,
+            )
+        } else {
+            // A declaration without initialiser zero-fills its object each time it runs.
+            let var = VarId(program.vars.len() as u32);
+            program.vars.push(Var {
+                name: "%zero".into(),
+                ty: ty.clone(),
+                sharity: Sharity::Private,
+                kind: VarKind::Local { func },
+                addr_taken: false,
+                span,
+            });
+            stmts.push(Stmt {
+                kind: StmtKind::Decl { var, init: None },
+                mode,
+                span,
+            });
+            mk(ExprKind::Var(var), ty, span)
+        };
+        stmts.push(Stmt {
+            kind: StmtKind::Return(Some(zero)),
+            mode,
+            span,
+        });
+        program.funcs[i].body.stmts.extend(stmts);
+    }
+    program
+}
+
 pub(crate) fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr {
         kind,
