@@ -231,6 +231,13 @@ for file in ${FILES:-"$ROOT"/classroom-examples/*.fork "$ROOT"/tests/semantics/*
     done < <(grep '^//! run:' "$file")
 done >"$OUT/cases.tsv"
 
+# Logs and rows are named by the program's file name: two programs of one name would mix.
+same=$(cut -f2 "$OUT/cases.tsv" | sort -u | xargs -n1 basename | sort | uniq -d)
+if [ -n "$same" ]; then
+    echo "error: two programs named $same; rename one (the logs are named by file name)" >&2
+    exit 2
+fi
+
 # shellcheck disable=SC2016
 xargs -a "$OUT/cases.tsv" -d '\n' -P "$JOBS" -I{} \
     bash -c 'IFS=$'"'"'\t'"'"' read -r i f n a <<<"$1"; verify_case "$i" "$f" "$n" "$a"' _ {}
