@@ -197,14 +197,16 @@ fn has_sync_construct(s: &Stmt) -> bool {
     ) || children(s).into_iter().any(has_sync_construct)
 }
 
-/// The functions `s` calls, nested statements included.
-fn stmt_calls(s: &Stmt, out: &mut Vec<FuncId>) {
-    fn expr_calls(e: &Expr, out: &mut Vec<FuncId>) {
-        if let ExprKind::Call { func, .. } = &e.kind {
-            out.push(*func);
-        }
-        e.for_each_child(|c| expr_calls(c, out));
+/// The functions `e` calls, in evaluation order.
+pub fn expr_calls(e: &Expr, out: &mut Vec<FuncId>) {
+    if let ExprKind::Call { func, .. } = &e.kind {
+        out.push(*func);
     }
+    e.for_each_child(|c| expr_calls(c, out));
+}
+
+/// The functions `s` calls, nested statements included.
+pub fn stmt_calls(s: &Stmt, out: &mut Vec<FuncId>) {
     own_exprs(s).into_iter().for_each(|e| expr_calls(e, out));
     children(s).into_iter().for_each(|c| stmt_calls(c, out));
 }

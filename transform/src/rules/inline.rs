@@ -16,6 +16,7 @@
 
 use super::*;
 use fork_frontend::hir::Block;
+use fork_frontend::sync_calls::{children, expr_calls, own_exprs, stmt_calls};
 
 /// The callee's variables in one inlined copy: each parameter and local gets a fresh private
 /// local of the caller.
@@ -385,7 +386,7 @@ fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
 fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
     let mut callees = Vec::new();
     for s in &program.func(from).body.stmts {
-        stmt_callees(s, &mut callees);
+        stmt_calls(s, &mut callees);
     }
     callees.into_iter().any(|c| {
         c == to
@@ -408,7 +409,9 @@ fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> boo
         let inlined = s.mode == Mode::Async
             && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
-        own_exprs(s).into_iter().for_each(|e| calls(e, &mut own));
+        own_exprs(s)
+            .into_iter()
+            .for_each(|e| expr_calls(e, &mut own));
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)
             || children(s)
                 .into_iter()
@@ -434,49 +437,6 @@ fn has_group_construct(s: &Stmt) -> bool {
         }
         _ => false,
     }
-}
-
-/// The expressions of `s` itself, not those of the statements nested in it (`children`).
-fn own_exprs(s: &Stmt) -> Vec<&Expr> {
-    match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => vec![e],
-        StmtKind::Decl { init, .. } => init.iter().flatten().map(|i| &i.value).collect(),
-        StmtKind::If { cond, .. } | StmtKind::Switch { cond, .. } => vec![cond],
-        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).collect(),
-        StmtKind::Fork {
-            count, at, dollar, ..
-        } => [count, at].into_iter().chain(dollar.iter()).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The statements nested directly in `s`, group construct bodies included.
-fn children(s: &Stmt) -> Vec<&Stmt> {
-    match &s.kind {
-        StmtKind::Block(b) => b.stmts.iter().collect(),
-        StmtKind::If { then, els, .. } => std::iter::once(&**then).chain(els.as_deref()).collect(),
-        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).collect(),
-        StmtKind::Loop { body, .. }
-        | StmtKind::Fork { body, .. }
-        | StmtKind::Start(body)
-        | StmtKind::Farm(body)
-        | StmtKind::Seq(body) => vec![body],
-        _ => Vec::new(),
-    }
-}
-
-/// The functions `e` calls, in evaluation order.
-fn calls(e: &Expr, out: &mut Vec<FuncId>) {
-    if let ExprKind::Call { func, .. } = &e.kind {
-        out.push(*func);
-    }
-    e.for_each_child(|c| calls(c, out));
-}
-
-/// The functions `s` calls, nested statements included.
-fn stmt_callees(s: &Stmt, out: &mut Vec<FuncId>) {
-    own_exprs(s).into_iter().for_each(|e| calls(e, out));
-    children(s).into_iter().for_each(|c| stmt_callees(c, out));
 }
 
 /// Whether `s` contains a `return`.
