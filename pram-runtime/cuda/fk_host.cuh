@@ -882,7 +882,8 @@ inline int fk_finish() {
 
 inline int fk_main(int argc, char **argv, const FkProgram *program) {
     long procs = 1;
-    int common = 1;  // --crcw common (the default): concurrent writes are checked
+    // --crcw common (the default): concurrent writes are checked (an unchecked build logs none)
+    [[maybe_unused]] int common = 1;
     fk_h.priority = 0;
     fk_h.max_steps = FK_DEFAULT_MAX_STEPS;
     fk_h.timeout = FK_DEFAULT_TIMEOUT;
