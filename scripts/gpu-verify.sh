@@ -19,12 +19,12 @@
 #   cu   : forkcc build FILE -D.. --emit cuda; nvcc -O2 -arch=sm_90; ./prog -p P
 #   cud  : the same with --schedule device
 # and compares stdout bytes and success/failure with the reference, and for a run that stops
-# with a runtime fault the fault's R-code and file:line:col (`fault_of`: every run uses
+# with a runtime fault the fault's R-code, file:line:col and processor (`fault_of`: every run uses
 # `--message-format short`, the form the standalone binary prints; a GPU limit names its loop
 # or call: `error[R0006]: the loop at FILE:LINE:COL ...`). Runs with --model erew/crew or
-# --check races are simulator-only: n/a; `--max-steps` is passed to the .cu. Then it runs compute-sanitizer memcheck and racecheck on the nvcc binaries
-# of the classroom examples (both schedules, checked and built with -DFK_CHECKS=0; synccheck
-# too on the device schedule's), and writes the GPU trace (`--trace`, both schedules) of every
+# --check races are simulator-only: n/a; `--max-steps` is passed to the .cu. Then it runs
+# compute-sanitizer memcheck, racecheck and synccheck on the nvcc binaries of the classroom
+# examples (both schedules, checked and built with -DFK_CHECKS=0), and writes the GPU trace (`--trace`, both schedules) of every
 # classroom example's first case, checked to be trace-event JSON (python3) next to the
 # simulator's output, with the device time per function of `--stats`. Cases run in parallel
 # (JOBS, default nproc), and so do the sanitizer passes.
@@ -115,11 +115,13 @@ procs_of() {
     echo 1
 }
 
-# The fault of a run's stderr as `FILE:LINE:COL R....` (empty without one): the short form
-# `FILE:LINE:COL: error[R....]: ...`, or a GPU limit's `error[R....]: the loop at FILE:LINE:COL`.
+# The fault of a run's stderr as `FILE:LINE:COL R.... PROC` (empty without one): the short form
+# `FILE:LINE:COL: error[R....]: ..., by processor PROC ...`, or a GPU limit's
+# `error[R....]: the loop at FILE:LINE:COL ... on processor PROC`.
 fault_of() {
-    sed -n -E -e 's/^([^ ]+:[0-9]+:[0-9]+): error\[(R[0-9]+)\].*/\1 \2/p' \
-        -e 's/^error\[(R[0-9]+)\]: [^:]* at ([^ :]+:[0-9]+:[0-9]+).*/\2 \1/p' "$1" | head -1
+    sed -n -E -e 's/^([^ ]+:[0-9]+:[0-9]+): error\[(R[0-9]+)\].*/\1 \2 &/p' \
+        -e 's/^error\[(R[0-9]+)\]: [^:]* at ([^ :]+:[0-9]+:[0-9]+).*/\2 \1 &/p' "$1" |
+        head -1 | sed -E 's/^([^ ]+ [^ ]+) .*(by|on) processor ([0-9]+).*/\1 \3/; t; s/^([^ ]+ R[0-9]+) .*/\1/'
 }
 
 # compare NAME BACKEND STATUS: "ok" when stdout, success and the fault's code and location
@@ -282,14 +284,11 @@ elif command -v "$SANITIZER" >/dev/null; then
         [ -x "$BIN/$name" ] || continue
         args=$(grep -m1 '^//! run:' "$file")
         p=$(procs_of "${args#//! run:}")
-        printf '%s %s memcheck\n%s %s racecheck\n' "$name" "$p" "$name" "$p"
-        [ -x "$BIN/$name.unchecked" ] && printf '%s %s memcheck\n' "$name.unchecked" "$p"
-        if [ -x "$BIN/$name.dev" ]; then
-            printf '%s %s memcheck\n%s %s racecheck\n%s %s synccheck\n' "$name.dev" "$p" \
-                "$name.dev" "$p" "$name.dev" "$p"
-            [ -x "$BIN/$name.dev.unchecked" ] &&
-                printf '%s %s memcheck\n' "$name.dev.unchecked" "$p"
-        fi
+        for bin in "$name" "$name.unchecked" "$name.dev" "$name.dev.unchecked"; do
+            [ -x "$BIN/$bin" ] &&
+                printf '%s %s memcheck\n%s %s racecheck\n%s %s synccheck\n' "$bin" "$p" \
+                    "$bin" "$p" "$bin" "$p"
+        done
     done | xargs -r -P "$JOBS" -L1 bash -c 'sanitize "$@"' _
     cat "$ROWS"/san.* >>"$SUMMARY" 2>/dev/null
 else

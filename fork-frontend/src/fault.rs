@@ -66,21 +66,26 @@ over 2 GiB, more than 8 GiB of memory in all, a `printf` field wider than 1 MiB,
 rejected. Please report it with the program.";
 }
 
+/// The help of a `--crcw common` conflict (R0004), the same on every backend.
+pub const CONFLICT_HELP: &str = "let one processor write (e.g. under `if ($$ == 0)`), or run with `--crcw arbitrary` or `--crcw priority`";
+
 /// Which processor faulted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Who {
+    /// `__PROC_NR__`
     pub proc: u32,
-    pub rank: u32,
-    pub at: i64,
+    /// `$$` and `@` in its group; None where the executor knows only the number (the GPU
+    /// finds a conflict's first writer in the write logs, which hold no group).
+    pub in_group: Option<(u32, i64)>,
 }
 
 impl std::fmt::Display for Who {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "processor {} ($$ = {}, @ = {})",
-            self.proc, self.rank, self.at
-        )
+        write!(f, "processor {}", self.proc)?;
+        match self.in_group {
+            Some((rank, at)) => write!(f, " ($$ = {rank}, @ = {at})"),
+            None => Ok(()),
+        }
     }
 }
 

@@ -820,8 +820,8 @@ inline bool fk_report_conflict() {
     if (!writers[0] || !writers[1]) return false;
     int a = FK_PROC_MAX - writers[0], b = FK_PROC_MAX - writers[1];
     FkWrite wa = fk_logged_write(a, conflict.cell), wb = fk_logged_write(b, conflict.cell);
-    fprintf(stderr, "error[R0004]: %s: processors %d and %d wrote %lld and %lld into one cell in one step on processor %d\n",
-            fk_site_text(fk_h.program->sites[wb.site]).c_str(), a, b, fk_write_value(wa), fk_write_value(wb), a);
+    fprintf(stderr, "%s: error[R0004]: concurrent write conflict (CRCW common): processors %d and %d wrote %lld and %lld into one cell in one step, by processor %d\n",
+            fk_h.program->sites[wb.site].location, a, b, fk_write_value(wa), fk_write_value(wb), a);
     return true;
 }
 
@@ -863,10 +863,7 @@ inline int fk_finish() {
         else if (why.limit == FK_LIMIT_DEPTH)
             fprintf(stderr, "error[R0008]: %s nests more than %d calls (the recursion limit; check the recursion's base case) on processor %d\n",
                     site, FK_DEFAULT_MAX_DEPTH, proc);
-        else if (why.limit == FK_CONFLICT && fk_report_conflict()) {
-        } else if (why.limit == FK_CONFLICT)
-            fprintf(stderr, "error[R0004]: %s on processor %d\n", site, proc);
-        else
+        else if (why.limit != FK_CONFLICT || !fk_report_conflict())
             fk_report_fault(fault);
         return 1;
     }

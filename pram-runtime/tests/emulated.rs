@@ -235,7 +235,7 @@ const STOPPED: &[(&str, &[&str], &[&str])] = &[
         &[
             "error[R0004]",
             "fault_crcw_common_conflict.fork:16:5",
-            "processors 0 and 1 wrote 0 and 1 into one cell in one step on processor 0",
+            "processors 0 and 1 wrote 0 and 1 into one cell in one step, by processor 0",
         ],
     ),
     (

@@ -378,8 +378,7 @@ impl<'p> Machine<'p> {
         let proc = fr.procs[lane as usize];
         Who {
             proc,
-            rank: self.rank[proc as usize],
-            at: cx.at,
+            in_group: Some((self.rank[proc as usize], cx.at)),
         }
     }
 

@@ -228,7 +228,7 @@ impl Machine<'_> {
                             self.describe(object_of(first.ptr))
                         ),
                     )
-                    .with_help("let one processor write (e.g. under `if ($$ == 0)`), or run with `--crcw arbitrary` or `--crcw priority`");
+                    .with_help(fault::CONFLICT_HELP);
                     let fault = if first.span != other.span {
                         fault.with_note(first.span, format!("processor {} wrote here", first.proc))
                     } else {
@@ -271,8 +271,7 @@ impl Machine<'_> {
         Box::new(Fault {
             who: Some(Who {
                 proc,
-                rank: self.rank[proc as usize],
-                at: cx.at,
+                in_group: Some((self.rank[proc as usize], cx.at)),
             }),
             step: Some(self.stats.group_steps),
             ..f

@@ -29,7 +29,8 @@ fn procs(p: u32) -> Config {
 
 fn who(f: &Fault) -> (u32, u32, i64) {
     let w = f.who.expect("the fault names a processor");
-    (w.proc, w.rank, w.at)
+    let (rank, at) = w.in_group.expect("the simulator knows the group");
+    (w.proc, rank, at)
 }
 
 #[test]

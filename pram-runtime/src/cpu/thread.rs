@@ -126,15 +126,23 @@ impl<'a> Thread<'a> {
                 span,
                 "`free`/`shfree` of a pointer that is not the start of a heap block of its kind",
             ),
-            AccessError::Conflict { other } => self.fault_code(
-                &fault::R0004,
-                span,
-                format!(
-                    "concurrent write conflict (CRCW common): processors {other} and {} wrote \
-                     different values into one cell in one step",
-                    self.env.proc
-                ),
-            ),
+            // As the simulator, name the lower writer. (The simulator's pair is the cell's
+            // lowest writer and the lowest that differs from it; this executor knows the two
+            // it caught, so with three or more writers the pair follows the thread order.)
+            AccessError::Conflict { other } => {
+                let (lo, hi) = (other.min(self.env.proc), other.max(self.env.proc));
+                Fault {
+                    proc: Some(lo),
+                    ..self.fault_code(
+                        &fault::R0004,
+                        span,
+                        format!(
+                            "concurrent write conflict (CRCW common): processors {lo} and {hi} \
+                             wrote different values into one cell in one step"
+                        ),
+                    )
+                }
+            }
             AccessError::Hazard { other } => {
                 let other = match other {
                     usize::MAX => "other processors".to_string(),

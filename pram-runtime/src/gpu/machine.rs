@@ -961,12 +961,12 @@ impl<'p> Machine<'p> {
             object: f.object,
             size: f.size as i64,
             cut: vec![f.launch, f.sub],
+            conflict: conflict.map(|[(a, wa), (b, wb)]| Conflict {
+                procs: (a, b),
+                values: (wa.value(), wb.value()),
+                site: wb.site as usize,
+            }),
             limit: match why.limit {
-                abi::FK_CONFLICT => conflict.map(|[(a, wa), (b, wb)]| Limit::Conflict {
-                    procs: (a, b),
-                    values: (wa.value(), wb.value()),
-                    site: wb.site as usize,
-                }),
                 abi::FK_LIMIT_STEPS => Some(Limit::Steps(self.limits.max_steps)),
                 abi::FK_LIMIT_TIME => self.limits.timeout.map(Limit::Time),
                 abi::FK_LIMIT_DEPTH => {
@@ -1047,6 +1047,17 @@ pub struct Fault {
     pub cut: Vec<u32>,
     /// The fault is a limit the loop at `site` passed.
     pub limit: Option<Limit>,
+    /// The fault is a `--crcw common` conflict the write logs name.
+    pub conflict: Option<Conflict>,
+}
+
+/// `--crcw common`: two processors wrote these values into one cell in one step (R0004);
+/// `site` is the second's write.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Conflict {
+    pub procs: (usize, usize),
+    pub values: (i64, i64),
+    pub site: usize,
 }
 
 /// A limit that stopped a run (docs/gpu-limits.md).
@@ -1058,13 +1069,6 @@ pub enum Limit {
     Time(Duration),
     /// A call nested deeper than the run holds (R0008).
     Depth(Depth),
-    /// `--crcw common`: two processors wrote these values into one cell in one step (R0004);
-    /// `site` is the second's write.
-    Conflict {
-        procs: (usize, usize),
-        values: (i64, i64),
-        site: usize,
-    },
 }
 
 /// What a too deep call ran into.

@@ -145,10 +145,6 @@ impl GpuError {
                 limit: Limit::Depth(_),
                 ..
             } => Some("R0008"),
-            GpuError::Limit {
-                limit: Limit::Conflict { .. },
-                ..
-            } => Some("R0004"),
             GpuError::Limit { .. } => Some("R0006"),
             _ => None,
         }
@@ -208,15 +204,6 @@ impl fmt::Display for GpuError {
                     "{site} was still running when the time limit of {} s ran out \
                      (`--timeout N`; `--timeout 0` for a long run) on processor {proc}",
                     t.as_secs_f64()
-                ),
-                Limit::Conflict {
-                    procs: (a, b),
-                    values: (x, y),
-                    ..
-                } => write!(
-                    f,
-                    "{site}: processors {a} and {b} wrote {x} and {y} into one cell in one step \
-                     on processor {proc}"
                 ),
                 Limit::Depth(Depth::Calls(n)) => write!(
                     f,
@@ -358,20 +345,14 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
     )?;
     stats.total = start.elapsed();
     let error = match fault {
-        Some(f) => Some(match f.limit {
-            // The simulator locates a conflict at the second processor's write and names the
-            // first.
-            Some(limit @ Limit::Conflict { procs, site, .. }) => GpuError::Limit {
-                limit,
-                site: site_text(emitted, site),
-                proc: procs.0,
-            },
-            Some(limit) => GpuError::Limit {
+        Some(f) => Some(match (f.conflict, f.limit) {
+            (Some(conflict), _) => conflict_report(emitted, &conflict)?,
+            (None, Some(limit)) => GpuError::Limit {
                 limit,
                 site: site_text(emitted, f.site),
                 proc: f.proc as usize,
             },
-            None => fault_report(emitted, &f)?,
+            (None, None) => fault_report(emitted, &f)?,
         }),
         None if overflow => Some(GpuError::OutputOverflow),
         None => None,
@@ -436,22 +417,47 @@ fn site_text(emitted: &Emitted, site: usize) -> String {
 /// A device fault as the simulator's report: the site's code, span and message with the
 /// device's values, the processor; no step (the GPU does not count PRAM steps).
 fn fault_report(emitted: &Emitted, f: &machine::Fault) -> Result<GpuError, GpuError> {
-    let site = emitted
-        .sites
-        .get(f.site)
-        .ok_or_else(|| GpuError::Internal(format!("a fault at unknown site {}", f.site)))?;
+    let site = fault_site(emitted, f.site)?;
     let object = object_name(&emitted.objects, f.object, f.size);
     let mut fault =
         fork_frontend::fault::Fault::new(site.code, site.span, site.message(f.value, &object));
     fault.who = Some(fork_frontend::fault::Who {
         proc: f.proc,
-        rank: f.rank,
-        at: f.at,
+        in_group: Some((f.rank, f.at)),
     });
     if let Some(help) = site.help {
         fault = fault.with_help(help);
     }
     Ok(GpuError::Fault(Box::new(fault)))
+}
+
+/// A `--crcw common` conflict as the simulator reports it: located at the second writer's
+/// write, naming the first writer (by its number: the write logs hold no group).
+fn conflict_report(emitted: &Emitted, c: &machine::Conflict) -> Result<GpuError, GpuError> {
+    let site = fault_site(emitted, c.site)?;
+    let (a, b) = c.procs;
+    let (x, y) = c.values;
+    let mut fault = fork_frontend::fault::Fault::new(
+        &fork_frontend::fault::R0004,
+        site.span,
+        format!(
+            "concurrent write conflict (CRCW common): processors {a} and {b} wrote {x} and {y} \
+             into one cell in one step"
+        ),
+    )
+    .with_help(fork_frontend::fault::CONFLICT_HELP);
+    fault.who = Some(fork_frontend::fault::Who {
+        proc: a as u32,
+        in_group: None,
+    });
+    Ok(GpuError::Fault(Box::new(fault)))
+}
+
+fn fault_site(emitted: &Emitted, site: usize) -> Result<&transform::emit_cuda::Site, GpuError> {
+    emitted
+        .sites
+        .get(site)
+        .ok_or_else(|| GpuError::Internal(format!("a fault at unknown site {site}")))
 }
 
 /// The object a fault names (the standalone `.cu`'s twin: `fk_object_name` in
@@ -773,6 +779,7 @@ mod tests {
             size: 32,
             cut: Vec::new(),
             limit: None,
+            conflict: None,
         };
         let Ok(GpuError::Fault(gpu)) = fault_report(&emitted, &device) else {
             panic!("a fault report");
@@ -785,6 +792,48 @@ mod tests {
             .fault
             .expect("the simulator faults");
         assert_eq!(*gpu, pram_sim::Fault { step: None, ..*sim });
+        let rendered = fork_frontend::diag::render(&checked.sources, &[gpu.to_diagnostic()], false);
+        insta::assert_snapshot!(rendered);
+    }
+
+    /// A `--crcw common` conflict the write logs found is the simulator's fault: its code,
+    /// the second writer's write, the first writer, the help; rendered by the same report.
+    #[test]
+    fn a_conflict_is_reported_as_the_simulator_reports_it() {
+        let src = "sh int x;\n\nsync void main(void)\n{\n    x = __PROC_NR__;\n}\n";
+        let checked = fork_frontend::check_source("conflict.fork", src, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let options = transform::emit_cuda::EmitOptions {
+            check_common: true,
+            ..Default::default()
+        };
+        let emitted = transform::emit_cuda::emit_with(&plan, &checked.sources, options)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let site = emitted
+            .sites
+            .iter()
+            .position(|s| s.code.id == "R0004")
+            .expect("a logged write");
+        let conflict = machine::Conflict {
+            procs: (0, 1),
+            values: (0, 1),
+            site,
+        };
+        let Ok(GpuError::Fault(gpu)) = conflict_report(&emitted, &conflict) else {
+            panic!("a fault report");
+        };
+        let config = pram_sim::Config {
+            procs: 2,
+            ..Default::default()
+        };
+        let sim = pram_sim::run(&checked.program, &config)
+            .fault
+            .expect("the simulator faults");
+        assert_eq!(
+            (gpu.code.id, gpu.span, gpu.who.map(|w| w.proc), &gpu.help),
+            (sim.code.id, sim.span, sim.who.map(|w| w.proc), &sim.help)
+        );
         let rendered = fork_frontend::diag::render(&checked.sources, &[gpu.to_diagnostic()], false);
         insta::assert_snapshot!(rendered);
     }
@@ -837,14 +886,6 @@ mod tests {
                     slot_bytes: 4096,
                 }),
                 "the call of `depth` at f.fork:11:12",
-            ),
-            limit(
-                Limit::Conflict {
-                    procs: (0, 1),
-                    values: (0, 1),
-                    site: 0,
-                },
-                "concurrent write conflict (CRCW common) at f.fork:16:5",
             ),
         ];
         let text: Vec<String> = errors
