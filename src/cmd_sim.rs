@@ -3,6 +3,7 @@
 use crate::cli::{load, SourceArgs};
 use crate::report::{self, Reporter};
 use clap::ValueEnum;
+use fork_frontend::machine::Crcw;
 use fork_frontend::Checked;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,6 +84,18 @@ pub enum CrcwArg {
     Priority,
 }
 
+/// The flag's value is the machine's setting (clap's `ValueEnum` cannot be derived on the
+/// front end's type).
+impl From<CrcwArg> for Crcw {
+    fn from(arg: CrcwArg) -> Crcw {
+        match arg {
+            CrcwArg::Common => Crcw::Common,
+            CrcwArg::Arbitrary => Crcw::Arbitrary,
+            CrcwArg::Priority => Crcw::Priority,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ModelArg {
     Erew,
@@ -148,11 +161,7 @@ impl MachineFlags {
     pub fn config(&self) -> pram_sim::Config {
         pram_sim::Config {
             procs: self.procs,
-            crcw: match self.crcw {
-                CrcwArg::Common => pram_sim::Crcw::Common,
-                CrcwArg::Arbitrary => pram_sim::Crcw::Arbitrary,
-                CrcwArg::Priority => pram_sim::Crcw::Priority,
-            },
+            crcw: self.crcw.into(),
             model: match self.model {
                 ModelArg::Erew => pram_sim::Model::Erew,
                 ModelArg::Crew => pram_sim::Model::Crew,

@@ -69,6 +69,9 @@ typedef long long fk_i64;
 // Threads per block of the per-member runtime kernels and of the device schedule's
 // persistent kernel
 #define FK_BLOCK_THREADS 256
+// A block region's kernel runs its group's members rounded up to whole warps of this
+// many threads (FK_REGION_THREADS)
+#define FK_WARP_THREADS 32
 // The runtime's capacities, the same for the driver's arena and the `.cu`'s
 // allocations (a program that outgrows one stops alike under both). Member lists and
 // per-member words: FK_STACK_PER_PROC entries per processor and FK_STACK_EXTRA more

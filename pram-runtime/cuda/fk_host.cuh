@@ -290,7 +290,7 @@ inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int fr
 
 // A region kernel's block size (FK_REGION_MAX, the largest group it runs: fk_abi.cuh).
 #ifndef FK_REGION_THREADS
-#define FK_REGION_THREADS(n) (((n) + 31) / 32 * 32)
+#define FK_REGION_THREADS(n) (((n) + FK_WARP_THREADS - 1) / FK_WARP_THREADS * FK_WARP_THREADS)
 #endif
 
 // Whether the current group runs a block region as one kernel (--crcw priority runs members
@@ -1004,7 +1004,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         c.frames = fk_range(h.frames, h.frames_cap);
         c.heap = fk_range(m.heap, m.heap_bytes);
         c.conflict = (FkConflict *)fk_device_alloc(sizeof(FkConflict), "the conflict word");
-        c.writers = (int *)fk_device_alloc(8, "the conflict word");
+        c.writers = (FkWriters *)fk_device_alloc(sizeof(FkWriters), "the conflict pair");
         fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
     }
 #endif

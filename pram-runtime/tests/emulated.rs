@@ -331,7 +331,7 @@ fn emulated_runs_agree(schedule: Schedule) {
         let Some((checked, plan)) = case.plan() else {
             continue;
         };
-        let crcw = case.cpu_crcw();
+        let crcw = case.crcw_mode();
         let config = cpu::Config {
             procs: case.procs,
             order: cpu::Order::Forward,

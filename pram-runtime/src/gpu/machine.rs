@@ -552,7 +552,9 @@ impl<'p> Machine<'p> {
         let mut pair = [(0, abi::FkWrite::default()); 2];
         for (i, w) in writers.iter().enumerate() {
             let proc = (abi::FK_PROC_MAX - w) as u64;
-            let n = self.read_as::<i32>(c.count + 4 * proc)?.clamp(0, abi::FK_WRITES as i32);
+            let n = self
+                .read_as::<i32>(c.count + 4 * proc)?
+                .clamp(0, abi::FK_WRITES as i32);
             let log = self.read(
                 c.writes + proc * abi::FK_WRITES * abi::FkWrite::BYTES,
                 (abi::FK_WRITES * abi::FkWrite::BYTES) as usize,
@@ -1504,7 +1506,7 @@ impl HostMachine for Machine<'_> {
     /// fit one block (or `--crcw priority` serialises members).
     fn region(&mut self, name: &str, needs: RegionNeeds, c: &Ctx) -> Result<bool, GpuError> {
         let n = self.groups[c.group as usize].size;
-        if self.priority || n <= 0 || n as u32 > transform::regions::MAX_MEMBERS {
+        if self.priority || n <= 0 || n as u32 > abi::FK_REGION_MAX {
             return Ok(false);
         }
         let tops = self.top;
@@ -1515,7 +1517,7 @@ impl HostMachine for Machine<'_> {
         let launch = self.launches;
         self.launches += 1;
         let seq = c.seq as i32;
-        let threads = (n as u32).div_ceil(32) * 32;
+        let threads = (n as u32).div_ceil(abi::FK_WARP_THREADS) * abi::FK_WARP_THREADS;
         let args = kernels::RegionKernel {
             g: c.group,
             seq,

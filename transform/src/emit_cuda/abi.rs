@@ -570,6 +570,9 @@ c_consts! {
     /// Threads per block of the per-member runtime kernels and of the device schedule's
     /// persistent kernel
     FK_BLOCK_THREADS: u32 = 256;
+    /// A block region's kernel runs its group's members rounded up to whole warps of this
+    /// many threads (FK_REGION_THREADS)
+    FK_WARP_THREADS: u32 = 32;
 
     /// The runtime's capacities, the same for the driver's arena and the `.cu`'s
     /// allocations (a program that outgrows one stops alike under both). Member lists and
