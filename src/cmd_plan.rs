@@ -1,10 +1,10 @@
 //! `forkcc build --emit plan` and the `cpu-plan` backend: the transform's Plan, as text or
 //! executed by the CPU Plan executor.
 
-use crate::cmd_sim::{CrcwArg, Execution, MachineFlags, ModelArg};
+use crate::cmd_sim::{Execution, MachineFlags, ModelArg};
 use crate::report::Reporter;
 use fork_frontend::Checked;
-use pram_runtime::cpu::{self, Crcw, Order};
+use pram_runtime::cpu::{self, Order};
 
 /// Runs the transform; its diagnostics rendered when it rejects the program.
 pub fn plan(checked: &Checked, reporter: Reporter) -> Result<transform::plan::Plan, String> {
@@ -39,11 +39,7 @@ pub fn execute(
         procs: flags.procs as usize,
         order,
         max_steps: flags.max_steps,
-        crcw: match flags.crcw {
-            CrcwArg::Common => Crcw::Common,
-            CrcwArg::Arbitrary => Crcw::Arbitrary,
-            CrcwArg::Priority => Crcw::Priority,
-        },
+        crcw: flags.crcw.into(),
     };
     match cpu::run(&plan, config) {
         Ok(out) => Execution {

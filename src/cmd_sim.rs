@@ -3,6 +3,7 @@
 use crate::cli::{load, SourceArgs};
 use crate::report::{self, Reporter};
 use clap::ValueEnum;
+use fork_frontend::machine::Crcw;
 use fork_frontend::Checked;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,14 +45,16 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
         .ok_or_else(|| "give the time limit in seconds, e.g. `--timeout 10` (0: none)".into())
 }
 
-/// `-p P`, up to what `__PROC_NR__` (an `int`) holds; the CPU backends have a lower limit
-/// (`cpu_limit`), the GPU's is its memory. `-p -1` is read as a value (not as a flag, which
-/// made clap suggest `-- -1`) and gets the same message as `-p 0` or `-p x`.
+/// `-p P`, up to what `__PROC_NR__` (an `int`) holds, `FK_PROC_MAX` (the standalone `.cu`
+/// stops there too); the CPU backends have a lower limit (`cpu_limit`), the GPU's is its
+/// memory. `-p -1` is read as a value (not as a flag, which made clap suggest `-- -1`) and
+/// gets the same message as `-p 0` or `-p x`.
 fn parse_procs(text: &str) -> Result<u32, String> {
+    let max = transform::emit_cuda::abi::FK_PROC_MAX as u32;
     text.parse()
         .ok()
-        .filter(|p| (1..=i32::MAX as u32).contains(p))
-        .ok_or_else(|| format!("P must be a number from 1 to {} (2^31 - 1)", i32::MAX))
+        .filter(|p| (1..=max).contains(p))
+        .ok_or_else(|| format!("P must be a number from 1 to {max} (2^31 - 1)"))
 }
 
 /// The simulator and the CPU Plan executor hold state per processor in host memory: above
@@ -79,6 +82,18 @@ pub enum CrcwArg {
     Arbitrary,
     /// The writer with the highest __PROC_NR__ wins.
     Priority,
+}
+
+/// The flag's value is the machine's setting (clap's `ValueEnum` cannot be derived on the
+/// front end's type).
+impl From<CrcwArg> for Crcw {
+    fn from(arg: CrcwArg) -> Crcw {
+        match arg {
+            CrcwArg::Common => Crcw::Common,
+            CrcwArg::Arbitrary => Crcw::Arbitrary,
+            CrcwArg::Priority => Crcw::Priority,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -146,11 +161,7 @@ impl MachineFlags {
     pub fn config(&self) -> pram_sim::Config {
         pram_sim::Config {
             procs: self.procs,
-            crcw: match self.crcw {
-                CrcwArg::Common => pram_sim::Crcw::Common,
-                CrcwArg::Arbitrary => pram_sim::Crcw::Arbitrary,
-                CrcwArg::Priority => pram_sim::Crcw::Priority,
-            },
+            crcw: self.crcw.into(),
             model: match self.model {
                 ModelArg::Erew => pram_sim::Model::Erew,
                 ModelArg::Crew => pram_sim::Model::Crew,

@@ -9,6 +9,7 @@ pub mod codes;
 pub mod diag;
 pub mod fault;
 pub mod hir;
+pub mod machine;
 pub mod parse;
 pub mod preprocess;
 pub mod pretty;

@@ -44,15 +44,20 @@ typedef long long fk_i64;
 #define FK_LIMIT_DEPTH 3
 // --crcw common: processors wrote different values into a cell (R0004)
 #define FK_CONFLICT 4
-// The limit and conflict words record FK_PROC_MAX - processor
+// The most processors a run has (`__PROC_NR__` is an `int`): the CLI's and the `.cu`'s
+// `-p` stop there. The limit and conflict words record FK_PROC_MAX - processor (never
+// 0, which means none)
 #define FK_PROC_MAX 2147483647
 // --crcw common: writes logged per processor and step; later ones are not checked
 #define FK_WRITES 8
-// --crcw common: the ranges of shared memory (FkCommon::lo, hi)
-#define FK_SHARED_RANGES 3
 // The device schedule's runtime limits (FkError::code)
 #define FK_ERR_FRAMES 1
 #define FK_ERR_FRAME_HEAP 2
+// The device schedule's frames per processor (`device_depth`): FK_DEPTH_MANY up to
+// FK_DEPTH_PROCS processors, FK_DEPTH_FEW above
+#define FK_DEPTH_PROCS 65536
+#define FK_DEPTH_MANY 64
+#define FK_DEPTH_FEW 16
 // The most (step, index) pairs of an order key (FkFaultKey)
 #define FK_KEY_MAX 256
 // Bytes of the device schedule's records (OPAQUE)
@@ -64,6 +69,9 @@ typedef long long fk_i64;
 // Threads per block of the per-member runtime kernels and of the device schedule's
 // persistent kernel
 #define FK_BLOCK_THREADS 256
+// A block region's kernel runs its group's members rounded up to whole warps of this
+// many threads (FK_REGION_THREADS)
+#define FK_WARP_THREADS 32
 // The runtime's capacities, the same for the driver's arena and the `.cu`'s
 // allocations (a program that outgrows one stops alike under both). Member lists and
 // per-member words: FK_STACK_PER_PROC entries per processor and FK_STACK_EXTRA more
@@ -199,6 +207,24 @@ static_assert(__builtin_offsetof(FkWhy, limit) == 0, "FkWhy::limit: the layout o
 static_assert(__builtin_offsetof(FkWhy, proc) == 4, "FkWhy::proc: the layout of transform::emit_cuda::abi");
 #endif
 
+// The words the host schedule's host reads back to decide a branch or a loop's exit
+// (FkMachine::read_back).
+struct FkReadBack {
+    // fk_read_first: the first active member's value
+    int first;
+    // fk_read_first: 1 when that value is non-zero, 0 when it is zero, -1 when no member
+    // is active
+    int first_truth;
+    // fk_loop_exit: the participants still in the loop (the host zeroes it first)
+    int staying;
+};
+static_assert(sizeof(FkReadBack) == 12, "FkReadBack: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkReadBack, first) == 0, "FkReadBack::first: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkReadBack, first_truth) == 4, "FkReadBack::first_truth: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkReadBack, staying) == 8, "FkReadBack::staying: the layout of transform::emit_cuda::abi");
+#endif
+
 // The device addresses of every region (set into `fk_m` by `fk_set_machine`).
 struct FkMachine {
     int procs;
@@ -218,8 +244,8 @@ struct FkMachine {
     int *counts;
     // split: next free position per subgroup
     int *cursor;
-    // one word the host reads back
-    int *flag;
+    // the words the host reads back
+    FkReadBack *read_back;
     // string literals, each NUL-terminated
     char *strings;
     char *shared_globals;
@@ -246,7 +272,7 @@ static_assert(__builtin_offsetof(FkMachine, words) == 40, "FkMachine::words: the
 static_assert(__builtin_offsetof(FkMachine, keys) == 48, "FkMachine::keys: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, counts) == 56, "FkMachine::counts: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, cursor) == 64, "FkMachine::cursor: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkMachine, flag) == 72, "FkMachine::flag: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkMachine, read_back) == 72, "FkMachine::read_back: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, strings) == 80, "FkMachine::strings: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, shared_globals) == 88, "FkMachine::shared_globals: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkMachine, slots) == 96, "FkMachine::slots: the layout of transform::emit_cuda::abi");
@@ -335,6 +361,31 @@ static_assert(__builtin_offsetof(FkConflict, cell) == 0, "FkConflict::cell: the 
 static_assert(__builtin_offsetof(FkConflict, tag) == 8, "FkConflict::tag: the layout of transform::emit_cuda::abi");
 #endif
 
+// A range of shared memory, [lo, hi) (FkCommon).
+struct FkRange {
+    char *lo;
+    char *hi;
+};
+static_assert(sizeof(FkRange) == 16, "FkRange: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkRange, lo) == 0, "FkRange::lo: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkRange, hi) == 8, "FkRange::hi: the layout of transform::emit_cuda::abi");
+#endif
+
+// After a conflict, the pair of processors `fk_common_writers` finds, each as
+// FK_PROC_MAX - processor (atomicMax; 0: none found) (FkCommon::writers).
+struct FkWriters {
+    // pass 0: the lowest processor that wrote the cell in the step
+    int first;
+    // pass 1: the lowest whose value differs from the first's
+    int second;
+};
+static_assert(sizeof(FkWriters) == 8, "FkWriters: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkWriters, first) == 0, "FkWriters::first: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkWriters, second) == 4, "FkWriters::second: the layout of transform::emit_cuda::abi");
+#endif
+
 // The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
 struct FkCommon {
     // FK_WRITES per processor (0: the run does not check)
@@ -343,20 +394,24 @@ struct FkCommon {
     int *count;
     // per processor: that step (fk_step_tag)
     fk_u64 *tag;
-    // shared memory: globals, group frames, heap
-    char *lo[3];
-    char *hi[3];
+    // shared memory, the writes that are logged: the shared globals
+    FkRange globals;
+    // the group frames (the device schedule: its frame heap)
+    FkRange frames;
+    // the heap
+    FkRange heap;
     FkConflict *conflict;
-    // [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
-    int *writers;
+    // the two processors to name
+    FkWriters *writers;
 };
 static_assert(sizeof(FkCommon) == 88, "FkCommon: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkCommon, writes) == 0, "FkCommon::writes: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, count) == 8, "FkCommon::count: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, tag) == 16, "FkCommon::tag: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkCommon, lo) == 24, "FkCommon::lo: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkCommon, hi) == 48, "FkCommon::hi: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, globals) == 24, "FkCommon::globals: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, frames) == 40, "FkCommon::frames: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCommon, heap) == 56, "FkCommon::heap: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, conflict) == 72, "FkCommon::conflict: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkCommon, writers) == 80, "FkCommon::writers: the layout of transform::emit_cuda::abi");
 #endif

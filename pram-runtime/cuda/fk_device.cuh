@@ -309,6 +309,8 @@ template <int OP, class T, class V> __device__ inline T fk_op(const T &cell, V v
     else return (T)(cell >> v);
 }
 
+__device__ inline bool fk_in(const char *a, FkRange r) { return a >= r.lo && a < r.hi; }
+
 // `cell op= v`, logged when the cell is shared memory. The log holds the value this
 // processor wrote: read back, the cell may already hold another writer's value.
 template <int OP, class T, class V>
@@ -317,8 +319,7 @@ __device__ T &fk_w(T &cell, V v, int site, const FkThread *th) {
     cell = value;
     const char *a = (const char *)&cell;
     if (sizeof(T) > 8 || !fk_common.writes || fk_faulted()) return cell;
-    bool shared = false;
-    for (int i = 0; i < FK_SHARED_RANGES; i++) shared |= a >= fk_common.lo[i] && a < fk_common.hi[i];
+    bool shared = fk_in(a, fk_common.globals) || fk_in(a, fk_common.frames) || fk_in(a, fk_common.heap);
     int n = fk_common.count[th->proc];
     if (!shared || n >= FK_WRITES) return cell;
     FkWrite *w = fk_common.writes + (fk_u64)th->proc * FK_WRITES + n;
@@ -377,10 +378,10 @@ extern "C" __global__ void fk_common_writers(int pass) {
     const FkWrite *w = fk_last_write(p, fk_common.conflict->cell);
     if (!w) return;
     if (pass == 1) {
-        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers[0], fk_common.conflict->cell);
+        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers->first, fk_common.conflict->cell);
         if (!first || first->bits == w->bits) return;
     }
-    atomicMax(&fk_common.writers[pass], FK_PROC_MAX - p);
+    atomicMax(pass == 0 ? &fk_common.writers->first : &fk_common.writers->second, FK_PROC_MAX - p);
 }
 
 // ---- memory ----
@@ -628,13 +629,12 @@ __device__ bool fk_first_active_value(int g, int n, fk_u64 slot_base, FkVar v, f
     return false;
 }
 
-// fk_first_active_value into `fk_m.flag`: the value, and in flag[1] whether it is non-zero, or
-// -1 when no member is active.
+// fk_first_active_value into `fk_m.read_back` (FkReadBack).
 extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v) {
     fk_i64 x = 0;
     bool found = fk_first_active_value(g, n, slot_base, v, &x);
-    fk_m.flag[0] = (int)x;
-    fk_m.flag[1] = found ? (x != 0) : -1;
+    fk_m.read_back->first = (int)x;
+    fk_m.read_back->first_truth = found ? (x != 0) : -1;
 }
 
 // Split, step 1: each member's subgroup key (`kind` FK_SPLIT_IF: key 0 = then, 1 = else; fork,
@@ -813,13 +813,13 @@ extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from
     fk_marked_member_status(g, t, marks, from, to);
 }
 
-// flag[0] counts the participants still active (the all-exited test, lastexit). The host
-// zeroes flag[0].
+// Counts the participants still active into `fk_m.read_back->staying` (the all-exited test,
+// lastexit), which the host zeroes.
 extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond,
                                         FkVar cond, int cond_group) {
     FK_FOR_MEMBER_INDEX(n)
     if (fk_member_stays(g, t, slot_base, marks, has_cond, cond, cond_group))
-        fk_count(&fk_m.flag[0]);
+        fk_count(&fk_m.read_back->staying);
 }
 
 // Loop entry with a private condition: the active participants form the loop group `child`

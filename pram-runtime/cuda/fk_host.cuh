@@ -290,7 +290,7 @@ inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int fr
 
 // A region kernel's block size (FK_REGION_MAX, the largest group it runs: fk_abi.cuh).
 #ifndef FK_REGION_THREADS
-#define FK_REGION_THREADS(n) (((n) + 31) / 32 * 32)
+#define FK_REGION_THREADS(n) (((n) + FK_WARP_THREADS - 1) / FK_WARP_THREADS * FK_WARP_THREADS)
 #endif
 
 // Whether the current group runs a block region as one kernel (--crcw priority runs members
@@ -317,19 +317,19 @@ inline bool fk_region_fits() {
         fk_pop(t_);                                                                        \
     } while (0)
 
-// One read-back: `n` ints from the device.
-inline void fk_read(int *dst, const int *src, fk_u64 n) {
-    fk_cuda(cudaMemcpy(dst, src, n * sizeof(int), cudaMemcpyDeviceToHost), "reading back");
+// One read-back: `n` values (ints, ABI structs) from the device.
+template <class T> inline void fk_read(T *dst, const T *src, fk_u64 n) {
+    fk_cuda(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost), "reading back");
 }
 
 // The value of `v` for the first active member: 1 (non-zero), 0, or -1 when none is active.
 inline int fk_read_first_value(FkCtx c, FkVar v, int *value) {
     fk_read_first<<<1, 1>>>(c.g, (int)fk_threads(c), c.slot_base, v);
     fk_after_launch("fk_read_first");
-    int flag[2];
-    fk_read(flag, fk_h.m.flag, 2);
-    *value = flag[0];
-    return flag[1];
+    FkReadBack r;
+    fk_read(&r, fk_h.m.read_back, 1);
+    *value = r.first;
+    return r.first_truth;
 }
 
 // A branch on a shared condition: on for true, `els` for false, `end` when none is active.
@@ -446,15 +446,15 @@ inline void fk_loop_begin(int has_cond, FkVar cond, int test_first, int forms_gr
 // LoopExitUpdate (the condition read in `cond_ctx`, none: only the count) + the all-exited
 // test (one read-back).
 inline void fk_loop_exit_update(FkHostFrame *l, FkCtx cond_ctx, int has_cond) {
-    fk_cuda(cudaMemsetAsync(fk_h.m.flag, 0, sizeof(int)), "loop flag");
+    fk_cuda(cudaMemsetAsync(fk_h.m.read_back, 0, sizeof(FkReadBack)), "the loop's count");
     if (l->n > 0) {
         fk_loop_exit<<<FK_BLOCKS(l->n)>>>(l->outer.g, l->n, l->outer.slot_base, l->words,
                                           has_cond, l->cond, cond_ctx.g);
         fk_after_launch("fk_loop_exit");
     }
-    int active;
-    fk_read(&active, fk_h.m.flag, 1);
-    l->running = active > 0;
+    FkReadBack r;
+    fk_read(&r, fk_h.m.read_back, 1);
+    l->running = r.staying > 0;
 }
 
 // The entry test (when the loop tests first) and the loop group: the participants still
@@ -813,12 +813,12 @@ inline bool fk_report_conflict() {
         fk_common_writers<<<FK_BLOCKS(fk_h.procs)>>>(pass);
         fk_after_launch("fk_common_writers");
     }
-    int writers[2];
+    FkWriters writers;
     FkConflict conflict;
-    fk_read(writers, fk_h.common.writers, 2);
-    fk_cuda(cudaMemcpy(&conflict, fk_h.common.conflict, sizeof conflict, cudaMemcpyDeviceToHost), "reading the conflict");
-    if (!writers[0] || !writers[1]) return false;
-    int a = FK_PROC_MAX - writers[0], b = FK_PROC_MAX - writers[1];
+    fk_read(&writers, fk_h.common.writers, 1);
+    fk_read(&conflict, fk_h.common.conflict, 1);
+    if (!writers.first || !writers.second) return false;
+    int a = FK_PROC_MAX - writers.first, b = FK_PROC_MAX - writers.second;
     FkWrite wa = fk_logged_write(a, conflict.cell), wb = fk_logged_write(b, conflict.cell);
     fprintf(stderr, "%s: error[R0004]: concurrent write conflict (CRCW common): processors %d and %d wrote %lld and %lld into one cell in one step, by processor %d\n",
             fk_h.program->sites[wb.site].location, a, b, fk_write_value(wa), fk_write_value(wb), a);
@@ -829,7 +829,7 @@ inline bool fk_report_conflict() {
 inline int fk_finish() {
     fk_cuda(cudaDeviceSynchronize(), "running the kernels");
     fk_u64 top = 0;
-    fk_cuda(cudaMemcpy(&top, fk_h.m.out_top, 8, cudaMemcpyDeviceToHost), "reading the output");
+    fk_read(&top, fk_h.m.out_top, 1);
     fk_u64 bytes = std::min(top, fk_h.m.out_bytes);
     std::vector<char> buf(bytes);
     if (bytes) fk_cuda(cudaMemcpy(buf.data(), fk_h.m.out, bytes, cudaMemcpyDeviceToHost), "reading the output");
@@ -876,6 +876,14 @@ inline int fk_finish() {
 }
 
 // ---- main ----
+
+// The `bytes` bytes from `lo`.
+inline FkRange fk_range(char *lo, fk_u64 bytes) {
+    FkRange r;
+    r.lo = lo;
+    r.hi = lo + bytes;
+    return r;
+}
 
 inline int fk_main(int argc, char **argv, const FkProgram *program) {
     long procs = 1;
@@ -929,8 +937,8 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         }
         char *end;
         procs = strtol(v, &end, 10);
-        if (*end || procs < 1 || procs > (1 << 20)) {
-            fprintf(stderr, "error: `-p %s`: P must be a number from 1 to 1048576\n", v);
+        if (*end || procs < 1 || procs > FK_PROC_MAX) {
+            fprintf(stderr, "error: `-p %s`: P must be a number from 1 to %d\n", v, FK_PROC_MAX);
             return 2;
         }
     }
@@ -960,7 +968,7 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     m.keys = (int *)fk_device_alloc(P * 4, "split keys");
     m.counts = (int *)fk_device_alloc(h.counts_cap * 4, "subgroup sizes");
     m.cursor = (int *)fk_device_alloc(h.counts_cap * 4, "subgroup cursors");
-    m.flag = (int *)fk_device_alloc(16, "flags");
+    m.read_back = (FkReadBack *)fk_device_alloc(sizeof(FkReadBack), "the read-back words");
     m.strings = (char *)fk_device_alloc(program->strings_bytes, "string literals");
     fk_cuda(cudaMemcpy(m.strings, program->strings, program->strings_bytes, cudaMemcpyHostToDevice), "strings");
     m.shared_globals = (char *)fk_device_alloc(program->shared_globals_bytes, "shared globals");
@@ -990,14 +998,11 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         c.writes = (FkWrite *)fk_device_alloc(P * FK_WRITES * sizeof(FkWrite), "the write logs (--crcw common)");
         c.count = (int *)fk_device_alloc(P * 4, "the write logs (--crcw common)");
         c.tag = (fk_u64 *)fk_device_alloc(P * 8, "the write logs (--crcw common)");
-        c.lo[0] = m.shared_globals;
-        c.hi[0] = m.shared_globals + program->shared_globals_bytes;
-        c.lo[1] = h.frames;
-        c.hi[1] = h.frames + h.frames_cap;
-        c.lo[2] = m.heap;
-        c.hi[2] = m.heap + m.heap_bytes;
+        c.globals = fk_range(m.shared_globals, program->shared_globals_bytes);
+        c.frames = fk_range(h.frames, h.frames_cap);
+        c.heap = fk_range(m.heap, m.heap_bytes);
         c.conflict = (FkConflict *)fk_device_alloc(sizeof(FkConflict), "the conflict word");
-        c.writers = (int *)fk_device_alloc(8, "the conflict word");
+        c.writers = (FkWriters *)fk_device_alloc(sizeof(FkWriters), "the conflict pair");
         fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
     }
 #endif

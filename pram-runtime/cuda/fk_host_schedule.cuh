@@ -33,8 +33,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
     if (h.common.writes) {
         // Group instances' shared frames live in the frame heap here.
-        h.common.lo[1] = d.frame_heap;
-        h.common.hi[1] = d.frame_heap + d.frame_heap_bytes;
+        h.common.frames = fk_range(d.frame_heap, d.frame_heap_bytes);
         fk_cuda(cudaMemcpyToSymbol(fk_common, &h.common, sizeof h.common), "the write logs");
     }
     fk_cuda(cudaMemcpyToSymbol(fk_slot_stacks, &stacks, sizeof stacks), "the slot stacks");
@@ -68,7 +67,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
 #ifdef FK_TIMESTAMPS
     {
         unsigned formed = 0;
-        fk_read((int *)&formed, (const int *)trace.count, 1);
+        fk_read(&formed, trace.count, 1);
         fk_u64 kept = std::min<fk_u64>(formed, trace.cap);
         std::vector<unsigned char> bytes(kept * sizeof(FkTraceRec));
         fk_cuda(cudaMemcpy(bytes.data(), trace.recs, bytes.size(), cudaMemcpyDeviceToHost),

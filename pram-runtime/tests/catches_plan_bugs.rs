@@ -1,10 +1,12 @@
 //! The CPU Plan executor must expose a wrong Plan: a missing cut (two processors touching one
 //! shared cell in one kernel, one writing) and a missing spill are plan-error faults, in
-//! every thread order.
+//! every thread order. Each broken Plan is lowered again and passes the Plan validator, as
+//! every Plan an executor sees does: these are bugs of meaning, which only running finds.
 
 use fork_frontend::{check_source, Options};
 use pram_runtime::cpu::{self, Config, Crcw, Order};
 use transform::plan::{HostOp, Plan};
+use transform::{host_program, valid};
 
 /// The study's Figure 3: every processor reads its cell, then writes its neighbour's.
 const FIG3: &str = "
@@ -24,6 +26,17 @@ sync void main(void)
 fn plan() -> Plan {
     let checked = check_source("fig3.fork", FIG3, &Options::default()).expect("fig3 checks");
     transform::transform(&checked.program).expect("fig3 transforms")
+}
+
+/// `plan` after a test changed it: its host program lowered again, and valid.
+fn relowered(mut plan: Plan) -> Plan {
+    plan.host = host_program::lower(&plan);
+    assert_eq!(
+        valid::validate(&plan),
+        Ok(()),
+        "the broken Plan is still well formed"
+    );
+    plan
 }
 
 fn run(plan: &Plan, order: Order) -> Result<Vec<u8>, cpu::Fault> {
@@ -73,6 +86,7 @@ fn a_missing_cut_is_a_plan_error_in_every_order() {
     plan.functions[main]
         .body
         .retain(|op| !matches!(op, HostOp::Launch(k) if k.0 as usize == writer));
+    let plan = relowered(plan);
     for order in [Order::Forward, Order::Reverse, Order::Shuffle(3)] {
         let fault = run(&plan, order).expect_err("the race is reported");
         assert!(
@@ -100,6 +114,7 @@ fn a_missing_spill_is_a_plan_error() {
         "loc crosses a cut, so it is spilled"
     );
     plan.storage.home[loc] = None;
+    let plan = relowered(plan);
     let fault = run(&plan, Order::Forward).expect_err("reading a dead register faults");
     assert!(fault.message.starts_with("plan error"), "{}", fault.message);
     assert_eq!(fault.to_diagnostic().code.id, "R0502");

@@ -256,7 +256,8 @@ const STOPPED: &[(&str, &[&str], &[&str])] = &[
 
 /// The `.cu` of both schedules stops each `STOPPED` run with an error: exit status 1, the
 /// simulator's code and location on stderr; stdout is what the simulator prints before (here:
-/// the lines of earlier steps; none after the fault).
+/// the lines of earlier steps; none after the fault). It refuses a `-p` outside 1 to
+/// `FK_PROC_MAX` (the CLI's range) with exit status 2.
 fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -297,6 +298,20 @@ fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
                 wrong.push(format!("{schedule:?} {file} {args:?}: {stdout}{stderr}"));
             }
         }
+        let max = transform::emit_cuda::abi::FK_PROC_MAX as i64;
+        let bin = built.values().next().expect("a program was built");
+        for p in [0, max + 1] {
+            let out = Command::new(bin)
+                .args(["-p", &p.to_string()])
+                .output()
+                .expect("the program runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if out.status.code() != Some(2)
+                || !stderr.contains(&format!("P must be a number from 1 to {max}"))
+            {
+                wrong.push(format!("{schedule:?} -p {p}: {stderr}"));
+            }
+        }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
@@ -331,7 +346,7 @@ fn emulated_runs_agree(schedule: Schedule) {
         let Some((checked, plan)) = case.plan() else {
             continue;
         };
-        let crcw = case.cpu_crcw();
+        let crcw = case.crcw_mode();
         let config = cpu::Config {
             procs: case.procs,
             order: cpu::Order::Forward,

@@ -56,7 +56,7 @@ fn gpu_runs_agree(schedule: Schedule) {
     let mut differing = Vec::new();
     let mut compared = 0;
     for (case, checked, plan) in gpu_cases(schedule) {
-        let (file, procs, crcw) = (&case.file, case.procs, case.cpu_crcw());
+        let (file, procs, crcw) = (&case.file, case.procs, case.crcw_mode());
         let config = cpu::Config {
             procs,
             order: cpu::Order::Forward,
@@ -109,7 +109,7 @@ fn gpu_reports_faults_like_the_simulator(schedule: Schedule) {
             transform::emit_cuda::emit_with(&plan, &checked.sources, options).expect("emits");
         let config = gpu::Config {
             procs: case.procs as u64,
-            priority: case.cpu_crcw() == cpu::Crcw::Priority,
+            priority: case.crcw_mode() == cpu::Crcw::Priority,
             ..gpu::Config::default()
         };
         let run = gpu::run(&plan, &emitted, config)

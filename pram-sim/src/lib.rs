@@ -58,17 +58,7 @@ pub use trace::{TraceOptions, DEFAULT_LIMIT};
 
 use fork_frontend::hir::Program;
 
-/// How concurrent writes of one cell in one step are resolved (docs/language.md §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Crcw {
-    /// All writers must write the same value; otherwise a fault.
-    #[default]
-    Common,
-    /// One value wins: the simulator picks the writer with the lowest `__PROC_NR__`.
-    Arbitrary,
-    /// The writer with the highest `__PROC_NR__` wins.
-    Priority,
-}
+pub use fork_frontend::machine::Crcw;
 
 /// Which concurrent accesses the machine forbids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -109,16 +109,32 @@ fn absolute_text(file: &Path, stage: Stage) -> String {
     }
 }
 
-fn trial(folder: &'static str, file: PathBuf, stage: Stage) -> Trial {
-    let program = file
-        .file_stem()
+fn program_name(file: &Path) -> String {
+    file.file_stem()
         .and_then(|s| s.to_str())
         .expect("a .fork file has a UTF-8 name")
-        .to_string();
+        .to_string()
+}
+
+/// Where the stage's snapshots of a folder's programs are kept.
+fn snapshot_dir(folder: &str, stage: Stage) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/out")
+        .join(stage.name())
+        .join(folder)
+}
+
+/// The snapshot file of `file`'s stage (insta names it after the program).
+fn snapshot_path(folder: &str, file: &Path, stage: Stage) -> PathBuf {
+    snapshot_dir(folder, stage).join(format!("{}.snap", program_name(file)))
+}
+
+fn trial(folder: &'static str, file: PathBuf, stage: Stage) -> Trial {
+    let program = program_name(&file);
     Trial::test(format!("{}::{folder}/{program}", stage.name()), move || {
         let text = stage_text(&file, stage);
         let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path(Path::new("out").join(stage.name()).join(folder));
+        settings.set_snapshot_path(snapshot_dir(folder, stage));
         settings.set_prepend_module_to_snapshot(false);
         settings.set_input_file(&file);
         settings.set_omit_expression(true);
@@ -127,8 +143,41 @@ fn trial(folder: &'static str, file: PathBuf, stage: Stage) -> Trial {
     })
 }
 
+/// Every snapshot under `tests/out/` belongs to a trial: one left by a program that was
+/// renamed or removed (or no longer reaches the stage) fails, so that the corpus holds what
+/// the folders hold and nothing else.
+fn no_stale_snapshot(expected: Vec<PathBuf>) -> Trial {
+    Trial::test("corpus::every_snapshot_has_its_program", move || {
+        let mut stale = Vec::new();
+        for &(_, folder, _) in FOLDERS {
+            for stage in [Stage::Plan, Stage::CudaHost, Stage::CudaDevice] {
+                let dir = snapshot_dir(folder, stage);
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
+                for entry in entries {
+                    let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+                    if path.extension().is_some_and(|x| x == "snap") && !expected.contains(&path) {
+                        stale.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        stale.sort();
+        match stale.is_empty() {
+            true => Ok(()),
+            false => Err(format!(
+                "snapshots of no corpus program (delete them): {}",
+                stale.join(", ")
+            )
+            .into()),
+        }
+    })
+}
+
 fn main() {
     let mut trials = Vec::new();
+    let mut expected = Vec::new();
     for &(dir, folder, with_plan) in FOLDERS {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
             .unwrap_or_else(|e| panic!("{dir}: {e}"))
@@ -137,14 +186,19 @@ fn main() {
             .collect();
         files.sort();
         for file in files {
+            let mut stages = Vec::new();
             if with_plan {
-                trials.push(trial(folder, file.clone(), Stage::Plan));
+                stages.push(Stage::Plan);
             }
             if transforms(&file) {
-                trials.push(trial(folder, file.clone(), Stage::CudaHost));
-                trials.push(trial(folder, file, Stage::CudaDevice));
+                stages.extend([Stage::CudaHost, Stage::CudaDevice]);
+            }
+            for stage in stages {
+                expected.push(snapshot_path(folder, &file, stage));
+                trials.push(trial(folder, file.clone(), stage));
             }
         }
     }
+    trials.push(no_stale_snapshot(expected));
     libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
 }

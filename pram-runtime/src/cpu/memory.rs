@@ -52,18 +52,7 @@ pub enum AccessError {
     Hazard { other: usize },
 }
 
-/// How concurrent writes of one cell in one synchronous kernel are resolved
-/// (docs/language.md §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Crcw {
-    /// All writers must write the same value.
-    #[default]
-    Common,
-    /// One value wins: the lowest `__PROC_NR__` (as the reference simulator picks).
-    Arbitrary,
-    /// The highest `__PROC_NR__` wins.
-    Priority,
-}
+pub use fork_frontend::machine::Crcw;
 
 /// The shared accesses of one synchronous launch.
 struct Step {

@@ -5,8 +5,9 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{
-    self, kernels, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkSlotStacks, FkTrace, FkVar,
-    Kernel, Params, FK_ACTIVE, FK_BREAK, FK_CONTINUE, FK_RETURN,
+    self, kernels, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkRange, FkReadBack,
+    FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel, Params, FK_ACTIVE, FK_BREAK,
+    FK_CONTINUE, FK_RETURN,
 };
 use super::timeline::{self, HostRecorder, Timeline};
 use super::{Config, GpuError, Limits, Stats};
@@ -34,7 +35,7 @@ struct Regions {
     keys: u64,
     counts: u64,
     cursor: u64,
-    flag: u64,
+    read_back: u64,
     strings: u64,
     shared_globals: u64,
     slots: u64,
@@ -210,7 +211,7 @@ impl<'p> Machine<'p> {
             keys: region(procs * 4),
             counts: region(caps.counts * 4),
             cursor: region(caps.counts * 4),
-            flag: region(16),
+            read_back: region(FkReadBack::BYTES),
             strings: region(strings.len() as u64),
             shared_globals: region(plan.storage.shared_globals_bytes),
             slots: region(caps.slots),
@@ -245,7 +246,7 @@ impl<'p> Machine<'p> {
                 count: region(procs * 4),
                 tag: region(procs * 8),
                 conflict: region(abi::FkConflict::BYTES),
-                writers: region(8),
+                writers: region(FkWriters::BYTES),
             };
             (regions, kernels)
         });
@@ -329,7 +330,7 @@ impl<'p> Machine<'p> {
             keys: base + r.keys,
             counts: base + r.counts,
             cursor: base + r.cursor,
-            flag: base + r.flag,
+            read_back: base + r.read_back,
             strings: base + r.strings,
             shared_globals: base + r.shared_globals,
             slots: base + r.slots,
@@ -352,20 +353,20 @@ impl<'p> Machine<'p> {
         if let Some((c, _)) = common {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
             // the heap.
-            let frames = match device {
-                Some(d) => (base + d.frame_heap, abi::FK_FRAME_HEAP_BYTES),
-                None => (base + r.frames, m.caps.frames),
+            let range = |at: u64, bytes: u64| FkRange {
+                lo: base + at,
+                hi: base + at + bytes,
             };
             let desc = FkCommon {
                 writes: base + c.writes,
                 count: base + c.count,
                 tag: base + c.tag,
-                lo: [base + r.shared_globals, frames.0, base + r.heap],
-                hi: [
-                    base + r.shared_globals + plan.storage.shared_globals_bytes,
-                    frames.0 + frames.1,
-                    base + r.heap + m.caps.heap,
-                ],
+                globals: range(r.shared_globals, plan.storage.shared_globals_bytes),
+                frames: match device {
+                    Some(d) => range(d.frame_heap, abi::FK_FRAME_HEAP_BYTES),
+                    None => range(r.frames, m.caps.frames),
+                },
+                heap: range(r.heap, m.caps.heap),
                 conflict: base + c.conflict,
                 writers: base + c.writers,
             };
@@ -404,6 +405,11 @@ impl<'p> Machine<'p> {
         self.stats.bytes_copied += len as u64;
         self.stats.sync += t.elapsed();
         Ok(out)
+    }
+
+    /// A blocking read-back of one value of the ABI (a struct, a word).
+    fn read_as<T: FromLe>(&mut self, offset: u64) -> Result<T, GpuError> {
+        Ok(T::from_le(&self.read(offset, std::mem::size_of::<T>())?))
     }
 
     fn read_ints(&mut self, offset: u64, n: usize) -> Result<Vec<i32>, GpuError> {
@@ -537,17 +543,18 @@ impl<'p> Machine<'p> {
         for pass in 0..2i32 {
             self.launch_members(self.procs as u32, &kernels::CommonWriters { pass })?;
         }
-        let writers = self.read_ints(c.writers, 2)?;
-        let cell =
-            abi::FkConflict::from_bytes(&self.read(c.conflict, abi::FkConflict::BYTES as usize)?)
-                .cell;
+        let writers: FkWriters = self.read_as(c.writers)?;
+        let cell = self.read_as::<abi::FkConflict>(c.conflict)?.cell;
+        let writers = [writers.first, writers.second];
         if writers.contains(&0) {
             return Ok(None);
         }
         let mut pair = [(0, abi::FkWrite::default()); 2];
         for (i, w) in writers.iter().enumerate() {
             let proc = (abi::FK_PROC_MAX - w) as u64;
-            let n = self.read_ints(c.count + 4 * proc, 1)?[0].clamp(0, abi::FK_WRITES as i32);
+            let n = self
+                .read_as::<i32>(c.count + 4 * proc)?
+                .clamp(0, abi::FK_WRITES as i32);
             let log = self.read(
                 c.writes + proc * abi::FK_WRITES * abi::FkWrite::BYTES,
                 (abi::FK_WRITES * abi::FkWrite::BYTES) as usize,
@@ -693,8 +700,8 @@ impl<'p> Machine<'p> {
             v: var,
         };
         self.launch(1, 1, &args)?;
-        let flag = self.read_ints(self.r.flag, 2)?;
-        Ok((flag[1] >= 0).then_some(flag[0]))
+        let r: FkReadBack = self.read_as(self.r.read_back)?;
+        Ok((r.first_truth >= 0).then_some(r.first))
     }
 
     // ---- timestamps of the host schedule ----
@@ -866,7 +873,7 @@ impl<'p> Machine<'p> {
         cond: Option<VarId>,
         cond_group: i32,
     ) -> Result<bool, GpuError> {
-        self.zero(self.r.flag, 4)?;
+        self.zero(self.r.read_back, FkReadBack::BYTES)?;
         let (has, var) = match cond {
             Some(v) => (1i32, self.var(v)?),
             None => (0, FkVar::default()),
@@ -881,7 +888,7 @@ impl<'p> Machine<'p> {
             cond_group,
         };
         self.launch_members(n as u32, &args)?;
-        Ok(self.read_ints(self.r.flag, 1)?[0] > 0)
+        Ok(self.read_as::<FkReadBack>(self.r.read_back)?.staying > 0)
     }
 
     fn marked_status(
@@ -934,15 +941,11 @@ impl<'p> Machine<'p> {
             .synchronize()
             .map_err(GpuError::driver("running the kernels"))?;
         self.stats.sync += t.elapsed();
-        let top = u64::from_le_bytes(
-            self.read(self.r.out_top, 8)?
-                .try_into()
-                .map_err(|_| GpuError::Internal("short read".into()))?,
-        );
+        let top: u64 = self.read_as(self.r.out_top)?;
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
-        let f = abi::FkFault::from_bytes(&self.read(self.r.fault, abi::FkFault::BYTES as usize)?);
-        let why = abi::FkWhy::from_bytes(&self.read(self.r.why, abi::FkWhy::BYTES as usize)?);
+        let f: abi::FkFault = self.read_as(self.r.fault)?;
+        let why: abi::FkWhy = self.read_as(self.r.why)?;
         let conflict = match (f.site, why.limit) {
             (0, _) => None,
             (_, abi::FK_CONFLICT) => self.conflict()?,
@@ -979,8 +982,7 @@ impl<'p> Machine<'p> {
             },
         });
         if let Some(d) = self.device {
-            let error =
-                abi::FkError::from_bytes(&self.read(d.error, abi::FkError::BYTES as usize)?);
+            let error: abi::FkError = self.read_as(d.error)?;
             if error.code != 0 {
                 return Err(GpuError::Schedule {
                     code: error.code,
@@ -990,9 +992,7 @@ impl<'p> Machine<'p> {
                 });
             }
             if let Some(f) = fault.as_mut() {
-                let key = abi::FkFaultKey::from_bytes(
-                    &self.read(d.fault_key, abi::FkFaultKey::BYTES as usize)?,
-                );
+                let key: abi::FkFaultKey = self.read_as(d.fault_key)?;
                 let pairs = (key.pairs as usize).min(abi::FK_KEY_MAX as usize);
                 f.cut = key.key[..2 * pairs].to_vec();
             }
@@ -1022,7 +1022,7 @@ impl<'p> Machine<'p> {
         let Some((recs, count)) = self.device.and_then(|d| d.trace) else {
             return Ok(None);
         };
-        let formed = self.read_ints(count, 1)?[0] as u32 as u64;
+        let formed = u64::from(self.read_as::<u32>(count)?);
         let kept = formed.min(TRACE_RECORDS);
         let bytes = self.read(recs, (kept * abi::FkTraceRec::BYTES) as usize)?;
         Ok(Some(timeline::decode_device(&bytes, formed)))
@@ -1308,7 +1308,7 @@ impl HostMachine for Machine<'_> {
                 marks,
             };
             self.launch_members(n as u32, &args)?;
-            let size = self.read_ints(self.r.counts, 1)?[0];
+            let size: i32 = self.read_as(self.r.counts)?;
             let members = self.alloc_members(size as u64)?;
             let frames = self.alloc_frames(bytes)?;
             let g = self.alloc_groups(1)? as i32;
@@ -1510,7 +1510,7 @@ impl HostMachine for Machine<'_> {
     /// fit one block (or `--crcw priority` serialises members).
     fn region(&mut self, name: &str, needs: RegionNeeds, c: &Ctx) -> Result<bool, GpuError> {
         let n = self.groups[c.group as usize].size;
-        if self.priority || n <= 0 || n as u32 > transform::regions::MAX_MEMBERS {
+        if self.priority || n <= 0 || n as u32 > abi::FK_REGION_MAX {
             return Ok(false);
         }
         let tops = self.top;
@@ -1521,7 +1521,7 @@ impl HostMachine for Machine<'_> {
         let launch = self.launches;
         self.launches += 1;
         let seq = c.seq as i32;
-        let threads = (n as u32).div_ceil(32) * 32;
+        let threads = (n as u32).div_ceil(abi::FK_WARP_THREADS) * abi::FK_WARP_THREADS;
         let args = kernels::RegionKernel {
             g: c.group,
             seq,

@@ -222,7 +222,11 @@ impl fmt::Display for GpuError {
                      on processor {proc}"
                 ),
             },
-            GpuError::OutputOverflow => write!(f, "the printf record buffer (64 MiB) overflowed"),
+            GpuError::OutputOverflow => write!(
+                f,
+                "the printf record buffer ({} MiB) overflowed",
+                abi::FK_OUT_BYTES >> 20
+            ),
             GpuError::PriorityNeedsHostSchedule => write!(
                 f,
                 "`--crcw priority` needs `--schedule host`: the device schedule runs the members \

@@ -57,11 +57,7 @@ impl Case {
     ) -> Option<(Vec<u8>, Box<pram_sim::Fault>)> {
         let config = pram_sim::Config {
             procs: self.procs as u32,
-            crcw: match self.crcw.as_str() {
-                "priority" => pram_sim::Crcw::Priority,
-                "arbitrary" => pram_sim::Crcw::Arbitrary,
-                _ => pram_sim::Crcw::Common,
-            },
+            crcw: self.crcw_mode(),
             max_steps: 1_000_000,
             ..Default::default()
         };
@@ -72,12 +68,13 @@ impl Case {
             .then_some((outcome.output, fault))
     }
 
-    /// The case's `--crcw` mode for the CPU Plan executor.
-    pub fn cpu_crcw(&self) -> pram_runtime::cpu::Crcw {
+    /// The case's `--crcw` mode, for the simulator and the CPU Plan executor.
+    pub fn crcw_mode(&self) -> fork_frontend::machine::Crcw {
+        use fork_frontend::machine::Crcw;
         match self.crcw.as_str() {
-            "priority" => pram_runtime::cpu::Crcw::Priority,
-            "arbitrary" => pram_runtime::cpu::Crcw::Arbitrary,
-            _ => pram_runtime::cpu::Crcw::Common,
+            "priority" => Crcw::Priority,
+            "arbitrary" => Crcw::Arbitrary,
+            _ => Crcw::Common,
         }
     }
 }

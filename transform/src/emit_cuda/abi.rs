@@ -116,6 +116,17 @@ macro_rules! c_structs {
             impl CType for $name {
                 const C: &'static str = stringify!($name);
             }
+            // A struct may be a field of another.
+            impl FromLe for $name {
+                fn from_le(b: &[u8]) -> $name {
+                    $name::from_bytes(b)
+                }
+            }
+            impl ToLe for $name {
+                fn to_le(&self, out: &mut Vec<u8>) {
+                    out.extend(self.to_bytes());
+                }
+            }
             impl $name {
                 /// Bytes of it on the device.
                 pub const BYTES: u64 = std::mem::size_of::<$name>() as u64;
@@ -267,6 +278,18 @@ c_structs! {
         proc: i32 = "int",
     }
 
+    /// The words the host schedule's host reads back to decide a branch or a loop's exit
+    /// (FkMachine::read_back).
+    struct FkReadBack {
+        /// fk_read_first: the first active member's value
+        first: i32 = "int",
+        /// fk_read_first: 1 when that value is non-zero, 0 when it is zero, -1 when no member
+        /// is active
+        first_truth: i32 = "int",
+        /// fk_loop_exit: the participants still in the loop (the host zeroes it first)
+        staying: i32 = "int",
+    }
+
     /// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
     struct FkMachine {
         procs: i32 = "int",
@@ -286,8 +309,8 @@ c_structs! {
         counts: u64 = "int *",
         /// split: next free position per subgroup
         cursor: u64 = "int *",
-        /// one word the host reads back
-        flag: u64 = "int *",
+        /// the words the host reads back
+        read_back: u64 = "FkReadBack *",
         /// string literals, each NUL-terminated
         strings: u64 = "char *",
         shared_globals: u64 = "char *",
@@ -350,6 +373,21 @@ c_structs! {
         tag: u64 = "fk_u64",
     }
 
+    /// A range of shared memory, [lo, hi) (FkCommon).
+    struct FkRange {
+        lo: u64 = "char *",
+        hi: u64 = "char *",
+    }
+
+    /// After a conflict, the pair of processors `fk_common_writers` finds, each as
+    /// FK_PROC_MAX - processor (atomicMax; 0: none found) (FkCommon::writers).
+    struct FkWriters {
+        /// pass 0: the lowest processor that wrote the cell in the step
+        first: i32 = "int",
+        /// pass 1: the lowest whose value differs from the first's
+        second: i32 = "int",
+    }
+
     /// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
     struct FkCommon {
         /// FK_WRITES per processor (0: the run does not check)
@@ -358,12 +396,15 @@ c_structs! {
         count: u64 = "int *",
         /// per processor: that step (fk_step_tag)
         tag: u64 = "fk_u64 *",
-        /// shared memory: globals, group frames, heap
-        lo: [u64; FK_SHARED_RANGES as usize] = "char *" [FK_SHARED_RANGES as usize],
-        hi: [u64; FK_SHARED_RANGES as usize] = "char *" [FK_SHARED_RANGES as usize],
+        /// shared memory, the writes that are logged: the shared globals
+        globals: FkRange = "FkRange",
+        /// the group frames (the device schedule: its frame heap)
+        frames: FkRange = "FkRange",
+        /// the heap
+        heap: FkRange = "FkRange",
         conflict: u64 = "FkConflict *",
-        /// [0], [1]: FK_PROC_MAX - the two processors to name (atomicMax)
-        writers: u64 = "int *",
+        /// the two processors to name
+        writers: u64 = "FkWriters *",
     }
 
     /// The device schedule: each processor's slot stack (set by `fk_set_slot_stacks`).
@@ -502,16 +543,21 @@ c_consts! {
     FK_LIMIT_DEPTH: i32 = 3;
     /// --crcw common: processors wrote different values into a cell (R0004)
     FK_CONFLICT: i32 = 4;
-    /// The limit and conflict words record FK_PROC_MAX - processor
-    FK_PROC_MAX: i32 = 0x7fff_ffff;
+    /// The most processors a run has (`__PROC_NR__` is an `int`): the CLI's and the `.cu`'s
+    /// `-p` stop there. The limit and conflict words record FK_PROC_MAX - processor (never
+    /// 0, which means none)
+    FK_PROC_MAX: i32 = i32::MAX;
     /// --crcw common: writes logged per processor and step; later ones are not checked
     FK_WRITES: u64 = 8;
-    /// --crcw common: the ranges of shared memory (FkCommon::lo, hi)
-    FK_SHARED_RANGES: u64 = 3;
 
     /// The device schedule's runtime limits (FkError::code)
     FK_ERR_FRAMES: i32 = 1;
     FK_ERR_FRAME_HEAP: i32 = 2;
+    /// The device schedule's frames per processor (`device_depth`): FK_DEPTH_MANY up to
+    /// FK_DEPTH_PROCS processors, FK_DEPTH_FEW above
+    FK_DEPTH_PROCS: u64 = 1 << 16;
+    FK_DEPTH_MANY: u32 = 64;
+    FK_DEPTH_FEW: u32 = 16;
     /// The most (step, index) pairs of an order key (FkFaultKey)
     FK_KEY_MAX: u64 = 256;
     /// Bytes of the device schedule's records (OPAQUE)
@@ -524,6 +570,9 @@ c_consts! {
     /// Threads per block of the per-member runtime kernels and of the device schedule's
     /// persistent kernel
     FK_BLOCK_THREADS: u32 = 256;
+    /// A block region's kernel runs its group's members rounded up to whole warps of this
+    /// many threads (FK_REGION_THREADS)
+    FK_WARP_THREADS: u32 = 32;
 
     /// The runtime's capacities, the same for the driver's arena and the `.cu`'s
     /// allocations (a program that outgrows one stops alike under both). Member lists and
@@ -732,14 +781,17 @@ pub fn c_name(prefix: &str, value: i64) -> String {
 /// The device schedule's frames per processor (nested splits, loops, calls, `seq`, `start`):
 /// deep enough for the recursion of the classroom programs, fewer for very many processors
 /// (the schedule keeps about 150 bytes per processor and frame). The `.cu` has it as
-/// `fk_schedule_depth`.
+/// `fk_schedule_depth`, [`DEVICE_DEPTH_C`].
 pub fn device_depth(procs: u64) -> u32 {
-    if procs > 1 << 16 {
-        16
+    if procs > FK_DEPTH_PROCS {
+        FK_DEPTH_FEW
     } else {
-        64
+        FK_DEPTH_MANY
     }
 }
+
+/// [`device_depth`] as a C expression of `procs`.
+pub const DEVICE_DEPTH_C: &str = "procs > FK_DEPTH_PROCS ? FK_DEPTH_FEW : FK_DEPTH_MANY";
 
 /// The emitted kernel that applies the global initialisers; every program has it, and the
 /// host (the driver, the `.cu`) launches it before anything else.
@@ -852,7 +904,13 @@ mod tests {
             _ if c.ends_with('*') => 8,
             "int" | "unsigned" => 4,
             "fk_u64" | "fk_i64" => 8,
-            other => panic!("a C type the ABI does not know: {other}"),
+            other => {
+                STRUCTS
+                    .iter()
+                    .find(|s| s.name == other)
+                    .unwrap_or_else(|| panic!("a C type the ABI does not know: {other}"))
+                    .size
+            }
         }
     }
 
@@ -878,11 +936,14 @@ mod tests {
                 ("FkVar", 24),
                 ("FkFault", 56),
                 ("FkWhy", 8),
+                ("FkReadBack", 12),
                 ("FkMachine", 160),
                 ("FkLimits", 32),
                 ("FkRecordHeader", 32),
                 ("FkWrite", 24),
                 ("FkConflict", 16),
+                ("FkRange", 16),
+                ("FkWriters", 8),
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
                 ("FkError", 8),

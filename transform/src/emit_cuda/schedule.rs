@@ -30,9 +30,8 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     let _ = writeln!(out, "// ---- program: the device schedule's launch ----\n");
     let _ = writeln!(
         out,
-        "inline int fk_schedule_depth(fk_u64 procs) {{ return procs > (1ull << 16) ? {} : {}; }}",
-        super::abi::device_depth((1 << 16) + 1),
-        super::abi::device_depth(1)
+        "inline int fk_schedule_depth(fk_u64 procs) {{ return {}; }}",
+        super::abi::DEVICE_DEPTH_C
     );
     let _ = writeln!(
         out,
