@@ -463,6 +463,40 @@ pub fn return_zero_at_end(program: &Program) -> Program {
     program
 }
 
+/// `program` with each `farm` of asynchronous code replaced by its body: its processors are
+/// already asynchronous, and it ends without a barrier (docs/language.md §8), so every rule
+/// sees the block the simulator runs.
+pub fn farms_in_async_code_as_blocks(program: &Program) -> Program {
+    fn visit(s: &mut Stmt) {
+        if let (Mode::Async, StmtKind::Farm(body)) = (s.mode, &s.kind) {
+            *s = (**body).clone();
+            return visit(s);
+        }
+        match &mut s.kind {
+            StmtKind::Block(b) => b.stmts.iter_mut().for_each(visit),
+            StmtKind::If { then, els, .. } => {
+                visit(then);
+                els.iter_mut().for_each(|e| visit(e));
+            }
+            StmtKind::Switch { cases, .. } => cases
+                .iter_mut()
+                .flat_map(|c| &mut c.body)
+                .for_each(visit),
+            StmtKind::Loop { body, .. }
+            | StmtKind::Fork { body, .. }
+            | StmtKind::Start(body)
+            | StmtKind::Farm(body)
+            | StmtKind::Seq(body) => visit(body),
+            _ => {}
+        }
+    }
+    let mut program = program.clone();
+    for f in &mut program.funcs {
+        f.body.stmts.iter_mut().for_each(visit);
+    }
+    program
+}
+
 pub(crate) fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr {
         kind,
