@@ -55,5 +55,6 @@ rule!(
     rule6_async_private_switch_with_barrier,
     rule6_async_call_under_private_condition,
     rule6_async_call_in_expression,
+    rule6_farm_in_async_code,
     unsupported_recursive_async_call_under_private_condition,
 );
