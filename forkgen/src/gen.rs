@@ -72,6 +72,7 @@ pub const FEATURES: &[&str] = &[
     "straight-writes",
     "async-call-barrier",
     "async-call-in-expression",
+    "farm-in-async",
 ];
 
 #[derive(Clone, Debug)]
@@ -467,6 +468,10 @@ impl Gen<'_> {
                 menu.push((3, S::Loop));
             }
         }
+        // A `farm` in asynchronous code is a block (docs/language.md §8).
+        if nest && ctx.mode == Mode::Async && self.opts.on("farm-in-async") {
+            menu.push((1, S::Farm));
+        }
         if nest && sync {
             menu.extend([(2, S::SharedIf), (2, S::Fork), (1, S::Seq), (1, S::Farm)]);
             if loops && sh_locals && self.opts.on("shared-loop") {
@@ -841,8 +846,11 @@ impl Gen<'_> {
                     ret: None,
                     ..inner.clone()
                 };
-                let barrier =
-                    whole && ctx.sh_locals && self.opts.on("farm-barrier") && self.rng.chance(60);
+                let barrier = sync
+                    && whole
+                    && ctx.sh_locals
+                    && self.opts.on("farm-barrier")
+                    && self.rng.chance(60);
                 let mut body = self.block(&body_ctx, 2);
                 if barrier {
                     let name = self.name("T");

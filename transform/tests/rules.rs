@@ -57,4 +57,5 @@ rule!(
     rule6_async_call_in_expression,
     rule6_farm_in_async_code,
     unsupported_recursive_async_call_under_private_condition,
+    unsupported_start_under_private_condition,
 );
