@@ -194,7 +194,10 @@ impl<'s> Builder<'s> {
                 format!("{what} under a private condition in asynchronous code"),
             )
             .with_label("the transform cannot compile this for the processors that reach it")
-            .with_note(cond.span, "a private condition: some processors go on without it")
+            .with_note(
+                cond.span,
+                "a private condition: some processors go on without it",
+            )
             .with_help(format!("{help}; `forkcc sim` runs the program as it is")),
         );
     }
@@ -523,10 +526,9 @@ pub fn farms_in_async_code_as_blocks(program: &Program) -> Program {
                 visit(then);
                 els.iter_mut().for_each(|e| visit(e));
             }
-            StmtKind::Switch { cases, .. } => cases
-                .iter_mut()
-                .flat_map(|c| &mut c.body)
-                .for_each(visit),
+            StmtKind::Switch { cases, .. } => {
+                cases.iter_mut().flat_map(|c| &mut c.body).for_each(visit)
+            }
             StmtKind::Loop { body, .. }
             | StmtKind::Fork { body, .. }
             | StmtKind::Start(body)

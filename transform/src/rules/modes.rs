@@ -2,14 +2,55 @@
 //! `Builder::async_region`, `phases`).
 
 use super::*;
+use crate::plan::{Split, SplitKind};
 use fork_frontend::hir::{InitElem, SwitchCase};
 
 impl Builder<'_> {
-    /// `start S`: a barrier of all processors, the root group runs S synchronously.
+    /// `start S`: a barrier of the processors of the region; those present (the others have
+    /// left it) form a group (`@` = 0, `$` = `__PROC_NR__`, fresh `$$`) that runs S
+    /// synchronously, as the simulator's `exec_start`. `HostOp::Start` forms it of all P
+    /// processors: exact in `main` where no processor can have returned before; elsewhere
+    /// (an `async` function called by a subgroup) it is `fork (1; @ = 0; $ = __PROC_NR__)`.
     pub(crate) fn start_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
-        let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
-        ops.push(HostOp::Start { body, shared_frame });
+        if self.func == self.program.main
+            && !self
+                .program
+                .func(self.func)
+                .body
+                .stmts
+                .iter()
+                .any(returns_before_start)
+        {
+            let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
+            return ops.push(HostOp::Start { body, shared_frame });
+        }
+        let mut slot = |b: &mut Self, value: Expr, what: &str| {
+            let t = b.temp(Type::INT, what, body.span);
+            let s = assign_stmt(b, t, value, body.span);
+            b.append(
+                Stmt {
+                    mode: Mode::Async,
+                    ..s
+                },
+                Mode::Async,
+                ops,
+            );
+            t
+        };
+        let int = |v| mk(ExprKind::IntConst(v), Type::INT, body.span);
+        let count = slot(self, int(1), "start_k");
+        let at = slot(self, int(0), "start_at");
+        let proc = mk(ExprKind::ProcNr, Type::INT, body.span);
+        let dollar = Some(slot(self, proc, "start_dollar"));
+        self.close(ops, CutReason::HostConstruct);
+        let (body_ops, frame) = self.scoped_block(body, Mode::Sync, "start");
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::Fork { count, at, dollar },
+            arms: vec![body_ops],
+            shared_frames: vec![frame],
+            span: body.span,
+        }));
     }
 
     /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
@@ -30,6 +71,17 @@ impl Builder<'_> {
         self.close(&mut seq_ops, CutReason::BlockEnd);
         ops.push(HostOp::Seq(seq_ops));
     }
+}
+
+/// Whether `s`, a statement of `main`, holds a `return` outside every `start` body (the
+/// checker admits none inside one), which may run before a `start`; one after it only costs
+/// the `fork` form, which is exact too.
+fn returns_before_start(s: &Stmt) -> bool {
+    matches!(s.kind, StmtKind::Return(_))
+        || (!matches!(s.kind, StmtKind::Start(_))
+            && fork_frontend::sync_calls::children(s)
+                .into_iter()
+                .any(returns_before_start))
 }
 
 /// The statements of a block, or the one statement.
