@@ -38,14 +38,14 @@ pub const E0501: Code = Code {
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
 code, a call of an asynchronous function that synchronises (it contains a `barrier`) and is \
-recursive, a call of one that contains `start` or `seq`, or a `start` or `seq` itself. Other \
-asynchronous callees are compiled in place of the call, and their barriers pair with the \
-other processors' barriers as in the simulator; these need a host call, or a group formed on \
-the host, for the processors that reach them while the others run on, which the Plan cannot \
-express. (A `barrier` under a private condition is compiled: the region becomes barrier \
-phases. A `farm` in asynchronous code is a block.)\n\nCall the function, or write the \
-`start`, where every processor of the region reaches it, or put the callee's `barrier`s into \
-the caller. `forkcc sim` runs every checked program.",
+recursive, a call of one that contains `start` or `seq`, or a `seq`. Other asynchronous \
+callees are compiled in place of the call, and their barriers pair with the other \
+processors' barriers as in the simulator; these need a host call of the group for the \
+processors that reach them while the others run on, which the Plan cannot express. (A \
+`barrier` or a `start` under a private condition is compiled: the region becomes barrier \
+phases. A `farm` in asynchronous code is a block.)\n\nCall the function where every \
+processor of the region calls it, or put the callee's `barrier`s into the caller. `forkcc \
+sim` runs every checked program.",
 };
 
 /// The kernel being filled.

@@ -9,19 +9,13 @@ impl Builder<'_> {
     /// `start S`: a barrier of the processors of the region; those present (the others have
     /// left it) form a group (`@` = 0, `$` = `__PROC_NR__`, fresh `$$`) that runs S
     /// synchronously, as the simulator's `exec_start`. `HostOp::Start` forms it of all P
-    /// processors: exact in `main` where no processor can have returned before; elsewhere
-    /// (an `async` function called by a subgroup) it is `fork (1; @ = 0; $ = __PROC_NR__)`.
+    /// processors: exact for a `start` that every processor reaches (`reached_by_all`);
+    /// elsewhere it is `fork (1; @ = 0; $ = __PROC_NR__)` of the active members (a `start`
+    /// in an `async` function called by a subgroup, or one that barrier phases run for the
+    /// processors that stopped at it).
     pub(crate) fn start_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
-        if self.func == self.program.main
-            && !self
-                .program
-                .func(self.func)
-                .body
-                .stmts
-                .iter()
-                .any(returns_before_start)
-        {
+        if self.reached_by_all(body) {
             let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
             return ops.push(HostOp::Start { body, shared_frame });
         }
@@ -53,6 +47,26 @@ impl Builder<'_> {
         }));
     }
 
+    /// Whether every one of the P processors reaches the `start` whose body is `body`: it is
+    /// in `main`, outside every condition and loop, and no processor can have returned.
+    fn reached_by_all(&self, body: &Stmt) -> bool {
+        fn top_level<'s>(stmts: &'s [Stmt], out: &mut Vec<&'s Stmt>) {
+            for s in stmts {
+                match &s.kind {
+                    StmtKind::Block(b) => top_level(&b.stmts, out),
+                    StmtKind::Start(body) => out.push(body),
+                    _ => {}
+                }
+            }
+        }
+        let main = &self.program.func(self.program.main).body.stmts;
+        let mut starts = Vec::new();
+        top_level(main, &mut starts);
+        self.func == self.program.main
+            && starts.iter().any(|b| b.span == body.span)
+            && !main.iter().any(returns_outside_start)
+    }
+
     /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
     pub(crate) fn farm_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
@@ -76,12 +90,12 @@ impl Builder<'_> {
 /// Whether `s`, a statement of `main`, holds a `return` outside every `start` body (the
 /// checker admits none inside one), which may run before a `start`; one after it only costs
 /// the `fork` form, which is exact too.
-fn returns_before_start(s: &Stmt) -> bool {
+fn returns_outside_start(s: &Stmt) -> bool {
     matches!(s.kind, StmtKind::Return(_))
         || (!matches!(s.kind, StmtKind::Start(_))
             && fork_frontend::sync_calls::children(s)
                 .into_iter()
-                .any(returns_before_start))
+                .any(returns_outside_start))
 }
 
 /// The statements of a block, or the one statement.
