@@ -518,7 +518,10 @@ impl Gen<'_> {
             menu.push((2, S::CallAsync));
         }
         if let Some(this) = ctx.this {
-            if self.opts.on("recursion") && (sync || self.funcs[this].kind == Kind::Straight) {
+            // Recursion counts `d` down: `sync` and `straight` functions have it.
+            let kind = self.funcs[this].kind;
+            if self.opts.on("recursion") && ((sync && kind == Kind::Sync) || kind == Kind::Straight)
+            {
                 menu.push((1, S::Recurse));
             }
         }
@@ -1101,7 +1104,8 @@ impl Gen<'_> {
             can_continue: false,
             ret: None,
             depth: ctx.depth + 1,
-            this: None,
+            // Not callable from its own body (no recursion of an `async` function).
+            this: ctx.this,
             sh_locals: true,
         };
         let body = self.block(&body_ctx, 4);
