@@ -315,6 +315,7 @@ impl Gen<'_> {
         }
         if kind == (Kind::Async { barrier: false })
             && !self.calls_barrier
+            && self.opts.on("start")
             && self.opts.on("start-in-async")
             && self.rng.chance(30)
         {
