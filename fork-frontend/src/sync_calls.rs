@@ -1,5 +1,5 @@
 //! Synchronising calls (docs/language.md §8): calls, in asynchronous code, of an `async`
-//! function that executes `barrier` or a group construct, directly or through the functions it
+//! function that executes `barrier` or a group construct (`start`, `seq`), directly or through the functions it
 //! calls. Its barriers pair by count with whichever barrier each other processor meets, so
 //! every backend must run it at the same point of its statement: as a whole statement
 //! (`f(x);`, `v = f(x);`, `T v = f(x);`), or inside a larger expression of an expression
@@ -185,15 +185,14 @@ pub fn children(s: &Stmt) -> Vec<&Stmt> {
     }
 }
 
-/// `barrier` or a group construct in `s` (nested statements included).
+/// `barrier` or a group construct in `s` (nested statements included), `s` in an `async`
+/// function. A `farm` there is not one: in asynchronous code it runs its body as a block,
+/// without a barrier at its end (docs/language.md §8); one inside a `start` or `seq` body is
+/// inside a construct that is.
 fn has_sync_construct(s: &Stmt) -> bool {
     matches!(
         s.kind,
-        StmtKind::Barrier
-            | StmtKind::Fork { .. }
-            | StmtKind::Start(_)
-            | StmtKind::Farm(_)
-            | StmtKind::Seq(_)
+        StmtKind::Barrier | StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Seq(_)
     ) || children(s).into_iter().any(has_sync_construct)
 }
 

@@ -72,6 +72,8 @@ pub const FEATURES: &[&str] = &[
     "straight-writes",
     "async-call-barrier",
     "async-call-in-expression",
+    "farm-in-async",
+    "start-in-async",
 ];
 
 #[derive(Clone, Debug)]
@@ -128,6 +130,9 @@ enum Kind {
 struct FnInfo {
     name: String,
     kind: Kind,
+    /// An `async` function with a `start` (`start-in-async`): called from synchronous code
+    /// only (the simulator runs no `start` in a function called from asynchronous code).
+    sync_only: bool,
 }
 
 /// Where the statement being generated is.
@@ -271,7 +276,11 @@ impl Gen<'_> {
             self.scope.shared.push(("d".into(), 0));
         }
         // The function is callable from its own body (recursion on `d`).
-        self.funcs.push(FnInfo { name, kind });
+        self.funcs.push(FnInfo {
+            name,
+            kind,
+            sync_only: false,
+        });
         let ctx = Ctx {
             mode,
             level,
@@ -303,6 +312,15 @@ impl Gen<'_> {
             body.extend(self.block(&ctx, 3));
         } else {
             body.extend(self.block(&ctx, 6));
+        }
+        if kind == (Kind::Async { barrier: false })
+            && !self.calls_barrier
+            && self.opts.on("start")
+            && self.opts.on("start-in-async")
+            && self.rng.chance(30)
+        {
+            body.push(self.start_under_condition(&ctx));
+            self.funcs[index].sync_only = true;
         }
         if ret == Some(true) {
             let e = self.expr(&ctx, 2, false);
@@ -467,6 +485,10 @@ impl Gen<'_> {
                 menu.push((3, S::Loop));
             }
         }
+        // A `farm` in asynchronous code is a block (docs/language.md §8).
+        if nest && ctx.mode == Mode::Async && self.opts.on("farm-in-async") {
+            menu.push((1, S::Farm));
+        }
         if nest && sync {
             menu.extend([(2, S::SharedIf), (2, S::Fork), (1, S::Seq), (1, S::Farm)]);
             if loops && sh_locals && self.opts.on("shared-loop") {
@@ -497,7 +519,10 @@ impl Gen<'_> {
             menu.push((2, S::CallAsync));
         }
         if let Some(this) = ctx.this {
-            if self.opts.on("recursion") && (sync || self.funcs[this].kind == Kind::Straight) {
+            // Recursion counts `d` down: `sync` and `straight` functions have it.
+            let kind = self.funcs[this].kind;
+            if self.opts.on("recursion") && ((sync && kind == Kind::Sync) || kind == Kind::Straight)
+            {
                 menu.push((1, S::Recurse));
             }
         }
@@ -841,8 +866,11 @@ impl Gen<'_> {
                     ret: None,
                     ..inner.clone()
                 };
-                let barrier =
-                    whole && ctx.sh_locals && self.opts.on("farm-barrier") && self.rng.chance(60);
+                let barrier = sync
+                    && whole
+                    && ctx.sh_locals
+                    && self.opts.on("farm-barrier")
+                    && self.rng.chance(60);
                 let mut body = self.block(&body_ctx, 2);
                 if barrier {
                     let name = self.name("T");
@@ -1063,13 +1091,42 @@ impl Gen<'_> {
             || (ctx.mode == Mode::Async && in_async_fn && self.opts.on("async-call-barrier"))
     }
 
-    /// A function this context may call (a callee defined earlier, not itself).
+    /// `if (c) start { ... }` at the end of an `async` function without barriers: the
+    /// processors that skip it leave the function's region, those that reach it form its group
+    /// (docs/language.md §8). Nothing after it may wait at a barrier, so it comes last.
+    fn start_under_condition(&mut self, ctx: &Ctx) -> Stmt {
+        self.budget += 3;
+        let c = self.expr(ctx, 2, false);
+        let body_ctx = Ctx {
+            mode: Mode::Sync,
+            level: self.level(),
+            clean: true,
+            can_break: false,
+            can_continue: false,
+            ret: None,
+            depth: ctx.depth + 1,
+            // Not callable from its own body (no recursion of an `async` function).
+            this: ctx.this,
+            sh_locals: true,
+        };
+        let body = self.block(&body_ctx, 4);
+        let mut start = Stmt::nest("start", None, "");
+        set_body(&mut start, body, None);
+        let mut s = Stmt::nest("if (", Some(c), ")");
+        set_body(&mut s, vec![start], None);
+        s
+    }
+
+    /// A function this context may call (a callee defined earlier, not itself; one with a
+    /// `start` from synchronous code only).
     fn callable(&mut self, ctx: &Ctx, want: impl Fn(Kind) -> bool) -> Option<String> {
         let names: Vec<String> = self
             .funcs
             .iter()
             .enumerate()
-            .filter(|(i, f)| Some(*i) != ctx.this && want(f.kind))
+            .filter(|(i, f)| {
+                Some(*i) != ctx.this && want(f.kind) && (!f.sync_only || ctx.mode == Mode::Sync)
+            })
             .map(|(_, f)| f.name.clone())
             .collect();
         (!names.is_empty()).then(|| self.rng.pick(&names).clone())

@@ -34,7 +34,7 @@ pub const CODES: &[&Code] = &[&rules::E0501, &valid::E0590, &emit_cuda::E0591];
 /// Splits a checked program into a Plan. Errors name the construct the transform cannot
 /// handle, with its location.
 pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
-    let program = &rules::return_zero_at_end(program);
+    let program = &rules::farms_in_async_code_as_blocks(&rules::return_zero_at_end(program));
     let summaries = Summaries::new(program);
     // `main` first, then every other function that runs on the host.
     let mut host_funcs = vec![program.main];

@@ -7,6 +7,11 @@
 //! stopped to its next barrier (or the end). A launch is one phase; the loop ends when every
 //! processor has run to the end.
 //!
+//! A `start` under a condition or in a loop is such a stop too: it waits until the others
+//! wait or have left, and those stopped at it form its group (the simulator's `AtStart`).
+//! After each launch the host runs it for them (`Split{if}` on "stopped at this `start`",
+//! then the `start`'s one-way `fork`); at the next launch they resume after it.
+//!
 //! The kernel keeps a private resume point `%phase`: 0 while running; `-k` once stopped at the
 //! k-th barrier (everything after it is skipped, loops exit); at the next launch `k`, which
 //! skips every statement until that barrier is found again, entering the `if` arm, `switch`
@@ -14,7 +19,7 @@
 //! in pre-order, so those inside a statement form a range). Every private local the kernel
 //! uses lives in a slot, as the kernel is launched again (`storage`, `CutReason::Suspend`).
 
-use crate::plan::{CutReason, HostLoop, HostOp};
+use crate::plan::{CutReason, HostLoop, HostOp, Split, SplitKind};
 use crate::rules::{assign_stmt, mk, Builder};
 use fork_frontend::hir::{
     BinOp, Block, Expr, ExprKind, Mode, Stmt, StmtKind, SwitchCase, Type, UnOp, VarId,
@@ -31,7 +36,7 @@ impl Builder<'_> {
         let stmts = self.inline_async_calls(stmts);
         let mut run: Vec<Stmt> = Vec::new();
         for s in &stmts {
-            if self.host_construct(s) {
+            if self.host_construct(s, true) {
                 self.async_run(&run, ops);
                 run.clear();
                 self.stmt(s, Mode::Async, ops);
@@ -80,20 +85,45 @@ impl Builder<'_> {
             phase,
             next: 0,
             span,
+            starts: Vec::new(),
         };
         let mut body = vec![resume];
         body.extend(phases.list(self, run));
         let stopped_now = mk(
-            ExprKind::Binary(BinOp::Ne, Box::new(var), Box::new(int(0))),
+            ExprKind::Binary(BinOp::Ne, Box::new(var.clone()), Box::new(int(0))),
             Type::INT,
             span,
         );
         body.push(async_stmt(assign_stmt(self, more, stopped_now, span)));
+        // Per `start`: whether the processor stopped at it.
+        let mut at_starts = Vec::new();
+        for (k, start) in &phases.starts {
+            let at = self.temp(Type::INT, "at_start", start.span);
+            let here = mk(
+                ExprKind::Binary(BinOp::Eq, Box::new(var.clone()), Box::new(int(-k))),
+                Type::INT,
+                span,
+            );
+            body.push(async_stmt(assign_stmt(self, at, here, span)));
+            at_starts.push((at, start));
+        }
         let mut loop_body = Vec::new();
         for s in body {
             self.append(s, Mode::Async, &mut loop_body);
         }
         self.close(&mut loop_body, CutReason::Suspend);
+        for (at, start) in at_starts {
+            let mut arm = Vec::new();
+            self.start_region(start, &mut arm);
+            let frame = self.scope_frame(start.span, "stopped at start");
+            let rest = self.new_frame("(not at start)".into());
+            loop_body.push(HostOp::Split(Split {
+                kind: SplitKind::If { cond: at },
+                arms: vec![arm, Vec::new()],
+                shared_frames: vec![frame, rest],
+                span: start.span,
+            }));
+        }
         ops.push(HostOp::Loop(HostLoop {
             cond: Some(more),
             test_first: false,
@@ -106,36 +136,28 @@ impl Builder<'_> {
         }));
     }
 
-    /// Whether `s`, in asynchronous code, runs on the host for reasons other than its
-    /// barriers: a group construct or a call of a function that synchronises.
-    fn host_construct(&self, s: &Stmt) -> bool {
+    /// Whether `s`, in asynchronous code, runs on the host for reasons other than its stops:
+    /// a group construct or a call of a function that synchronises. A `start` under a
+    /// condition or in a loop is a stop of barrier phases (module docs); one at the top
+    /// (`top`) every processor present reaches, as a barrier of the whole group.
+    fn host_construct(&self, s: &Stmt, top: bool) -> bool {
         let expr = |e: &Expr| self.summaries.expr(&self.program, e).host;
+        let nested = |s: &Stmt| self.host_construct(s, false);
         match &s.kind {
             StmtKind::Barrier | StmtKind::Break | StmtKind::Continue => false,
-            StmtKind::Block(b) => b.stmts.iter().any(|s| self.host_construct(s)),
+            StmtKind::Block(b) => b.stmts.iter().any(|s| self.host_construct(s, top)),
             StmtKind::If { cond, then, els } => {
-                expr(cond)
-                    || self.host_construct(then)
-                    || els.as_deref().is_some_and(|e| self.host_construct(e))
+                expr(cond) || nested(then) || els.as_deref().is_some_and(nested)
             }
             StmtKind::Switch { cond, cases } => {
-                expr(cond)
-                    || cases
-                        .iter()
-                        .flat_map(|c| &c.body)
-                        .any(|s| self.host_construct(s))
+                expr(cond) || cases.iter().flat_map(|c| &c.body).any(nested)
             }
             StmtKind::Loop {
                 cond, step, body, ..
-            } => {
-                cond.as_ref().is_some_and(expr)
-                    || step.as_ref().is_some_and(expr)
-                    || self.host_construct(body)
-            }
+            } => cond.as_ref().is_some_and(expr) || step.as_ref().is_some_and(expr) || nested(body),
             StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => self.effects(s).host,
-            StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => {
-                true
-            }
+            StmtKind::Start(_) => top,
+            StmtKind::Fork { .. } | StmtKind::Farm(_) | StmtKind::Seq(_) => true,
         }
     }
 }
@@ -149,7 +171,7 @@ impl Builder<'_> {
 /// barrier phases end one only where a barrier releases.
 fn divergent_barrier(s: &Stmt, nested: bool) -> bool {
     match &s.kind {
-        StmtKind::Barrier => nested,
+        StmtKind::Barrier | StmtKind::Start(_) => nested,
         StmtKind::Block(b) => b.stmts.iter().any(|s| divergent_barrier(s, nested)),
         StmtKind::If { then, els, .. } => {
             divergent_barrier(then, true)
@@ -164,10 +186,11 @@ fn divergent_barrier(s: &Stmt, nested: bool) -> bool {
     }
 }
 
-/// The number of `barrier`s in `s` (those `Phases` numbers), in pre-order.
+/// The number of stops in `s`, `barrier`s and `start`s (those `Phases` numbers), in
+/// pre-order.
 fn barriers(s: &Stmt) -> i64 {
     match &s.kind {
-        StmtKind::Barrier => 1,
+        StmtKind::Barrier | StmtKind::Start(_) => 1,
         StmtKind::Block(b) => b.stmts.iter().map(barriers).sum(),
         StmtKind::If { then, els, .. } => barriers(then) + els.as_deref().map_or(0, barriers),
         StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).map(barriers).sum(),
@@ -186,9 +209,11 @@ fn async_stmt(s: Stmt) -> Stmt {
 /// Rewrites a run of asynchronous statements into the resumable body (module docs).
 struct Phases {
     phase: VarId,
-    /// Barriers numbered so far.
+    /// Stops numbered so far.
     next: i64,
     span: Span,
+    /// The `start`s among them: number and body.
+    starts: Vec<(i64, Stmt)>,
 }
 
 impl Phases {
@@ -283,9 +308,12 @@ impl Phases {
     fn resumable(&mut self, b: &Builder, s: &Stmt) -> Stmt {
         let span = s.span;
         match &s.kind {
-            StmtKind::Barrier => {
+            StmtKind::Barrier | StmtKind::Start(_) => {
                 self.next += 1;
                 let k = self.next;
+                if let StmtKind::Start(body) = &s.kind {
+                    self.starts.push((k, (**body).clone()));
+                }
                 // Running: stop here. Seeking this barrier: found, run on.
                 let stop = assign_stmt(b, self.phase, self.int(-k), span);
                 let found = assign_stmt(b, self.phase, self.int(0), span);

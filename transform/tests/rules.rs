@@ -55,5 +55,8 @@ rule!(
     rule6_async_private_switch_with_barrier,
     rule6_async_call_under_private_condition,
     rule6_async_call_in_expression,
+    rule6_farm_in_async_code,
+    rule6_start_under_private_condition,
     unsupported_recursive_async_call_under_private_condition,
+    unsupported_group_construct_call_under_private_condition,
 );

@@ -69,14 +69,8 @@ impl Builder<'_> {
         mode: Mode,
         ops: &mut Vec<HostOp>,
     ) {
+        // `stmt` refuses a private condition in asynchronous code, where it forms no group.
         let splits = cond.sharity == Sharity::Private;
-        if splits && mode == Mode::Async {
-            return self.error(
-                span,
-                "a call of a recursive function that synchronises, or of one with a group construct, under a private `switch` in asynchronous code",
-                ASYNC_HOST_CALL_HELP,
-            );
-        }
         let value = self.temp(cond.ty.clone(), "switch", span);
         let s = assign_stmt(self, value, cond.clone(), span);
         self.simple(s, mode, ops);

@@ -379,7 +379,12 @@ fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
             .iter()
             .all(|p| program.var(*p).sharity == Sharity::Private)
         && !f.body.stmts.iter().any(has_group_construct)
-        && !reaches(program, func, func, &mut Vec::new())
+        && !recursive(program, func)
+}
+
+/// Whether `func` may call itself, directly or through other functions.
+pub(crate) fn recursive(program: &Program, func: FuncId) -> bool {
+    reaches(program, func, func, &mut Vec::new())
 }
 
 /// Whether a call of `from` may call `to`, directly or through other functions.

@@ -36,18 +36,17 @@ pub const E0501: Code = Code {
     id: "E0501",
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
-this construct in this position: a call of an asynchronous function that synchronises (it \
-contains a `barrier`) and that is recursive or contains a group construct (`start`, `fork`, \
-`farm`, `seq`), under a private condition (`if`, `switch`) in asynchronous code. Such a \
-callee is not compiled in place of the call as other asynchronous callees are; its barriers \
-are then met by the processors that call it and by the others at barriers of the caller, and \
-the Plan runs a host call of it for the whole group at once. (A `barrier` itself under a \
-private condition is compiled: the region becomes barrier phases.)\n\nCall the function \
-where every processor of the region calls it, or put its `barrier`s into the caller. \
-`forkcc sim` runs every checked program.",
+this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
+code, a call of an asynchronous function that synchronises (it contains a `barrier`) and is \
+recursive, a call of one that contains `start` or `seq`, or a `seq`. Other asynchronous \
+callees are compiled in place of the call, and their barriers pair with the other \
+processors' barriers as in the simulator; these need a host call of the group for the \
+processors that reach them while the others run on, which the Plan cannot express. (A \
+`barrier` or a `start` under a private condition is compiled: the region becomes barrier \
+phases. A `farm` in asynchronous code is a block.)\n\nCall the function where every \
+processor of the region calls it, or put the callee's `barrier`s into the caller. `forkcc \
+sim` runs every checked program.",
 };
-
-const ASYNC_HOST_CALL_HELP: &str = "call it where every processor of the region calls it, or put its `barrier`s into this function; `forkcc sim` runs the program as it is";
 
 /// The kernel being filled.
 struct OpenKernel {
@@ -179,12 +178,60 @@ impl<'s> Builder<'s> {
         self.summaries.stmt(&self.program, s)
     }
 
-    fn error(&mut self, span: Span, message: impl Into<String>, help: &str) {
+    /// E0501: `s`, an `if` or `switch` of asynchronous code on the private condition `cond`,
+    /// holds a construct that needs the host for the processors that reach it
+    /// (`async_host_cause`).
+    fn refuse_under_private_condition(&mut self, s: &Stmt, cond: &Expr) {
+        let (span, what, help) = self.async_host_cause(s).unwrap_or((
+            s.span,
+            "a construct that runs on the host".into(),
+            "",
+        ));
         self.diagnostics.push(
-            Diagnostic::error(&E0501, span, message)
-                .with_label("the transform cannot split this")
-                .with_help(help),
+            Diagnostic::error(
+                &E0501,
+                span,
+                format!("{what} under a private condition in asynchronous code"),
+            )
+            .with_label("the transform cannot compile this for the processors that reach it")
+            .with_note(
+                cond.span,
+                "a private condition: some processors go on without it",
+            )
+            .with_help(format!("{help}; `forkcc sim` runs the program as it is")),
         );
+    }
+
+    /// The first construct in `s` that runs on the host for a group in asynchronous code: a
+    /// `start`, a `seq`, or a call of a function that synchronises and is not compiled in
+    /// place (`inline`): its span, what it is and what to do.
+    fn async_host_cause(&self, s: &Stmt) -> Option<(Span, String, &'static str)> {
+        const START: &str = "write it where every processor of the region reaches it";
+        match &s.kind {
+            StmtKind::Start(_) => return Some((s.span, "`start`".into(), START)),
+            StmtKind::Seq(_) => return Some((s.span, "`seq`".into(), START)),
+            _ => {}
+        }
+        let mut calls = Vec::new();
+        for e in fork_frontend::sync_calls::own_exprs(s) {
+            host_calls(self.summaries, e, &mut calls);
+        }
+        if let Some((span, func)) = calls.first() {
+            let name = &self.program.func(*func).name;
+            let what = if inline::recursive(&self.program, *func) {
+                format!("a call of the recursive function `{name}`, which synchronises,")
+            } else {
+                format!("a call of `{name}`, which contains `start` or `seq`,")
+            };
+            return Some((
+                *span,
+                what,
+                "call it where every processor of the region calls it, or put its `barrier`s into the caller",
+            ));
+        }
+        fork_frontend::sync_calls::children(s)
+            .into_iter()
+            .find_map(|c| self.async_host_cause(c))
     }
 
     // ---- the open kernel ----
@@ -269,17 +316,18 @@ impl<'s> Builder<'s> {
                 } else if cond.sharity == Sharity::Shared {
                     self.host_branch(cond, then, els.as_deref(), mode, ops)
                 } else {
-                    self.error(
-                        s.span,
-                        "a call of a recursive function that synchronises, or of one with a group construct, under a private condition in asynchronous code",
-                        ASYNC_HOST_CALL_HELP,
-                    )
+                    self.refuse_under_private_condition(s, cond)
                 }
             }
             StmtKind::Loop { .. } if self.only_needs_loop_group(s, mode) => {
                 self.loop_group_kernel(s, ops)
             }
             StmtKind::Loop { .. } => self.host_loop(s, mode, ops),
+            StmtKind::Switch { cond, .. }
+                if cond.sharity == Sharity::Private && mode == Mode::Async =>
+            {
+                self.refuse_under_private_condition(s, cond)
+            }
             StmtKind::Switch { cond, cases } => self.host_switch(cond, cases, s.span, mode, ops),
             StmtKind::Fork {
                 count,
@@ -461,6 +509,49 @@ pub fn return_zero_at_end(program: &Program) -> Program {
         program.funcs[i].body.stmts.extend(stmts);
     }
     program
+}
+
+/// `program` with each `farm` of asynchronous code replaced by its body: its processors are
+/// already asynchronous, and it ends without a barrier (docs/language.md §8), so every rule
+/// sees the block the simulator runs.
+pub fn farms_in_async_code_as_blocks(program: &Program) -> Program {
+    fn visit(s: &mut Stmt) {
+        if let (Mode::Async, StmtKind::Farm(body)) = (s.mode, &s.kind) {
+            *s = (**body).clone();
+            return visit(s);
+        }
+        match &mut s.kind {
+            StmtKind::Block(b) => b.stmts.iter_mut().for_each(visit),
+            StmtKind::If { then, els, .. } => {
+                visit(then);
+                els.iter_mut().for_each(|e| visit(e));
+            }
+            StmtKind::Switch { cases, .. } => {
+                cases.iter_mut().flat_map(|c| &mut c.body).for_each(visit)
+            }
+            StmtKind::Loop { body, .. }
+            | StmtKind::Fork { body, .. }
+            | StmtKind::Start(body)
+            | StmtKind::Farm(body)
+            | StmtKind::Seq(body) => visit(body),
+            _ => {}
+        }
+    }
+    let mut program = program.clone();
+    for f in &mut program.funcs {
+        f.body.stmts.iter_mut().for_each(visit);
+    }
+    program
+}
+
+/// The calls in `e` of functions that run on the host, with their spans, in evaluation order.
+fn host_calls(summaries: &Summaries, e: &Expr, out: &mut Vec<(Span, FuncId)>) {
+    e.for_each_child(|c| host_calls(summaries, c, out));
+    if let ExprKind::Call { func, .. } = &e.kind {
+        if summaries.is_host_fn(*func) {
+            out.push((e.span, *func));
+        }
+    }
 }
 
 pub(crate) fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {

@@ -2,14 +2,69 @@
 //! `Builder::async_region`, `phases`).
 
 use super::*;
+use crate::plan::{Split, SplitKind};
 use fork_frontend::hir::{InitElem, SwitchCase};
 
 impl Builder<'_> {
-    /// `start S`: a barrier of all processors, the root group runs S synchronously.
+    /// `start S`: a barrier of the processors of the region; those present (the others have
+    /// left it) form a group (`@` = 0, `$` = `__PROC_NR__`, fresh `$$`) that runs S
+    /// synchronously, as the simulator's `exec_start`. `HostOp::Start` forms it of all P
+    /// processors: exact for a `start` that every processor reaches (`reached_by_all`);
+    /// elsewhere it is `fork (1; @ = 0; $ = __PROC_NR__)` of the active members (a `start`
+    /// in an `async` function called by a subgroup, or one that barrier phases run for the
+    /// processors that stopped at it).
     pub(crate) fn start_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
-        let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
-        ops.push(HostOp::Start { body, shared_frame });
+        if self.reached_by_all(body) {
+            let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
+            return ops.push(HostOp::Start { body, shared_frame });
+        }
+        let mut slot = |b: &mut Self, value: Expr, what: &str| {
+            let t = b.temp(Type::INT, what, body.span);
+            let s = assign_stmt(b, t, value, body.span);
+            b.append(
+                Stmt {
+                    mode: Mode::Async,
+                    ..s
+                },
+                Mode::Async,
+                ops,
+            );
+            t
+        };
+        let int = |v| mk(ExprKind::IntConst(v), Type::INT, body.span);
+        let count = slot(self, int(1), "start_k");
+        let at = slot(self, int(0), "start_at");
+        let proc = mk(ExprKind::ProcNr, Type::INT, body.span);
+        let dollar = Some(slot(self, proc, "start_dollar"));
+        self.close(ops, CutReason::HostConstruct);
+        let (body_ops, frame) = self.scoped_block(body, Mode::Sync, "start");
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::Fork { count, at, dollar },
+            arms: vec![body_ops],
+            shared_frames: vec![frame],
+            span: body.span,
+        }));
+    }
+
+    /// Whether every one of the P processors reaches the `start` whose body is `body`: it is
+    /// in `main`, outside every condition and loop, and no processor can have returned.
+    fn reached_by_all(&self, body: &Stmt) -> bool {
+        fn top_level<'s>(stmts: &'s [Stmt], out: &mut Vec<&'s Stmt>) {
+            for s in stmts {
+                match &s.kind {
+                    StmtKind::Block(b) => top_level(&b.stmts, out),
+                    StmtKind::Start(body) => out.push(body),
+                    _ => {}
+                }
+            }
+        }
+        let main = &self.program.func(self.program.main).body.stmts;
+        let mut starts = Vec::new();
+        top_level(main, &mut starts);
+        self.func == self.program.main
+            && starts.iter().any(|b| b.span == body.span)
+            && !main.iter().any(returns_outside_start)
     }
 
     /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
@@ -30,6 +85,17 @@ impl Builder<'_> {
         self.close(&mut seq_ops, CutReason::BlockEnd);
         ops.push(HostOp::Seq(seq_ops));
     }
+}
+
+/// Whether `s`, a statement of `main`, holds a `return` outside every `start` body (the
+/// checker admits none inside one), which may run before a `start`; one after it only costs
+/// the `fork` form, which is exact too.
+fn returns_outside_start(s: &Stmt) -> bool {
+    matches!(s.kind, StmtKind::Return(_))
+        || (!matches!(s.kind, StmtKind::Start(_))
+            && fork_frontend::sync_calls::children(s)
+                .into_iter()
+                .any(returns_outside_start))
 }
 
 /// The statements of a block, or the one statement.
