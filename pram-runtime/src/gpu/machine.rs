@@ -271,13 +271,13 @@ impl<'p> Machine<'p> {
             .kernels
             .iter()
             .map(String::as_str)
-            .chain(abi::HOST_KERNELS.iter().copied())
-            .chain(
-                abi::SCHEDULE_KERNELS
-                    .iter()
-                    .copied()
-                    .filter(|_| device.is_some()),
-            );
+            .chain(abi::MACHINE_KERNELS.iter().copied())
+            .chain(match device {
+                None => abi::HOST_KERNELS,
+                Some(_) => abi::SCHEDULE_KERNELS,
+            }
+            .iter()
+            .copied());
         for name in names {
             let f = module
                 .load_function(name)
