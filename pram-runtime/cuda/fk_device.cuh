@@ -211,14 +211,11 @@ __device__ FkThread fk_first_member(int g, unsigned launch, unsigned sub) {
     return th;
 }
 
-#ifndef FK_SCHEDULE_DEVICE
 // A limit the host schedule's host found on a loop of group g (one thread): the fault, with
 // the output of launch `launch` on dropped. Then every loop ends (fk_member_stays).
 extern "C" __global__ void fk_limit_hit(int g, int site, int why, unsigned launch) {
     fk_limit_fault(why, site, fk_first_member(g, launch, 0));
 }
-
-#endif
 
 // An iteration of a loop inside a kernel; every 1024th tests the limits and whether another
 // processor faulted. True: leave the loop (the run stops).

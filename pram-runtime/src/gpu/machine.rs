@@ -272,12 +272,14 @@ impl<'p> Machine<'p> {
             .iter()
             .map(String::as_str)
             .chain(abi::MACHINE_KERNELS.iter().copied())
-            .chain(match device {
-                None => abi::HOST_KERNELS,
-                Some(_) => abi::SCHEDULE_KERNELS,
-            }
-            .iter()
-            .copied());
+            .chain(
+                match device {
+                    None => abi::HOST_KERNELS,
+                    Some(_) => abi::SCHEDULE_KERNELS,
+                }
+                .iter()
+                .copied(),
+            );
         for name in names {
             let f = module
                 .load_function(name)

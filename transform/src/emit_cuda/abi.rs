@@ -640,6 +640,7 @@ pub mod kernels {
 pub const MACHINE_KERNELS: &[&str] = &[
     kernels::SetMachine::NAME,
     kernels::SetLimits::NAME,
+    kernels::LimitHit::NAME,
     kernels::SetCommon::NAME,
     kernels::CommonWriters::NAME,
     kernels::SetGroup::NAME,
@@ -649,7 +650,6 @@ pub const MACHINE_KERNELS: &[&str] = &[
 /// The runtime kernels only the host schedule has (`fk_device.cuh` leaves them out of a
 /// device-schedule source, which then compiles faster).
 pub const HOST_KERNELS: &[&str] = &[
-    kernels::LimitHit::NAME,
     kernels::CommonCheckLaunch::NAME,
     kernels::ReadFirst::NAME,
     kernels::SplitCount::NAME,
