@@ -272,14 +272,12 @@ impl<'p> Machine<'p> {
             .kernels
             .iter()
             .map(String::as_str)
-            .chain(abi::MACHINE_KERNELS.iter().copied())
+            .chain(abi::HOST_KERNELS.iter().copied())
             .chain(
-                match device {
-                    None => abi::HOST_KERNELS,
-                    Some(_) => abi::SCHEDULE_KERNELS,
-                }
-                .iter()
-                .copied(),
+                abi::SCHEDULE_KERNELS
+                    .iter()
+                    .copied()
+                    .filter(|_| device.is_some()),
             );
         for name in names {
             let f = module
