@@ -788,16 +788,21 @@ mod tests {
         let Ok(GpuError::Fault(gpu)) = fault_report(&emitted, &device) else {
             panic!("a fault report");
         };
-        let config = pram_sim::Config {
-            procs: 2,
-            ..Default::default()
-        };
-        let sim = pram_sim::run(&checked.program, &config)
-            .fault
-            .expect("the simulator faults");
+        let sim = simulator_fault(&checked, 2);
         assert_eq!(*gpu, pram_sim::Fault { step: None, ..*sim });
         let rendered = fork_frontend::diag::render(&checked.sources, &[gpu.to_diagnostic()], false);
         insta::assert_snapshot!(rendered);
+    }
+
+    /// The simulator's fault of `checked` on `procs` processors.
+    fn simulator_fault(checked: &fork_frontend::Checked, procs: u32) -> Box<pram_sim::Fault> {
+        let config = pram_sim::Config {
+            procs,
+            ..Default::default()
+        };
+        pram_sim::run(&checked.program, &config)
+            .fault
+            .expect("the simulator faults")
     }
 
     /// A `--crcw common` conflict the write logs found is the simulator's fault: its code,
@@ -827,13 +832,7 @@ mod tests {
         let Ok(GpuError::Fault(gpu)) = conflict_report(&emitted, &conflict) else {
             panic!("a fault report");
         };
-        let config = pram_sim::Config {
-            procs: 2,
-            ..Default::default()
-        };
-        let sim = pram_sim::run(&checked.program, &config)
-            .fault
-            .expect("the simulator faults");
+        let sim = simulator_fault(&checked, 2);
         assert_eq!(
             (gpu.code.id, gpu.span, gpu.who.map(|w| w.proc), &gpu.help),
             (sim.code.id, sim.span, sim.who.map(|w| w.proc), &sim.help)
