@@ -900,10 +900,12 @@ __device__ inline int fk_identity(int op) {
 // lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by
 // `match` and combined by the cell's first lane. Returns the lane's exclusive prefix (the
 // cell's value before it).
-// Not inlined: a warp's step unrolls 32 shuffles, and fk_combine_multiprefix unrolls its
-// batches (the team by value, fk_fault_v).
+// Inlined: a block region runs it once per multiprefix in its loops, and as a call it cost
+// the host schedule's sieve (three multiprefix operations per iteration of its count loop)
+// 2.2x on the H100. Under the device schedule it is reached only from fk_combine_multiprefix,
+// which is a call, so it is compiled once there.
 template <class Team>
-__device__ __noinline__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
+__device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
     unsigned same = team.match(active ? cell : ~0ull);
     int first = __ffs(same) - 1;
     int old = 0;

@@ -664,9 +664,10 @@ __device__ inline bool fk_barrier(int p, FkProc *s, int g) {
 }
 
 // ---- instructions (each returns true when the processor waits) ----
-// The collective ones are `__noinline__`: fk_run_proc calls them from a case per instruction
-// of the program, and inlined they made its code (and the compile time) grow with the
-// program; a call costs little next to the barrier each of them arrives at.
+// They are inlined into fk_run_proc's case per instruction. Not inlined (a call each) they
+// took the address of the processor's state `s`, which then lived in local memory: the
+// sieve's device schedule ran 7% slower on the H100 for half the compile time
+// (docs/performance.md). The leader actions they reach stay calls.
 
 // The step a write belongs to: its group instance and the group's step.
 __device__ fk_u64 fk_step_tag(const FkThread *th) {
@@ -675,7 +676,7 @@ __device__ fk_u64 fk_step_tag(const FkThread *th) {
 
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
 // barrier ends the step (`check`: with the --crcw common check of the kernel's writes).
-__device__ __noinline__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int check) {
+__device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int check) {
     if (s->phase == 0) {
         s->phase = 1;
         int g = s->group;
@@ -688,7 +689,7 @@ __device__ __noinline__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int 
 }
 
 // Branch on a shared condition: the first active member's value.
-__device__ __noinline__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next, int els, int end) {
+__device__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next, int els, int end) {
     if (s->phase == 0) {
         FkSlot *m = fk_my_slot(s);
         m->flag = fk_runs(p, s);
@@ -705,7 +706,7 @@ __device__ __noinline__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next,
 
 // Split{if|fork}: the subgroups form; each member pushes a split frame and goes to its arm;
 // a member in no subgroup waits at the restore (the parent's next barrier).
-__device__ __noinline__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count,
+__device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count,
                                         int set_dollar, FkVar dollar, int frame0, fk_u64 bytes0,
                                         int frame1, fk_u64 bytes1, int arm0, int arm1, int end) {
     if (s->phase == 0) {
@@ -754,7 +755,7 @@ __device__ __noinline__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, F
 }
 
 // The end of a split arm: back to the parent group, which is restored by its barrier.
-__device__ __noinline__ bool fk_s_subgroup_end(int p, FkProc *s) {
+__device__ bool fk_s_subgroup_end(int p, FkProc *s) {
     if (s->phase == 0) {
         fk_trace_leave(s->group);
         FkFrame *f = fk_pop(p, s);
@@ -778,7 +779,7 @@ __device__ bool fk_s_loop_begin(int p, FkProc *s, int next) {
 
 // Loop entry: the exit update of a test-first loop, then the loop group (the participants
 // still active for a private condition; the whole group for a shared one).
-__device__ __noinline__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond,
+__device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond,
                                              FkVar cond, int forms_group, int frame, fk_u64 bytes,
                                              int next, int exit) {
     FkFrame *f = fk_top(p, s);
@@ -821,7 +822,7 @@ __device__ void fk_s_loop_next(int p, FkProc *s, int next) {
 
 // The loop-exit update and the all-exited test, in the loop group. Its $$ 0 member counts
 // the iterations and tests the limits (fk_limit; `site` is the loop's).
-__device__ __noinline__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body,
+__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body,
                                              int next, int site) {
     int g = s->group;
     if (s->phase == 0) {
@@ -847,7 +848,7 @@ __device__ __noinline__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkV
 
 // The loop's end: members that left by `break` are active again; the enclosing group is
 // restored by its barrier (members that never entered the loop wait there).
-__device__ __noinline__ bool fk_s_loop_end(int p, FkProc *s, int next) {
+__device__ bool fk_s_loop_end(int p, FkProc *s, int next) {
     if (s->phase == 0) {
         FkFrame *f = fk_pop(p, s);
         if (f->flags & FK_FLAG_IN_LOOP) fk_trace_leave(s->group);
@@ -866,7 +867,7 @@ __device__ __noinline__ bool fk_s_loop_end(int p, FkProc *s, int next) {
 // A call, step 1: the callee's group (the same members and ranks, a new shared frame), unless
 // no member is active. Returns 1 to go on with the arguments, 0 when the call is skipped
 // (`s->pc` is the next instruction), -1 when the processor waits.
-__device__ __noinline__ int fk_s_call_begin(int p, FkProc *s, int frame, fk_u64 bytes, int next) {
+__device__ int fk_s_call_begin(int p, FkProc *s, int frame, fk_u64 bytes, int next) {
     int g = s->group;
     if (s->phase == 0) {
         FkSlot *m = fk_my_slot(s);
@@ -903,7 +904,7 @@ __device__ void fk_s_copy(int p, FkVar src, int src_group, fk_u64 src_base, FkVa
 // Step 2, after the emitted argument copies: enter the callee's group and frame. A call
 // for which the processors' frames or slot stacks have no room is a recursion fault at the
 // call's `site`, of the group's $$ 0 member (the others stop with the run).
-__device__ __noinline__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame,
+__device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame,
                                              fk_u64 callee_frame, int call_pc, int entry,
                                              int site) {
     int g = s->group;
@@ -963,7 +964,7 @@ __device__ void fk_s_call_done(int p, FkProc *s, int next) {
 
 // `seq`: one collective finds the present member with the smallest $$, the one that runs
 // the body (`seq` is that $$ + 1 while inside).
-__device__ __noinline__ bool fk_s_seq_begin(int p, FkProc *s, int next) {
+__device__ bool fk_s_seq_begin(int p, FkProc *s, int next) {
     int g = s->group;
     if (s->phase == 0) {
         FkSlot *m = fk_my_slot(s);
@@ -986,7 +987,7 @@ __device__ void fk_s_seq_end(int p, FkProc *s, int next) {
 
 // `start`: all processors form the root group of the synchronous region ($ = $$ =
 // __PROC_NR__, @ = 0).
-__device__ __noinline__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) {
+__device__ bool fk_s_start(int p, FkProc *s, int frame, fk_u64 bytes, int next) {
     int g = s->group;
     if (s->phase == 0) {
         s->phase = 1;
@@ -1016,7 +1017,7 @@ __device__ void fk_s_start_end(int p, FkProc *s, int next) {
 
 // A synchronous multiprefix: the participating members combined per cell in __PROC_NR__
 // order ($$ order is __PROC_NR__ order in every group), each getting the exclusive prefix.
-__device__ __noinline__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar value,
+__device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar value,
                                               int has_result, FkVar result, int next) {
     int g = s->group;
     if (s->phase == 0) {
