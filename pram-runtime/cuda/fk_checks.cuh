@@ -125,11 +125,12 @@ __device__ char fk_sink[4096] __attribute__((aligned(16)));
 
 // Whether p, at the start of the object `b`, is rather one past the end of the object before
 // it (`q = a + n; q[-1]`, valid C) and the access `offset` bytes from p lies inside that one.
-__device__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 bytes, const FkBounds *b,
-                            int group) {
+// Cold (an access outside its object): not inlined, and the bounds by value (fk_fault_v).
+__device__ __noinline__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 bytes, FkBounds b,
+                                         int group) {
     const char *c = (const char *)p;
     FkBounds prev;
-    if (c != b->base || offset >= 0 || fk_object_of(c - 1, group, &prev) != FK_OBJ_FOUND)
+    if (c != b.base || offset >= 0 || fk_object_of(c - 1, group, &prev) != FK_OBJ_FOUND)
         return false;
     fk_i64 at = (c - prev.base) + offset;
     return !prev.freed && prev.base + prev.size == c && at >= 0 && (fk_u64)at + bytes <= prev.size;
@@ -144,11 +145,12 @@ template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkTh
     case FK_OBJ_FOUND: {
         fk_i64 at = ((const char *)p - b.base) + offset;
         if (b.freed) {
-            fk_fault_v(site + 3, th, at, b.object, b.size);
+            fk_fault_v(site + 3, *th, at, b.object, b.size);
             return (T *)fk_sink;
         }
-        if ((at < 0 || (fk_u64)at + sizeof(T) > b.size) && !fk_one_past(p, offset, sizeof(T), &b, th->group)) {
-            fk_fault_v(site, th, at, b.object, b.size);
+        if ((at < 0 || (fk_u64)at + sizeof(T) > b.size) &&
+            !fk_one_past(p, offset, sizeof(T), b, th->group)) {
+            fk_fault_v(site, *th, at, b.object, b.size);
             return (T *)fk_sink;
         }
         break;
@@ -170,7 +172,7 @@ __device__ T &fk_elem(T *first, fk_i64 offset, fk_i64 object_bytes, int object, 
                       const FkThread *th) {
 #if FK_CHECKS
     if (offset < 0 || offset + (fk_i64)sizeof(T) > object_bytes) {
-        fk_fault_v(site, th, offset, object, 0);
+        fk_fault_v(site, *th, offset, object, 0);
         return *(T *)fk_sink;
     }
 #endif
@@ -181,10 +183,10 @@ __device__ T &fk_elem(T *first, fk_i64 offset, fk_i64 object_bytes, int object, 
 // and is entered in the shadow map; sites: the heap is full, a negative size.
 __device__ void *fk_alloc(fk_i64 n, int shared, int site, const FkThread *th) {
 #if FK_CHECKS
-    if (n < 0) { fk_fault_v(site + 1, th, n, 0, 0); return 0; }
+    if (n < 0) { fk_fault_v(site + 1, *th, n, 0, 0); return 0; }
     fk_u64 bytes = sizeof(FkBlock) + (((fk_u64)n + 15) & ~15ull);
     fk_u64 at = atomicAdd(fk_m.heap_top, bytes);
-    if (at + bytes > fk_heap_data_bytes()) { fk_fault_v(site, th, n, 0, 0); return 0; }
+    if (at + bytes > fk_heap_data_bytes()) { fk_fault_v(site, *th, n, 0, 0); return 0; }
     FkBlock *h = (FkBlock *)(fk_heap_data() + at);
     h->size = (fk_u64)n;
     h->kind = shared ? 2 : 1;
@@ -195,7 +197,7 @@ __device__ void *fk_alloc(fk_i64 n, int shared, int site, const FkThread *th) {
 #else
     fk_u64 bytes = ((fk_u64)(n < 0 ? 0 : n) + 7) & ~7ull;
     fk_u64 at = atomicAdd(fk_m.heap_top, bytes == 0 ? 8 : bytes);
-    if (at + bytes > fk_m.heap_bytes) { fk_fault_v(site, th, n, 0, 0); return 0; }
+    if (at + bytes > fk_m.heap_bytes) { fk_fault_v(site, *th, n, 0, 0); return 0; }
     return fk_m.heap + at;
 #endif
 }
@@ -211,18 +213,19 @@ __device__ void fk_free(const void *p, int kind, int site, const FkThread *th) {
     FkBounds b;
     switch (fk_object_of((const char *)p, th->group, &b)) {
     case FK_OBJ_FOUND: break;
-    case FK_OBJ_UNKNOWN: fk_fault_v(site + 2, th, 0, FK_OBJECT_VARIABLE, 0); return;
+    case FK_OBJ_UNKNOWN: fk_fault_v(site + 2, *th, 0, FK_OBJECT_VARIABLE, 0); return;
     default: fk_fault(site + 3, th); return;
     }
     if (b.object != (kind == FK_FREE_PRIVATE ? FK_OBJECT_MALLOC : FK_OBJECT_SHMALLOC)) {
-        fk_fault_v(site + 2, th, 0, b.object, b.size);
+        fk_fault_v(site + 2, *th, 0, b.object, b.size);
         return;
     }
     if ((const char *)p != b.base) {
-        fk_fault_v(site + 1, th, (const char *)p - b.base, b.object, b.size);
+        fk_fault_v(site + 1, *th, (const char *)p - b.base, b.object, b.size);
         return;
     }
     FkBlock *h = (FkBlock *)b.base - 1;
-    if (atomicExch(&h->freed, 1) != 0 && kind != FK_FREE_SHARED_ONCE) fk_fault_v(site, th, 0, b.object, b.size);
+    if (atomicExch(&h->freed, 1) != 0 && kind != FK_FREE_SHARED_ONCE)
+        fk_fault_v(site, *th, 0, b.object, b.size);
 #endif
 }

@@ -42,7 +42,7 @@ struct FkThread {
     unsigned key;       // printf order key: $$ in synchronous, __PROC_NR__ in asynchronous code
     unsigned seq;       // printf records of this thread in this launch
 #ifdef FK_SCHEDULE_DEVICE
-    const struct FkProc *state;  // the processor's program point and frames (fk_schedule.cuh)
+    int sp;             // the processor's frame height: its output order key (fk_schedule.cuh)
 #endif
 };
 
@@ -109,25 +109,27 @@ __device__ bool fk_fault_precedes(const FkThread *th, int why) {
 // limit or a conflict (fk_limits.why->limit, 0: neither). Under the device schedule the launch is
 // replaced by the step's output order key (fk_schedule.cuh). Faults race for the record, so a
 // lock serialises them. Returns whether this fault is now the recorded one.
-__device__ bool fk_fault_v(int site, const FkThread *th, fk_i64 value, int object, fk_i64 size,
-                           int why = 0) {
+// Cold code, compiled once: `__noinline__`, and the thread by value, since a call that took its
+// address would keep every kernel's FkThread in local memory.
+__device__ __noinline__ bool fk_fault_v(int site, FkThread th, fk_i64 value, int object,
+                                        fk_i64 size, int why = 0) {
     FkFault *f = fk_m.fault;
     while (atomicCAS(&f->lock, 0, 1) != 0) fk_spin();
     __threadfence();
-    bool first = *(volatile int *)&f->site == 0 || fk_fault_precedes(th, why);
+    bool first = *(volatile int *)&f->site == 0 || fk_fault_precedes(&th, why);
     if (first) {
-        f->proc = th->proc;
-        f->launch = th->launch;
-        f->sub = th->sub;
-        f->rank = th->rank;
-        f->at = (int)th->at;
+        f->proc = th.proc;
+        f->launch = th.launch;
+        f->sub = th.sub;
+        f->rank = th.rank;
+        f->at = (int)th.at;
         f->value = value;
         f->object = object;
         f->size = (int)size;
         fk_limits.why->limit = why;
         fk_limits.why->proc = 0;
 #ifdef FK_SCHEDULE_DEVICE
-        fk_fault_key(th);
+        fk_fault_key(&th);
 #endif
         __threadfence();
         *(volatile int *)&f->site = site + 1;
@@ -137,7 +139,9 @@ __device__ bool fk_fault_v(int site, const FkThread *th, fk_i64 value, int objec
     return first;
 }
 
-__device__ bool fk_fault(int site, const FkThread *th) { return fk_fault_v(site, th, 0, 0, 0); }
+__device__ inline bool fk_fault(int site, const FkThread *th) {
+    return fk_fault_v(site, *th, 0, 0, 0);
+}
 
 __device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault->site != 0; }
 
@@ -175,24 +179,25 @@ __device__ int fk_limit_passed(fk_u64 it) {
 // Every processor stopped by the limit fault of `site` records itself: the lowest is
 // reported, as the simulator names the first processor of the step (whichever processor
 // passed the limit first).
-__device__ void fk_limit_record(int site, const FkThread *th) {
+__device__ void fk_limit_record(int site, int proc) {
     if (*(volatile int *)&fk_m.fault->site == site + 1)
-        atomicMax(&fk_limits.why->proc, FK_PROC_MAX - th->proc);
+        atomicMax(&fk_limits.why->proc, FK_PROC_MAX - proc);
 }
 
-// A fault at the loop's or call's `site` for limit `why` (none when 0).
-__device__ void fk_limit_fault(int why, int site, const FkThread *th) {
+// A fault at the loop's or call's `site` for limit `why` (none when 0). Cold, as fk_fault_v.
+__device__ __noinline__ void fk_limit_fault(int why, int site, FkThread th) {
     if (!why) return;
     fk_fault_v(site, th, 0, 0, 0, why);
-    fk_limit_record(site, th);
+    fk_limit_record(site, th.proc);
 }
 
 // A loop has run `it` iterations (for `th`): a fault at the loop's `site` when a limit is
-// passed. True when the run stops (this or another fault).
-__device__ bool fk_limit(fk_u64 it, int site, const FkThread *th) {
+// passed. True when the run stops (this or another fault). Called every 1024th iteration:
+// cold, as fk_fault_v.
+__device__ __noinline__ bool fk_limit(fk_u64 it, int site, FkThread th) {
     fk_limit_fault(fk_limit_passed(it), site, th);
     if (!fk_faulted()) return false;
-    if (*(volatile int *)&fk_limits.why->limit) fk_limit_record(site, th);
+    if (*(volatile int *)&fk_limits.why->limit) fk_limit_record(site, th.proc);
     return true;
 }
 
@@ -209,15 +214,14 @@ __device__ FkThread fk_first_member(int g, unsigned launch, unsigned sub) {
 // A limit the host schedule's host found on a loop of group g (one thread): the fault, with
 // the output of launch `launch` on dropped. Then every loop ends (fk_member_stays).
 extern "C" __global__ void fk_limit_hit(int g, int site, int why, unsigned launch) {
-    FkThread th = fk_first_member(g, launch, 0);
-    fk_limit_fault(why, site, &th);
+    fk_limit_fault(why, site, fk_first_member(g, launch, 0));
 }
 
 // An iteration of a loop inside a kernel; every 1024th tests the limits and whether another
 // processor faulted. True: leave the loop (the run stops).
 __device__ inline bool fk_spin(fk_u64 *it, int site, const FkThread *th) {
     if ((++*it & 1023) != 0) return false;
-    return fk_limit(*it, site, th);
+    return fk_limit(*it, site, *th);
 }
 
 template <class T> __device__ T fk_div(T a, T b, int site, const FkThread *th) {
@@ -235,7 +239,7 @@ template <class T> __device__ T fk_rem(T a, T b, int site, const FkThread *th) {
 }
 
 __device__ int fk_ilog2(fk_i64 x, int site, const FkThread *th) {
-    if (x <= 0) { fk_fault_v(site, th, x, 0, 0); return 0; }
+    if (x <= 0) { fk_fault_v(site, *th, x, 0, 0); return 0; }
     return 63 - __clzll(x);
 }
 
@@ -354,8 +358,9 @@ __device__ const FkWrite *fk_last_write(int proc, fk_u64 addr) {
 
 // After the step `tag`: whether each cell the processor wrote holds its last value; the first
 // that does not is the fault (`th`: the processor, where its output is cut).
-__device__ void fk_common_check(const FkThread *th, fk_u64 tag) {
-    int p = th->proc;
+// Run per member after each logging step: not inlined, and the thread by value (fk_fault_v).
+__device__ __noinline__ void fk_common_check(FkThread th, fk_u64 tag) {
+    int p = th.proc;
     if (!fk_common.writes || fk_common.tag[p] != tag) return;
     const FkWrite *w = fk_common.writes + (fk_u64)p * FK_WRITES;
     int n = fk_common.count[p];
@@ -565,14 +570,17 @@ __device__ int fk_member_index(int g, int n, int t) {
     return 0;
 }
 
+#ifndef FK_SCHEDULE_DEVICE
 // The host schedule's check after a logging kernel of launch `launch` over n members of g.
 extern "C" __global__ void fk_common_check_launch(int g, int n, unsigned launch) {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
     FkThread th = fk_first_member(g, launch, 0);
     th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
-    fk_common_check(&th, fk_step_tag(&th));
+    fk_common_check(th, fk_step_tag(&th));
 }
+
+#endif
 
 // The entry point of kernel K, whose code for one member is K_body: one thread per member of
 // group g (n members run; n is 1 in `seq`). With `serial` (--crcw priority), one thread runs
@@ -617,6 +625,7 @@ extern "C" __global__ void fk_start(int procs, fk_u64 base) {
     fk_m.dollar[p] = p;
 }
 
+#ifndef FK_SCHEDULE_DEVICE
 // The value of `v` for the first active member (in $$ order) in *value; false when no member
 // is active. One thread: the first member is almost always active.
 __device__ bool fk_first_active_value(int g, int n, fk_u64 slot_base, FkVar v, fk_i64 *value) {
@@ -848,6 +857,7 @@ extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, in
     char *d = fk_var_addr(dst, dst_group, dst_base, proc);
     for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
 }
+#endif
 
 // A team of lanes that runs a collective computation together: a warp (32 lanes, warp
 // intrinsics), or one lane alone. Code written over a team runs in both: in a warp when the
@@ -890,8 +900,12 @@ __device__ inline int fk_identity(int op) {
 // lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by
 // `match` and combined by the cell's first lane. Returns the lane's exclusive prefix (the
 // cell's value before it).
+// Inlined: a block region runs it once per multiprefix in its loops, and as a call it cost
+// the host schedule's sieve (three multiprefix operations per iteration of its count loop)
+// 2.2x on the H100. Under the device schedule it is reached only from fk_combine_multiprefix,
+// which is a call, so it is compiled once there.
 template <class Team>
-__device__ int fk_mp_lanes(const Team &team, bool active, fk_u64 cell, int v, int op) {
+__device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
     unsigned same = team.match(active ? cell : ~0ull);
     int first = __ffs(same) - 1;
     int old = 0;
@@ -906,6 +920,9 @@ __device__ int fk_mp_lanes(const Team &team, bool active, fk_u64 cell, int v, in
     if (active && team.lane == last) *(int *)cell = fk_combine(acc, v, op);
     return acc;
 }
+
+#ifndef FK_SCHEDULE_DEVICE
+// ---- the host schedule's multiprefix kernel and block regions ----
 
 // Synchronous multiprefix (docs/language.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
@@ -1088,7 +1105,7 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
     __shared__ int stop;
     if (threadIdx.x == 0) {
         FkThread th = fk_first_member(g, r.launch, r.sub);
-        stop = fk_limit(*it, site, &th);
+        stop = fk_limit(*it, site, th);
     }
     __syncthreads();
     int s = stop;
@@ -1102,7 +1119,7 @@ __device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
     for (int t = threadIdx.x; t < n; t += blockDim.x) {
         FkThread th = fk_first_member(g, r.launch, r.sub - 1);
         th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
-        fk_common_check(&th, fk_step_tag(&th));
+        fk_common_check(th, fk_step_tag(&th));
     }
     __syncthreads();
 }
@@ -1112,3 +1129,4 @@ __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar p
     fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
     __syncthreads();
 }
+#endif

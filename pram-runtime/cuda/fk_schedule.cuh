@@ -274,7 +274,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->sub = 0;
     th->key = sync ? (unsigned)s->rank : (unsigned)p;
     th->seq = 0;
-    th->state = s;
+    th->sp = s->sp;
 }
 
 __device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {
@@ -383,7 +383,9 @@ __device__ void fk_form_fork_groups(int g, const FkAction &a) {
 // the leader's current frame height the owning frame will be (1: pushed after this
 // collective; 0: already pushed, a loop's). `if` and loop groups have keys 0 and 1, ranked by
 // ballots; `fork`'s any number of keys.
-template <class Team> __device__ void fk_form_groups(const Team &t, int g, const FkAction &a) {
+// Not inlined: a split and a loop entry both form groups (the team and the action by value,
+// fk_fault_v); ptxas takes much longer on one large function than on its parts.
+template <class Team> __device__ __noinline__ void fk_form_groups(Team t, int g, FkAction a) {
     if (a.fork) {
         if (t.lane == 0) fk_form_fork_groups(g, a);
         return;
@@ -463,7 +465,8 @@ template <class Team> __device__ void fk_form_call_group(const Team &t, int g, c
 
 // A synchronous multiprefix: the flagged members' operands combined per cell in $$ order
 // (which is __PROC_NR__ order in every group), each getting the exclusive prefix.
-template <class Team> __device__ void fk_combine_multiprefix(const Team &t, int g, int op) {
+// Not inlined, as fk_form_groups.
+template <class Team> __device__ __noinline__ void fk_combine_multiprefix(Team t, int g, int op) {
     int n = fk_m.groups[g].size;
     const FkSlot *sl = fk_scratch(g, 0, 0);
     // The usual case is one cell for the whole group (`mpadd(&count, 1)`): the team keeps that
@@ -540,11 +543,13 @@ template <class Team> __device__ void fk_s_common_check(const Team &t, int g) {
     fk_u64 tag = fk_step_tag(&th);
     for (int r = t.lane; r < fk_m.groups[g].size && !fk_faulted(); r += Team::size) {
         th.proc = sl[r].proc;
-        fk_common_check(&th, tag);
+        fk_common_check(th, tag);
     }
 }
 
-template <class Team> __device__ void fk_leader(const Team &t, int g, const FkAction &a) {
+// Once per collective, by one thread or warp: not inlined into every instruction that arrives
+// at a barrier (the team and the action by value, fk_fault_v).
+template <class Team> __device__ __noinline__ void fk_leader(Team t, int g, FkAction a) {
     FkSync *y = &fk_d.sync[g];
     switch (a.kind) {
     case FK_ACT_FIRST: {
@@ -622,7 +627,7 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     if (fk_t.recs) y->trace_pc = s->pc;
     if (n == 1) {
         // A group of one processor: no barrier, nobody to release.
-        fk_leader(FkSoloTeam{0}, g, a);
+        if (a.kind != FK_ACT_NONE) fk_leader(FkSoloTeam{0}, g, a);
         y->step++;
         return false;
     }
@@ -631,7 +636,7 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     unsigned gen = fk_load_volatile(&y->gen);
     bool last = fk_arrival_index(&y->arrived, g) == (unsigned)n - 1;
     if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
-        fk_leader(FkSoloTeam{0}, g, a);
+        if (a.kind != FK_ACT_NONE) fk_leader(FkSoloTeam{0}, g, a);
         fk_release(y);
         return false;
     }
@@ -659,6 +664,10 @@ __device__ inline bool fk_barrier(int p, FkProc *s, int g) {
 }
 
 // ---- instructions (each returns true when the processor waits) ----
+// They are inlined into fk_run_proc's case per instruction. Not inlined (a call each) they
+// took the address of the processor's state `s`, which then lived in local memory: the
+// sieve's device schedule ran 7% slower on the H100 for half the compile time
+// (docs/performance.md). The leader actions they reach stay calls.
 
 // The step a write belongs to: its group instance and the group's step.
 __device__ fk_u64 fk_step_tag(const FkThread *th) {
@@ -697,9 +706,9 @@ __device__ bool fk_s_branch(int p, FkProc *s, FkVar cond, int next, int els, int
 
 // Split{if|fork}: the subgroups form; each member pushes a split frame and goes to its arm;
 // a member in no subgroup waits at the restore (the parent's next barrier).
-__device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count, int set_dollar,
-                           FkVar dollar, int frame0, fk_u64 bytes0, int frame1, fk_u64 bytes1,
-                           int arm0, int arm1, int end) {
+__device__ bool fk_s_split(int p, FkProc *s, int fork, FkVar key, FkVar count,
+                                        int set_dollar, FkVar dollar, int frame0, fk_u64 bytes0,
+                                        int frame1, fk_u64 bytes1, int arm0, int arm1, int end) {
     if (s->phase == 0) {
         FkSlot *m = fk_my_slot(s);
         fk_i64 k = -1;
@@ -770,8 +779,9 @@ __device__ bool fk_s_loop_begin(int p, FkProc *s, int next) {
 
 // Loop entry: the exit update of a test-first loop, then the loop group (the participants
 // still active for a private condition; the whole group for a shared one).
-__device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond, FkVar cond,
-                                int forms_group, int frame, fk_u64 bytes, int next, int exit) {
+__device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond,
+                                             FkVar cond, int forms_group, int frame, fk_u64 bytes,
+                                             int next, int exit) {
     FkFrame *f = fk_top(p, s);
     int g = s->group;
     if (s->phase == 0) {
@@ -812,8 +822,8 @@ __device__ void fk_s_loop_next(int p, FkProc *s, int next) {
 
 // The loop-exit update and the all-exited test, in the loop group. Its $$ 0 member counts
 // the iterations and tests the limits (fk_limit; `site` is the loop's).
-__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body, int next,
-                                int site) {
+__device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int body,
+                                             int next, int site) {
     int g = s->group;
     if (s->phase == 0) {
         FkFrame *f = fk_top(p, s);
@@ -822,7 +832,7 @@ __device__ bool fk_s_loop_latch(int p, FkProc *s, int has_cond, FkVar cond, int 
             ((fk_limits.max_steps && it > fk_limits.max_steps) || (it & 1023) == 0)) {
             FkThread th;
             fk_s_thread(&th, p, s, true);
-            if (fk_limit(it, site, &th)) return true;
+            if (fk_limit(it, site, th)) return true;
         }
         bool part = f->flags & FK_FLAG_PARTICIPANT;
         if (has_cond && part && fk_m.status[p] == FK_ACTIVE && fk_s_read(cond, p, s) == 0)
@@ -894,8 +904,9 @@ __device__ void fk_s_copy(int p, FkVar src, int src_group, fk_u64 src_base, FkVa
 // Step 2, after the emitted argument copies: enter the callee's group and frame. A call
 // for which the processors' frames or slot stacks have no room is a recursion fault at the
 // call's `site`, of the group's $$ 0 member (the others stop with the run).
-__device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 callee_frame,
-                                int call_pc, int entry, int site) {
+__device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame,
+                                             fk_u64 callee_frame, int call_pc, int entry,
+                                             int site) {
     int g = s->group;
     if (s->phase == 1) {
         int flags = FK_FLAG_PATH | (fk_d.results[p].value ? FK_FLAG_ACTIVE : 0);
@@ -904,7 +915,7 @@ __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 ca
             if (s->rank == 0) {
                 FkThread th;
                 fk_s_thread(&th, p, s, true);
-                fk_limit_fault(FK_LIMIT_DEPTH, site, &th);
+                fk_limit_fault(FK_LIMIT_DEPTH, site, th);
             }
             return true;
         }
@@ -1006,8 +1017,8 @@ __device__ void fk_s_start_end(int p, FkProc *s, int next) {
 
 // A synchronous multiprefix: the participating members combined per cell in __PROC_NR__
 // order ($$ order is __PROC_NR__ order in every group), each getting the exclusive prefix.
-__device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar value, int has_result,
-                                 FkVar result, int next) {
+__device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar value,
+                                              int has_result, FkVar result, int next) {
     int g = s->group;
     if (s->phase == 0) {
         FkSlot *m = fk_my_slot(s);
@@ -1031,10 +1042,11 @@ __device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar valu
 
 // The order key of the processor's current step: the path of the groups it is in, then
 // (step, key). Writes at most `max` pairs; returns the number of pairs.
-__device__ unsigned fk_order_key(const FkProc *s, int p, unsigned key, unsigned *out, unsigned max) {
+__device__ unsigned fk_order_key(int sp, int group, int p, unsigned key, unsigned *out,
+                                 unsigned max) {
     unsigned n = 0;
     const FkFrame *f = fk_frames(p);
-    for (int i = 0; i < s->sp; i++) {
+    for (int i = 0; i < sp; i++) {
         if (!(f[i].flags & FK_FLAG_PATH)) continue;
         if (n < max) {
             out[2 * n] = f[i].step;
@@ -1043,19 +1055,22 @@ __device__ unsigned fk_order_key(const FkProc *s, int p, unsigned key, unsigned 
         n++;
     }
     if (n < max) {
-        out[2 * n] = fk_d.sync[s->group].step;
+        out[2 * n] = fk_d.sync[group].step;
         out[2 * n + 1] = key;
     }
     return n + 1;
 }
 
 // A record: the header (FkRecordHeader), the key's (step, index) pairs, then the arguments
-// as in the host schedule.
-template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
+// as in the host schedule. fk_record writes the header and the key, once for every printf of
+// the program (`__noinline__`; the thread's fields by value); the call site its arguments.
+__device__ __noinline__ char *fk_record(int sp, int group, int proc, unsigned order,
+                                        unsigned seq, int format, unsigned args,
+                                        fk_u64 arg_bytes) {
     unsigned key[2 * FK_KEY_MAX];
-    unsigned pairs = fk_order_key(th->state, th->proc, th->key, key, FK_KEY_MAX);
+    unsigned pairs = fk_order_key(sp, group, proc, order, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
-    fk_u64 bytes = sizeof(FkRecordHeader) + 8ull * pairs + (fk_arg_bytes(args) + ... + 0ull);
+    fk_u64 bytes = sizeof(FkRecordHeader) + 8ull * pairs + arg_bytes;
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
     if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
     FkRecordHeader *h = (FkRecordHeader *)(fk_m.out + at);
@@ -1063,14 +1078,19 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
     h->launch = 0;
     h->sub = 0;
     h->key = 0;
-    h->seq = th->seq++;
+    h->seq = seq;
     h->format = (unsigned)format;
-    h->args = (unsigned)sizeof...(A);
+    h->args = args;
     h->pairs = pairs;
     unsigned *k = (unsigned *)(h + 1);
     for (unsigned i = 0; i < 2 * pairs; i++) k[i] = key[i];
-    char *p = (char *)(k + 2 * pairs);
-    ((p = fk_put_arg(p, args)), ...);
+    return (char *)(k + 2 * pairs);
+}
+
+template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
+    char *p = fk_record(th->sp, th->group, th->proc, th->key, th->seq++, format,
+                        (unsigned)sizeof...(A), (fk_arg_bytes(args) + ... + 0ull));
+    if (p) ((p = fk_put_arg(p, args)), ...);
     return 0;
 }
 
@@ -1078,17 +1098,17 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
 // step's group instance and step number tell the group's other members to run the step
 // (fk_drains).
 __device__ void fk_fault_key(const FkThread *th) {
-    unsigned pairs = fk_order_key(th->state, th->proc, 0, fk_d.fault_key->key, FK_KEY_MAX);
+    unsigned pairs = fk_order_key(th->sp, th->group, th->proc, 0, fk_d.fault_key->key, FK_KEY_MAX);
     fk_d.fault_key->pairs = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
-    fk_m.fault->group = th->state->group;
-    fk_m.fault->step = fk_d.sync[th->state->group].step;
+    fk_m.fault->group = th->group;
+    fk_m.fault->step = fk_d.sync[th->group].step;
 }
 
 // The order of the step of `th` against the recorded fault's step (both keys with index 0):
 // negative, zero or positive, as the host sorts output records.
 __device__ int fk_fault_key_order(const FkThread *th) {
     unsigned key[2 * FK_KEY_MAX];
-    unsigned pairs = fk_order_key(th->state, th->proc, 0, key, FK_KEY_MAX);
+    unsigned pairs = fk_order_key(th->sp, th->group, th->proc, 0, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
     unsigned recorded = fk_d.fault_key->pairs;
     const unsigned *r = fk_d.fault_key->key;
@@ -1100,18 +1120,20 @@ __device__ int fk_fault_key_order(const FkThread *th) {
 // After a fault, a member of the faulting step's group that has not run the step yet still
 // runs it: the simulator names the step's lowest faulting processor, whichever ran first
 // here. A member waiting at the step's own barrier has run it.
-__device__ bool fk_drains(const FkProc *s) {
+// Only after a fault: not inlined, and the state by value (a call that took its address would
+// keep the processor's state in local memory).
+__device__ __noinline__ bool fk_drains(FkProc s) {
     if (*(volatile int *)&fk_d.error->code != 0) return false;
     __threadfence();
     int g = *(volatile int *)&fk_m.fault->group;
-    if (s->done || s->group != g) return false;
+    if (s.done || s.group != g) return false;
     unsigned step = fk_load_volatile(&fk_d.sync[g].step);
     if (step != *(volatile unsigned *)&fk_m.fault->step) return false;
-    return !(s->waiting && fk_load_volatile(&fk_d.sync[g].gen) == s->wait_gen);
+    return !(s.waiting && fk_load_volatile(&fk_d.sync[g].gen) == s.wait_gen);
 }
 
 // Whether the processor stops here: the run stopped (a fault, a limit) and it does not drain.
-__device__ inline bool fk_stops(const FkProc *s) { return fk_stopped() && !fk_drains(s); }
+__device__ inline bool fk_stops(const FkProc *s) { return fk_stopped() && !fk_drains(*s); }
 
 // ---- the launch ----
 
@@ -1180,7 +1202,7 @@ extern "C" __global__ void fk_device_run() {
             // After a fault a processor runs only to drain (fk_drains), and once: then it is
             // done (2), whatever it reached.
             bool stopping = fk_stopped();
-            if (stopping && !fk_drains(&s)) continue;
+            if (stopping && !fk_drains(s)) continue;
             moved = true;
             fk_run_proc(p, &s);
             if (stopping) s.done = 2;
@@ -1201,7 +1223,7 @@ extern "C" __global__ void fk_device_run() {
         // After a fault the warp passes on while one of its processors drains.
         bool stop = fk_stopped(), drain = false;
         for (int i = 0; stop && !drain && i < mine; i++)
-            drain = fk_drains(mine == 1 ? &own : &fk_d.procs[t + i * T]);
+            drain = fk_drains(mine == 1 ? own : fk_d.procs[t + i * T]);
         if (!__any_sync(0xffffffffu, live) ||
             (__any_sync(0xffffffffu, stop) && !__any_sync(0xffffffffu, drain)))
             return;

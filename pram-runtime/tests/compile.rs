@@ -66,13 +66,6 @@ fn sources(standalone: bool) -> Vec<(String, String)> {
     out
 }
 
-fn text_of<'a>(sources: &'a [(String, String)], name: &str) -> &'a str {
-    sources
-        .iter()
-        .find(|(n, _)| n == name)
-        .map_or("", |(_, t)| t.as_str())
-}
-
 /// nvcc from `$NVCC`, or on PATH.
 fn nvcc() -> Option<PathBuf> {
     let candidate = std::env::var_os("NVCC")
@@ -109,19 +102,23 @@ fn main() {
     ]);
 }
 
+/// NVRTC compiles separate programs on separate threads: the sources spread over the cores.
 fn every_program_compiles_with_nvrtc_without_warnings() {
-    for (name, source) in sources(false) {
-        match nvrtc::compile_ptx(&source) {
-            Ok((ptx, log)) => {
-                assert!(log.is_empty(), "{name}: NVRTC warnings:\n{log}");
-                assert!(
-                    ptx.contains(".entry k_globals"),
-                    "{name}: no kernels in the PTX"
-                );
+    let sources = sources(false);
+    let failures: Vec<String> = common::parallel_map(&sources, |_, (name, source)| {
+        match nvrtc::compile_ptx(source) {
+            Ok((_, log)) if !log.is_empty() => Some(format!("{name}: NVRTC warnings:\n{log}")),
+            Ok((ptx, _)) if !ptx.contains(".entry k_globals") => {
+                Some(format!("{name}: no kernels in the PTX"))
             }
-            Err(e) => panic!("{name}: {e}"),
+            Ok(_) => None,
+            Err(e) => Some(format!("{name}: {e}")),
         }
-    }
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// The device source of the first classroom example under the host schedule.
@@ -178,49 +175,48 @@ fn every_program_compiles_with_nvcc_without_warnings() {
         .ok()
         .and_then(|p| p.parent()?.parent().map(|d| d.join("include")));
     let sources = sources(true);
-    // Two compilers at a time: nvcc is slow and the machine small.
-    for pair in sources.chunks(2) {
-        let children: Vec<_> = pair
-            .iter()
-            .enumerate()
-            .map(|(i, (name, text))| {
-                let cu = dir.path().join(format!("p{i}.cu"));
-                std::fs::write(&cu, text).expect("write the .cu");
-                let mut cmd = Command::new(&nvcc);
-                // `-O0` is the host code's level (ptxas still optimises the device code at
-                // its default -O3): gcc at -O2 took half of each compilation.
-                cmd.args(["-O0", "-arch=sm_90", "-c"])
-                    .arg(&cu)
-                    .arg("-o")
-                    .arg(dir.path().join(format!("p{i}.o")));
-                if let Some(inc) = include.as_ref().filter(|d| d.is_dir()) {
-                    cmd.arg(format!("-I{}", inc.display()));
-                }
-                (
-                    name,
-                    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn(),
-                )
-            })
-            .collect();
-        for (name, out) in children {
-            let out = out
-                .and_then(|child| child.wait_with_output())
-                .expect("nvcc runs");
-            let log = String::from_utf8_lossy(&out.stderr).to_string()
-                + &String::from_utf8_lossy(&out.stdout);
-            assert!(out.status.success(), "{name}: nvcc failed:\n{log}");
-            // ptxas cannot bound a recursive device call chain; the program sets the stack
-            // size itself (`program.stack_bytes`), so that one warning is expected there.
-            let stack = format!(
-                "program.stack_bytes = {};",
-                transform::emit_cuda::RECURSION_STACK_BYTES
-            );
-            let recursive = text_of(&sources, name).contains(&stack);
-            let unexpected = log.lines().filter(|l| {
+    // One nvcc per core (each runs its stages one after another).
+    let failures: Vec<String> = common::parallel_map(&sources, |i, (name, text)| {
+        let cu = dir.path().join(format!("p{i}.cu"));
+        std::fs::write(&cu, text).expect("write the .cu");
+        let mut cmd = Command::new(&nvcc);
+        // `-O0` is the host code's level (ptxas still optimises the device code at its
+        // default -O3): gcc at -O2 took half of each compilation.
+        cmd.args(["-O0", "-arch=sm_90", "-c"])
+            .arg(&cu)
+            .arg("-o")
+            .arg(dir.path().join(format!("p{i}.o")));
+        if let Some(inc) = include.as_ref().filter(|d| d.is_dir()) {
+            cmd.arg(format!("-I{}", inc.display()));
+        }
+        let out = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("nvcc runs");
+        let log = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            return Some(format!("{name}: nvcc failed:\n{log}"));
+        }
+        // ptxas cannot bound a recursive device call chain; the program sets the stack size
+        // itself (`program.stack_bytes`), so that one warning is expected there.
+        let stack = format!(
+            "program.stack_bytes = {};",
+            transform::emit_cuda::RECURSION_STACK_BYTES
+        );
+        let recursive = text.contains(&stack);
+        let unexpected = log
+            .lines()
+            .filter(|l| {
                 l.contains("warning")
                     && !(recursive && l.contains("cannot be statically determined"))
-            });
-            assert_eq!(unexpected.count(), 0, "{name}: nvcc warnings:\n{log}");
-        }
-    }
+            })
+            .count();
+        (unexpected > 0).then(|| format!("{name}: nvcc warnings:\n{log}"))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

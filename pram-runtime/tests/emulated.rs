@@ -377,28 +377,10 @@ fn emulated_runs_agree(schedule: Schedule) {
     }
     let compared: usize = builds.iter().map(|b| b.runs.len()).sum();
     assert!(compared >= 40, "only {compared} cases ran");
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut differing: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut differing = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(build) = builds.get(index) else {
-                            return differing;
-                        };
-                        differing.extend(build_and_run(dir.path(), &emu, index, build));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
+    let mut differing: Vec<String> = common::parallel_map(&builds, |index, build| {
+        build_and_run(dir.path(), &emu, index, build)
+    })
+    .concat();
     differing.sort();
     assert!(differing.is_empty(), "differs: {differing:#?}");
 }

@@ -95,9 +95,17 @@ fn absolute_text(file: &Path, stage: Stage) -> String {
                 emitted(&checked, Schedule::Device),
             ) {
                 (Ok(host), Ok(device)) => {
-                    // The schedule changes how the host program runs, never the kernels.
+                    // The schedule changes how the host program runs, never the kernels: the
+                    // device schedule's device code is the host schedule's up to the host
+                    // schedule's entry points and block regions, then the interpreter.
                     assert_eq!(host.objects_table, device.objects_table);
-                    let interpreter = device.device.strip_prefix(host.device.as_str());
+                    let shared = host
+                        .device
+                        .split(emit_cuda::HOST_SCHEDULE_KERNELS)
+                        .next()
+                        .unwrap_or_default();
+                    assert!(host.device.contains(emit_cuda::HOST_SCHEDULE_KERNELS));
+                    let interpreter = device.device.strip_prefix(shared);
                     let interpreter = interpreter.unwrap_or_else(|| {
                         panic!("the device schedule's device code starts with the host schedule's")
                     });

@@ -124,8 +124,9 @@ mod tests {
             .filter(|name| *name != "K")
             .collect();
         defined.sort_unstable();
-        let mut declared: Vec<&str> = abi::HOST_KERNELS
+        let mut declared: Vec<&str> = abi::MACHINE_KERNELS
             .iter()
+            .chain(abi::HOST_KERNELS)
             .chain(abi::SCHEDULE_KERNELS)
             .copied()
             .collect();

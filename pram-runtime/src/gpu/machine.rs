@@ -272,12 +272,14 @@ impl<'p> Machine<'p> {
             .kernels
             .iter()
             .map(String::as_str)
-            .chain(abi::HOST_KERNELS.iter().copied())
+            .chain(abi::MACHINE_KERNELS.iter().copied())
             .chain(
-                abi::SCHEDULE_KERNELS
-                    .iter()
-                    .copied()
-                    .filter(|_| device.is_some()),
+                match device {
+                    None => abi::HOST_KERNELS,
+                    Some(_) => abi::SCHEDULE_KERNELS,
+                }
+                .iter()
+                .copied(),
             );
         for name in names {
             let f = module

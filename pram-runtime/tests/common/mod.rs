@@ -174,3 +174,33 @@ pub fn needing_gpu(present: bool, name: &str, test: fn()) -> libtest_mimic::Tria
 pub fn run(trials: Vec<libtest_mimic::Trial>) {
     libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
 }
+
+/// `f` of every item (with its index), the items spread over the cores: each thread takes the
+/// next item until none is left, so one slow item does not hold up the others. The results
+/// come in the items' order. The compilers these tests run take most of their time.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(usize, &T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(index) else {
+                            return done;
+                        };
+                        done.push((index, f(index, item)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    done.sort_by_key(|(index, _)| *index);
+    done.into_iter().map(|(_, r)| r).collect()
+}

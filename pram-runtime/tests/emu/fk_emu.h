@@ -22,6 +22,7 @@
 
 #define __global__
 #define __device__
+#define __noinline__
 #define FK_EMU 1
 #define __host__
 #define __launch_bounds__(n)

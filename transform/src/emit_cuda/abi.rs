@@ -686,15 +686,20 @@ pub mod kernels {
 }
 
 /// The runtime kernels both schedules' drivers load.
-pub const HOST_KERNELS: &[&str] = &[
+pub const MACHINE_KERNELS: &[&str] = &[
     kernels::SetMachine::NAME,
     kernels::SetLimits::NAME,
     kernels::LimitHit::NAME,
     kernels::SetCommon::NAME,
-    kernels::CommonCheckLaunch::NAME,
     kernels::CommonWriters::NAME,
     kernels::SetGroup::NAME,
     kernels::Start::NAME,
+];
+
+/// The runtime kernels only the host schedule has (`fk_device.cuh` leaves them out of a
+/// device-schedule source, which then compiles faster).
+pub const HOST_KERNELS: &[&str] = &[
+    kernels::CommonCheckLaunch::NAME,
     kernels::ReadFirst::NAME,
     kernels::SplitCount::NAME,
     kernels::SplitRank::NAME,

@@ -115,10 +115,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }
     }
 
-    /// `__device__ void k0_main_body(FkThread *th)`, the code one member runs, and its
-    /// `FK_KERNEL` entry point `k0_main(int g, int n, fk_u64 slot_base, unsigned launch,
-    /// int serial)` (runtime library): thread `t < n` runs member `t` (`$$`) of group `g`
-    /// unless it is inactive; with `serial`, one thread runs the members in `$$` order.
+    /// `__device__ void k0_main_body(FkThread *th)`, the code one member runs (the host
+    /// schedule's entry point is `FK_KERNEL`, `super::kernel_entry`).
     pub fn kernel(&mut self, k: &Kernel, out: &mut String) -> Result<(), EmitError> {
         self.frames.clear();
         self.locals.clear();
@@ -154,12 +152,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             self.common_kernels.insert(k.name.clone());
         }
         out.push_str(&body);
-        let _ = writeln!(
-            out,
-            "}}\nFK_KERNEL({}, {})\n",
-            k.name,
-            (k.mode == Mode::Sync) as u8
-        );
+        out.push_str("}\n\n");
         Ok(())
     }
 

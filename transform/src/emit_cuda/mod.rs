@@ -309,7 +309,8 @@ pub struct Emitted {
     /// The fault sites (the device reports a fault by site number).
     pub sites: Vec<Site>,
     /// The program's kernels, which the host loads and launches by name: the globals
-    /// kernel (`abi::GLOBALS_KERNEL`), the Plan's kernels, the block regions.
+    /// kernel (`abi::GLOBALS_KERNEL`), and under the host schedule the Plan's kernels and the
+    /// block regions.
     pub kernels: Vec<String>,
     /// Descriptions of the objects the checks know (`` `a` (32 bytes) ``), by the index the
     /// device reports.
@@ -394,21 +395,23 @@ pub fn emit_with(
     object_table(plan, &mut objects, &mut objects_table);
     let mut calls = BTreeMap::new();
     let mut kernels = String::new();
+    // The host schedule's entry points and block regions, after everything both schedules
+    // share: the device schedule runs the Plan kernels' bodies and every host instruction in
+    // its interpreter, and compiles faster without them.
+    let mut host_only = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
     let mut kernel_names = vec![abi::GLOBALS_KERNEL.to_string()];
     let common_kernels = {
         let mut dev = DeviceEmitter::new(plan, &mut sites, &mut objects);
         dev.check_common = options.check_common;
+        let host = options.schedule == Schedule::Host;
         dev.globals_kernel(&mut kernels)?;
         for k in &plan.kernels {
             dev.kernel(k, &mut kernels)?;
-            kernel_names.push(k.name.clone());
-        }
-        for f in &plan.functions {
-            for r in regions_in(&f.body) {
-                region::region_kernel(plan, r, dev.sites, &dev.common_kernels, &mut kernels)?;
-                kernel_names.push(r.name.clone());
+            if host {
+                kernel_entry(k, &mut host_only);
+                kernel_names.push(k.name.clone());
             }
         }
         // Device functions, and the ones they call, until none is new.
@@ -419,6 +422,15 @@ pub fn emit_with(
             dev.body_calls.clear();
             dev.device_function(f, &mut functions)?;
             calls.insert(f, std::mem::take(&mut dev.body_calls));
+        }
+        // Last, so that the fault sites of the shared code are numbered alike in both
+        // schedules.
+        host_only.push('\n');
+        for f in plan.functions.iter().filter(|_| host) {
+            for r in regions_in(&f.body) {
+                region::region_kernel(plan, r, dev.sites, &dev.common_kernels, &mut host_only)?;
+                kernel_names.push(r.name.clone());
+            }
         }
         dev.common_kernels
     };
@@ -438,8 +450,12 @@ pub fn emit_with(
     }
     device.push_str("// ---- program: kernels ----\n\n");
     device.push_str(&kernels);
-    if options.schedule == Schedule::Device {
-        schedule::interpreter(plan, &mut sites, &common_kernels, &mut device)?;
+    match options.schedule {
+        Schedule::Host => {
+            device.push_str(HOST_SCHEDULE_KERNELS);
+            device.push_str(&host_only);
+        }
+        Schedule::Device => schedule::interpreter(plan, &mut sites, &common_kernels, &mut device)?,
     }
 
     let mut host = String::new();
@@ -470,6 +486,23 @@ pub fn emit_with(
         schedule: options.schedule,
         slot_stack_bytes: schedule::slot_stack_bytes(plan),
     })
+}
+
+/// The heading of the host schedule's part of `Emitted::device`, which the device schedule's
+/// source has not: the Plan kernels' entry points and the block regions.
+pub const HOST_SCHEDULE_KERNELS: &str =
+    "// ---- program: the host schedule's kernel entry points and block regions ----\n\n";
+
+/// A Plan kernel's entry point `k0_main(int g, int n, fk_u64 slot_base, unsigned launch, int
+/// serial)` (`FK_KERNEL`, runtime library): thread `t < n` runs member `t` (`$$`) of group
+/// `g` unless it is inactive; with `serial`, one thread runs the members in `$$` order.
+fn kernel_entry(k: &crate::plan::Kernel, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "FK_KERNEL({}, {})",
+        k.name,
+        (k.mode == fork_frontend::hir::Mode::Sync) as u8
+    );
 }
 
 /// The block regions in a host op list and the lists nested in it, in program order.
