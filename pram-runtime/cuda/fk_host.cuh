@@ -147,6 +147,13 @@ inline void *fk_device_alloc(fk_u64 bytes, const char *what) {
     return p;
 }
 
+// `n` zeroed elements for the array `field` points to, of the element type its ABI struct
+// declares (fk_abi.cuh, from transform::emit_cuda::abi: the one declaration of each array's
+// element size, which the driver's arena takes too).
+template <class T> inline void fk_alloc_array(T *&field, fk_u64 n, const char *what) {
+    field = (T *)fk_device_alloc(n * sizeof(T), what);
+}
+
 inline FkTops fk_tops() { return fk_h.top; }
 inline void fk_pop(FkTops t) {
     fk_h.top = t;
@@ -960,29 +967,29 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         fk_cuda(cudaDeviceSetLimit(cudaLimitStackSize, program->stack_bytes), "setting the stack size");
     FkMachine &m = h.m;
     m.procs = h.procs;
-    m.members = (int *)fk_device_alloc(h.members_cap * 4, "group member lists");
-    m.groups = (FkGroup *)fk_device_alloc(h.groups_cap * sizeof(FkGroup), "group descriptors");
-    m.dollar = (fk_i64 *)fk_device_alloc(P * 8, "$ per processor");
-    m.status = (int *)fk_device_alloc(P * 4, "processor status");
-    m.words = (fk_i64 *)fk_device_alloc(h.words_cap * 8, "loop marks and saved $");
-    m.keys = (int *)fk_device_alloc(P * 4, "split keys");
-    m.counts = (int *)fk_device_alloc(h.counts_cap * 4, "subgroup sizes");
-    m.cursor = (int *)fk_device_alloc(h.counts_cap * 4, "subgroup cursors");
-    m.read_back = (FkReadBack *)fk_device_alloc(sizeof(FkReadBack), "the read-back words");
-    m.strings = (char *)fk_device_alloc(program->strings_bytes, "string literals");
+    fk_alloc_array(m.members, h.members_cap, "group member lists");
+    fk_alloc_array(m.groups, h.groups_cap, "group descriptors");
+    fk_alloc_array(m.dollar, P, "$ per processor");
+    fk_alloc_array(m.status, P, "processor status");
+    fk_alloc_array(m.words, h.words_cap, "loop marks and saved $");
+    fk_alloc_array(m.keys, P, "split keys");
+    fk_alloc_array(m.counts, h.counts_cap, "subgroup sizes");
+    fk_alloc_array(m.cursor, h.counts_cap, "subgroup cursors");
+    fk_alloc_array(m.read_back, 1, "the read-back words");
+    fk_alloc_array(m.strings, program->strings_bytes, "string literals");
     fk_cuda(cudaMemcpy(m.strings, program->strings, program->strings_bytes, cudaMemcpyHostToDevice), "strings");
-    m.shared_globals = (char *)fk_device_alloc(program->shared_globals_bytes, "shared globals");
-    m.slots = (char *)fk_device_alloc(h.slots_cap, "spilled private slots");
+    fk_alloc_array(m.shared_globals, program->shared_globals_bytes, "shared globals");
+    fk_alloc_array(m.slots, h.slots_cap, "spilled private slots");
     m.heap_bytes = FK_HEAP_BYTES;
-    m.heap = (char *)fk_device_alloc(m.heap_bytes, "the heap");
-    m.heap_top = (fk_u64 *)fk_device_alloc(8, "the heap");
+    fk_alloc_array(m.heap, m.heap_bytes, "the heap");
+    fk_alloc_array(m.heap_top, 1, "the heap");
     m.out_bytes = FK_OUT_BYTES;
-    m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
-    m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
-    m.fault = (FkFault *)fk_device_alloc(sizeof(FkFault), "the fault record");
-    h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
+    fk_alloc_array(m.out, m.out_bytes, "printf records");
+    fk_alloc_array(m.out_top, 1, "printf records");
+    fk_alloc_array(m.fault, 1, "the fault record");
+    fk_alloc_array(h.frames, h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
-    h.why = (FkWhy *)fk_device_alloc(sizeof(FkWhy), "the limit word");
+    fk_alloc_array(h.why, 1, "the limit word");
     FkLimits limits;
     limits.max_steps = h.max_steps;
     limits.timeout_ns = (fk_u64)(h.timeout * 1e9);
@@ -995,14 +1002,14 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
 #if FK_CHECKS
     if (common) {
         FkCommon &c = h.common;
-        c.writes = (FkWrite *)fk_device_alloc(P * FK_WRITES * sizeof(FkWrite), "the write logs (--crcw common)");
-        c.count = (int *)fk_device_alloc(P * 4, "the write logs (--crcw common)");
-        c.tag = (fk_u64 *)fk_device_alloc(P * 8, "the write logs (--crcw common)");
+        fk_alloc_array(c.writes, P * FK_WRITES, "the write logs (--crcw common)");
+        fk_alloc_array(c.count, P, "the write logs (--crcw common)");
+        fk_alloc_array(c.tag, P, "the write logs (--crcw common)");
         c.globals = fk_range(m.shared_globals, program->shared_globals_bytes);
         c.frames = fk_range(h.frames, h.frames_cap);
         c.heap = fk_range(m.heap, m.heap_bytes);
-        c.conflict = (FkConflict *)fk_device_alloc(sizeof(FkConflict), "the conflict word");
-        c.writers = (FkWriters *)fk_device_alloc(sizeof(FkWriters), "the conflict pair");
+        fk_alloc_array(c.conflict, 1, "the conflict word");
+        fk_alloc_array(c.writers, 1, "the conflict pair");
         fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
     }
 #endif

@@ -5,8 +5,8 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{
-    self, kernels, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkRange, FkReadBack,
-    FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel, Params, FK_ACTIVE, FK_BREAK,
+    self, kernels, CType, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkRange, FkReadBack,
+    FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel, Params, Ptr, FK_ACTIVE, FK_BREAK,
     FK_CONTINUE, FK_RETURN,
 };
 use super::timeline::{self, HostRecorder, Timeline};
@@ -203,24 +203,28 @@ impl<'p> Machine<'p> {
             o
         };
         let mut r = Regions {
-            members: region(caps.members * 4),
-            groups: region(caps.groups * FkGroup::BYTES),
-            dollar: region(procs * 8),
-            status: region(procs * 4),
-            words: region(caps.words * 8),
-            keys: region(procs * 4),
-            counts: region(caps.counts * 4),
-            cursor: region(caps.counts * 4),
-            read_back: region(FkReadBack::BYTES),
-            strings: region(strings.len() as u64),
-            shared_globals: region(plan.storage.shared_globals_bytes),
-            slots: region(caps.slots),
-            heap: region(caps.heap),
-            heap_top: region(8),
-            out: region(caps.out),
-            out_top: region(8),
-            fault: region(abi::FkFault::BYTES),
-            why: region(abi::FkWhy::BYTES),
+            members: region(FkMachine::array_bytes(|m| &m.members, caps.members)),
+            groups: region(FkMachine::array_bytes(|m| &m.groups, caps.groups)),
+            dollar: region(FkMachine::array_bytes(|m| &m.dollar, procs)),
+            status: region(FkMachine::array_bytes(|m| &m.status, procs)),
+            words: region(FkMachine::array_bytes(|m| &m.words, caps.words)),
+            keys: region(FkMachine::array_bytes(|m| &m.keys, procs)),
+            counts: region(FkMachine::array_bytes(|m| &m.counts, caps.counts)),
+            cursor: region(FkMachine::array_bytes(|m| &m.cursor, caps.counts)),
+            read_back: region(FkMachine::array_bytes(|m| &m.read_back, 1)),
+            strings: region(FkMachine::array_bytes(|m| &m.strings, strings.len() as u64)),
+            shared_globals: region(FkMachine::array_bytes(
+                |m| &m.shared_globals,
+                plan.storage.shared_globals_bytes,
+            )),
+            slots: region(FkMachine::array_bytes(|m| &m.slots, caps.slots)),
+            heap: region(FkMachine::array_bytes(|m| &m.heap, caps.heap)),
+            heap_top: region(FkMachine::array_bytes(|m| &m.heap_top, 1)),
+            out: region(FkMachine::array_bytes(|m| &m.out, caps.out)),
+            out_top: region(FkMachine::array_bytes(|m| &m.out_top, 1)),
+            fault: region(FkMachine::array_bytes(|m| &m.fault, 1)),
+            why: region(FkLimits::array_bytes(|l| &l.why, 1)),
+            // Bytes: the host schedule's shared frames (`FkRange`s of FkCommon, `fk_h.frames`).
             frames: region(caps.frames),
             total: 0,
         };
@@ -228,25 +232,36 @@ impl<'p> Machine<'p> {
         let device = device.then(|| DeviceRegions {
             depth: depth as i32,
             slot_stack_bytes,
-            procs: region(procs * abi::FK_PROC_BYTES),
-            results: region(procs * abi::FK_RESULT_BYTES),
-            frames: region(procs * depth * abi::FK_FRAME_BYTES),
-            sync: region(procs * (depth + 1) * abi::FK_SYNC_BYTES),
-            scratch: region(2 * procs * abi::FK_SLOT_BYTES),
-            frame_heap: region(abi::FK_FRAME_HEAP_BYTES),
-            frame_heap_top: region(8),
-            error: region(abi::FkError::BYTES),
-            fault_key: region(abi::FkFaultKey::BYTES),
-            slot_stacks: region(procs * slot_stack_bytes),
-            trace: timestamps.then(|| (region(TRACE_RECORDS * abi::FkTraceRec::BYTES), region(8))),
+            procs: region(FkDevice::array_bytes(|d| &d.procs, procs)),
+            results: region(FkDevice::array_bytes(|d| &d.results, procs)),
+            frames: region(FkDevice::array_bytes(|d| &d.frames, procs * depth)),
+            sync: region(FkDevice::array_bytes(|d| &d.sync, procs * (depth + 1))),
+            scratch: region(FkDevice::array_bytes(|d| &d.scratch, 2 * procs)),
+            frame_heap: region(FkDevice::array_bytes(
+                |d| &d.frame_heap,
+                abi::FK_FRAME_HEAP_BYTES,
+            )),
+            frame_heap_top: region(FkDevice::array_bytes(|d| &d.frame_heap_top, 1)),
+            error: region(FkDevice::array_bytes(|d| &d.error, 1)),
+            fault_key: region(FkDevice::array_bytes(|d| &d.fault_key, 1)),
+            slot_stacks: region(FkSlotStacks::array_bytes(
+                |s| &s.base,
+                procs * slot_stack_bytes,
+            )),
+            trace: timestamps.then(|| {
+                (
+                    region(FkTrace::array_bytes(|t| &t.recs, TRACE_RECORDS)),
+                    region(FkTrace::array_bytes(|t| &t.count, 1)),
+                )
+            }),
         });
         let common = common.map(|kernels| {
             let regions = CommonRegions {
-                writes: region(procs * abi::FK_WRITES * abi::FkWrite::BYTES),
-                count: region(procs * 4),
-                tag: region(procs * 8),
-                conflict: region(abi::FkConflict::BYTES),
-                writers: region(FkWriters::BYTES),
+                writes: region(FkCommon::array_bytes(|c| &c.writes, procs * abi::FK_WRITES)),
+                count: region(FkCommon::array_bytes(|c| &c.count, procs)),
+                tag: region(FkCommon::array_bytes(|c| &c.tag, procs)),
+                conflict: region(FkCommon::array_bytes(|c| &c.conflict, 1)),
+                writers: region(FkCommon::array_bytes(|c| &c.writers, 1)),
             };
             (regions, kernels)
         });
@@ -322,53 +337,53 @@ impl<'p> Machine<'p> {
         }
         let desc = FkMachine {
             procs: procs as i32,
-            members: base + r.members,
-            groups: base + r.groups,
-            dollar: base + r.dollar,
-            status: base + r.status,
-            words: base + r.words,
-            keys: base + r.keys,
-            counts: base + r.counts,
-            cursor: base + r.cursor,
-            read_back: base + r.read_back,
-            strings: base + r.strings,
-            shared_globals: base + r.shared_globals,
-            slots: base + r.slots,
-            heap: base + r.heap,
+            members: Ptr::at(base + r.members),
+            groups: Ptr::at(base + r.groups),
+            dollar: Ptr::at(base + r.dollar),
+            status: Ptr::at(base + r.status),
+            words: Ptr::at(base + r.words),
+            keys: Ptr::at(base + r.keys),
+            counts: Ptr::at(base + r.counts),
+            cursor: Ptr::at(base + r.cursor),
+            read_back: Ptr::at(base + r.read_back),
+            strings: Ptr::at(base + r.strings),
+            shared_globals: Ptr::at(base + r.shared_globals),
+            slots: Ptr::at(base + r.slots),
+            heap: Ptr::at(base + r.heap),
             heap_bytes: m.caps.heap,
-            heap_top: base + r.heap_top,
-            out: base + r.out,
+            heap_top: Ptr::at(base + r.heap_top),
+            out: Ptr::at(base + r.out),
             out_bytes: m.caps.out,
-            out_top: base + r.out_top,
-            fault: base + r.fault,
+            out_top: Ptr::at(base + r.out_top),
+            fault: Ptr::at(base + r.fault),
         };
         m.launch(1, 1, &kernels::SetMachine { m: desc })?;
         let limits = FkLimits {
             max_steps: limits.max_steps,
             timeout_ns: limits.timeout.map_or(0, |t| t.as_nanos() as u64),
             start_ns: 0,
-            why: base + r.why,
+            why: Ptr::at(base + r.why),
         };
         m.launch(1, 1, &kernels::SetLimits { l: limits })?;
         if let Some((c, _)) = common {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
             // the heap.
             let range = |at: u64, bytes: u64| FkRange {
-                lo: base + at,
-                hi: base + at + bytes,
+                lo: Ptr::at(base + at),
+                hi: Ptr::at(base + at + bytes),
             };
             let desc = FkCommon {
-                writes: base + c.writes,
-                count: base + c.count,
-                tag: base + c.tag,
+                writes: Ptr::at(base + c.writes),
+                count: Ptr::at(base + c.count),
+                tag: Ptr::at(base + c.tag),
                 globals: range(r.shared_globals, plan.storage.shared_globals_bytes),
                 frames: match device {
                     Some(d) => range(d.frame_heap, abi::FK_FRAME_HEAP_BYTES),
                     None => range(r.frames, m.caps.frames),
                 },
                 heap: range(r.heap, m.caps.heap),
-                conflict: base + c.conflict,
-                writers: base + c.writers,
+                conflict: Ptr::at(base + c.conflict),
+                writers: Ptr::at(base + c.writers),
             };
             m.launch(1, 1, &kernels::SetCommon { c: desc })?;
         }
@@ -412,12 +427,33 @@ impl<'p> Machine<'p> {
         Ok(T::from_le(&self.read(offset, std::mem::size_of::<T>())?))
     }
 
-    fn read_ints(&mut self, offset: u64, n: usize) -> Result<Vec<i32>, GpuError> {
-        let bytes = self.read(offset, n * 4)?;
+    /// A blocking read-back of elements `at..at + n` of the array at arena offset `offset`,
+    /// that `field` of an ABI struct points to: of the element type the field declares.
+    fn read_array<S, T: CType + FromLe>(
+        &mut self,
+        offset: u64,
+        // Only its type counts: it names the element type.
+        _field: fn(&S) -> &Ptr<T>,
+        at: u64,
+        n: usize,
+    ) -> Result<Vec<T>, GpuError> {
+        let bytes = self.read(offset + at * T::BYTES, n * T::BYTES as usize)?;
         Ok(bytes
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .chunks_exact(T::BYTES as usize)
+            .map(T::from_le)
             .collect())
+    }
+
+    /// [`Machine::read_array`] of one element.
+    fn read_elem<S, T: CType + FromLe>(
+        &mut self,
+        offset: u64,
+        field: fn(&S) -> &Ptr<T>,
+        at: u64,
+    ) -> Result<T, GpuError> {
+        let mut one = self.read_array(offset, field, at, 1)?;
+        one.pop()
+            .ok_or_else(|| GpuError::Internal("a read-back came back short".into()))
     }
 
     fn zero(&mut self, offset: u64, len: u64) -> Result<(), GpuError> {
@@ -553,17 +589,15 @@ impl<'p> Machine<'p> {
         for (i, w) in writers.iter().enumerate() {
             let proc = (abi::FK_PROC_MAX - w) as u64;
             let n = self
-                .read_as::<i32>(c.count + 4 * proc)?
+                .read_elem(c.count, |c: &FkCommon| &c.count, proc)?
                 .clamp(0, abi::FK_WRITES as i32);
-            let log = self.read(
-                c.writes + proc * abi::FK_WRITES * abi::FkWrite::BYTES,
-                (abi::FK_WRITES * abi::FkWrite::BYTES) as usize,
+            let log = self.read_array(
+                c.writes,
+                |c: &FkCommon| &c.writes,
+                proc * abi::FK_WRITES,
+                abi::FK_WRITES as usize,
             )?;
-            let last = log
-                .chunks_exact(abi::FkWrite::BYTES as usize)
-                .take(n as usize)
-                .map(abi::FkWrite::from_bytes)
-                .rfind(|w| w.addr == cell);
+            let last = log.into_iter().take(n as usize).rfind(|w| w.addr == cell);
             match last {
                 Some(write) => pair[i] = (proc as usize, write),
                 None => return Ok(None),
@@ -794,32 +828,31 @@ impl<'p> Machine<'p> {
     /// host program from every processor's own program point (the root group is group 0).
     fn run_on_device(&mut self, d: DeviceRegions) -> Result<(), GpuError> {
         let base = self.base;
-        let at = |o: u64| base + o;
         let desc = FkDevice {
-            procs: at(d.procs),
-            results: at(d.results),
-            frames: at(d.frames),
-            sync: at(d.sync),
-            scratch: at(d.scratch),
-            frame_heap: at(d.frame_heap),
+            procs: Ptr::at(base + d.procs),
+            results: Ptr::at(base + d.results),
+            frames: Ptr::at(base + d.frames),
+            sync: Ptr::at(base + d.sync),
+            scratch: Ptr::at(base + d.scratch),
+            frame_heap: Ptr::at(base + d.frame_heap),
             frame_heap_bytes: abi::FK_FRAME_HEAP_BYTES,
-            frame_heap_top: at(d.frame_heap_top),
+            frame_heap_top: Ptr::at(base + d.frame_heap_top),
             depth: d.depth,
             entry: self.plan.host.entry(self.plan.main).0 as i32,
             slot_stack_bytes: d.slot_stack_bytes,
-            error: at(d.error),
-            fault_key: at(d.fault_key),
+            error: Ptr::at(base + d.error),
+            fault_key: Ptr::at(base + d.fault_key),
         };
         let stacks = FkSlotStacks {
-            base: at(d.slot_stacks),
+            base: Ptr::at(base + d.slot_stacks),
             stride: d.slot_stack_bytes,
         };
         self.launch(1, 1, &kernels::SetDevice { d: desc })?;
         self.launch(1, 1, &kernels::SetSlotStacks { s: stacks })?;
         if let Some((recs, count)) = d.trace {
             let trace = FkTrace {
-                recs: at(recs),
-                count: at(count),
+                recs: Ptr::at(base + recs),
+                count: Ptr::at(base + count),
                 cap: TRACE_RECORDS as u32,
                 pad: 0,
             };
@@ -941,7 +974,7 @@ impl<'p> Machine<'p> {
             .synchronize()
             .map_err(GpuError::driver("running the kernels"))?;
         self.stats.sync += t.elapsed();
-        let top: u64 = self.read_as(self.r.out_top)?;
+        let top = self.read_elem(self.r.out_top, |m: &FkMachine| &m.out_top, 0)?;
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
         let f: abi::FkFault = self.read_as(self.r.fault)?;
@@ -1022,7 +1055,7 @@ impl<'p> Machine<'p> {
         let Some((recs, count)) = self.device.and_then(|d| d.trace) else {
             return Ok(None);
         };
-        let formed = u64::from(self.read_as::<u32>(count)?);
+        let formed = u64::from(self.read_elem(count, |t: &FkTrace| &t.count, 0)?);
         let kept = formed.min(TRACE_RECORDS);
         let bytes = self.read(recs, (kept * abi::FkTraceRec::BYTES) as usize)?;
         Ok(Some(timeline::decode_device(&bytes, formed)))
@@ -1187,7 +1220,7 @@ impl HostMachine for Machine<'_> {
         };
         self.launch_members(n as u32, &args)?;
         let sizes = if k > 0 {
-            self.read_ints(self.r.counts, k as usize)?
+            self.read_array(self.r.counts, |m: &FkMachine| &m.counts, 0, k as usize)?
         } else {
             Vec::new()
         };
@@ -1308,7 +1341,7 @@ impl HostMachine for Machine<'_> {
                 marks,
             };
             self.launch_members(n as u32, &args)?;
-            let size: i32 = self.read_as(self.r.counts)?;
+            let size = self.read_elem(self.r.counts, |m: &FkMachine| &m.counts, 0)?;
             let members = self.alloc_members(size as u64)?;
             let frames = self.alloc_frames(bytes)?;
             let g = self.alloc_groups(1)? as i32;
