@@ -152,31 +152,60 @@ fn align(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
 
-impl<'p> Machine<'p> {
-    /// The machine for `plan` as `emitted` (its schedule, fault sites, checked kernels) under
-    /// `config`.
-    pub fn new(
-        plan: &'p Plan,
-        emitted: &'p Emitted,
-        ctx: &Arc<CudaContext>,
-        module: &Arc<CudaModule>,
-        config: Config,
-    ) -> Result<Machine<'p>, GpuError> {
-        let Config {
-            procs,
-            priority,
-            timing,
-            timestamps,
-            limits,
-            // The code is compiled and loaded before the machine exists.
-            no_cache: _,
-        } = config;
-        let (schedule, span_sites) = (emitted.schedule, &emitted.span_sites);
-        let common = emitted.check_common.then_some(&emitted.common_kernels);
-        let stream = ctx.default_stream();
+/// The arena's bytes: each region 256-aligned, and the ABI arrays among them by field.
+#[derive(Default)]
+struct Arena {
+    at: u64,
+    /// `Struct.field` and the bytes of the array it points to.
+    arrays: Vec<(&'static str, u64)>,
+}
+
+impl Arena {
+    /// A region of `bytes` (at least 8): its offset.
+    fn region(&mut self, bytes: u64) -> u64 {
+        let o = self.at;
+        self.at = align(self.at + bytes.max(8), 256);
+        o
+    }
+
+    /// The region of an ABI array, from [`array!`].
+    fn array(&mut self, (field, bytes): (&'static str, u64)) -> u64 {
+        self.arrays.push((field, bytes));
+        self.region(bytes)
+    }
+}
+
+/// `array!(FkMachine, counts, n)`: the field's name and the bytes of `n` elements of the
+/// array it points to (of the element type the ABI declares for it), for [`Arena::array`].
+macro_rules! array {
+    ($s:ident, $field:ident, $n:expr) => {
+        (
+            concat!(stringify!($s), ".", stringify!($field)),
+            $s::array_bytes(|x| &x.$field, $n),
+        )
+    };
+}
+
+/// Where everything lives in the arena: what the machine allocates, computed without a GPU
+/// (`super::arena_arrays`).
+pub(super) struct Layout {
+    caps: Caps,
+    r: Regions,
+    device: Option<DeviceRegions>,
+    common: Option<CommonRegions>,
+    /// The ABI arrays: `Struct.field` and bytes, as the `.cu` must allocate them.
+    pub(super) arrays: Vec<(&'static str, u64)>,
+    /// The string literals, each NUL-terminated.
+    strings: Vec<u8>,
+}
+
+impl Layout {
+    /// The arena of `plan` as `emitted` for `procs` processors (`timestamps`: the device
+    /// schedule's `FkTraceRec`s).
+    pub(super) fn new(plan: &Plan, emitted: &Emitted, procs: u64, timestamps: bool) -> Layout {
         let main = plan.function(plan.main);
         let depth = abi::device_depth(procs) as u64;
-        let device = schedule == Schedule::Device;
+        let device = emitted.schedule == Schedule::Device;
         let caps = Caps {
             members: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
             words: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
@@ -196,76 +225,104 @@ impl<'p> Machine<'p> {
             out: abi::FK_OUT_BYTES,
         };
         let strings: Vec<u8> = plan.program.strings.concat();
-        let mut at = 0u64;
-        let mut region = |bytes: u64| {
-            let o = at;
-            at = align(at + bytes.max(8), 256);
-            o
-        };
+        let mut arena = Arena::default();
         let mut r = Regions {
-            members: region(FkMachine::array_bytes(|m| &m.members, caps.members)),
-            groups: region(FkMachine::array_bytes(|m| &m.groups, caps.groups)),
-            dollar: region(FkMachine::array_bytes(|m| &m.dollar, procs)),
-            status: region(FkMachine::array_bytes(|m| &m.status, procs)),
-            words: region(FkMachine::array_bytes(|m| &m.words, caps.words)),
-            keys: region(FkMachine::array_bytes(|m| &m.keys, procs)),
-            counts: region(FkMachine::array_bytes(|m| &m.counts, caps.counts)),
-            cursor: region(FkMachine::array_bytes(|m| &m.cursor, caps.counts)),
-            read_back: region(FkMachine::array_bytes(|m| &m.read_back, 1)),
-            strings: region(FkMachine::array_bytes(|m| &m.strings, strings.len() as u64)),
-            shared_globals: region(FkMachine::array_bytes(
-                |m| &m.shared_globals,
-                plan.storage.shared_globals_bytes,
+            members: arena.array(array!(FkMachine, members, caps.members)),
+            groups: arena.array(array!(FkMachine, groups, caps.groups)),
+            dollar: arena.array(array!(FkMachine, dollar, procs)),
+            status: arena.array(array!(FkMachine, status, procs)),
+            words: arena.array(array!(FkMachine, words, caps.words)),
+            keys: arena.array(array!(FkMachine, keys, procs)),
+            counts: arena.array(array!(FkMachine, counts, caps.counts)),
+            cursor: arena.array(array!(FkMachine, cursor, caps.counts)),
+            read_back: arena.array(array!(FkMachine, read_back, 1)),
+            strings: arena.array(array!(FkMachine, strings, strings.len() as u64)),
+            shared_globals: arena.array(array!(
+                FkMachine,
+                shared_globals,
+                plan.storage.shared_globals_bytes
             )),
-            slots: region(FkMachine::array_bytes(|m| &m.slots, caps.slots)),
-            heap: region(FkMachine::array_bytes(|m| &m.heap, caps.heap)),
-            heap_top: region(FkMachine::array_bytes(|m| &m.heap_top, 1)),
-            out: region(FkMachine::array_bytes(|m| &m.out, caps.out)),
-            out_top: region(FkMachine::array_bytes(|m| &m.out_top, 1)),
-            fault: region(FkMachine::array_bytes(|m| &m.fault, 1)),
-            why: region(FkLimits::array_bytes(|l| &l.why, 1)),
+            slots: arena.array(array!(FkMachine, slots, caps.slots)),
+            heap: arena.array(array!(FkMachine, heap, caps.heap)),
+            heap_top: arena.array(array!(FkMachine, heap_top, 1)),
+            out: arena.array(array!(FkMachine, out, caps.out)),
+            out_top: arena.array(array!(FkMachine, out_top, 1)),
+            fault: arena.array(array!(FkMachine, fault, 1)),
+            why: arena.array(array!(FkLimits, why, 1)),
             // Bytes: the host schedule's shared frames (`FkRange`s of FkCommon, `fk_h.frames`).
-            frames: region(caps.frames),
+            frames: arena.region(caps.frames),
             total: 0,
         };
         let slot_stack_bytes = emitted.slot_stack_bytes;
         let device = device.then(|| DeviceRegions {
             depth: depth as i32,
             slot_stack_bytes,
-            procs: region(FkDevice::array_bytes(|d| &d.procs, procs)),
-            results: region(FkDevice::array_bytes(|d| &d.results, procs)),
-            frames: region(FkDevice::array_bytes(|d| &d.frames, procs * depth)),
-            sync: region(FkDevice::array_bytes(|d| &d.sync, procs * (depth + 1))),
-            scratch: region(FkDevice::array_bytes(|d| &d.scratch, 2 * procs)),
-            frame_heap: region(FkDevice::array_bytes(
-                |d| &d.frame_heap,
-                abi::FK_FRAME_HEAP_BYTES,
-            )),
-            frame_heap_top: region(FkDevice::array_bytes(|d| &d.frame_heap_top, 1)),
-            error: region(FkDevice::array_bytes(|d| &d.error, 1)),
-            fault_key: region(FkDevice::array_bytes(|d| &d.fault_key, 1)),
-            slot_stacks: region(FkSlotStacks::array_bytes(
-                |s| &s.base,
-                procs * slot_stack_bytes,
-            )),
+            procs: arena.array(array!(FkDevice, procs, procs)),
+            results: arena.array(array!(FkDevice, results, procs)),
+            frames: arena.array(array!(FkDevice, frames, procs * depth)),
+            sync: arena.array(array!(FkDevice, sync, procs * (depth + 1))),
+            scratch: arena.array(array!(FkDevice, scratch, 2 * procs)),
+            frame_heap: arena.array(array!(FkDevice, frame_heap, abi::FK_FRAME_HEAP_BYTES)),
+            frame_heap_top: arena.array(array!(FkDevice, frame_heap_top, 1)),
+            error: arena.array(array!(FkDevice, error, 1)),
+            fault_key: arena.array(array!(FkDevice, fault_key, 1)),
+            slot_stacks: arena.array(array!(FkSlotStacks, base, procs * slot_stack_bytes)),
             trace: timestamps.then(|| {
                 (
-                    region(FkTrace::array_bytes(|t| &t.recs, TRACE_RECORDS)),
-                    region(FkTrace::array_bytes(|t| &t.count, 1)),
+                    arena.array(array!(FkTrace, recs, TRACE_RECORDS)),
+                    arena.array(array!(FkTrace, count, 1)),
                 )
             }),
         });
-        let common = common.map(|kernels| {
-            let regions = CommonRegions {
-                writes: region(FkCommon::array_bytes(|c| &c.writes, procs * abi::FK_WRITES)),
-                count: region(FkCommon::array_bytes(|c| &c.count, procs)),
-                tag: region(FkCommon::array_bytes(|c| &c.tag, procs)),
-                conflict: region(FkCommon::array_bytes(|c| &c.conflict, 1)),
-                writers: region(FkCommon::array_bytes(|c| &c.writers, 1)),
-            };
-            (regions, kernels)
+        let common = emitted.check_common.then(|| CommonRegions {
+            writes: arena.array(array!(FkCommon, writes, procs * abi::FK_WRITES)),
+            count: arena.array(array!(FkCommon, count, procs)),
+            tag: arena.array(array!(FkCommon, tag, procs)),
+            conflict: arena.array(array!(FkCommon, conflict, 1)),
+            writers: arena.array(array!(FkCommon, writers, 1)),
         });
-        r.total = at;
+        r.total = arena.at;
+        Layout {
+            caps,
+            r,
+            device,
+            common,
+            arrays: arena.arrays,
+            strings,
+        }
+    }
+}
+
+impl<'p> Machine<'p> {
+    /// The machine for `plan` as `emitted` (its schedule, fault sites, checked kernels) under
+    /// `config`.
+    pub fn new(
+        plan: &'p Plan,
+        emitted: &'p Emitted,
+        ctx: &Arc<CudaContext>,
+        module: &Arc<CudaModule>,
+        config: Config,
+    ) -> Result<Machine<'p>, GpuError> {
+        let Config {
+            procs,
+            priority,
+            timing,
+            timestamps,
+            limits,
+            // The code is compiled and loaded before the machine exists.
+            no_cache: _,
+        } = config;
+        let span_sites = &emitted.span_sites;
+        let stream = ctx.default_stream();
+        let Layout {
+            caps,
+            r,
+            device,
+            common,
+            arrays: _,
+            strings,
+        } = Layout::new(plan, emitted, procs, timestamps);
+        let common = common.map(|regions| (regions, &emitted.common_kernels));
         let (free, _) = ctx
             .mem_get_info()
             .map_err(GpuError::driver("memory info"))?;

@@ -299,6 +299,13 @@ impl Default for Limits {
     }
 }
 
+/// The arrays of the ABI's structs in the driver's arena for `plan` as `emitted` on `procs`
+/// processors: `Struct.field` and bytes, without a GPU. The standalone `.cu` allocates the same
+/// (`tests/emulated.rs` compares them): both sides take each element size from the ABI.
+pub fn arena_arrays(plan: &Plan, emitted: &Emitted, procs: u64) -> Vec<(&'static str, u64)> {
+    machine::Layout::new(plan, emitted, procs, false).arrays
+}
+
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
 pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, GpuError> {
     let start = Instant::now();
