@@ -672,44 +672,43 @@ inline void fk_format(const char *fmt, const char *args, unsigned nargs, std::st
         used++;
         // The spec without its length modifier, then the right C type.
         std::string spec(start, p - start - longs);
+        // Each argument is one slot (a `%s` string: its length, then its padded bytes).
         fk_i64 word;
-        memcpy(&word, args, 8);
+        memcpy(&word, args, sizeof word);
+        const char *slot = args;
+        args += FK_ARG_BYTES;
         int len = 0;
         switch (conv) {
         case 'd': case 'i':
             spec += "lld";
             len = snprintf(buf, sizeof buf, spec.c_str(), longs ? (long long)word : (long long)(int)word);
-            args += 8;
             break;
         case 'u': case 'x': case 'X': case 'o':
             spec += "ll";
             spec += conv;
             len = snprintf(buf, sizeof buf, spec.c_str(),
                            longs ? (unsigned long long)word : (unsigned long long)(unsigned)word);
-            args += 8;
             break;
         case 'c':
             spec += 'c';
             len = snprintf(buf, sizeof buf, spec.c_str(), (int)(unsigned char)word);
-            args += 8;
             break;
         case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': {
             double d;
-            memcpy(&d, args, 8);
+            memcpy(&d, slot, sizeof d);
             spec += conv;
             len = snprintf(buf, sizeof buf, spec.c_str(), d);
-            args += 8;
             break;
         }
         case 's': {
-            std::string str(args + 8, (size_t)word);
+            std::string str(args, (size_t)word);
             spec += 's';
             len = snprintf(buf, sizeof buf, spec.c_str(), str.c_str());
-            args += 8 + ((word + 7) & ~7ll);
+            args += fk_arg_padded((fk_u64)word);
             break;
         }
         default:
-            args += 8;
+            break;
         }
         // The length, not strlen: `%c` of 0 prints a NUL byte.
         out->append(buf, (size_t)std::max(0, std::min(len, (int)sizeof buf - 1)));

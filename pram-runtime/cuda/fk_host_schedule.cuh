@@ -92,6 +92,16 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     fk_h.fault_key = d.fault_key;
 }
 
+// A key's (step, index) words, in the order records sort by.
+inline std::vector<unsigned> fk_key_words(const FkKeyPair *pairs, unsigned n) {
+    std::vector<unsigned> words;
+    for (unsigned i = 0; i < n; i++) {
+        words.push_back(pairs[i].step);
+        words.push_back(pairs[i].index);
+    }
+    return words;
+}
+
 struct FkKeyedRecord {
     std::vector<unsigned> key;
     unsigned seq;
@@ -107,8 +117,9 @@ inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<uns
         memcpy(&h, buf.data() + at, sizeof h);
         if (h.bytes < sizeof h) break;
         FkKeyedRecord r;
-        r.key.resize(2 * h.pairs);
-        memcpy(r.key.data(), buf.data() + at + sizeof h, 8ull * h.pairs);
+        std::vector<FkKeyPair> pairs(h.pairs);
+        memcpy(pairs.data(), buf.data() + at + sizeof h, sizeof(FkKeyPair) * h.pairs);
+        r.key = fk_key_words(pairs.data(), h.pairs);
         r.seq = h.seq;
         r.offset = at;
         if (!cut || r.key < *cut) recs.push_back(r);
@@ -123,7 +134,7 @@ inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<uns
         FkRecordHeader h;
         memcpy(&h, buf.data() + r.offset, sizeof h);
         const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
-        fk_format(format, buf.data() + r.offset + sizeof h + 8ull * h.pairs, h.args, &out);
+        fk_format(format, buf.data() + r.offset + sizeof h + sizeof(FkKeyPair) * h.pairs, h.args, &out);
     }
     return out;
 }
@@ -132,6 +143,6 @@ inline std::string fk_output_device(std::vector<char> &buf, bool faulted) {
     if (!faulted) return fk_output_keyed(buf, 0);
     FkFaultKey key;
     fk_cuda(cudaMemcpy(&key, fk_h.fault_key, sizeof key, cudaMemcpyDeviceToHost), "reading the fault's order key");
-    std::vector<unsigned> cut(key.key, key.key + 2 * key.pairs);
+    std::vector<unsigned> cut = fk_key_words(key.key, key.pairs);
     return fk_output_keyed(buf, &cut);
 }

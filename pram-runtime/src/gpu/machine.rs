@@ -1084,7 +1084,7 @@ impl<'p> Machine<'p> {
             if let Some(f) = fault.as_mut() {
                 let key: abi::FkFaultKey = self.read_as(d.fault_key)?;
                 let pairs = (key.pairs as usize).min(abi::FK_KEY_MAX as usize);
-                f.cut = key.key[..2 * pairs].to_vec();
+                f.cut = abi::FkKeyPair::words(&key.key[..pairs]);
             }
         }
         for (start, end) in self.kernel_events.drain(..) {

@@ -515,11 +515,18 @@ c_structs! {
         proc: i32,
     }
 
+    /// One pair of an order key under the device schedule (docs/language.md §7): a group
+    /// instance's step and the index there (a subgroup's, or the member's key last). Records
+    /// carry their key's pairs after the header (FkRecordHeader::pairs).
+    struct FkKeyPair {
+        step: u32,
+        index: u32,
+    }
+
     /// The faulting step's order key under the device schedule (FkDevice::fault_key).
     struct FkFaultKey {
         pairs: u32,
-        /// (step, index) pairs
-        key: [u32; 2 * FK_KEY_MAX as usize],
+        key: [FkKeyPair; FK_KEY_MAX as usize],
     }
 
     /// The device schedule's state (set into `fk_d` by `fk_set_device`).
@@ -658,6 +665,10 @@ c_consts! {
     FK_PROC_MAX: i32 = i32::MAX;
     /// --crcw common: writes logged per processor and step; later ones are not checked
     FK_WRITES: u64 = 8;
+
+    /// Bytes of a printf argument in a record (an `fk_i64` or a `double`); a `%s` string is
+    /// its length in one, then its bytes padded to whole ones
+    FK_ARG_BYTES: u64 = 8;
 
     /// The device schedule's runtime limits (FkError::code)
     FK_ERR_FRAMES: i32 = 1;
@@ -851,6 +862,13 @@ impl FkVar {
             self.offset,
             self.size
         )
+    }
+}
+
+impl FkKeyPair {
+    /// The (step, index) words of `pairs`, in the order records sort by.
+    pub fn words(pairs: &[FkKeyPair]) -> Vec<u32> {
+        pairs.iter().flat_map(|p| [p.step, p.index]).collect()
     }
 }
 
@@ -1048,6 +1066,7 @@ mod tests {
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
                 ("FkError", 8),
+                ("FkKeyPair", 8),
                 ("FkFaultKey", 2052),
                 ("FkDevice", 96),
                 ("FkTraceRec", 48),
