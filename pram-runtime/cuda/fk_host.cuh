@@ -715,43 +715,64 @@ inline void fk_format(const char *fmt, const char *args, unsigned nargs, std::st
     }
 }
 
+// A key's (step, index) words, in the order records sort by.
+inline std::vector<unsigned> fk_key_words(const FkKeyPair *pairs, unsigned n) {
+    std::vector<unsigned> words;
+    for (unsigned i = 0; i < n; i++) {
+        words.push_back(pairs[i].step);
+        words.push_back(pairs[i].index);
+    }
+    return words;
+}
+
+// A printf record and what orders it (docs/language.md §7): its step (host schedule: launch
+// and segment of a block region; device schedule: the order key's (step, index) words), then
+// its key ($$ or __PROC_NR__; 0 under the device schedule) and each thread's program order.
 struct FkRecord {
-    unsigned launch, sub, key, seq;
-    fk_u64 offset;
+    std::vector<unsigned> order;
+    unsigned format, args;
+    fk_u64 offset;  // of the arguments
 };
 
-// Formats the printf records in the order of docs/language.md §7: by launch and segment of a
-// block region, then by $$ (synchronous) or __PROC_NR__ (asynchronous), then each thread's
-// records in program order. Records from (launch, sub) `cut` on are dropped (a fault stopped
-// the program there).
-inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsigned cut_sub) {
+// Formats the printf records in that order. Records from step `cut` on (the faulting step;
+// null: none) are dropped.
+inline std::string fk_output(std::vector<char> &buf, const std::vector<unsigned> *cut) {
     std::vector<FkRecord> recs;
     for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
         FkRecordHeader h;
         memcpy(&h, buf.data() + at, sizeof h);
         if (h.bytes < sizeof h) break;
-        FkRecord r = {h.launch, h.sub, h.key, h.seq, at};
-        if (r.launch < cut_launch || (r.launch == cut_launch && r.sub < cut_sub)) recs.push_back(r);
+        FkRecord r;
+        r.format = h.format;
+        r.args = h.args;
+        r.offset = at + sizeof h;
+#ifdef FK_SCHEDULE_DEVICE
+        std::vector<FkKeyPair> pairs(h.pairs);
+        memcpy(pairs.data(), buf.data() + r.offset, sizeof(FkKeyPair) * h.pairs);
+        r.order = fk_key_words(pairs.data(), h.pairs);
+        r.offset += sizeof(FkKeyPair) * h.pairs;
+#else
+        r.order = {h.launch, h.sub};
+#endif
+        if (!cut || r.order < *cut) {
+            r.order.push_back(h.key);
+            r.order.push_back(h.seq);
+            recs.push_back(r);
+        }
         at += h.bytes;
     }
-    std::stable_sort(recs.begin(), recs.end(), [](const FkRecord &a, const FkRecord &b) {
-        if (a.launch != b.launch) return a.launch < b.launch;
-        if (a.sub != b.sub) return a.sub < b.sub;
-        if (a.key != b.key) return a.key < b.key;
-        return a.seq < b.seq;
-    });
+    std::stable_sort(recs.begin(), recs.end(),
+                     [](const FkRecord &a, const FkRecord &b) { return a.order < b.order; });
     std::string out;
     for (const FkRecord &r : recs) {
-        FkRecordHeader h;
-        memcpy(&h, buf.data() + r.offset, sizeof h);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
-        fk_format(format, buf.data() + r.offset + sizeof h, h.args, &out);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[r.format];
+        fk_format(format, buf.data() + r.offset, r.args, &out);
     }
     return out;
 }
 
 #ifdef FK_SCHEDULE_DEVICE
-inline std::string fk_output_device(std::vector<char> &buf, bool faulted);  // fk_host_schedule.cuh
+inline std::vector<unsigned> fk_fault_cut();  // fk_host_schedule.cuh
 inline int fk_schedule_depth(fk_u64 procs);
 #endif
 
@@ -842,10 +863,11 @@ inline int fk_finish() {
     FkFault fault;
     fk_cuda(cudaMemcpy(&fault, fk_h.m.fault, sizeof fault, cudaMemcpyDeviceToHost), "reading the fault");
 #ifdef FK_SCHEDULE_DEVICE
-    std::string out = fk_output_device(buf, fault.site != 0);
+    std::vector<unsigned> cut = fault.site != 0 ? fk_fault_cut() : std::vector<unsigned>();
 #else
-    std::string out = fault.site != 0 ? fk_output(buf, fault.launch, fault.sub) : fk_output(buf, ~0u, ~0u);
+    std::vector<unsigned> cut = {fault.launch, fault.sub};
 #endif
+    std::string out = fk_output(buf, fault.site != 0 ? &cut : 0);
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault.site != 0) {

@@ -92,57 +92,9 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     fk_h.fault_key = d.fault_key;
 }
 
-// A key's (step, index) words, in the order records sort by.
-inline std::vector<unsigned> fk_key_words(const FkKeyPair *pairs, unsigned n) {
-    std::vector<unsigned> words;
-    for (unsigned i = 0; i < n; i++) {
-        words.push_back(pairs[i].step);
-        words.push_back(pairs[i].index);
-    }
-    return words;
-}
-
-struct FkKeyedRecord {
-    std::vector<unsigned> key;
-    unsigned seq;
-    fk_u64 offset;
-};
-
-// The records in order-key order (docs/language.md §7), those at or after `cut` (the faulting
-// step's key) dropped.
-inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<unsigned> *cut) {
-    std::vector<FkKeyedRecord> recs;
-    for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
-        FkRecordHeader h;
-        memcpy(&h, buf.data() + at, sizeof h);
-        if (h.bytes < sizeof h) break;
-        FkKeyedRecord r;
-        std::vector<FkKeyPair> pairs(h.pairs);
-        memcpy(pairs.data(), buf.data() + at + sizeof h, sizeof(FkKeyPair) * h.pairs);
-        r.key = fk_key_words(pairs.data(), h.pairs);
-        r.seq = h.seq;
-        r.offset = at;
-        if (!cut || r.key < *cut) recs.push_back(r);
-        at += h.bytes;
-    }
-    std::stable_sort(recs.begin(), recs.end(), [](const FkKeyedRecord &a, const FkKeyedRecord &b) {
-        if (a.key != b.key) return a.key < b.key;
-        return a.seq < b.seq;
-    });
-    std::string out;
-    for (const FkKeyedRecord &r : recs) {
-        FkRecordHeader h;
-        memcpy(&h, buf.data() + r.offset, sizeof h);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
-        fk_format(format, buf.data() + r.offset + sizeof h + sizeof(FkKeyPair) * h.pairs, h.args, &out);
-    }
-    return out;
-}
-
-inline std::string fk_output_device(std::vector<char> &buf, bool faulted) {
-    if (!faulted) return fk_output_keyed(buf, 0);
+// The faulting step's order key (fk_fault_key): the output's cut.
+inline std::vector<unsigned> fk_fault_cut() {
     FkFaultKey key;
     fk_cuda(cudaMemcpy(&key, fk_h.fault_key, sizeof key, cudaMemcpyDeviceToHost), "reading the fault's order key");
-    std::vector<unsigned> cut = fk_key_words(key.key, key.pairs);
-    return fk_output_keyed(buf, &cut);
+    return fk_key_words(key.key, key.pairs);
 }
