@@ -50,6 +50,9 @@ typedef long long fk_i64;
 #define FK_PROC_MAX 2147483647
 // --crcw common: writes logged per processor and step; later ones are not checked
 #define FK_WRITES 8
+// Bytes of a printf argument in a record (an `fk_i64` or a `double`); a `%s` string is
+// its length in one, then its bytes padded to whole ones
+#define FK_ARG_BYTES 8
 // The device schedule's runtime limits (FkError::code)
 #define FK_ERR_FRAMES 1
 #define FK_ERR_FRAME_HEAP 2
@@ -441,11 +444,23 @@ static_assert(__builtin_offsetof(FkError, code) == 0, "FkError::code: the layout
 static_assert(__builtin_offsetof(FkError, proc) == 4, "FkError::proc: the layout of transform::emit_cuda::abi");
 #endif
 
+// One pair of an order key under the device schedule (docs/language.md §7): a group
+// instance's step and the index there (a subgroup's, or the member's key last). Records
+// carry their key's pairs after the header (FkRecordHeader::pairs).
+struct FkKeyPair {
+    unsigned step;
+    unsigned index;
+};
+static_assert(sizeof(FkKeyPair) == 8, "FkKeyPair: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkKeyPair, step) == 0, "FkKeyPair::step: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkKeyPair, index) == 4, "FkKeyPair::index: the layout of transform::emit_cuda::abi");
+#endif
+
 // The faulting step's order key under the device schedule (FkDevice::fault_key).
 struct FkFaultKey {
     unsigned pairs;
-    // (step, index) pairs
-    unsigned key[512];
+    FkKeyPair key[256];
 };
 static_assert(sizeof(FkFaultKey) == 2052, "FkFaultKey: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__

@@ -489,17 +489,22 @@ __device__ fk_u64 fk_strlen(const signed char *s) {
     return n;
 }
 
-__device__ fk_u64 fk_arg_bytes(fk_i64) { return 8; }
-__device__ fk_u64 fk_arg_bytes(double) { return 8; }
-__device__ fk_u64 fk_arg_bytes(const signed char *s) { return 8 + ((fk_strlen(s) + 7) & ~7ull); }
+// A printf argument in a record is one slot of FK_ARG_BYTES (fk_abi.cuh); a `%s` string is its
+// length's slot, then its bytes padded to whole slots.
+static_assert(sizeof(fk_i64) == FK_ARG_BYTES && sizeof(double) == FK_ARG_BYTES, "a printf argument fills its slot");
+__host__ __device__ inline fk_u64 fk_arg_padded(fk_u64 n) { return (n + FK_ARG_BYTES - 1) / FK_ARG_BYTES * FK_ARG_BYTES; }
 
-__device__ char *fk_put_arg(char *at, fk_i64 v) { *(fk_i64 *)at = v; return at + 8; }
-__device__ char *fk_put_arg(char *at, double v) { *(double *)at = v; return at + 8; }
+__device__ fk_u64 fk_arg_bytes(fk_i64) { return FK_ARG_BYTES; }
+__device__ fk_u64 fk_arg_bytes(double) { return FK_ARG_BYTES; }
+__device__ fk_u64 fk_arg_bytes(const signed char *s) { return FK_ARG_BYTES + fk_arg_padded(fk_strlen(s)); }
+
+__device__ char *fk_put_arg(char *at, fk_i64 v) { *(fk_i64 *)at = v; return at + FK_ARG_BYTES; }
+__device__ char *fk_put_arg(char *at, double v) { *(double *)at = v; return at + FK_ARG_BYTES; }
 __device__ char *fk_put_arg(char *at, const signed char *s) {
     fk_u64 n = fk_strlen(s);
     *(fk_u64 *)at = n;
-    for (fk_u64 i = 0; i < n; i++) at[8 + i] = (char)s[i];
-    return at + 8 + ((n + 7) & ~7ull);
+    for (fk_u64 i = 0; i < n; i++) at[FK_ARG_BYTES + i] = (char)s[i];
+    return at + FK_ARG_BYTES + fk_arg_padded(n);
 }
 
 #ifdef FK_SCHEDULE_DEVICE

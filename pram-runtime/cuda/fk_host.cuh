@@ -147,6 +147,13 @@ inline void *fk_device_alloc(fk_u64 bytes, const char *what) {
     return p;
 }
 
+// `n` zeroed elements for the array `field` points to, of the element type its ABI struct
+// declares (fk_abi.cuh, from transform::emit_cuda::abi: the one declaration of each array's
+// element size, which the driver's arena takes too).
+template <class T> inline void fk_alloc_array(T *&field, fk_u64 n, const char *what) {
+    field = (T *)fk_device_alloc(n * sizeof(T), what);
+}
+
 inline FkTops fk_tops() { return fk_h.top; }
 inline void fk_pop(FkTops t) {
     fk_h.top = t;
@@ -665,87 +672,107 @@ inline void fk_format(const char *fmt, const char *args, unsigned nargs, std::st
         used++;
         // The spec without its length modifier, then the right C type.
         std::string spec(start, p - start - longs);
+        // Each argument is one slot (a `%s` string: its length, then its padded bytes).
         fk_i64 word;
-        memcpy(&word, args, 8);
+        memcpy(&word, args, sizeof word);
+        const char *slot = args;
+        args += FK_ARG_BYTES;
         int len = 0;
         switch (conv) {
         case 'd': case 'i':
             spec += "lld";
             len = snprintf(buf, sizeof buf, spec.c_str(), longs ? (long long)word : (long long)(int)word);
-            args += 8;
             break;
         case 'u': case 'x': case 'X': case 'o':
             spec += "ll";
             spec += conv;
             len = snprintf(buf, sizeof buf, spec.c_str(),
                            longs ? (unsigned long long)word : (unsigned long long)(unsigned)word);
-            args += 8;
             break;
         case 'c':
             spec += 'c';
             len = snprintf(buf, sizeof buf, spec.c_str(), (int)(unsigned char)word);
-            args += 8;
             break;
         case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': {
             double d;
-            memcpy(&d, args, 8);
+            memcpy(&d, slot, sizeof d);
             spec += conv;
             len = snprintf(buf, sizeof buf, spec.c_str(), d);
-            args += 8;
             break;
         }
         case 's': {
-            std::string str(args + 8, (size_t)word);
+            std::string str(args, (size_t)word);
             spec += 's';
             len = snprintf(buf, sizeof buf, spec.c_str(), str.c_str());
-            args += 8 + ((word + 7) & ~7ll);
+            args += fk_arg_padded((fk_u64)word);
             break;
         }
         default:
-            args += 8;
+            break;
         }
         // The length, not strlen: `%c` of 0 prints a NUL byte.
         out->append(buf, (size_t)std::max(0, std::min(len, (int)sizeof buf - 1)));
     }
 }
 
+// A key's (step, index) words, in the order records sort by.
+inline std::vector<unsigned> fk_key_words(const FkKeyPair *pairs, unsigned n) {
+    std::vector<unsigned> words;
+    for (unsigned i = 0; i < n; i++) {
+        words.push_back(pairs[i].step);
+        words.push_back(pairs[i].index);
+    }
+    return words;
+}
+
+// A printf record and what orders it (docs/language.md §7): its step (host schedule: launch
+// and segment of a block region; device schedule: the order key's (step, index) words), then
+// its key ($$ or __PROC_NR__; 0 under the device schedule) and each thread's program order.
 struct FkRecord {
-    unsigned launch, sub, key, seq;
-    fk_u64 offset;
+    std::vector<unsigned> order;
+    unsigned format, args;
+    fk_u64 offset;  // of the arguments
 };
 
-// Formats the printf records in the order of docs/language.md §7: by launch and segment of a
-// block region, then by $$ (synchronous) or __PROC_NR__ (asynchronous), then each thread's
-// records in program order. Records from (launch, sub) `cut` on are dropped (a fault stopped
-// the program there).
-inline std::string fk_output(std::vector<char> &buf, unsigned cut_launch, unsigned cut_sub) {
+// Formats the printf records in that order. Records from step `cut` on (the faulting step;
+// null: none) are dropped.
+inline std::string fk_output(std::vector<char> &buf, const std::vector<unsigned> *cut) {
     std::vector<FkRecord> recs;
     for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
         FkRecordHeader h;
         memcpy(&h, buf.data() + at, sizeof h);
         if (h.bytes < sizeof h) break;
-        FkRecord r = {h.launch, h.sub, h.key, h.seq, at};
-        if (r.launch < cut_launch || (r.launch == cut_launch && r.sub < cut_sub)) recs.push_back(r);
+        FkRecord r;
+        r.format = h.format;
+        r.args = h.args;
+        r.offset = at + sizeof h;
+#ifdef FK_SCHEDULE_DEVICE
+        std::vector<FkKeyPair> pairs(h.pairs);
+        memcpy(pairs.data(), buf.data() + r.offset, sizeof(FkKeyPair) * h.pairs);
+        r.order = fk_key_words(pairs.data(), h.pairs);
+        r.offset += sizeof(FkKeyPair) * h.pairs;
+#else
+        r.order = {h.launch, h.sub};
+#endif
+        if (!cut || r.order < *cut) {
+            r.order.push_back(h.key);
+            r.order.push_back(h.seq);
+            recs.push_back(r);
+        }
         at += h.bytes;
     }
-    std::stable_sort(recs.begin(), recs.end(), [](const FkRecord &a, const FkRecord &b) {
-        if (a.launch != b.launch) return a.launch < b.launch;
-        if (a.sub != b.sub) return a.sub < b.sub;
-        if (a.key != b.key) return a.key < b.key;
-        return a.seq < b.seq;
-    });
+    std::stable_sort(recs.begin(), recs.end(),
+                     [](const FkRecord &a, const FkRecord &b) { return a.order < b.order; });
     std::string out;
     for (const FkRecord &r : recs) {
-        FkRecordHeader h;
-        memcpy(&h, buf.data() + r.offset, sizeof h);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
-        fk_format(format, buf.data() + r.offset + sizeof h, h.args, &out);
+        const char *format = fk_h.program->strings + fk_h.program->string_offsets[r.format];
+        fk_format(format, buf.data() + r.offset, r.args, &out);
     }
     return out;
 }
 
 #ifdef FK_SCHEDULE_DEVICE
-inline std::string fk_output_device(std::vector<char> &buf, bool faulted);  // fk_host_schedule.cuh
+inline std::vector<unsigned> fk_fault_cut();  // fk_host_schedule.cuh
 inline int fk_schedule_depth(fk_u64 procs);
 #endif
 
@@ -836,10 +863,11 @@ inline int fk_finish() {
     FkFault fault;
     fk_cuda(cudaMemcpy(&fault, fk_h.m.fault, sizeof fault, cudaMemcpyDeviceToHost), "reading the fault");
 #ifdef FK_SCHEDULE_DEVICE
-    std::string out = fk_output_device(buf, fault.site != 0);
+    std::vector<unsigned> cut = fault.site != 0 ? fk_fault_cut() : std::vector<unsigned>();
 #else
-    std::string out = fault.site != 0 ? fk_output(buf, fault.launch, fault.sub) : fk_output(buf, ~0u, ~0u);
+    std::vector<unsigned> cut = {fault.launch, fault.sub};
 #endif
+    std::string out = fk_output(buf, fault.site != 0 ? &cut : 0);
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
     if (fault.site != 0) {
@@ -960,29 +988,29 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
         fk_cuda(cudaDeviceSetLimit(cudaLimitStackSize, program->stack_bytes), "setting the stack size");
     FkMachine &m = h.m;
     m.procs = h.procs;
-    m.members = (int *)fk_device_alloc(h.members_cap * 4, "group member lists");
-    m.groups = (FkGroup *)fk_device_alloc(h.groups_cap * sizeof(FkGroup), "group descriptors");
-    m.dollar = (fk_i64 *)fk_device_alloc(P * 8, "$ per processor");
-    m.status = (int *)fk_device_alloc(P * 4, "processor status");
-    m.words = (fk_i64 *)fk_device_alloc(h.words_cap * 8, "loop marks and saved $");
-    m.keys = (int *)fk_device_alloc(P * 4, "split keys");
-    m.counts = (int *)fk_device_alloc(h.counts_cap * 4, "subgroup sizes");
-    m.cursor = (int *)fk_device_alloc(h.counts_cap * 4, "subgroup cursors");
-    m.read_back = (FkReadBack *)fk_device_alloc(sizeof(FkReadBack), "the read-back words");
-    m.strings = (char *)fk_device_alloc(program->strings_bytes, "string literals");
+    fk_alloc_array(m.members, h.members_cap, "group member lists");
+    fk_alloc_array(m.groups, h.groups_cap, "group descriptors");
+    fk_alloc_array(m.dollar, P, "$ per processor");
+    fk_alloc_array(m.status, P, "processor status");
+    fk_alloc_array(m.words, h.words_cap, "loop marks and saved $");
+    fk_alloc_array(m.keys, P, "split keys");
+    fk_alloc_array(m.counts, h.counts_cap, "subgroup sizes");
+    fk_alloc_array(m.cursor, h.counts_cap, "subgroup cursors");
+    fk_alloc_array(m.read_back, 1, "the read-back words");
+    fk_alloc_array(m.strings, program->strings_bytes, "string literals");
     fk_cuda(cudaMemcpy(m.strings, program->strings, program->strings_bytes, cudaMemcpyHostToDevice), "strings");
-    m.shared_globals = (char *)fk_device_alloc(program->shared_globals_bytes, "shared globals");
-    m.slots = (char *)fk_device_alloc(h.slots_cap, "spilled private slots");
+    fk_alloc_array(m.shared_globals, program->shared_globals_bytes, "shared globals");
+    fk_alloc_array(m.slots, h.slots_cap, "spilled private slots");
     m.heap_bytes = FK_HEAP_BYTES;
-    m.heap = (char *)fk_device_alloc(m.heap_bytes, "the heap");
-    m.heap_top = (fk_u64 *)fk_device_alloc(8, "the heap");
+    fk_alloc_array(m.heap, m.heap_bytes, "the heap");
+    fk_alloc_array(m.heap_top, 1, "the heap");
     m.out_bytes = FK_OUT_BYTES;
-    m.out = (char *)fk_device_alloc(m.out_bytes, "printf records");
-    m.out_top = (fk_u64 *)fk_device_alloc(8, "printf records");
-    m.fault = (FkFault *)fk_device_alloc(sizeof(FkFault), "the fault record");
-    h.frames = (char *)fk_device_alloc(h.frames_cap, "shared frames");
+    fk_alloc_array(m.out, m.out_bytes, "printf records");
+    fk_alloc_array(m.out_top, 1, "printf records");
+    fk_alloc_array(m.fault, 1, "the fault record");
+    fk_alloc_array(h.frames, h.frames_cap, "shared frames");
     fk_cuda(cudaMemcpyToSymbol(fk_m, &m, sizeof m), "the machine descriptor");
-    h.why = (FkWhy *)fk_device_alloc(sizeof(FkWhy), "the limit word");
+    fk_alloc_array(h.why, 1, "the limit word");
     FkLimits limits;
     limits.max_steps = h.max_steps;
     limits.timeout_ns = (fk_u64)(h.timeout * 1e9);
@@ -995,14 +1023,14 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
 #if FK_CHECKS
     if (common) {
         FkCommon &c = h.common;
-        c.writes = (FkWrite *)fk_device_alloc(P * FK_WRITES * sizeof(FkWrite), "the write logs (--crcw common)");
-        c.count = (int *)fk_device_alloc(P * 4, "the write logs (--crcw common)");
-        c.tag = (fk_u64 *)fk_device_alloc(P * 8, "the write logs (--crcw common)");
+        fk_alloc_array(c.writes, P * FK_WRITES, "the write logs (--crcw common)");
+        fk_alloc_array(c.count, P, "the write logs (--crcw common)");
+        fk_alloc_array(c.tag, P, "the write logs (--crcw common)");
         c.globals = fk_range(m.shared_globals, program->shared_globals_bytes);
         c.frames = fk_range(h.frames, h.frames_cap);
         c.heap = fk_range(m.heap, m.heap_bytes);
-        c.conflict = (FkConflict *)fk_device_alloc(sizeof(FkConflict), "the conflict word");
-        c.writers = (FkWriters *)fk_device_alloc(sizeof(FkWriters), "the conflict pair");
+        fk_alloc_array(c.conflict, 1, "the conflict word");
+        fk_alloc_array(c.writers, 1, "the conflict pair");
         fk_cuda(cudaMemcpyToSymbol(fk_common, &c, sizeof c), "the write logs");
     }
 #endif

@@ -13,23 +13,23 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     memset(&d, 0, sizeof d);
     d.depth = fk_schedule_depth(P);
     d.entry = entry;
-    d.procs = (FkProc *)fk_device_alloc(P * sizeof(FkProc), "processor program points");
-    d.results = (FkResult *)fk_device_alloc(P * sizeof(FkResult), "collective results");
-    d.frames = (FkFrame *)fk_device_alloc(P * d.depth * sizeof(FkFrame), "processor frames");
-    d.sync = (FkSync *)fk_device_alloc(P * (d.depth + 1) * sizeof(FkSync), "group barriers");
-    d.scratch = (FkSlot *)fk_device_alloc(2 * P * sizeof(FkSlot), "collective scratch");
+    fk_alloc_array(d.procs, P, "processor program points");
+    fk_alloc_array(d.results, P, "collective results");
+    fk_alloc_array(d.frames, P * d.depth, "processor frames");
+    fk_alloc_array(d.sync, P * (d.depth + 1), "group barriers");
+    fk_alloc_array(d.scratch, 2 * P, "collective scratch");
     d.frame_heap_bytes = FK_FRAME_HEAP_BYTES;
-    d.frame_heap = (char *)fk_device_alloc(d.frame_heap_bytes, "shared frames");
-    d.frame_heap_top = (fk_u64 *)fk_device_alloc(8, "shared frames");
-    d.error = (FkError *)fk_device_alloc(sizeof(FkError), "the schedule's error word");
-    d.fault_key = (FkFaultKey *)fk_device_alloc(sizeof(FkFaultKey), "the fault's order key");
+    fk_alloc_array(d.frame_heap, d.frame_heap_bytes, "shared frames");
+    fk_alloc_array(d.frame_heap_top, 1, "shared frames");
+    fk_alloc_array(d.error, 1, "the schedule's error word");
+    fk_alloc_array(d.fault_key, 1, "the fault's order key");
     fk_u64 stride = slot_stack_bytes;
     d.slot_stack_bytes = stride;
     h.device_frames = d.depth;
     h.device_slot_bytes = stride;
     FkSlotStacks stacks;
     stacks.stride = stride;
-    stacks.base = (char *)fk_device_alloc(P * stride, "processor slot stacks");
+    fk_alloc_array(stacks.base, P * stride, "processor slot stacks");
     fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
     if (h.common.writes) {
         // Group instances' shared frames live in the frame heap here.
@@ -44,9 +44,8 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     FkTrace trace;
     trace.cap = FK_TIMESTAMPS;
     trace.pad = 0;
-    trace.recs = (FkTraceRec *)fk_device_alloc(trace.cap * sizeof(FkTraceRec), "timestamps");
-    trace.count = (unsigned *)fk_device_alloc(sizeof(unsigned), "timestamps");
-    fk_cuda(cudaMemset(trace.recs, 0, trace.cap * sizeof(FkTraceRec)), "zeroing the timestamps");
+    fk_alloc_array(trace.recs, trace.cap, "timestamps");
+    fk_alloc_array(trace.count, 1, "timestamps");
     fk_cuda(cudaMemcpyToSymbol(fk_t, &trace, sizeof trace), "the timestamps");
 #endif
     fk_device_init<<<FK_BLOCKS(h.procs)>>>();
@@ -93,46 +92,9 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     fk_h.fault_key = d.fault_key;
 }
 
-struct FkKeyedRecord {
-    std::vector<unsigned> key;
-    unsigned seq;
-    fk_u64 offset;
-};
-
-// The records in order-key order (docs/language.md §7), those at or after `cut` (the faulting
-// step's key) dropped.
-inline std::string fk_output_keyed(std::vector<char> &buf, const std::vector<unsigned> *cut) {
-    std::vector<FkKeyedRecord> recs;
-    for (fk_u64 at = 0; at + sizeof(FkRecordHeader) <= buf.size();) {
-        FkRecordHeader h;
-        memcpy(&h, buf.data() + at, sizeof h);
-        if (h.bytes < sizeof h) break;
-        FkKeyedRecord r;
-        r.key.resize(2 * h.pairs);
-        memcpy(r.key.data(), buf.data() + at + sizeof h, 8ull * h.pairs);
-        r.seq = h.seq;
-        r.offset = at;
-        if (!cut || r.key < *cut) recs.push_back(r);
-        at += h.bytes;
-    }
-    std::stable_sort(recs.begin(), recs.end(), [](const FkKeyedRecord &a, const FkKeyedRecord &b) {
-        if (a.key != b.key) return a.key < b.key;
-        return a.seq < b.seq;
-    });
-    std::string out;
-    for (const FkKeyedRecord &r : recs) {
-        FkRecordHeader h;
-        memcpy(&h, buf.data() + r.offset, sizeof h);
-        const char *format = fk_h.program->strings + fk_h.program->string_offsets[h.format];
-        fk_format(format, buf.data() + r.offset + sizeof h + 8ull * h.pairs, h.args, &out);
-    }
-    return out;
-}
-
-inline std::string fk_output_device(std::vector<char> &buf, bool faulted) {
-    if (!faulted) return fk_output_keyed(buf, 0);
+// The faulting step's order key (fk_fault_key): the output's cut.
+inline std::vector<unsigned> fk_fault_cut() {
     FkFaultKey key;
     fk_cuda(cudaMemcpy(&key, fk_h.fault_key, sizeof key, cudaMemcpyDeviceToHost), "reading the fault's order key");
-    std::vector<unsigned> cut(key.key, key.key + 2 * key.pairs);
-    return fk_output_keyed(buf, &cut);
+    return fk_key_words(key.key, key.pairs);
 }

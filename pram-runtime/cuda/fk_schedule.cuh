@@ -1042,21 +1042,21 @@ __device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar valu
 
 // The order key of the processor's current step: the path of the groups it is in, then
 // (step, key). Writes at most `max` pairs; returns the number of pairs.
-__device__ unsigned fk_order_key(int sp, int group, int p, unsigned key, unsigned *out,
+__device__ unsigned fk_order_key(int sp, int group, int p, unsigned key, FkKeyPair *out,
                                  unsigned max) {
     unsigned n = 0;
     const FkFrame *f = fk_frames(p);
     for (int i = 0; i < sp; i++) {
         if (!(f[i].flags & FK_FLAG_PATH)) continue;
         if (n < max) {
-            out[2 * n] = f[i].step;
-            out[2 * n + 1] = f[i].index;
+            out[n].step = f[i].step;
+            out[n].index = f[i].index;
         }
         n++;
     }
     if (n < max) {
-        out[2 * n] = fk_d.sync[group].step;
-        out[2 * n + 1] = key;
+        out[n].step = fk_d.sync[group].step;
+        out[n].index = key;
     }
     return n + 1;
 }
@@ -1067,10 +1067,10 @@ __device__ unsigned fk_order_key(int sp, int group, int p, unsigned key, unsigne
 __device__ __noinline__ char *fk_record(int sp, int group, int proc, unsigned order,
                                         unsigned seq, int format, unsigned args,
                                         fk_u64 arg_bytes) {
-    unsigned key[2 * FK_KEY_MAX];
+    FkKeyPair key[FK_KEY_MAX];
     unsigned pairs = fk_order_key(sp, group, proc, order, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
-    fk_u64 bytes = sizeof(FkRecordHeader) + 8ull * pairs + arg_bytes;
+    fk_u64 bytes = sizeof(FkRecordHeader) + sizeof(FkKeyPair) * pairs + arg_bytes;
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
     if (at + bytes > fk_m.out_bytes) return 0;  // the host reports the overflow
     FkRecordHeader *h = (FkRecordHeader *)(fk_m.out + at);
@@ -1082,9 +1082,9 @@ __device__ __noinline__ char *fk_record(int sp, int group, int proc, unsigned or
     h->format = (unsigned)format;
     h->args = args;
     h->pairs = pairs;
-    unsigned *k = (unsigned *)(h + 1);
-    for (unsigned i = 0; i < 2 * pairs; i++) k[i] = key[i];
-    return (char *)(k + 2 * pairs);
+    FkKeyPair *k = (FkKeyPair *)(h + 1);
+    for (unsigned i = 0; i < pairs; i++) k[i] = key[i];
+    return (char *)(k + pairs);
 }
 
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
@@ -1107,13 +1107,15 @@ __device__ void fk_fault_key(const FkThread *th) {
 // The order of the step of `th` against the recorded fault's step (both keys with index 0):
 // negative, zero or positive, as the host sorts output records.
 __device__ int fk_fault_key_order(const FkThread *th) {
-    unsigned key[2 * FK_KEY_MAX];
+    FkKeyPair key[FK_KEY_MAX];
     unsigned pairs = fk_order_key(th->sp, th->group, th->proc, 0, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
     unsigned recorded = fk_d.fault_key->pairs;
-    const unsigned *r = fk_d.fault_key->key;
-    for (unsigned i = 0; i < 2 * pairs && i < 2 * recorded; i++)
-        if (key[i] != r[i]) return key[i] < r[i] ? -1 : 1;
+    const FkKeyPair *r = fk_d.fault_key->key;
+    for (unsigned i = 0; i < pairs && i < recorded; i++) {
+        if (key[i].step != r[i].step) return key[i].step < r[i].step ? -1 : 1;
+        if (key[i].index != r[i].index) return key[i].index < r[i].index ? -1 : 1;
+    }
     return pairs == recorded ? 0 : pairs < recorded ? -1 : 1;
 }
 

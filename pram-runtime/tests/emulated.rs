@@ -88,6 +88,12 @@ fn main() {
             "the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does",
             the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does,
         ),
+        common::needing(
+            "g++",
+            gxx,
+            "the_cu_allocates_the_arrays_of_the_drivers_arena",
+            the_cu_allocates_the_arrays_of_the_drivers_arena,
+        ),
     ]);
 }
 
@@ -182,14 +188,134 @@ fn emulated_source(
     schedule: Schedule,
     name: &str,
 ) -> String {
-    let options = EmitOptions {
+    let source =
+        pram_runtime::cuda::standalone_source_with(plan, &checked.sources, emulated(schedule))
+            .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+    format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source))
+}
+
+/// The emitter's options for [`emulated_source`].
+fn emulated(schedule: Schedule) -> EmitOptions {
+    EmitOptions {
         schedule,
         check_common: true,
         ..EmitOptions::default()
-    };
-    let source = pram_runtime::cuda::standalone_source_with(plan, &checked.sources, options)
-        .unwrap_or_else(|e| panic!("{name}: {}", e.message));
-    format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source))
+    }
+}
+
+/// The C variable of each ABI struct that points to arrays: the descriptor the `.cu` fills
+/// (None: a struct of pointers into arrays, not to allocations of their own), and whether
+/// only the device schedule has it.
+const DESCRIPTORS: &[(&str, Option<&str>, bool)] = &[
+    ("FkMachine", Some("fk_m"), false),
+    ("FkLimits", Some("fk_limits"), false),
+    ("FkCommon", Some("fk_common"), false),
+    ("FkDevice", Some("fk_d"), true),
+    ("FkSlotStacks", Some("fk_slot_stacks"), true),
+    ("FkTrace", Some("fk_t"), true),
+    ("FkRange", None, false),
+];
+
+/// C++ that prints, at exit, `fk-array Struct.field BYTES` for every array field of the ABI's
+/// descriptors that points to an allocation (fk_emu.h records them; null: not allocated).
+fn array_report() -> String {
+    use transform::emit_cuda::abi::STRUCTS;
+    let mut report = String::from(
+        "static void fk_emu_report(const char *field, const void *p) {\n\
+         \x20   if (!p) return;\n\
+         \x20   auto a = fk_emu_allocations().find(p);\n\
+         \x20   fprintf(stderr, \"fk-array %s %llu\\n\", field,\n\
+         \x20           a == fk_emu_allocations().end() ? ~0ull : a->second);\n\
+         }\n\
+         static void fk_emu_arrays() {\n",
+    );
+    for s in STRUCTS {
+        let pointers: Vec<&str> = s
+            .fields
+            .iter()
+            .filter(|f| f.pointer)
+            .map(|f| f.name)
+            .collect();
+        if pointers.is_empty() {
+            continue;
+        }
+        let &(_, var, device_only) = DESCRIPTORS
+            .iter()
+            .find(|(name, ..)| *name == s.name)
+            .unwrap_or_else(|| panic!("{} points to arrays: add it to DESCRIPTORS", s.name));
+        let Some(var) = var else { continue };
+        if device_only {
+            report.push_str("#ifdef FK_SCHEDULE_DEVICE\n");
+        }
+        for field in pointers {
+            report.push_str(&format!(
+                "    fk_emu_report(\"{}.{field}\", {var}.{field});\n",
+                s.name
+            ));
+        }
+        if device_only {
+            report.push_str("#endif\n");
+        }
+    }
+    report.push_str("}\nstatic int fk_emu_arrays_at_exit = atexit(fk_emu_arrays);\n");
+    report
+}
+
+/// The standalone `.cu` allocates each array of its descriptors (FkMachine, FkCommon,
+/// FkDevice, ...) with the bytes the GPU driver's arena gives it, under both schedules and
+/// for several P: both take the element sizes from `transform::emit_cuda::abi` (and the
+/// counts from its constants), and this fails when one side is changed alone.
+fn the_cu_allocates_the_arrays_of_the_drivers_arena() {
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = "classroom-examples/groups.fork";
+    let checked = fork_frontend::check_file(&common::root().join(file), &Default::default())
+        .unwrap_or_else(|_| panic!("{file} checks"));
+    let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+    for schedule in [Schedule::Host, Schedule::Device] {
+        let source = emulated_source(&checked, &plan, schedule, file) + &array_report();
+        let cpp = dir.path().join(format!("arrays{schedule:?}.cpp"));
+        let bin = cpp.with_extension("");
+        std::fs::write(&cpp, source).expect("write the source");
+        let built = gxx(&emu, &cpp, &bin, &[]);
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let emitted = transform::emit_cuda::emit_with(&plan, &checked.sources, emulated(schedule))
+            .unwrap_or_else(|e| panic!("{file}: {}", e.message));
+        for procs in [1u64, 5, 300] {
+            let out = Command::new(&bin)
+                .args(["-p", &procs.to_string(), "--crcw", "common"])
+                .output()
+                .expect("the program runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{file} -p {procs}: {stderr}");
+            let cu: Vec<(String, u64)> = stderr
+                .lines()
+                .filter_map(|l| l.strip_prefix("fk-array "))
+                .map(|l| {
+                    let (field, bytes) = l.split_once(' ').expect("a field and its bytes");
+                    (field.to_string(), bytes.parse().expect("bytes"))
+                })
+                .collect();
+            let arena: Vec<(String, u64)> = pram_runtime::gpu::arena_arrays(&plan, &emitted, procs)
+                .into_iter()
+                // `fk_device_alloc` allocates 8 bytes for an empty array.
+                .map(|(field, bytes)| (field.to_string(), if bytes == 0 { 8 } else { bytes }))
+                .collect();
+            assert!(cu.len() > 20, "{schedule:?} -p {procs}: only {cu:?}");
+            let only = |a: &[(String, u64)], b: &[(String, u64)]| -> Vec<(String, u64)> {
+                a.iter().filter(|x| !b.contains(x)).cloned().collect()
+            };
+            let (cu_only, arena_only) = (only(&cu, &arena), only(&arena, &cu));
+            assert!(
+                cu_only.is_empty() && arena_only.is_empty(),
+                "{schedule:?} -p {procs}: the .cu allocates {cu_only:?}, the arena {arena_only:?}"
+            );
+        }
+    }
 }
 
 /// Runs of tests/semantics programs that the simulator stops (`forkcc sim` with the same

@@ -14,7 +14,8 @@
 //! `LoopEnd` appear in this order for one loop; every function's code ends with `Ret`.
 
 use crate::plan::{
-    HostFnId, HostLoop, HostOp, KernelId, Plan, RegionNeeds, SharedFrameId, Split, SplitKind,
+    Call, HostFnId, HostLoop, HostOp, KernelId, Multiprefix, Plan, RegionNeeds, SharedFrameId,
+    Split, SplitKind,
 };
 use fork_frontend::hir::{MpOp, VarId};
 use fork_frontend::source::Span;
@@ -114,12 +115,7 @@ pub enum Instr {
     /// Members that left by `break` are active again; the enclosing group is restored.
     LoopEnd,
     /// A call of a host function for the current group; comes back after the callee's `Ret`.
-    Call {
-        callee: HostFnId,
-        args: Vec<VarId>,
-        result: Option<VarId>,
-        span: Span,
-    },
+    Call(Call),
     /// The end of a function's code (and where a `return` at its top level jumps).
     Ret,
     SeqBegin,
@@ -128,13 +124,7 @@ pub enum Instr {
         shared_frame: SharedFrameId,
     },
     StartEnd,
-    Multiprefix {
-        op: MpOp,
-        ptr: VarId,
-        value: VarId,
-        result: Option<VarId>,
-        span: Span,
-    },
+    Multiprefix(Multiprefix),
     /// A block region: an executor that runs it as one kernel jumps to `end`; otherwise the
     /// region's own instructions follow.
     Region {
@@ -217,17 +207,7 @@ impl Lowering {
             }
             HostOp::Split(split) => self.split(split),
             HostOp::Loop(l) => self.host_loop(l),
-            HostOp::Call {
-                callee,
-                args,
-                result,
-                span,
-            } => self.code.push(Instr::Call {
-                callee: *callee,
-                args: args.clone(),
-                result: *result,
-                span: *span,
-            }),
+            HostOp::Call(call) => self.code.push(Instr::Call(call.clone())),
             HostOp::Return => {
                 let at = self.code.len();
                 self.code.push(Instr::Jump(Pc(0)));
@@ -247,19 +227,7 @@ impl Lowering {
                 self.leaving_block(body);
                 self.code.push(Instr::StartEnd);
             }
-            HostOp::Multiprefix {
-                op,
-                ptr,
-                value,
-                result,
-                span,
-            } => self.code.push(Instr::Multiprefix {
-                op: *op,
-                ptr: *ptr,
-                value: *value,
-                result: *result,
-                span: *span,
-            }),
+            HostOp::Multiprefix(mp) => self.code.push(Instr::Multiprefix(*mp)),
             HostOp::Region(r) => {
                 let at = self.code.len();
                 self.code.push(Instr::Jump(Pc(0)));
@@ -604,12 +572,12 @@ pub fn walk<M: HostMachine>(
                 c = outer;
                 m.loop_end(saved, &c)?;
             }
-            Instr::Call {
+            Instr::Call(Call {
                 callee,
                 args,
                 result,
                 span,
-            } => {
+            }) => {
                 if let Some((inner, saved)) = m.call(*callee, args, *span, &c)? {
                     frames.push(Frame::Call {
                         back: next,
@@ -658,13 +626,13 @@ pub fn walk<M: HostMachine>(
                 c = outer;
                 m.start_end(saved, &c)?;
             }
-            Instr::Multiprefix {
+            Instr::Multiprefix(Multiprefix {
                 op,
                 ptr,
                 value,
                 result,
                 span,
-            } => m.multiprefix(*op, [*ptr, *value], *result, *span, &c)?,
+            }) => m.multiprefix(*op, [*ptr, *value], *result, *span, &c)?,
             Instr::Region { name, needs, end } => {
                 if m.region(name, *needs, &c)? {
                     next = *end;
@@ -732,12 +700,12 @@ pub fn print(plan: &Plan, program: &HostProgram, out: &mut String) {
             Instr::LoopNext => "loop next (continue ends)".into(),
             Instr::LoopLatch { body } => format!("loop latch: exit update, repeat at {}", body.0),
             Instr::LoopEnd => "loop end (restore)".into(),
-            Instr::Call {
+            Instr::Call(Call {
                 callee,
                 args,
                 result,
                 ..
-            } => format!(
+            }) => format!(
                 "call {}{}({})",
                 result
                     .map(|r| format!("{} = ", name(r)))
@@ -750,13 +718,13 @@ pub fn print(plan: &Plan, program: &HostProgram, out: &mut String) {
             Instr::SeqEnd => "seq end".into(),
             Instr::StartBegin { .. } => "start begin".into(),
             Instr::StartEnd => "start end".into(),
-            Instr::Multiprefix {
+            Instr::Multiprefix(Multiprefix {
                 op,
                 ptr,
                 value,
                 result,
                 ..
-            } => format!(
+            }) => format!(
                 "multiprefix {}{:?}({}, {})",
                 result
                     .map(|r| format!("{} = ", name(r)))

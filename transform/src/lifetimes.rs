@@ -5,7 +5,7 @@
 //! that holds the block). Ops are numbered in program order, an op's number range covering
 //! its nested blocks, so two temporaries with disjoint ranges are never live at once.
 
-use crate::plan::{HostOp, SplitKind};
+use crate::plan::{Call, HostOp, Multiprefix, SplitKind};
 use fork_frontend::hir::VarId;
 use std::collections::{HashMap, HashSet};
 
@@ -108,13 +108,13 @@ impl Walk<'_> {
                 s.insert(*cond);
             }
             HostOp::Loop(l) => s.extend(l.cond),
-            HostOp::Call { args, result, .. } => {
+            HostOp::Call(Call { args, result, .. }) => {
                 s.extend(args.iter().copied());
                 s.extend(*result);
             }
-            HostOp::Multiprefix {
+            HostOp::Multiprefix(Multiprefix {
                 ptr, value, result, ..
-            } => {
+            }) => {
                 s.extend([*ptr, *value]);
                 s.extend(*result);
             }

@@ -187,13 +187,7 @@ pub enum HostOp {
     /// parameters (a shared parameter takes the value of the first active member), runs the
     /// callee's graph for the same group, clears `Return` statuses, copies the callee's `ret`
     /// slot into `result`, pops the frames.
-    Call {
-        callee: HostFnId,
-        /// Caller slots holding the evaluated arguments, in parameter order.
-        args: Vec<VarId>,
-        result: Option<VarId>,
-        span: Span,
-    },
+    Call(Call),
     /// Every active member has returned (an unconditional `return` at host level; the
     /// preceding kernel stored the values in `HostFunction::ret` and set the statuses). The
     /// host skips the rest of the enclosing block and of enclosing `Branch` blocks; an
@@ -214,13 +208,7 @@ pub enum HostOp {
     /// preceding kernel's evaluation of `ptr` and `value` are combined per cell in
     /// `__PROC_NR__` order; each gets the exclusive prefix in `result` (None for `sync*`).
     /// On the device this is a segmented scan over (cell, `__PROC_NR__`).
-    Multiprefix {
-        op: MpOp,
-        ptr: VarId,
-        value: VarId,
-        result: Option<VarId>,
-        span: Span,
-    },
+    Multiprefix(Multiprefix),
     /// A block region (`regions`): the nested ops (no call, fork, `start` or `return`
     /// among them) as one kernel of one thread block, where the block's barriers replace the
     /// host's launches and read-backs. An executor may run `Region::ops` the ordinary way
@@ -237,10 +225,9 @@ impl HostOp {
             HostOp::Loop(l) => vec![&l.entry_cond, &l.body, &l.latch],
             HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
             HostOp::Region(r) => vec![&r.ops],
-            HostOp::Launch(_)
-            | HostOp::Call { .. }
-            | HostOp::Return
-            | HostOp::Multiprefix { .. } => Vec::new(),
+            HostOp::Launch(_) | HostOp::Call(_) | HostOp::Return | HostOp::Multiprefix(_) => {
+                Vec::new()
+            }
         }
     }
 
@@ -252,12 +239,32 @@ impl HostOp {
             HostOp::Loop(l) => vec![&mut l.entry_cond, &mut l.body, &mut l.latch],
             HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
             HostOp::Region(r) => vec![&mut r.ops],
-            HostOp::Launch(_)
-            | HostOp::Call { .. }
-            | HostOp::Return
-            | HostOp::Multiprefix { .. } => Vec::new(),
+            HostOp::Launch(_) | HostOp::Call(_) | HostOp::Return | HostOp::Multiprefix(_) => {
+                Vec::new()
+            }
         }
     }
+}
+
+/// A host-level call (`HostOp::Call`; lowered unchanged, `host_program::Instr::Call`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub callee: HostFnId,
+    /// Caller slots holding the evaluated arguments, in parameter order.
+    pub args: Vec<VarId>,
+    pub result: Option<VarId>,
+    pub span: Span,
+}
+
+/// A synchronous multiprefix (`HostOp::Multiprefix`; lowered unchanged,
+/// `host_program::Instr::Multiprefix`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Multiprefix {
+    pub op: MpOp,
+    pub ptr: VarId,
+    pub value: VarId,
+    pub result: Option<VarId>,
+    pub span: Span,
 }
 
 /// A block region: see `HostOp::Region` and `crate::regions`.

@@ -2,7 +2,7 @@
 //! layout with spilled bytes per processor, each host function's control graph, and each
 //! kernel's body in C-like syntax (conversions shown as casts, `*(a + i)` as `a[i]`).
 
-use crate::plan::{CutReason, Home, HostOp, Kernel, Plan, SplitKind};
+use crate::plan::{Call, CutReason, Home, HostOp, Kernel, Multiprefix, Plan, SplitKind};
 use fork_frontend::hir::{
     Builtin, CompoundOp, Expr, ExprKind, Mode, MpOp, Program, Stmt, StmtKind, Type, UnOp, VarId,
     VarKind,
@@ -162,12 +162,12 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
                 "{ind}loop-exit update on {cond}; if all exited: restore, else repeat"
             );
         }
-        HostOp::Call {
+        HostOp::Call(Call {
             callee,
             args,
             result,
             ..
-        } => {
+        }) => {
             let args: Vec<String> = args.iter().map(|a| name(*a)).collect();
             let res = result
                 .map(|r| format!("{} = ", name(r)))
@@ -207,13 +207,13 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
             ops(plan, body, depth + 1, out);
             let _ = writeln!(out, "{ind}end start");
         }
-        HostOp::Multiprefix {
+        HostOp::Multiprefix(Multiprefix {
             op,
             ptr,
             value,
             result,
             ..
-        } => {
+        }) => {
             let res = result
                 .map(|r| format!("{} = ", name(r)))
                 .unwrap_or_default();

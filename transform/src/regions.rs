@@ -132,12 +132,12 @@ pub fn align8(x: u64) -> u64 {
 fn region_able(op: &HostOp) -> bool {
     let own = match op {
         HostOp::Launch(_)
-        | HostOp::Multiprefix { .. }
+        | HostOp::Multiprefix(_)
         | HostOp::Branch { .. }
         | HostOp::Loop(_)
         | HostOp::Seq(_) => true,
         HostOp::Split(s) => matches!(s.kind, SplitKind::If { .. }),
-        HostOp::Call { .. } | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => false,
+        HostOp::Call(_) | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => false,
     };
     own && op.blocks().iter().all(|b| b.iter().all(region_able))
 }
@@ -146,12 +146,12 @@ fn region_able(op: &HostOp) -> bool {
 fn host_steps(op: &HostOp) -> usize {
     let all = |ops: &[HostOp]| ops.iter().map(host_steps).sum::<usize>();
     match op {
-        HostOp::Launch(_) | HostOp::Multiprefix { .. } => 1,
+        HostOp::Launch(_) | HostOp::Multiprefix(_) => 1,
         HostOp::Split(s) => 2 + s.arms.iter().map(|a| all(a)).sum::<usize>(),
         HostOp::Branch { then, els, .. } => 1 + all(then).max(all(els)),
         HostOp::Loop(l) => 3 + all(&l.entry_cond) + all(&l.body) + all(&l.latch),
         HostOp::Seq(body) => all(body),
-        HostOp::Call { .. } | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => 0,
+        HostOp::Call(_) | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => 0,
     }
 }
 

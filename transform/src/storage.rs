@@ -5,7 +5,8 @@
 
 use crate::lifetimes;
 use crate::plan::{
-    CutReason, Home, HostFunction, HostOp, Kernel, SharedFrame, SharedFrameId, SplitKind, Storage,
+    Call, CutReason, Home, HostFunction, HostOp, Kernel, Multiprefix, SharedFrame, SharedFrameId,
+    SplitKind, Storage,
 };
 use fork_frontend::hir::{Expr, ExprKind, Program, Sharity, Stmt, StmtKind, Type, VarId, VarKind};
 use std::collections::{HashMap, HashSet};
@@ -237,15 +238,15 @@ fn host_vars(op: &HostOp, out: &mut HashSet<VarId>) {
                 nested(ops, out);
             }
         }
-        HostOp::Call { args, result, .. } => {
+        HostOp::Call(Call { args, result, .. }) => {
             out.extend(args.iter().copied());
             out.extend(*result);
         }
         HostOp::Seq(body) | HostOp::Start { body, .. } => nested(body, out),
         HostOp::Region(r) => nested(&r.ops, out),
-        HostOp::Multiprefix {
+        HostOp::Multiprefix(Multiprefix {
             ptr, value, result, ..
-        } => {
+        }) => {
             out.extend([*ptr, *value]);
             out.extend(*result);
         }

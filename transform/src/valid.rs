@@ -12,7 +12,7 @@
 //! in order, and every path reaches `Ret` with no group operation left open.
 
 use crate::host_program::{HostProgram, Instr, Pc};
-use crate::plan::{Home, Plan, SplitKind};
+use crate::plan::{Call, Home, Multiprefix, Plan, SplitKind};
 use fork_frontend::diag::Code;
 use fork_frontend::hir::VarId;
 use std::collections::HashMap;
@@ -174,12 +174,12 @@ fn operands(plan: &Plan, instr: &Instr) -> Result<(), Invalid> {
             }
             frame(header.shared_frame)?;
         }
-        Instr::Call {
+        Instr::Call(Call {
             callee,
             args,
             result,
             ..
-        } => {
+        }) => {
             let Some(f) = plan.functions.get(callee.0 as usize) else {
                 return Err(Invalid(format!(
                     "host function #{} does not exist",
@@ -206,9 +206,9 @@ fn operands(plan: &Plan, instr: &Instr) -> Result<(), Invalid> {
             }
         }
         Instr::StartBegin { shared_frame } => frame(*shared_frame)?,
-        Instr::Multiprefix {
+        Instr::Multiprefix(Multiprefix {
             ptr, value, result, ..
-        } => {
+        }) => {
             has_home(plan, *ptr)?;
             has_home(plan, *value)?;
             if let Some(r) = result {
@@ -262,7 +262,7 @@ fn nesting(host: &HostProgram, entry: Pc, end: u32) -> Result<(), Invalid> {
         };
         let wrong = |what: &str| Invalid(format!("instruction {}: {what} (open: {open:?})", pc.0));
         match &host.code[pc.0 as usize] {
-            Instr::Launch(_) | Instr::Call { .. } | Instr::Multiprefix { .. } => {
+            Instr::Launch(_) | Instr::Call(_) | Instr::Multiprefix(_) => {
                 work.push((next, open.clone()))
             }
             Instr::Branch { els, end, .. } => {

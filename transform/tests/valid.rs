@@ -2,7 +2,7 @@
 //! is wrong. (Every Plan the transform makes passes it: `transform::transform` validates.)
 
 use transform::host_program::{Instr, Pc};
-use transform::plan::{KernelId, Plan};
+use transform::plan::{Call, KernelId, Plan};
 use transform::valid::{validate, Invalid};
 
 /// A program with a split, a loop and a call, so that every kind of frame appears.
@@ -104,8 +104,8 @@ fn a_host_read_value_without_a_home_is_reported() {
 #[test]
 fn a_call_with_the_wrong_number_of_arguments_is_reported() {
     let mut plan = plan();
-    let call = position(&plan, |i| matches!(i, Instr::Call { .. }));
-    if let Instr::Call { args, .. } = &mut plan.host.code[call] {
+    let call = position(&plan, |i| matches!(i, Instr::Call(_)));
+    if let Instr::Call(Call { args, .. }) = &mut plan.host.code[call] {
         args.clear();
     }
     assert!(broken(&plan).contains("arguments for"));

@@ -5,8 +5,8 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{
-    self, kernels, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkRange, FkReadBack,
-    FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel, Params, FK_ACTIVE, FK_BREAK,
+    self, kernels, CType, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkRange, FkReadBack,
+    FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel, Params, Ptr, FK_ACTIVE, FK_BREAK,
     FK_CONTINUE, FK_RETURN,
 };
 use super::timeline::{self, HostRecorder, Timeline};
@@ -152,31 +152,60 @@ fn align(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
 
-impl<'p> Machine<'p> {
-    /// The machine for `plan` as `emitted` (its schedule, fault sites, checked kernels) under
-    /// `config`.
-    pub fn new(
-        plan: &'p Plan,
-        emitted: &'p Emitted,
-        ctx: &Arc<CudaContext>,
-        module: &Arc<CudaModule>,
-        config: Config,
-    ) -> Result<Machine<'p>, GpuError> {
-        let Config {
-            procs,
-            priority,
-            timing,
-            timestamps,
-            limits,
-            // The code is compiled and loaded before the machine exists.
-            no_cache: _,
-        } = config;
-        let (schedule, span_sites) = (emitted.schedule, &emitted.span_sites);
-        let common = emitted.check_common.then_some(&emitted.common_kernels);
-        let stream = ctx.default_stream();
+/// The arena's bytes: each region 256-aligned, and the ABI arrays among them by field.
+#[derive(Default)]
+struct Arena {
+    at: u64,
+    /// `Struct.field` and the bytes of the array it points to.
+    arrays: Vec<(&'static str, u64)>,
+}
+
+impl Arena {
+    /// A region of `bytes` (at least 8): its offset.
+    fn region(&mut self, bytes: u64) -> u64 {
+        let o = self.at;
+        self.at = align(self.at + bytes.max(8), 256);
+        o
+    }
+
+    /// The region of an ABI array, from [`array!`].
+    fn array(&mut self, (field, bytes): (&'static str, u64)) -> u64 {
+        self.arrays.push((field, bytes));
+        self.region(bytes)
+    }
+}
+
+/// `array!(FkMachine, counts, n)`: the field's name and the bytes of `n` elements of the
+/// array it points to (of the element type the ABI declares for it), for [`Arena::array`].
+macro_rules! array {
+    ($s:ident, $field:ident, $n:expr) => {
+        (
+            concat!(stringify!($s), ".", stringify!($field)),
+            $s::array_bytes(|x| &x.$field, $n),
+        )
+    };
+}
+
+/// Where everything lives in the arena: what the machine allocates, computed without a GPU
+/// (`super::arena_arrays`).
+pub(super) struct Layout {
+    caps: Caps,
+    r: Regions,
+    device: Option<DeviceRegions>,
+    common: Option<CommonRegions>,
+    /// The ABI arrays: `Struct.field` and bytes, as the `.cu` must allocate them.
+    pub(super) arrays: Vec<(&'static str, u64)>,
+    /// The string literals, each NUL-terminated.
+    strings: Vec<u8>,
+}
+
+impl Layout {
+    /// The arena of `plan` as `emitted` for `procs` processors (`timestamps`: the device
+    /// schedule's `FkTraceRec`s).
+    pub(super) fn new(plan: &Plan, emitted: &Emitted, procs: u64, timestamps: bool) -> Layout {
         let main = plan.function(plan.main);
         let depth = abi::device_depth(procs) as u64;
-        let device = schedule == Schedule::Device;
+        let device = emitted.schedule == Schedule::Device;
         let caps = Caps {
             members: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
             words: abi::FK_STACK_PER_PROC * procs + abi::FK_STACK_EXTRA,
@@ -196,61 +225,104 @@ impl<'p> Machine<'p> {
             out: abi::FK_OUT_BYTES,
         };
         let strings: Vec<u8> = plan.program.strings.concat();
-        let mut at = 0u64;
-        let mut region = |bytes: u64| {
-            let o = at;
-            at = align(at + bytes.max(8), 256);
-            o
-        };
+        let mut arena = Arena::default();
         let mut r = Regions {
-            members: region(caps.members * 4),
-            groups: region(caps.groups * FkGroup::BYTES),
-            dollar: region(procs * 8),
-            status: region(procs * 4),
-            words: region(caps.words * 8),
-            keys: region(procs * 4),
-            counts: region(caps.counts * 4),
-            cursor: region(caps.counts * 4),
-            read_back: region(FkReadBack::BYTES),
-            strings: region(strings.len() as u64),
-            shared_globals: region(plan.storage.shared_globals_bytes),
-            slots: region(caps.slots),
-            heap: region(caps.heap),
-            heap_top: region(8),
-            out: region(caps.out),
-            out_top: region(8),
-            fault: region(abi::FkFault::BYTES),
-            why: region(abi::FkWhy::BYTES),
-            frames: region(caps.frames),
+            members: arena.array(array!(FkMachine, members, caps.members)),
+            groups: arena.array(array!(FkMachine, groups, caps.groups)),
+            dollar: arena.array(array!(FkMachine, dollar, procs)),
+            status: arena.array(array!(FkMachine, status, procs)),
+            words: arena.array(array!(FkMachine, words, caps.words)),
+            keys: arena.array(array!(FkMachine, keys, procs)),
+            counts: arena.array(array!(FkMachine, counts, caps.counts)),
+            cursor: arena.array(array!(FkMachine, cursor, caps.counts)),
+            read_back: arena.array(array!(FkMachine, read_back, 1)),
+            strings: arena.array(array!(FkMachine, strings, strings.len() as u64)),
+            shared_globals: arena.array(array!(
+                FkMachine,
+                shared_globals,
+                plan.storage.shared_globals_bytes
+            )),
+            slots: arena.array(array!(FkMachine, slots, caps.slots)),
+            heap: arena.array(array!(FkMachine, heap, caps.heap)),
+            heap_top: arena.array(array!(FkMachine, heap_top, 1)),
+            out: arena.array(array!(FkMachine, out, caps.out)),
+            out_top: arena.array(array!(FkMachine, out_top, 1)),
+            fault: arena.array(array!(FkMachine, fault, 1)),
+            why: arena.array(array!(FkLimits, why, 1)),
+            // Bytes: the host schedule's shared frames (`FkRange`s of FkCommon, `fk_h.frames`).
+            frames: arena.region(caps.frames),
             total: 0,
         };
         let slot_stack_bytes = emitted.slot_stack_bytes;
         let device = device.then(|| DeviceRegions {
             depth: depth as i32,
             slot_stack_bytes,
-            procs: region(procs * abi::FK_PROC_BYTES),
-            results: region(procs * abi::FK_RESULT_BYTES),
-            frames: region(procs * depth * abi::FK_FRAME_BYTES),
-            sync: region(procs * (depth + 1) * abi::FK_SYNC_BYTES),
-            scratch: region(2 * procs * abi::FK_SLOT_BYTES),
-            frame_heap: region(abi::FK_FRAME_HEAP_BYTES),
-            frame_heap_top: region(8),
-            error: region(abi::FkError::BYTES),
-            fault_key: region(abi::FkFaultKey::BYTES),
-            slot_stacks: region(procs * slot_stack_bytes),
-            trace: timestamps.then(|| (region(TRACE_RECORDS * abi::FkTraceRec::BYTES), region(8))),
+            procs: arena.array(array!(FkDevice, procs, procs)),
+            results: arena.array(array!(FkDevice, results, procs)),
+            frames: arena.array(array!(FkDevice, frames, procs * depth)),
+            sync: arena.array(array!(FkDevice, sync, procs * (depth + 1))),
+            scratch: arena.array(array!(FkDevice, scratch, 2 * procs)),
+            frame_heap: arena.array(array!(FkDevice, frame_heap, abi::FK_FRAME_HEAP_BYTES)),
+            frame_heap_top: arena.array(array!(FkDevice, frame_heap_top, 1)),
+            error: arena.array(array!(FkDevice, error, 1)),
+            fault_key: arena.array(array!(FkDevice, fault_key, 1)),
+            slot_stacks: arena.array(array!(FkSlotStacks, base, procs * slot_stack_bytes)),
+            trace: timestamps.then(|| {
+                (
+                    arena.array(array!(FkTrace, recs, TRACE_RECORDS)),
+                    arena.array(array!(FkTrace, count, 1)),
+                )
+            }),
         });
-        let common = common.map(|kernels| {
-            let regions = CommonRegions {
-                writes: region(procs * abi::FK_WRITES * abi::FkWrite::BYTES),
-                count: region(procs * 4),
-                tag: region(procs * 8),
-                conflict: region(abi::FkConflict::BYTES),
-                writers: region(FkWriters::BYTES),
-            };
-            (regions, kernels)
+        let common = emitted.check_common.then(|| CommonRegions {
+            writes: arena.array(array!(FkCommon, writes, procs * abi::FK_WRITES)),
+            count: arena.array(array!(FkCommon, count, procs)),
+            tag: arena.array(array!(FkCommon, tag, procs)),
+            conflict: arena.array(array!(FkCommon, conflict, 1)),
+            writers: arena.array(array!(FkCommon, writers, 1)),
         });
-        r.total = at;
+        r.total = arena.at;
+        Layout {
+            caps,
+            r,
+            device,
+            common,
+            arrays: arena.arrays,
+            strings,
+        }
+    }
+}
+
+impl<'p> Machine<'p> {
+    /// The machine for `plan` as `emitted` (its schedule, fault sites, checked kernels) under
+    /// `config`.
+    pub fn new(
+        plan: &'p Plan,
+        emitted: &'p Emitted,
+        ctx: &Arc<CudaContext>,
+        module: &Arc<CudaModule>,
+        config: Config,
+    ) -> Result<Machine<'p>, GpuError> {
+        let Config {
+            procs,
+            priority,
+            timing,
+            timestamps,
+            limits,
+            // The code is compiled and loaded before the machine exists.
+            no_cache: _,
+        } = config;
+        let span_sites = &emitted.span_sites;
+        let stream = ctx.default_stream();
+        let Layout {
+            caps,
+            r,
+            device,
+            common,
+            arrays: _,
+            strings,
+        } = Layout::new(plan, emitted, procs, timestamps);
+        let common = common.map(|regions| (regions, &emitted.common_kernels));
         let (free, _) = ctx
             .mem_get_info()
             .map_err(GpuError::driver("memory info"))?;
@@ -324,53 +396,53 @@ impl<'p> Machine<'p> {
         }
         let desc = FkMachine {
             procs: procs as i32,
-            members: base + r.members,
-            groups: base + r.groups,
-            dollar: base + r.dollar,
-            status: base + r.status,
-            words: base + r.words,
-            keys: base + r.keys,
-            counts: base + r.counts,
-            cursor: base + r.cursor,
-            read_back: base + r.read_back,
-            strings: base + r.strings,
-            shared_globals: base + r.shared_globals,
-            slots: base + r.slots,
-            heap: base + r.heap,
+            members: Ptr::at(base + r.members),
+            groups: Ptr::at(base + r.groups),
+            dollar: Ptr::at(base + r.dollar),
+            status: Ptr::at(base + r.status),
+            words: Ptr::at(base + r.words),
+            keys: Ptr::at(base + r.keys),
+            counts: Ptr::at(base + r.counts),
+            cursor: Ptr::at(base + r.cursor),
+            read_back: Ptr::at(base + r.read_back),
+            strings: Ptr::at(base + r.strings),
+            shared_globals: Ptr::at(base + r.shared_globals),
+            slots: Ptr::at(base + r.slots),
+            heap: Ptr::at(base + r.heap),
             heap_bytes: m.caps.heap,
-            heap_top: base + r.heap_top,
-            out: base + r.out,
+            heap_top: Ptr::at(base + r.heap_top),
+            out: Ptr::at(base + r.out),
             out_bytes: m.caps.out,
-            out_top: base + r.out_top,
-            fault: base + r.fault,
+            out_top: Ptr::at(base + r.out_top),
+            fault: Ptr::at(base + r.fault),
         };
         m.launch(1, 1, &kernels::SetMachine { m: desc })?;
         let limits = FkLimits {
             max_steps: limits.max_steps,
             timeout_ns: limits.timeout.map_or(0, |t| t.as_nanos() as u64),
             start_ns: 0,
-            why: base + r.why,
+            why: Ptr::at(base + r.why),
         };
         m.launch(1, 1, &kernels::SetLimits { l: limits })?;
         if let Some((c, _)) = common {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
             // the heap.
             let range = |at: u64, bytes: u64| FkRange {
-                lo: base + at,
-                hi: base + at + bytes,
+                lo: Ptr::at(base + at),
+                hi: Ptr::at(base + at + bytes),
             };
             let desc = FkCommon {
-                writes: base + c.writes,
-                count: base + c.count,
-                tag: base + c.tag,
+                writes: Ptr::at(base + c.writes),
+                count: Ptr::at(base + c.count),
+                tag: Ptr::at(base + c.tag),
                 globals: range(r.shared_globals, plan.storage.shared_globals_bytes),
                 frames: match device {
                     Some(d) => range(d.frame_heap, abi::FK_FRAME_HEAP_BYTES),
                     None => range(r.frames, m.caps.frames),
                 },
                 heap: range(r.heap, m.caps.heap),
-                conflict: base + c.conflict,
-                writers: base + c.writers,
+                conflict: Ptr::at(base + c.conflict),
+                writers: Ptr::at(base + c.writers),
             };
             m.launch(1, 1, &kernels::SetCommon { c: desc })?;
         }
@@ -414,12 +486,33 @@ impl<'p> Machine<'p> {
         Ok(T::from_le(&self.read(offset, std::mem::size_of::<T>())?))
     }
 
-    fn read_ints(&mut self, offset: u64, n: usize) -> Result<Vec<i32>, GpuError> {
-        let bytes = self.read(offset, n * 4)?;
+    /// A blocking read-back of elements `at..at + n` of the array at arena offset `offset`,
+    /// that `field` of an ABI struct points to: of the element type the field declares.
+    fn read_array<S, T: CType + FromLe>(
+        &mut self,
+        offset: u64,
+        // Only its type counts: it names the element type.
+        _field: fn(&S) -> &Ptr<T>,
+        at: u64,
+        n: usize,
+    ) -> Result<Vec<T>, GpuError> {
+        let bytes = self.read(offset + at * T::BYTES, n * T::BYTES as usize)?;
         Ok(bytes
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .chunks_exact(T::BYTES as usize)
+            .map(T::from_le)
             .collect())
+    }
+
+    /// [`Machine::read_array`] of one element.
+    fn read_elem<S, T: CType + FromLe>(
+        &mut self,
+        offset: u64,
+        field: fn(&S) -> &Ptr<T>,
+        at: u64,
+    ) -> Result<T, GpuError> {
+        let mut one = self.read_array(offset, field, at, 1)?;
+        one.pop()
+            .ok_or_else(|| GpuError::Internal("a read-back came back short".into()))
     }
 
     fn zero(&mut self, offset: u64, len: u64) -> Result<(), GpuError> {
@@ -555,17 +648,15 @@ impl<'p> Machine<'p> {
         for (i, w) in writers.iter().enumerate() {
             let proc = (abi::FK_PROC_MAX - w) as u64;
             let n = self
-                .read_as::<i32>(c.count + 4 * proc)?
+                .read_elem(c.count, |c: &FkCommon| &c.count, proc)?
                 .clamp(0, abi::FK_WRITES as i32);
-            let log = self.read(
-                c.writes + proc * abi::FK_WRITES * abi::FkWrite::BYTES,
-                (abi::FK_WRITES * abi::FkWrite::BYTES) as usize,
+            let log = self.read_array(
+                c.writes,
+                |c: &FkCommon| &c.writes,
+                proc * abi::FK_WRITES,
+                abi::FK_WRITES as usize,
             )?;
-            let last = log
-                .chunks_exact(abi::FkWrite::BYTES as usize)
-                .take(n as usize)
-                .map(abi::FkWrite::from_bytes)
-                .rfind(|w| w.addr == cell);
+            let last = log.into_iter().take(n as usize).rfind(|w| w.addr == cell);
             match last {
                 Some(write) => pair[i] = (proc as usize, write),
                 None => return Ok(None),
@@ -796,32 +887,31 @@ impl<'p> Machine<'p> {
     /// host program from every processor's own program point (the root group is group 0).
     fn run_on_device(&mut self, d: DeviceRegions) -> Result<(), GpuError> {
         let base = self.base;
-        let at = |o: u64| base + o;
         let desc = FkDevice {
-            procs: at(d.procs),
-            results: at(d.results),
-            frames: at(d.frames),
-            sync: at(d.sync),
-            scratch: at(d.scratch),
-            frame_heap: at(d.frame_heap),
+            procs: Ptr::at(base + d.procs),
+            results: Ptr::at(base + d.results),
+            frames: Ptr::at(base + d.frames),
+            sync: Ptr::at(base + d.sync),
+            scratch: Ptr::at(base + d.scratch),
+            frame_heap: Ptr::at(base + d.frame_heap),
             frame_heap_bytes: abi::FK_FRAME_HEAP_BYTES,
-            frame_heap_top: at(d.frame_heap_top),
+            frame_heap_top: Ptr::at(base + d.frame_heap_top),
             depth: d.depth,
             entry: self.plan.host.entry(self.plan.main).0 as i32,
             slot_stack_bytes: d.slot_stack_bytes,
-            error: at(d.error),
-            fault_key: at(d.fault_key),
+            error: Ptr::at(base + d.error),
+            fault_key: Ptr::at(base + d.fault_key),
         };
         let stacks = FkSlotStacks {
-            base: at(d.slot_stacks),
+            base: Ptr::at(base + d.slot_stacks),
             stride: d.slot_stack_bytes,
         };
         self.launch(1, 1, &kernels::SetDevice { d: desc })?;
         self.launch(1, 1, &kernels::SetSlotStacks { s: stacks })?;
         if let Some((recs, count)) = d.trace {
             let trace = FkTrace {
-                recs: at(recs),
-                count: at(count),
+                recs: Ptr::at(base + recs),
+                count: Ptr::at(base + count),
                 cap: TRACE_RECORDS as u32,
                 pad: 0,
             };
@@ -943,7 +1033,7 @@ impl<'p> Machine<'p> {
             .synchronize()
             .map_err(GpuError::driver("running the kernels"))?;
         self.stats.sync += t.elapsed();
-        let top: u64 = self.read_as(self.r.out_top)?;
+        let top = self.read_elem(self.r.out_top, |m: &FkMachine| &m.out_top, 0)?;
         let overflow = top > self.caps.out;
         let records = self.read(self.r.out, top.min(self.caps.out) as usize)?;
         let f: abi::FkFault = self.read_as(self.r.fault)?;
@@ -996,7 +1086,7 @@ impl<'p> Machine<'p> {
             if let Some(f) = fault.as_mut() {
                 let key: abi::FkFaultKey = self.read_as(d.fault_key)?;
                 let pairs = (key.pairs as usize).min(abi::FK_KEY_MAX as usize);
-                f.cut = key.key[..2 * pairs].to_vec();
+                f.cut = abi::FkKeyPair::words(&key.key[..pairs]);
             }
         }
         for (start, end) in self.kernel_events.drain(..) {
@@ -1024,7 +1114,7 @@ impl<'p> Machine<'p> {
         let Some((recs, count)) = self.device.and_then(|d| d.trace) else {
             return Ok(None);
         };
-        let formed = u64::from(self.read_as::<u32>(count)?);
+        let formed = u64::from(self.read_elem(count, |t: &FkTrace| &t.count, 0)?);
         let kept = formed.min(TRACE_RECORDS);
         let bytes = self.read(recs, (kept * abi::FkTraceRec::BYTES) as usize)?;
         Ok(Some(timeline::decode_device(&bytes, formed)))
@@ -1189,7 +1279,7 @@ impl HostMachine for Machine<'_> {
         };
         self.launch_members(n as u32, &args)?;
         let sizes = if k > 0 {
-            self.read_ints(self.r.counts, k as usize)?
+            self.read_array(self.r.counts, |m: &FkMachine| &m.counts, 0, k as usize)?
         } else {
             Vec::new()
         };
@@ -1310,7 +1400,7 @@ impl HostMachine for Machine<'_> {
                 marks,
             };
             self.launch_members(n as u32, &args)?;
-            let size: i32 = self.read_as(self.r.counts)?;
+            let size = self.read_elem(self.r.counts, |m: &FkMachine| &m.counts, 0)?;
             let members = self.alloc_members(size as u64)?;
             let frames = self.alloc_frames(bytes)?;
             let g = self.alloc_groups(1)? as i32;

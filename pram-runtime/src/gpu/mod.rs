@@ -299,6 +299,13 @@ impl Default for Limits {
     }
 }
 
+/// The arrays of the ABI's structs in the driver's arena for `plan` as `emitted` on `procs`
+/// processors: `Struct.field` and bytes, without a GPU. The standalone `.cu` allocates the same
+/// (`tests/emulated.rs` compares them): both sides take each element size from the ABI.
+pub fn arena_arrays(plan: &Plan, emitted: &Emitted, procs: u64) -> Vec<(&'static str, u64)> {
+    machine::Layout::new(plan, emitted, procs, false).arrays
+}
+
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
 pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, GpuError> {
     let start = Instant::now();
@@ -495,11 +502,6 @@ struct Record<'a> {
     args: &'a [u8],
 }
 
-fn word(b: &[u8], i: usize) -> u32 {
-    b.get(i * 4..i * 4 + 4)
-        .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-}
-
 /// Bytes of a record's header.
 const RECORD_HEADER: usize = abi::FkRecordHeader::BYTES as usize;
 
@@ -522,11 +524,13 @@ fn format_records(
         let (key, seq, args_at) = match schedule {
             Schedule::Host => (vec![h.launch, h.sub], [h.key, h.seq], RECORD_HEADER),
             Schedule::Device => {
-                let pairs = h.pairs as usize;
-                let key = (0..2 * pairs)
-                    .map(|i| word(&buf[at + RECORD_HEADER..at + bytes], i))
+                let pair = abi::FkKeyPair::BYTES as usize;
+                let args_at = RECORD_HEADER + pair * h.pairs as usize;
+                let pairs: Vec<abi::FkKeyPair> = buf[at + RECORD_HEADER..at + args_at.min(bytes)]
+                    .chunks_exact(pair)
+                    .map(abi::FkKeyPair::from_bytes)
                     .collect();
-                (key, [0, h.seq], RECORD_HEADER + 8 * pairs)
+                (abi::FkKeyPair::words(&pairs), [0, h.seq], args_at)
             }
         };
         if cut.is_some_and(|cut| key.as_slice() >= cut) || args_at > bytes {
@@ -569,9 +573,11 @@ fn format_records(
 fn decode_args(fmt: &[u8], mut bytes: &[u8]) -> (Vec<Arg>, Vec<Vec<u8>>) {
     let mut args = Vec::new();
     let mut strings = Vec::new();
-    let next = |b: &mut &[u8]| -> [u8; 8] {
-        let mut w = [0u8; 8];
-        let n = b.len().min(8);
+    // One argument's slot (`abi::FK_ARG_BYTES`, as many as an `i64`'s or an `f64`'s).
+    const SLOT: usize = abi::FK_ARG_BYTES as usize;
+    let next = |b: &mut &[u8]| -> [u8; SLOT] {
+        let mut w = [0u8; SLOT];
+        let n = b.len().min(SLOT);
         w[..n].copy_from_slice(&b[..n]);
         *b = &b[n..];
         w
@@ -595,7 +601,7 @@ fn decode_args(fmt: &[u8], mut bytes: &[u8]) -> (Vec<Arg>, Vec<Vec<u8>>) {
                 let len = u64::from_le_bytes(next(&mut bytes)) as usize;
                 let len = len.min(bytes.len());
                 strings.push(bytes[..len].to_vec());
-                let skip = (len.div_ceil(8) * 8).min(bytes.len());
+                let skip = (len.div_ceil(SLOT) * SLOT).min(bytes.len());
                 bytes = &bytes[skip..];
                 args.push(Arg::Int(strings.len() as i64 - 1));
             }
@@ -686,18 +692,23 @@ mod tests {
 
     /// A device-schedule record: its order key's (step, index) pairs after the header.
     fn keyed(key: &[u32], seq: u32, args: &[u8]) -> Vec<u8> {
+        let pairs: Vec<u8> = key
+            .chunks_exact(2)
+            .flat_map(|w| {
+                let pair = abi::FkKeyPair {
+                    step: w[0],
+                    index: w[1],
+                };
+                pair.to_bytes()
+            })
+            .collect();
         let header = abi::FkRecordHeader {
-            bytes: (RECORD_HEADER + 4 * key.len() + args.len()) as u32,
+            bytes: (RECORD_HEADER + pairs.len() + args.len()) as u32,
             seq,
             pairs: key.len() as u32 / 2,
             ..Default::default()
         };
-        let mut r = header.to_bytes();
-        for w in key {
-            r.extend(w.to_le_bytes());
-        }
-        r.extend(args);
-        r
+        [header.to_bytes(), pairs, args.to_vec()].concat()
     }
 
     /// Under the device schedule records sort by their order keys: a subgroup's records

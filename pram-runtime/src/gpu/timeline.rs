@@ -17,7 +17,7 @@ use cudarc::driver::{CudaEvent, CudaStream};
 use fork_frontend::source::{SourceMap, Span};
 use pram_trace::{Clock, Construct, Recorder, Trace};
 use transform::host_program::{Instr, Pc};
-use transform::plan::{Plan, SplitKind};
+use transform::plan::{Call, Plan, SplitKind};
 
 /// One group instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,7 +202,7 @@ impl Timeline {
             return Origin::Root;
         };
         match plan.host.code.get(pc.0 as usize) {
-            Some(Instr::Call { callee, .. }) => Origin::Call(*callee),
+            Some(Instr::Call(Call { callee, .. })) => Origin::Call(*callee),
             Some(Instr::Split {
                 kind: SplitKind::If { .. },
                 ..
@@ -316,7 +316,7 @@ struct Replay<'a> {
 impl Replay<'_> {
     fn site(&self, pc: Option<Pc>) -> String {
         let span = match pc.and_then(|pc| self.plan.host.code.get(pc.0 as usize)) {
-            Some(Instr::Split { span, .. } | Instr::Call { span, .. }) => Some(*span),
+            Some(Instr::Split { span, .. } | Instr::Call(Call { span, .. })) => Some(*span),
             Some(Instr::LoopEnter) => pc
                 .and_then(|pc| self.plan.host.loop_of(pc))
                 .map(|(h, _)| h.span),
@@ -439,7 +439,7 @@ sync void main(void) {
     /// calling `twice`. Times in ns from 1,000,000 on; one record more was formed than kept.
     fn records(plan: &Plan) -> Vec<u8> {
         let split = |n| pc(plan, n, |i| matches!(i, Instr::Split { .. }));
-        let call = |n| pc(plan, n, |i| matches!(i, Instr::Call { .. }));
+        let call = |n| pc(plan, n, |i| matches!(i, Instr::Call(_)));
         let t = |ns: u64| 1_000_000 + ns;
         [
             rec(t(0), t(9_000), 0, -1, -1, 0, 4),

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -234,8 +235,15 @@ template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block,
 typedef int cudaError_t;
 enum { cudaSuccess = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaLimitStackSize = 0 };
 inline const char *cudaGetErrorString(cudaError_t) { return "emulated"; }
+// Every allocation's bytes by its address (tests/emulated.rs compares the arrays of the
+// `.cu`'s descriptors with the driver's arena).
+inline std::map<const void *, unsigned long long> &fk_emu_allocations() {
+    static std::map<const void *, unsigned long long> allocations;
+    return allocations;
+}
 inline cudaError_t cudaMalloc(void **p, unsigned long long n) {
     *p = calloc(1, n);
+    if (*p) fk_emu_allocations()[*p] = n;
     return *p ? cudaSuccess : 2;
 }
 inline cudaError_t cudaMemset(void *p, int v, unsigned long long n) { memset(p, v, n); return cudaSuccess; }

@@ -13,13 +13,20 @@
 use crate::plan::{Home, Plan};
 use fork_frontend::hir::{MpOp, VarId};
 use std::fmt::Write;
+use std::marker::PhantomData;
 
-/// Plain C data of the ABI: its C type name. Implemented for the scalars and the structs
-/// below; a value of it may be copied to the device as its bytes.
+/// Plain C data of the ABI: its C type name and its bytes on the device. Implemented for
+/// the scalars, the structs and the opaque records below; a value of it may be copied to the
+/// device as its bytes.
 pub trait CType: Copy {
     const C: &'static str;
+    /// Bytes of one on the device (an array of it takes this many per element).
+    const BYTES: u64 = std::mem::size_of::<Self>() as u64;
 }
 
+impl CType for u8 {
+    const C: &'static str = "char";
+}
 impl CType for i32 {
     const C: &'static str = "int";
 }
@@ -32,6 +39,68 @@ impl CType for i64 {
 impl CType for u64 {
     const C: &'static str = "fk_u64";
 }
+
+/// A device address of an array of `T` (C: `T *`). The field's type is the one declaration
+/// of the array's element type: the C header declares the field as `T *`, so the `.cu`
+/// allocates it by `sizeof(T)` (`fk_alloc_array`), and the driver sizes and reads it by
+/// `T::BYTES` through the field (`FkMachine::array_bytes(|m| &m.counts, n)`).
+#[repr(transparent)]
+pub struct Ptr<T>(u64, PhantomData<T>);
+
+impl<T> Ptr<T> {
+    pub const fn at(addr: u64) -> Ptr<T> {
+        Ptr(addr, PhantomData)
+    }
+    pub const fn addr(self) -> u64 {
+        self.0
+    }
+}
+
+// By hand: derived, they would ask the same of `T`, which an opaque record is not.
+impl<T> Clone for Ptr<T> {
+    fn clone(&self) -> Ptr<T> {
+        *self
+    }
+}
+impl<T> Copy for Ptr<T> {}
+impl<T> PartialEq for Ptr<T> {
+    fn eq(&self, other: &Ptr<T>) -> bool {
+        self.0 == other.0
+    }
+}
+impl<T> Eq for Ptr<T> {}
+impl<T> std::fmt::Debug for Ptr<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
+
+/// How a struct's field is declared in C: its (element) type's name, and whether the field
+/// is a pointer to it or an array of `LEN` of it (0: neither).
+pub trait CField {
+    const C: &'static str;
+    const POINTER: bool = false;
+    const LEN: usize = 0;
+}
+
+impl<T: CType> CField for Ptr<T> {
+    const C: &'static str = T::C;
+    const POINTER: bool = true;
+}
+
+impl<T: CType, const N: usize> CField for [T; N] {
+    const C: &'static str = T::C;
+    const LEN: usize = N;
+}
+
+macro_rules! scalar_fields {
+    ($($t:ty),*) => {$(
+        impl CField for $t {
+            const C: &'static str = <$t as CType>::C;
+        }
+    )*};
+}
+scalar_fields!(i32, u32, i64, u64);
 
 /// A field's value from the little-endian bytes the device wrote (missing bytes read as 0).
 pub trait FromLe: Sized {
@@ -75,12 +144,26 @@ impl<T: ToLe, const N: usize> ToLe for [T; N] {
     }
 }
 
-/// One field of a struct: its C type (a `T *` is a device address, a `u64` here), the array
-/// length (0: not an array), and where this crate lays it out.
+impl<T> FromLe for Ptr<T> {
+    fn from_le(b: &[u8]) -> Ptr<T> {
+        Ptr::at(<u64 as FromLe>::from_le(b))
+    }
+}
+
+impl<T> ToLe for Ptr<T> {
+    fn to_le(&self, out: &mut Vec<u8>) {
+        ToLe::to_le(&self.0, out);
+    }
+}
+
+/// One field of a struct: its C type (of the element, for a pointer or an array), whether it
+/// is a pointer (a [`Ptr`]), the array length (0: not an array), and where this crate lays it
+/// out.
 #[derive(Debug)]
 pub struct Field {
     pub name: &'static str,
     pub c: &'static str,
+    pub pointer: bool,
     pub len: usize,
     pub offset: usize,
     pub size: usize,
@@ -100,7 +183,7 @@ pub struct Struct {
 // C header is written from.
 macro_rules! c_structs {
     ($( $(#[doc = $doc:literal])* struct $name:ident {
-        $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty = $cty:literal $([$n:expr])? ),* $(,)?
+        $( $(#[doc = $fdoc:literal])* $field:ident : $rty:ty ),* $(,)?
     } )*) => {
         $(
             $(#[doc = $doc])*
@@ -116,6 +199,9 @@ macro_rules! c_structs {
             impl CType for $name {
                 const C: &'static str = stringify!($name);
             }
+            impl CField for $name {
+                const C: &'static str = stringify!($name);
+            }
             // A struct may be a field of another.
             impl FromLe for $name {
                 fn from_le(b: &[u8]) -> $name {
@@ -129,7 +215,13 @@ macro_rules! c_structs {
             }
             impl $name {
                 /// Bytes of it on the device.
-                pub const BYTES: u64 = std::mem::size_of::<$name>() as u64;
+                pub const BYTES: u64 = <$name as CType>::BYTES;
+
+                /// Bytes of `n` elements of the array that `field` points to (`|m| &m.counts`):
+                /// its element type's, as the field declares it.
+                pub fn array_bytes<T: CType>(_field: fn(&$name) -> &Ptr<T>, n: u64) -> u64 {
+                    n * T::BYTES
+                }
 
                 /// The struct from the bytes the device wrote.
                 pub fn from_bytes(b: &[u8]) -> $name {
@@ -157,8 +249,9 @@ macro_rules! c_structs {
             doc: &[$($doc),*],
             fields: &[$(Field {
                 name: stringify!($field),
-                c: $cty,
-                len: 0 $(+ $n)?,
+                c: <$rty as CField>::C,
+                pointer: <$rty as CField>::POINTER,
+                len: <$rty as CField>::LEN,
                 offset: std::mem::offset_of!($name, $field),
                 size: std::mem::size_of::<$rty>(),
                 doc: &[$($fdoc),*],
@@ -220,280 +313,303 @@ c_structs! {
     /// One group instance on the device.
     struct FkGroup {
         /// @
-        at: i64 = "fk_i64",
+        at: i64,
         /// index in the group stack, -1 for the outermost group
-        parent: i32 = "int",
+        parent: i32,
         /// groupsize()
-        size: i32 = "int",
+        size: i32,
         /// index of its first member in `fk_m.members` ($$ order)
-        members: u64 = "fk_u64",
+        members: u64,
         /// the SharedFrameId of its shared frame
-        frame_id: i32 = "int",
+        frame_id: i32,
         /// address of its shared frame
-        frame: u64 = "fk_u64",
+        frame: u64,
     }
 
     /// A variable the runtime kernels read or write (condition slots, arguments, results).
     struct FkVar {
         /// FK_VAR_*
-        kind: i32 = "int",
+        kind: i32,
         /// FK_VAR_SHARED_FRAME: the SharedFrameId
-        frame_id: i32 = "int",
-        offset: u64 = "fk_u64",
-        size: u64 = "fk_u64",
+        frame_id: i32,
+        offset: u64,
+        size: u64,
     }
 
     /// The first fault in the simulator's order (`fk_fault_v`), which the host reads back.
     struct FkFault {
         /// 1 + the fault site (0: none)
-        site: i32 = "int",
+        site: i32,
         /// the faulting processor
-        proc: i32 = "int",
+        proc: i32,
         /// host schedule: the faulting step (launch, segment of a block region)
-        launch: u32 = "unsigned",
-        sub: u32 = "unsigned",
+        launch: u32,
+        sub: u32,
         /// $$
-        rank: i32 = "int",
+        rank: i32,
         /// @
-        at: i32 = "int",
+        at: i32,
         /// the value the site's message names
-        value: i64 = "fk_i64",
+        value: i64,
         /// the object: FkObject::object (>= 0) or FK_OBJECT_*
-        object: i32 = "int",
+        object: i32,
         /// the heap block's size
-        size: i32 = "int",
+        size: i32,
         /// serialises the faults that race for the record (the host does not read it)
-        lock: i32 = "int",
+        lock: i32,
         /// device schedule: the faulting step's group instance and step (fk_drains)
-        group: i32 = "int",
-        step: u32 = "unsigned",
-        pad: i32 = "int",
+        group: i32,
+        step: u32,
+        pad: i32,
     }
 
     /// Why the recorded fault is a limit or a conflict (FkLimits::why).
     struct FkWhy {
         /// FK_LIMIT_* or FK_CONFLICT; 0: neither
-        limit: i32 = "int",
+        limit: i32,
         /// FK_PROC_MAX - the lowest processor still in the loop (0: none recorded)
-        proc: i32 = "int",
+        proc: i32,
     }
 
     /// The words the host schedule's host reads back to decide a branch or a loop's exit
     /// (FkMachine::read_back).
     struct FkReadBack {
         /// fk_read_first: the first active member's value
-        first: i32 = "int",
+        first: i32,
         /// fk_read_first: 1 when that value is non-zero, 0 when it is zero, -1 when no member
         /// is active
-        first_truth: i32 = "int",
+        first_truth: i32,
         /// fk_loop_exit: the participants still in the loop (the host zeroes it first)
-        staying: i32 = "int",
+        staying: i32,
     }
 
     /// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
     struct FkMachine {
-        procs: i32 = "int",
+        procs: i32,
         /// member lists (stack), processor ids in $$ order
-        members: u64 = "int *",
+        members: Ptr<i32>,
         /// group stack
-        groups: u64 = "FkGroup *",
+        groups: Ptr<FkGroup>,
         /// $ per processor
-        dollar: u64 = "fk_i64 *",
+        dollar: Ptr<i64>,
         /// FK_ACTIVE / FK_BREAK / FK_CONTINUE / FK_RETURN per processor
-        status: u64 = "int *",
+        status: Ptr<i32>,
         /// stack of per-member words: loop participation marks, saved $
-        words: u64 = "fk_i64 *",
+        words: Ptr<i64>,
         /// split: subgroup index per member of the split group (-1: none)
-        keys: u64 = "int *",
+        keys: Ptr<i32>,
         /// split: members per subgroup
-        counts: u64 = "int *",
+        counts: Ptr<i32>,
         /// split: next free position per subgroup
-        cursor: u64 = "int *",
+        cursor: Ptr<i32>,
         /// the words the host reads back
-        read_back: u64 = "FkReadBack *",
+        read_back: Ptr<FkReadBack>,
         /// string literals, each NUL-terminated
-        strings: u64 = "char *",
-        shared_globals: u64 = "char *",
+        strings: Ptr<u8>,
+        shared_globals: Ptr<u8>,
         /// private globals, then the frames of host calls
-        slots: u64 = "char *",
-        heap: u64 = "char *",
-        heap_bytes: u64 = "fk_u64",
-        heap_top: u64 = "fk_u64 *",
+        slots: Ptr<u8>,
+        heap: Ptr<u8>,
+        heap_bytes: u64,
+        heap_top: Ptr<u64>,
         /// printf records
-        out: u64 = "char *",
-        out_bytes: u64 = "fk_u64",
-        out_top: u64 = "fk_u64 *",
+        out: Ptr<u8>,
+        out_bytes: u64,
+        out_top: Ptr<u64>,
         /// the first fault
-        fault: u64 = "FkFault *",
+        fault: Ptr<FkFault>,
     }
 
     /// The step and time limits (set into `fk_limits` by `fk_set_limits`).
     struct FkLimits {
         /// iterations of one loop; 0: none
-        max_steps: u64 = "fk_u64",
+        max_steps: u64,
         /// 0: none
-        timeout_ns: u64 = "fk_u64",
+        timeout_ns: u64,
         /// set by the device
-        start_ns: u64 = "fk_u64",
-        why: u64 = "FkWhy *",
+        start_ns: u64,
+        why: Ptr<FkWhy>,
     }
 
     /// A printf record's header (`fk_printf`), followed by the arguments; under the device
     /// schedule the order key's (step, index) pairs come between them.
     struct FkRecordHeader {
         /// the record's bytes, header included
-        bytes: u32 = "unsigned",
+        bytes: u32,
         /// host schedule: the step (launch, segment of a block region), the member's key ($$
         /// or __PROC_NR__); 0 under the device schedule
-        launch: u32 = "unsigned",
-        sub: u32 = "unsigned",
-        key: u32 = "unsigned",
+        launch: u32,
+        sub: u32,
+        key: u32,
         /// the thread's records in program order
-        seq: u32 = "unsigned",
+        seq: u32,
         /// the format's string id
-        format: u32 = "unsigned",
+        format: u32,
         /// arguments
-        args: u32 = "unsigned",
+        args: u32,
         /// device schedule: the order key's pairs; 0 under the host schedule
-        pairs: u32 = "unsigned",
+        pairs: u32,
     }
 
     /// One write logged for the `--crcw common` check.
     struct FkWrite {
-        addr: u64 = "fk_u64",
-        bits: u64 = "fk_u64",
-        size: i32 = "int",
-        site: i32 = "int",
+        addr: u64,
+        bits: u64,
+        size: i32,
+        site: i32,
     }
 
     /// The cell of a `--crcw common` conflict (FkCommon::conflict).
     struct FkConflict {
-        cell: u64 = "fk_u64",
+        cell: u64,
         /// its step's tag (fk_step_tag)
-        tag: u64 = "fk_u64",
+        tag: u64,
     }
 
     /// A range of shared memory, [lo, hi) (FkCommon).
     struct FkRange {
-        lo: u64 = "char *",
-        hi: u64 = "char *",
+        lo: Ptr<u8>,
+        hi: Ptr<u8>,
     }
 
     /// After a conflict, the pair of processors `fk_common_writers` finds, each as
     /// FK_PROC_MAX - processor (atomicMax; 0: none found) (FkCommon::writers).
     struct FkWriters {
         /// pass 0: the lowest processor that wrote the cell in the step
-        first: i32 = "int",
+        first: i32,
         /// pass 1: the lowest whose value differs from the first's
-        second: i32 = "int",
+        second: i32,
     }
 
     /// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
     struct FkCommon {
         /// FK_WRITES per processor (0: the run does not check)
-        writes: u64 = "FkWrite *",
+        writes: Ptr<FkWrite>,
         /// per processor: its writes in its last checked step
-        count: u64 = "int *",
+        count: Ptr<i32>,
         /// per processor: that step (fk_step_tag)
-        tag: u64 = "fk_u64 *",
+        tag: Ptr<u64>,
         /// shared memory, the writes that are logged: the shared globals
-        globals: FkRange = "FkRange",
+        globals: FkRange,
         /// the group frames (the device schedule: its frame heap)
-        frames: FkRange = "FkRange",
+        frames: FkRange,
         /// the heap
-        heap: FkRange = "FkRange",
-        conflict: u64 = "FkConflict *",
+        heap: FkRange,
+        conflict: Ptr<FkConflict>,
         /// the two processors to name
-        writers: u64 = "FkWriters *",
+        writers: Ptr<FkWriters>,
     }
 
     /// The device schedule: each processor's slot stack (set by `fk_set_slot_stacks`).
     struct FkSlotStacks {
-        base: u64 = "char *",
+        base: Ptr<u8>,
         /// bytes per processor
-        stride: u64 = "fk_u64",
+        stride: u64,
     }
 
     /// The device schedule's runtime limit (FkDevice::error).
     struct FkError {
         /// FK_ERR_*; 0: none
-        code: i32 = "int",
+        code: i32,
         /// the processor
-        proc: i32 = "int",
+        proc: i32,
+    }
+
+    /// One pair of an order key under the device schedule (docs/language.md §7): a group
+    /// instance's step and the index there (a subgroup's, or the member's key last). Records
+    /// carry their key's pairs after the header (FkRecordHeader::pairs).
+    struct FkKeyPair {
+        step: u32,
+        index: u32,
     }
 
     /// The faulting step's order key under the device schedule (FkDevice::fault_key).
     struct FkFaultKey {
-        pairs: u32 = "unsigned",
-        /// (step, index) pairs
-        key: [u32; 2 * FK_KEY_MAX as usize] = "unsigned" [2 * FK_KEY_MAX as usize],
+        pairs: u32,
+        key: [FkKeyPair; FK_KEY_MAX as usize],
     }
 
     /// The device schedule's state (set into `fk_d` by `fk_set_device`).
     struct FkDevice {
-        procs: u64 = "FkProc *",
+        procs: Ptr<FkProc>,
         /// procs
-        results: u64 = "FkResult *",
+        results: Ptr<FkResult>,
         /// procs * depth
-        frames: u64 = "FkFrame *",
+        frames: Ptr<FkFrame>,
         /// procs * (depth + 1), as fk_m.groups
-        sync: u64 = "FkSync *",
+        sync: Ptr<FkSync>,
         /// 2 * procs
-        scratch: u64 = "FkSlot *",
-        frame_heap: u64 = "char *",
-        frame_heap_bytes: u64 = "fk_u64",
-        frame_heap_top: u64 = "fk_u64 *",
-        depth: i32 = "int",
+        scratch: Ptr<FkSlot>,
+        frame_heap: Ptr<u8>,
+        frame_heap_bytes: u64,
+        frame_heap_top: Ptr<u64>,
+        depth: i32,
         /// main's first instruction
-        entry: i32 = "int",
+        entry: i32,
         /// per processor
-        slot_stack_bytes: u64 = "fk_u64",
+        slot_stack_bytes: u64,
         /// the first runtime limit a processor met
-        error: u64 = "FkError *",
-        fault_key: u64 = "FkFaultKey *",
+        error: Ptr<FkError>,
+        fault_key: Ptr<FkFaultKey>,
     }
 
     /// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
     struct FkTraceRec {
         /// %globaltimer when the leader action formed it
-        begin: u64 = "fk_u64",
+        begin: u64,
         /// ... when its last member left it
-        end: u64 = "fk_u64",
+        end: u64,
         /// @
-        at: i64 = "fk_i64",
+        at: i64,
         /// the parent instance's number (-1 for the root)
-        parent: i32 = "int",
+        parent: i32,
         /// the instruction that formed it (-1 for the root)
-        pc: i32 = "int",
+        pc: i32,
         /// split: the subgroup index (then 0, else 1; fork: @)
-        index: i32 = "int",
-        size: i32 = "int",
+        index: i32,
+        size: i32,
         /// the parent's step at the forming collective (siblings share it)
-        event: u32 = "unsigned",
-        pad: i32 = "int",
+        event: u32,
+        pad: i32,
     }
 
     /// Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
     /// and `--stats` (`recs` 0: none).
     struct FkTrace {
         /// null: no timestamps (the default)
-        recs: u64 = "FkTraceRec *",
+        recs: Ptr<FkTraceRec>,
         /// instances formed (also those beyond cap, which are not recorded)
-        count: u64 = "unsigned *",
-        cap: u32 = "unsigned",
-        pad: u32 = "unsigned",
+        count: Ptr<u32>,
+        cap: u32,
+        pad: u32,
     }
 }
 
-/// The device schedule's records that the driver allocates but never reads field by field:
-/// defined in `fk_schedule.cuh`, whose `static_assert`s check the sizes named here.
-pub const OPAQUE: &[(&str, &str)] = &[
-    ("FkProc", "FK_PROC_BYTES"),
-    ("FkResult", "FK_RESULT_BYTES"),
-    ("FkFrame", "FK_FRAME_BYTES"),
-    ("FkSync", "FK_SYNC_BYTES"),
-    ("FkSlot", "FK_SLOT_BYTES"),
-];
+macro_rules! c_opaque {
+    ($( $name:ident = $bytes:ident; )*) => {
+        $(
+            /// Defined in `fk_schedule.cuh` (OPAQUE).
+            #[derive(Debug, Clone, Copy)]
+            pub enum $name {}
+            impl CType for $name {
+                const C: &'static str = stringify!($name);
+                const BYTES: u64 = $bytes;
+            }
+        )*
+        /// The device schedule's records that the driver allocates but never reads field by
+        /// field: defined in `fk_schedule.cuh`, whose `static_assert`s check the sizes named
+        /// here.
+        pub const OPAQUE: &[(&str, &str)] = &[$((stringify!($name), stringify!($bytes))),*];
+    };
+}
+
+c_opaque! {
+    FkProc = FK_PROC_BYTES;
+    FkResult = FK_RESULT_BYTES;
+    FkFrame = FK_FRAME_BYTES;
+    FkSync = FK_SYNC_BYTES;
+    FkSlot = FK_SLOT_BYTES;
+}
 
 c_consts! {
     /// Every constant, in the order C defines them: name, value, doc.
@@ -549,6 +665,10 @@ c_consts! {
     FK_PROC_MAX: i32 = i32::MAX;
     /// --crcw common: writes logged per processor and step; later ones are not checked
     FK_WRITES: u64 = 8;
+
+    /// Bytes of a printf argument in a record (an `fk_i64` or a `double`); a `%s` string is
+    /// its length in one, then its bytes padded to whole ones
+    FK_ARG_BYTES: u64 = 8;
 
     /// The device schedule's runtime limits (FkError::code)
     FK_ERR_FRAMES: i32 = 1;
@@ -750,6 +870,13 @@ impl FkVar {
     }
 }
 
+impl FkKeyPair {
+    /// The (step, index) words of `pairs`, in the order records sort by.
+    pub fn words(pairs: &[FkKeyPair]) -> Vec<u32> {
+        pairs.iter().flat_map(|p| [p.step, p.index]).collect()
+    }
+}
+
 impl FkWrite {
     /// The value as the simulator shows it: signed, of the write's size.
     pub fn value(&self) -> i64 {
@@ -851,7 +978,8 @@ pub fn c_header() -> String {
             } else {
                 String::new()
             };
-            let _ = writeln!(out, "    {}{}{};", spaced(f.c), f.name, array);
+            let star = if f.pointer { " *" } else { " " };
+            let _ = writeln!(out, "    {}{star}{}{array};", f.c, f.name);
         }
         let _ = writeln!(out, "}};");
         let _ = writeln!(
@@ -890,23 +1018,14 @@ pub fn c_header() -> String {
     out
 }
 
-/// `int ` but `int *`: a C type followed by a declarator.
-fn spaced(c: &str) -> String {
-    if c.ends_with('*') {
-        c.to_string()
-    } else {
-        format!("{c} ")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The size of a C type of a field, as a 64-bit CUDA target lays it out.
-    fn c_size(c: &str) -> usize {
-        match c {
-            _ if c.ends_with('*') => 8,
+    fn c_size(f: &Field) -> usize {
+        match f.c {
+            _ if f.pointer => 8,
             "int" | "unsigned" => 4,
             "fk_u64" | "fk_i64" => 8,
             other => {
@@ -925,7 +1044,7 @@ mod tests {
     fn fields_have_the_size_of_their_c_type() {
         for s in STRUCTS {
             for f in s.fields {
-                assert_eq!(c_size(f.c) * f.len.max(1), f.size, "{}::{}", s.name, f.name);
+                assert_eq!(c_size(f) * f.len.max(1), f.size, "{}::{}", s.name, f.name);
             }
         }
     }
@@ -952,6 +1071,7 @@ mod tests {
                 ("FkCommon", 88),
                 ("FkSlotStacks", 16),
                 ("FkError", 8),
+                ("FkKeyPair", 8),
                 ("FkFaultKey", 2052),
                 ("FkDevice", 96),
                 ("FkTraceRec", 48),

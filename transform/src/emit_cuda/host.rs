@@ -7,7 +7,7 @@
 use super::abi::FkVar;
 use super::{EmitError, Sites};
 use crate::host_program::Instr;
-use crate::plan::{HostFnId, Plan, SharedFrameId, SplitKind};
+use crate::plan::{Call, HostFnId, Multiprefix, Plan, SharedFrameId, SplitKind};
 use fork_frontend::hir::VarId;
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -170,12 +170,12 @@ fn instruction(
         Instr::LoopNext => "fk_loop_next();".into(),
         Instr::LoopLatch { body } => format!("fk_loop_latch({});", body.0),
         Instr::LoopEnd => "fk_loop_end();".into(),
-        Instr::Call {
+        Instr::Call(Call {
             callee,
             args,
             result,
             span,
-        } => {
+        }) => {
             let f = plan.function(*callee);
             let mut stmts = vec![format!(
                 "fk_call({frame_bytes}, {}, {}, {}, {});",
@@ -208,13 +208,13 @@ fn instruction(
             format!("fk_start_begin({});", shared_frame(plan, *f))
         }
         Instr::StartEnd => "fk_start_end();".into(),
-        Instr::Multiprefix {
+        Instr::Multiprefix(Multiprefix {
             op,
             ptr,
             value,
             result,
             span,
-        } => format!(
+        }) => format!(
             "fk_multiprefix_op({});",
             multiprefix_args(plan, *op, (*ptr, *value, *result), *span)?
         ),

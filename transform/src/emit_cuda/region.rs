@@ -10,7 +10,9 @@
 
 use super::host::{fk_var, multiprefix_args, optional_var};
 use super::{EmitError, Sites};
-use crate::plan::{HostLoop, HostOp, Plan, Region, RegionNeeds, Split, SplitKind};
+use crate::plan::{
+    Call, HostLoop, HostOp, Multiprefix, Plan, Region, RegionNeeds, Split, SplitKind,
+};
 use crate::regions::{align8, split_frame_stride};
 use fork_frontend::hir::Mode;
 use std::collections::BTreeSet;
@@ -137,13 +139,13 @@ impl RegionEmitter<'_, '_> {
                     let _ = writeln!(out, "{pad}fk_r_common_check({}, {}, r);", c.g, c.seq);
                 }
             }
-            HostOp::Multiprefix {
+            HostOp::Multiprefix(Multiprefix {
                 op,
                 ptr,
                 value,
                 result,
                 span,
-            } => {
+            }) => {
                 let args = multiprefix_args(plan, *op, (*ptr, *value, *result), *span)?;
                 let _ = writeln!(
                     out,
@@ -177,7 +179,7 @@ impl RegionEmitter<'_, '_> {
             }
             HostOp::Split(s) => self.split(s, c, depth, out)?,
             HostOp::Loop(l) => self.host_loop(l, c, depth, out)?,
-            HostOp::Call { span, .. } => {
+            HostOp::Call(Call { span, .. }) => {
                 return Err(EmitError {
                     span: *span,
                     message: "a call inside a block region (a transform bug)".into(),

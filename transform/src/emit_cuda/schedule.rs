@@ -6,7 +6,7 @@
 use super::host::fk_var;
 use super::{EmitError, Sites};
 use crate::host_program::{Instr, Pc};
-use crate::plan::{Plan, SplitKind};
+use crate::plan::{Call, Multiprefix, Plan, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -150,12 +150,12 @@ pub fn interpreter(
                 )
             }
             Instr::LoopEnd => format!("if (fk_s_loop_end(p, s, {next})) return;"),
-            Instr::Call {
+            Instr::Call(Call {
                 callee,
                 args,
                 result,
                 span,
-            } => {
+            }) => {
                 let g = plan.function(*callee);
                 let (fr, bytes) = frame(g.shared_frame);
                 let caller_frame = f.frame_bytes;
@@ -203,13 +203,13 @@ pub fn interpreter(
                 format!("if (fk_s_start(p, s, {fr}, {bytes}, {next})) return;")
             }
             Instr::StartEnd => format!("fk_s_start_end(p, s, {next});"),
-            Instr::Multiprefix {
+            Instr::Multiprefix(Multiprefix {
                 op,
                 ptr,
                 value,
                 result,
                 span,
-            } => {
+            }) => {
                 let (has, res) = match result {
                     Some(r) => (1, var(*r, *span)?),
                     None => (0, "FkVar{}".into()),
@@ -243,7 +243,7 @@ fn loop_of(
 fn describe(plan: &Plan, instr: &Instr) -> String {
     match instr {
         Instr::Launch(k) => format!("launch {}", plan.kernel(*k).name),
-        Instr::Call { callee, .. } => format!("call {}", plan.function(*callee).name),
+        Instr::Call(Call { callee, .. }) => format!("call {}", plan.function(*callee).name),
         other => {
             let s = format!("{other:?}");
             s.split([' ', '{', '(']).next().unwrap_or("").to_string()

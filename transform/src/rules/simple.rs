@@ -6,7 +6,7 @@
 //! that needs lockstep (`lockstep_straight`).
 
 use super::*;
-use crate::plan::CutReason;
+use crate::plan::{Call, CutReason, Multiprefix};
 use fork_frontend::hir::{BinOp, Builtin, InitElem};
 
 impl Builder<'_> {
@@ -345,12 +345,12 @@ impl Builder<'_> {
         }
         self.close(ops, CutReason::HostConstruct);
         let result = (e.ty != Type::Void).then(|| self.temp(e.ty.clone(), "res", span));
-        ops.push(HostOp::Call {
+        ops.push(HostOp::Call(Call {
             callee,
             args: arg_slots,
             result,
             span,
-        });
+        }));
         *e = match result {
             Some(r) => self.var_expr(r, span),
             None => void_noop(span),
@@ -383,13 +383,13 @@ impl Builder<'_> {
         self.append(s, Mode::Sync, ops);
         self.close(ops, CutReason::HostConstruct);
         let result = returns.then(|| self.temp(e.ty.clone(), "mp_res", span));
-        ops.push(HostOp::Multiprefix {
+        ops.push(HostOp::Multiprefix(Multiprefix {
             op: mp,
             ptr,
             value,
             result,
             span,
-        });
+        }));
         *e = match result {
             Some(r) => self.var_expr(r, span),
             None => void_noop(span),
