@@ -174,7 +174,21 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
                 Expected::Output(_) => String::new(),
                 Expected::Fault { report, .. } => format!(" (expected {report})"),
             };
-            differing.push(format!("{name} -p {procs}: {stderr}{wanted}"));
+            // Say how it ended: an empty stderr alone did not tell a timeout (exit 124, on a
+            // machine loaded by other builds) from a crash or a wrong output.
+            let ended = match out.status.code() {
+                Some(124) => "timed out after 600 s".to_string(),
+                Some(code) => format!("exit {code}"),
+                None => "killed by a signal".to_string(),
+            };
+            let stdout: String = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .take(40)
+                .map(|l| format!("{l}\n"))
+                .collect();
+            differing.push(format!(
+                "{name} -p {procs} ({ended}): {stderr}{wanted}\nstdout (first 40 lines):\n{stdout}"
+            ));
         }
     }
     differing
@@ -416,7 +430,11 @@ fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
                 .output()
                 .expect("the program runs");
             let stderr = String::from_utf8_lossy(&out.stderr);
-            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stdout: String = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .take(40)
+                .map(|l| format!("{l}\n"))
+                .collect();
             if out.status.code() != Some(1)
                 || !expected.iter().all(|e| stderr.contains(e))
                 || stdout.contains("never printed")
