@@ -215,9 +215,8 @@ __device__ char *fk_frame_alloc(fk_u64 bytes, int p) {
 
 // ---- timestamps ----
 
-// A group instance forms now as a subgroup of `parent`, in the leader action of the
-// collective at fk_d.sync[parent].trace_pc: its number.
-__device__ unsigned fk_trace_form(int parent, int size, fk_i64 at) {
+// A group instance forms now as a subgroup of `parent`, by the instruction at `pc`: its number.
+__device__ unsigned fk_trace_form_at(int parent, int pc, int size, fk_i64 at) {
     if (!fk_t.recs) return 0;
     const FkSync *y = &fk_d.sync[parent];
     unsigned i = atomicAdd(fk_t.count, 1u);
@@ -226,12 +225,17 @@ __device__ unsigned fk_trace_form(int parent, int size, fk_i64 at) {
         r->begin = fk_now();
         r->at = at;
         r->parent = (int)y->trace;
-        r->pc = y->trace_pc;
+        r->pc = pc;
         r->index = (int)at;
         r->size = size;
         r->event = y->step;
     }
     return i;
+}
+
+// The same in the leader action of the collective at fk_d.sync[parent].trace_pc.
+__device__ unsigned fk_trace_form(int parent, int size, fk_i64 at) {
+    return fk_t.recs ? fk_trace_form_at(parent, fk_d.sync[parent].trace_pc, size, at) : 0;
 }
 
 // An `if` split's subgroup: then (0) or else (1).
@@ -241,11 +245,14 @@ __device__ inline void fk_trace_index(int g, int index) {
     if (i < fk_t.cap) fk_t.recs[i].index = index;
 }
 
+// Instance number i ends now, unless a later member's leave ends it.
+__device__ inline void fk_trace_end(unsigned i) {
+    if (fk_t.recs && i < fk_t.cap) atomicMax(&fk_t.recs[i].end, fk_now());
+}
+
 // A member leaves group g now; the last one to leave ends it.
 __device__ inline void fk_trace_leave(int g) {
-    if (!fk_t.recs) return;
-    unsigned i = fk_d.sync[g].trace;
-    if (i < fk_t.cap) atomicMax(&fk_t.recs[i].end, fk_now());
+    if (fk_t.recs) fk_trace_end(fk_d.sync[g].trace);
 }
 
 // Whether a waiting processor's barrier has released it.
@@ -973,15 +980,23 @@ __device__ bool fk_s_seq_begin(int p, FkProc *s, int next) {
         s->phase = 1;
         if (fk_arrive(p, s, g, FkAction{FK_ACT_FIRST})) return true;
     }
-    if (!fk_push(p, s, FK_FRAME_SEQ, 0)) return true;
+    FkFrame *f = fk_push(p, s, FK_FRAME_SEQ, 0);
+    if (!f) return true;
     s->seq = (int)fk_d.sync[g].value + 1;
+    // The member that runs the body times it as an instance of one processor (`--trace`),
+    // after the release, so with its own pc (the others may have arrived at the group's next
+    // collective and set trace_pc). A seq frame is no element of the order key, so its
+    // `index` keeps the record's number.
+    if (s->rank == s->seq - 1) f->index = fk_trace_form_at(g, s->pc, 1, fk_m.groups[g].at);
     s->phase = 0;
     s->pc = next;
     return false;
 }
 
 __device__ void fk_s_seq_end(int p, FkProc *s, int next) {
-    s->seq = fk_pop(p, s)->seq;
+    const FkFrame *f = fk_pop(p, s);
+    if (s->rank == s->seq - 1) fk_trace_end(f->index);
+    s->seq = f->seq;
     s->pc = next;
 }
 

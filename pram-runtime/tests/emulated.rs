@@ -532,7 +532,7 @@ fn emulated_runs_agree(schedule: Schedule) {
 /// The device schedule's timestamps (`-DFK_TIMESTAMPS`, the `%globaltimer` stand-in of
 /// fk_emu.h) decoded as the GPU driver decodes them: every group instance inside its parent's
 /// time, each Fork function called as often as the simulator calls it, the `fork` subgroups
-/// the simulator's (by `@` and size), and a trace that nests.
+/// the simulator's (by `@` and size), its `seq` instances, and a trace that nests.
 fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
     use pram_runtime::gpu::timeline::{decode_device, Timeline};
     use pram_trace::Construct;
@@ -659,6 +659,14 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
             v
         };
         assert_eq!(forks(&trace), forks(&sim_trace), "{file}: fork subgroups");
+        let seqs = |t: &pram_trace::Trace| {
+            t.groups
+                .iter()
+                .filter(|g| g.construct == Construct::Seq)
+                .map(|g| (g.at, g.size))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(seqs(&trace), seqs(&sim_trace), "{file}: seq instances");
         // The calls the host program makes (those of `straight` and `async` functions run
         // inside kernels, and the GPU does not see them).
         let calls = |t: &pram_trace::Trace| {

@@ -389,6 +389,15 @@ pub trait HostMachine {
         saved: Self::StartSaved,
         c: &Ctx<Self::Group>,
     ) -> Result<(), Self::Error>;
+    /// `seq` begins in the group of `c` (its present member with the smallest `$$` runs the
+    /// body); an executor that times group instances (`--trace`) opens one of one processor.
+    fn seq_begin(&mut self, _c: &Ctx<Self::Group>) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    /// The innermost `seq` ends.
+    fn seq_end(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
     fn multiprefix(
         &mut self,
         op: MpOp,
@@ -604,6 +613,7 @@ pub fn walk<M: HostMachine>(
                 Some(_) => unreachable!("validated: Ret at a function's top level"),
             },
             Instr::SeqBegin => {
+                m.seq_begin(&c)?;
                 frames.push(Frame::Seq { outer: c });
                 c.seq = true;
             }
@@ -611,6 +621,7 @@ pub fn walk<M: HostMachine>(
                 let Some(Frame::Seq { outer }) = frames.pop() else {
                     unreachable!("validated: SeqEnd closes its seq")
                 };
+                m.seq_end()?;
                 c = outer;
             }
             Instr::StartBegin { shared_frame } => {

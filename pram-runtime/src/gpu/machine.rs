@@ -1561,6 +1561,20 @@ impl HostMachine for Machine<'_> {
         Ok((g, tops))
     }
 
+    fn seq_begin(&mut self, c: &Ctx) -> Result<(), GpuError> {
+        let at = self.groups[c.group as usize].at;
+        let Some(r) = self.recorder.as_mut() else {
+            return Ok(());
+        };
+        let event = r.split();
+        r.enter(&self.stream, Some(self.pc), 0, at, 1, event)
+            .map_err(GpuError::driver("recording a timestamp"))
+    }
+
+    fn seq_end(&mut self) -> Result<(), GpuError> {
+        self.stamp_leave(true)
+    }
+
     fn start_end(&mut self, tops: Tops, _c: &Ctx) -> Result<(), GpuError> {
         self.stamp_leave(true)?;
         self.pop(tops);

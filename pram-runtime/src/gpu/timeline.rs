@@ -24,7 +24,7 @@ use transform::plan::{Call, Plan, SplitKind};
 pub struct Instance {
     /// The instance it formed in; None for the root group.
     pub parent: Option<usize>,
-    /// The host instruction that formed it (a split, a loop's entry, a call, `start`); None
+    /// The host instruction that formed it (a split, a loop's entry, a call, `start`, `seq`); None
     /// for the root group.
     pub pc: Option<Pc>,
     /// A split's subgroup: 0 for `then`, 1 for `else`, the fork's `@`.
@@ -213,6 +213,7 @@ impl Timeline {
             }) => Origin::Group(Construct::If),
             Some(Instr::Split { .. }) => Origin::Group(Construct::Fork),
             Some(Instr::StartBegin { .. }) => Origin::Group(Construct::Start),
+            Some(Instr::SeqBegin) => Origin::Group(Construct::Seq),
             _ => Origin::Group(Construct::Loop),
         }
     }
@@ -520,6 +521,34 @@ sync void main(void) {
             Some(("division by zero at t.fork:5:40", 3)),
         );
         insta::assert_snapshot!(pram_trace::json::write(&trace));
+    }
+
+    /// A `seq` is an instance of one processor (formed by its `seq begin`), as the simulator
+    /// traces it.
+    #[test]
+    fn a_seq_is_a_group_of_one_processor() {
+        let checked = fork_frontend::check_source(
+            "s.fork",
+            "sync void main(void) { sh int x; seq x = 1; }",
+            &Default::default(),
+        )
+        .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let seq = pc(&plan, 0, |i| matches!(i, Instr::SeqBegin));
+        let records = [
+            rec(1_000, 9_000, 0, -1, -1, 0, 4),
+            rec(2_000, 5_000, 0, 0, seq, 0, 1),
+        ]
+        .concat();
+        let t = decode_device(&records, 2);
+        let trace = t.trace(&plan, &checked.sources, "s.fork -p 4", 100, None);
+        let json = pram_trace::json::write(&trace);
+        assert!(
+            json.contains("\"name\":\"split: seq (1 subgroup)\""),
+            "{json}"
+        );
+        assert!(json.contains("\"construct\":\"seq\""), "{json}");
+        assert!(json.contains("\"size\":1"), "{json}");
     }
 
     #[test]
