@@ -188,26 +188,13 @@ impl<'p> Machine<'p> {
             let at: Vec<usize> = (0..threads.len())
                 .filter(|&i| matches!(threads[i].state, State::AtGroup(s) if std::ptr::eq(s, stop)))
                 .collect();
-            match &stop.kind {
-                // The present member with the smallest `$$` runs it (the threads are in `$$`
-                // order), as the synchronous `seq` of a group of one.
-                StmtKind::Seq(_) => {
-                    self.on_lane(fr, &mut threads[at[0]], |m, frame, cx, lanes| {
-                        let sync = Ctx {
-                            mode: Mode::Sync,
-                            ..*cx
-                        };
-                        m.exec(frame, &sync, stop, Lanes::from_slice(lanes))
-                            .map(drop)
-                    })?
-                }
-                _ => self.start_for(threads, &at, fr, stop)?,
-            }
+            self.start_for(threads, &at, fr, stop)?;
         }
         Ok(())
     }
 
-    /// Runs the `start` `stop` for the processors `at` waiting at it. Each has its variables
+    /// Runs the `start` (or the `seq`, as `start { seq S }`: docs/language.md §8) `stop` for
+    /// the processors `at` waiting at it. Each has its variables
     /// of the `start`'s function in its own call's frame, or in the region's: they are
     /// gathered into one frame of the group and scattered back after the body.
     fn start_for(
@@ -246,7 +233,11 @@ impl<'p> Machine<'p> {
             }
             group
         };
-        self.exec(&mut group, &cx, stop, (0..k as u32).collect())?;
+        let body = match &stop.kind {
+            StmtKind::Start(body) => &**body,
+            _ => stop,
+        };
+        self.exec_start(&mut group, &cx, stop.span, body, (0..k as u32).collect())?;
         for (i, &ti) in at.iter().enumerate() {
             let t = &mut threads[ti];
             let lane = t.lane as usize;

@@ -156,8 +156,8 @@ impl Builder<'_> {
                 cond, step, body, ..
             } => cond.as_ref().is_some_and(expr) || step.as_ref().is_some_and(expr) || nested(body),
             StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => self.effects(s).host,
-            StmtKind::Start(_) => top,
-            StmtKind::Fork { .. } | StmtKind::Farm(_) | StmtKind::Seq(_) => true,
+            StmtKind::Start(_) | StmtKind::Seq(_) => top,
+            StmtKind::Fork { .. } | StmtKind::Farm(_) => true,
         }
     }
 }
@@ -171,7 +171,7 @@ impl Builder<'_> {
 /// barrier phases end one only where a barrier releases.
 fn divergent_barrier(s: &Stmt, nested: bool) -> bool {
     match &s.kind {
-        StmtKind::Barrier | StmtKind::Start(_) => nested,
+        StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => nested,
         StmtKind::Block(b) => b.stmts.iter().any(|s| divergent_barrier(s, nested)),
         StmtKind::If { then, els, .. } => {
             divergent_barrier(then, true)
@@ -190,7 +190,7 @@ fn divergent_barrier(s: &Stmt, nested: bool) -> bool {
 /// pre-order.
 fn barriers(s: &Stmt) -> i64 {
     match &s.kind {
-        StmtKind::Barrier | StmtKind::Start(_) => 1,
+        StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => 1,
         StmtKind::Block(b) => b.stmts.iter().map(barriers).sum(),
         StmtKind::If { then, els, .. } => barriers(then) + els.as_deref().map_or(0, barriers),
         StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).map(barriers).sum(),
@@ -308,11 +308,14 @@ impl Phases {
     fn resumable(&mut self, b: &Builder, s: &Stmt) -> Stmt {
         let span = s.span;
         match &s.kind {
-            StmtKind::Barrier | StmtKind::Start(_) => {
+            StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => {
                 self.next += 1;
                 let k = self.next;
-                if let StmtKind::Start(body) = &s.kind {
-                    self.starts.push((k, (**body).clone()));
+                match &s.kind {
+                    StmtKind::Start(body) => self.starts.push((k, (**body).clone())),
+                    // `seq S` in asynchronous code is `start { seq S }`.
+                    StmtKind::Seq(_) => self.starts.push((k, s.clone())),
+                    _ => {}
                 }
                 // Running: stop here. Seeking this barrier: found, run on.
                 let stop = assign_stmt(b, self.phase, self.int(-k), span);

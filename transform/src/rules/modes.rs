@@ -55,6 +55,8 @@ impl Builder<'_> {
                 match &s.kind {
                     StmtKind::Block(b) => top_level(&b.stmts, out),
                     StmtKind::Start(body) => out.push(body),
+                    // A `seq` of asynchronous code is the body of its own `start`.
+                    StmtKind::Seq(_) => out.push(s),
                     _ => {}
                 }
             }
