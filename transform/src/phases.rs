@@ -36,7 +36,12 @@ impl Builder<'_> {
         let stmts = self.inline_async_calls(stmts);
         let mut run: Vec<Stmt> = Vec::new();
         for s in &stmts {
-            if self.host_construct(s, true) {
+            // A `start` or `seq` at the top is a stop like the others: where the run before
+            // it has stops that processors reach at different times, it joins the run's
+            // barrier phases, so that it pairs with them as a `barrier` would.
+            let joins =
+                !self.host_construct(s, false) && run.iter().any(|r| divergent_barrier(r, false));
+            if self.host_construct(s, true) && !joins {
                 self.async_run(&run, ops);
                 run.clear();
                 self.stmt(s, Mode::Async, ops);
@@ -114,7 +119,7 @@ impl Builder<'_> {
         self.close(&mut loop_body, CutReason::Suspend);
         for (at, start) in at_starts {
             let mut arm = Vec::new();
-            self.start_region(start, &mut arm);
+            self.start_group(start, &mut arm);
             let frame = self.scope_frame(start.span, "stopped at start");
             let rest = self.new_frame("(not at start)".into());
             loop_body.push(HostOp::Split(Split {
