@@ -72,6 +72,51 @@ struct Thread<'p> {
     ran_first: Option<(&'p Expr, u64)>,
 }
 
+/// A `start` or `seq` that processors wait at: the statement and the calls (from the region's
+/// body inwards) each reached it through. Those that reached one statement through other
+/// calls wait at another stop, as each call compiled in place has its own copy in the Plan.
+struct Stop<'p> {
+    stmt: &'p Stmt,
+    calls: Vec<&'p Expr>,
+}
+
+impl Stop<'_> {
+    fn same(&self, other: &Stop) -> bool {
+        std::ptr::eq(self.stmt, other.stmt)
+            && self.calls.len() == other.calls.len()
+            && self
+                .calls
+                .iter()
+                .zip(&other.calls)
+                .all(|(a, b)| std::ptr::eq(*a, *b))
+    }
+
+    /// Program order: by the call sites, outermost first, then the statement.
+    fn order(&self) -> Vec<(u32, u32)> {
+        self.calls
+            .iter()
+            .map(|c| (c.span.lo, c.span.hi))
+            .chain([(self.stmt.span.lo, self.stmt.span.hi)])
+            .collect()
+    }
+}
+
+impl<'p> Thread<'p> {
+    fn stop(&self) -> Option<Stop<'p>> {
+        match self.state {
+            State::AtGroup(stmt) => Some(Stop {
+                stmt,
+                calls: self
+                    .levels
+                    .iter()
+                    .filter_map(|l| l.call.map(|c| c.0))
+                    .collect(),
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// A resumable call: `f(x)`, `place = f(x)`.
 fn statement_call(e: &Expr) -> Option<(&Expr, FuncId, Target<'_>)> {
     match &e.kind {
@@ -175,20 +220,14 @@ impl<'p> Machine<'p> {
     /// at it, in program order; those waiting at a `barrier` are released with them
     /// (docs/language.md §8).
     fn run_stops(&mut self, threads: &mut [Thread<'p>], fr: &mut Frame) -> R<()> {
-        let mut stops: Vec<&'p Stmt> = threads
-            .iter()
-            .filter_map(|t| match t.state {
-                State::AtGroup(s) => Some(s),
-                _ => None,
-            })
-            .collect();
-        stops.sort_by_key(|s| (s.span.lo, s.span.hi, *s as *const Stmt as usize));
-        stops.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        let mut stops: Vec<Stop<'p>> = threads.iter().filter_map(Thread::stop).collect();
+        stops.sort_by_cached_key(Stop::order);
+        stops.dedup_by(|a, b| a.same(b));
         for stop in stops {
             let at: Vec<usize> = (0..threads.len())
-                .filter(|&i| matches!(threads[i].state, State::AtGroup(s) if std::ptr::eq(s, stop)))
+                .filter(|&i| threads[i].stop().is_some_and(|s| s.same(&stop)))
                 .collect();
-            self.start_for(threads, &at, fr, stop)?;
+            self.start_for(threads, &at, fr, stop.stmt)?;
         }
         Ok(())
     }

@@ -33,9 +33,11 @@ impl Builder<'_> {
     /// still synchronises) is a barrier of the whole group; the runs between them become
     /// barrier phases where their barriers need it (`divergent_barrier`).
     pub(crate) fn async_region(&mut self, stmts: &[Stmt], ops: &mut Vec<HostOp>) {
-        let stmts = self.inline_async_calls(stmts);
+        let mut spliced = Vec::new();
+        let inlined = self.inline_async_calls(stmts);
+        self.splice_host_blocks(inlined, &mut spliced);
         let mut run: Vec<Stmt> = Vec::new();
-        for s in &stmts {
+        for s in &spliced {
             // A `start` or `seq` at the top is a stop like the others: where the run before
             // it has stops that processors reach at different times, it joins the run's
             // barrier phases, so that it pairs with them as a `barrier` would.
@@ -50,6 +52,20 @@ impl Builder<'_> {
             }
         }
         self.async_run(&run, ops);
+    }
+
+    /// `stmts` with each block that holds a host construct at its top (an inlined callee's
+    /// body with a `start` or `seq`) spliced in, so that its statements are at the top of the
+    /// region: a run of them can become barrier phases, the `start` or `seq` a stop of them.
+    fn splice_host_blocks(&self, stmts: Vec<Stmt>, out: &mut Vec<Stmt>) {
+        for s in stmts {
+            match s.kind {
+                StmtKind::Block(b) if self.host_construct(&s, true) => {
+                    self.splice_host_blocks(b.stmts, out)
+                }
+                _ => out.push(s),
+            }
+        }
     }
 
     fn async_run(&mut self, run: &[Stmt], ops: &mut Vec<HostOp>) {
