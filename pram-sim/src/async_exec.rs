@@ -233,9 +233,9 @@ impl<'p> Machine<'p> {
     }
 
     /// Runs the `start` (or the `seq`, as `start { seq S }`: docs/language.md §8) `stop` for
-    /// the processors `at` waiting at it. Each has its variables
-    /// of the `start`'s function in its own call's frame, or in the region's: they are
-    /// gathered into one frame of the group and scattered back after the body.
+    /// the processors `at` waiting at it. Each has its variables of the `start`'s function in
+    /// its own call's frame, or in the region's: they are gathered into one frame of the
+    /// group and scattered back after the body.
     fn start_for(
         &mut self,
         threads: &mut [Thread<'p>],
