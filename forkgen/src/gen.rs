@@ -74,6 +74,7 @@ pub const FEATURES: &[&str] = &[
     "async-call-in-expression",
     "farm-in-async",
     "start-in-async",
+    "seq-in-async",
 ];
 
 #[derive(Clone, Debug)]
@@ -489,6 +490,14 @@ impl Gen<'_> {
         if nest && ctx.mode == Mode::Async && self.opts.on("farm-in-async") {
             menu.push((1, S::Farm));
         }
+        // A `seq` in asynchronous code is `start { seq S }`, a stop (docs/language.md §8): it
+        // runs when nobody else runs, so its writes race with nothing. Only in an `async`
+        // function: in a `farm` body with a barrier it could pair with that barrier, before
+        // the group arrays it guards are written.
+        if nest && ctx.mode == Mode::Async && self.in_async_fn(ctx) && self.opts.on("seq-in-async")
+        {
+            menu.push((1, S::Seq));
+        }
         if nest && sync {
             menu.extend([(2, S::SharedIf), (2, S::Fork), (1, S::Seq), (1, S::Farm)]);
             if loops && sh_locals && self.opts.on("shared-loop") {
@@ -846,6 +855,10 @@ impl Gen<'_> {
                 out.push(s);
             }
             S::Seq => {
+                if ctx.mode == Mode::Async {
+                    // A stop: the `async` function synchronises, as with a barrier.
+                    self.calls_barrier = true;
+                }
                 let mut s = Stmt::nest("seq", None, "");
                 let body_ctx = Ctx {
                     mode: Mode::Seq,
@@ -1084,11 +1097,16 @@ impl Gen<'_> {
     /// different times: its barriers pair with the caller's by count). Not a `farm` body,
     /// whose group arrays are read after its barrier by every member.
     fn barrier_callable(&self, ctx: &Ctx, whole: bool) -> bool {
-        let in_async_fn = ctx
-            .this
-            .is_some_and(|i| matches!(self.funcs[i].kind, Kind::Async { .. }));
         (ctx.mode == Mode::Sync && whole)
-            || (ctx.mode == Mode::Async && in_async_fn && self.opts.on("async-call-barrier"))
+            || (ctx.mode == Mode::Async
+                && self.in_async_fn(ctx)
+                && self.opts.on("async-call-barrier"))
+    }
+
+    /// Whether `ctx` is in the body of an `async` function.
+    fn in_async_fn(&self, ctx: &Ctx) -> bool {
+        ctx.this
+            .is_some_and(|i| matches!(self.funcs[i].kind, Kind::Async { .. }))
     }
 
     /// `if (c) start { ... }` at the end of an `async` function without barriers: the

@@ -12,7 +12,6 @@
 //! statement.
 
 use crate::exec::Flow;
-use crate::fault::{self, Fault};
 use crate::machine::{Ctx, Frame, Lanes, Machine, R};
 use crate::value::truth;
 use fork_frontend::hir::{Expr, ExprKind, FuncId, Mode, Stmt, StmtKind, SwitchCase, VarId};
@@ -55,7 +54,9 @@ struct Level<'p> {
 enum State<'p> {
     Running,
     AtBarrier(Span),
-    AtStart(&'p Stmt),
+    /// At a `start` or `seq` (docs/language.md §8): it runs for the processors waiting at it
+    /// once the others wait too or have left the region.
+    AtGroup(&'p Stmt),
     Finished,
     Returned,
 }
@@ -69,6 +70,51 @@ struct Thread<'p> {
     clock: u64,
     /// The value of the synchronising call that ran before the rest of the next statement.
     ran_first: Option<(&'p Expr, u64)>,
+}
+
+/// A `start` or `seq` that processors wait at: the statement and the calls (from the region's
+/// body inwards) each reached it through. Those that reached one statement through other
+/// calls wait at another stop, as each call compiled in place has its own copy in the Plan.
+struct Stop<'p> {
+    stmt: &'p Stmt,
+    calls: Vec<&'p Expr>,
+}
+
+impl Stop<'_> {
+    fn same(&self, other: &Stop) -> bool {
+        std::ptr::eq(self.stmt, other.stmt)
+            && self.calls.len() == other.calls.len()
+            && self
+                .calls
+                .iter()
+                .zip(&other.calls)
+                .all(|(a, b)| std::ptr::eq(*a, *b))
+    }
+
+    /// Program order: by the call sites, outermost first, then the statement.
+    fn order(&self) -> Vec<(u32, u32)> {
+        self.calls
+            .iter()
+            .map(|c| (c.span.lo, c.span.hi))
+            .chain([(self.stmt.span.lo, self.stmt.span.hi)])
+            .collect()
+    }
+}
+
+impl<'p> Thread<'p> {
+    fn stop(&self) -> Option<Stop<'p>> {
+        match self.state {
+            State::AtGroup(stmt) => Some(Stop {
+                stmt,
+                calls: self
+                    .levels
+                    .iter()
+                    .filter_map(|l| l.call.map(|c| c.0))
+                    .collect(),
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// A resumable call: `f(x)`, `place = f(x)`.
@@ -135,7 +181,7 @@ impl<'p> Machine<'p> {
             let now = threads.iter().map(|t| t.clock).max().unwrap_or(start);
             let waiting: Lanes = threads
                 .iter()
-                .filter(|t| matches!(t.state, State::AtBarrier(_) | State::AtStart(_)))
+                .filter(|t| matches!(t.state, State::AtBarrier(_) | State::AtGroup(_)))
                 .map(|t| t.lane)
                 .collect();
             if waiting.is_empty() {
@@ -149,35 +195,9 @@ impl<'p> Machine<'p> {
             }) {
                 self.trace_barrier(waiting.len() as u32, span);
             }
-            let starts: Vec<&'p Stmt> = threads
-                .iter()
-                .filter_map(|t| match t.state {
-                    State::AtStart(s) => Some(s),
-                    _ => None,
-                })
-                .collect();
-            if let Some(&first) = starts.first() {
-                if starts.len() != waiting.len() || starts.iter().any(|s| !std::ptr::eq(*s, first))
-                {
-                    let f = Fault::new(
-                        &fault::R0013,
-                        first.span,
-                        "internal simulator error: processors wait at different barriers",
-                    );
-                    return Err(Box::new(f));
-                }
-                let StmtKind::Start(body) = &first.kind else {
-                    return Err(self.internal("a start that is not a start"));
-                };
-                let flow = self.exec_start(fr, cx, first.span, body, waiting)?;
-                for t in threads.iter_mut() {
-                    if flow.exits.as_ref().is_some_and(|e| e.ret.contains(&t.lane)) {
-                        t.state = State::Returned;
-                    }
-                }
-            }
+            self.run_stops(&mut threads, fr)?;
             for t in threads.iter_mut() {
-                if matches!(t.state, State::AtBarrier(_) | State::AtStart(_)) {
+                if matches!(t.state, State::AtBarrier(_) | State::AtGroup(_)) {
                     t.state = State::Running;
                 }
                 t.clock = self.clock;
@@ -194,6 +214,86 @@ impl<'p> Machine<'p> {
             }
         }
         Ok(flow)
+    }
+
+    /// Runs the `start`s and `seq`s that processors wait at, each for the processors waiting
+    /// at it, in program order; those waiting at a `barrier` are released with them
+    /// (docs/language.md §8).
+    fn run_stops(&mut self, threads: &mut [Thread<'p>], fr: &mut Frame) -> R<()> {
+        let mut stops: Vec<Stop<'p>> = threads.iter().filter_map(Thread::stop).collect();
+        stops.sort_by_cached_key(Stop::order);
+        stops.dedup_by(|a, b| a.same(b));
+        for stop in stops {
+            let at: Vec<usize> = (0..threads.len())
+                .filter(|&i| threads[i].stop().is_some_and(|s| s.same(&stop)))
+                .collect();
+            self.start_for(threads, &at, fr, stop.stmt)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the `start` (or the `seq`, as `start { seq S }`: docs/language.md §8) `stop` for
+    /// the processors `at` waiting at it. Each has its variables of the `start`'s function in
+    /// its own call's frame, or in the region's: they are gathered into one frame of the
+    /// group and scattered back after the body.
+    fn start_for(
+        &mut self,
+        threads: &mut [Thread<'p>],
+        at: &[usize],
+        fr: &mut Frame,
+        stop: &'p Stmt,
+    ) -> R<()> {
+        let Some(level) = threads[at[0]].levels.last() else {
+            return Err(self.internal("a finished processor at a `start`"));
+        };
+        let cx = Ctx {
+            mode: Mode::Sync,
+            ..level.cx
+        };
+        let k = at.len();
+        let slots = self.slots[cx.func.0 as usize] as usize;
+        let mut group = {
+            let parts: Vec<(&Frame, usize)> = at
+                .iter()
+                .map(|&i| {
+                    let t = &threads[i];
+                    match t.levels.last().and_then(|l| l.frame.as_ref()) {
+                        Some(f) => (f, 0),
+                        None => (&*fr, t.lane as usize),
+                    }
+                })
+                .collect();
+            let mut group = self.frame(cx.func, parts.iter().map(|(f, l)| f.procs[*l]).collect());
+            for (i, (f, l)) in parts.iter().enumerate() {
+                let n = f.procs.len();
+                for s in 0..slots {
+                    group.cols[s * k + i] = f.cols[s * n + l];
+                }
+            }
+            group
+        };
+        let body = match &stop.kind {
+            StmtKind::Start(body) => &**body,
+            _ => stop,
+        };
+        self.exec_start(&mut group, &cx, stop.span, body, (0..k as u32).collect())?;
+        for (i, &ti) in at.iter().enumerate() {
+            let t = &mut threads[ti];
+            let lane = t.lane as usize;
+            let (f, l) = match t.levels.last_mut().and_then(|l| l.frame.as_mut()) {
+                Some(f) => (f, 0),
+                None => (&mut *fr, lane),
+            };
+            let n = f.procs.len();
+            for s in 0..slots {
+                f.cols[s * n + l] = group.cols[s * k + i];
+            }
+        }
+        // The private objects declared in the body end with it (its scope).
+        for &p in &group.owned {
+            self.mem.release(p, crate::memory::State::Ended);
+        }
+        Ok(())
     }
 
     /// Advances one processor by one statement (or until it must wait).
@@ -385,11 +485,11 @@ impl<'p> Machine<'p> {
                 t.state = State::AtBarrier(s.span);
                 Ok(())
             }
-            StmtKind::Start(_) if t.levels.len() == 1 => {
-                t.state = State::AtStart(s);
+            StmtKind::Start(_) | StmtKind::Seq(_) => {
+                t.state = State::AtGroup(s);
                 Ok(())
             }
-            StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Fork { .. } => {
+            StmtKind::Fork { .. } => {
                 Err(self.internal("a synchronous construct in asynchronous code"))
             }
         }

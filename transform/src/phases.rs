@@ -33,10 +33,17 @@ impl Builder<'_> {
     /// still synchronises) is a barrier of the whole group; the runs between them become
     /// barrier phases where their barriers need it (`divergent_barrier`).
     pub(crate) fn async_region(&mut self, stmts: &[Stmt], ops: &mut Vec<HostOp>) {
-        let stmts = self.inline_async_calls(stmts);
+        let mut spliced = Vec::new();
+        let inlined = self.inline_async_calls(stmts);
+        self.splice_host_blocks(inlined, &mut spliced);
         let mut run: Vec<Stmt> = Vec::new();
-        for s in &stmts {
-            if self.host_construct(s, true) {
+        for s in &spliced {
+            // A `start` or `seq` at the top is a stop like the others: where the run before
+            // it has stops that processors reach at different times, it joins the run's
+            // barrier phases, so that it pairs with them as a `barrier` would.
+            let joins =
+                !self.host_construct(s, false) && run.iter().any(|r| divergent_barrier(r, false));
+            if self.host_construct(s, true) && !joins {
                 self.async_run(&run, ops);
                 run.clear();
                 self.stmt(s, Mode::Async, ops);
@@ -45,6 +52,20 @@ impl Builder<'_> {
             }
         }
         self.async_run(&run, ops);
+    }
+
+    /// `stmts` with each block that holds a host construct at its top (an inlined callee's
+    /// body with a `start` or `seq`) spliced in, so that its statements are at the top of the
+    /// region: a run of them can become barrier phases, the `start` or `seq` a stop of them.
+    fn splice_host_blocks(&self, stmts: Vec<Stmt>, out: &mut Vec<Stmt>) {
+        for s in stmts {
+            match s.kind {
+                StmtKind::Block(b) if self.host_construct(&s, true) => {
+                    self.splice_host_blocks(b.stmts, out)
+                }
+                _ => out.push(s),
+            }
+        }
     }
 
     fn async_run(&mut self, run: &[Stmt], ops: &mut Vec<HostOp>) {
@@ -114,7 +135,7 @@ impl Builder<'_> {
         self.close(&mut loop_body, CutReason::Suspend);
         for (at, start) in at_starts {
             let mut arm = Vec::new();
-            self.start_region(start, &mut arm);
+            self.start_group(start, &mut arm);
             let frame = self.scope_frame(start.span, "stopped at start");
             let rest = self.new_frame("(not at start)".into());
             loop_body.push(HostOp::Split(Split {
@@ -156,8 +177,8 @@ impl Builder<'_> {
                 cond, step, body, ..
             } => cond.as_ref().is_some_and(expr) || step.as_ref().is_some_and(expr) || nested(body),
             StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Return(_) => self.effects(s).host,
-            StmtKind::Start(_) => top,
-            StmtKind::Fork { .. } | StmtKind::Farm(_) | StmtKind::Seq(_) => true,
+            StmtKind::Start(_) | StmtKind::Seq(_) => top,
+            StmtKind::Fork { .. } | StmtKind::Farm(_) => true,
         }
     }
 }
@@ -171,7 +192,7 @@ impl Builder<'_> {
 /// barrier phases end one only where a barrier releases.
 fn divergent_barrier(s: &Stmt, nested: bool) -> bool {
     match &s.kind {
-        StmtKind::Barrier | StmtKind::Start(_) => nested,
+        StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => nested,
         StmtKind::Block(b) => b.stmts.iter().any(|s| divergent_barrier(s, nested)),
         StmtKind::If { then, els, .. } => {
             divergent_barrier(then, true)
@@ -190,7 +211,7 @@ fn divergent_barrier(s: &Stmt, nested: bool) -> bool {
 /// pre-order.
 fn barriers(s: &Stmt) -> i64 {
     match &s.kind {
-        StmtKind::Barrier | StmtKind::Start(_) => 1,
+        StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => 1,
         StmtKind::Block(b) => b.stmts.iter().map(barriers).sum(),
         StmtKind::If { then, els, .. } => barriers(then) + els.as_deref().map_or(0, barriers),
         StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).map(barriers).sum(),
@@ -308,11 +329,14 @@ impl Phases {
     fn resumable(&mut self, b: &Builder, s: &Stmt) -> Stmt {
         let span = s.span;
         match &s.kind {
-            StmtKind::Barrier | StmtKind::Start(_) => {
+            StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => {
                 self.next += 1;
                 let k = self.next;
-                if let StmtKind::Start(body) = &s.kind {
-                    self.starts.push((k, (**body).clone()));
+                match &s.kind {
+                    StmtKind::Start(body) => self.starts.push((k, (**body).clone())),
+                    // `seq S` in asynchronous code is `start { seq S }`.
+                    StmtKind::Seq(_) => self.starts.push((k, s.clone())),
+                    _ => {}
                 }
                 // Running: stop here. Seeking this barrier: found, run on.
                 let stop = assign_stmt(b, self.phase, self.int(-k), span);

@@ -92,11 +92,15 @@ pub fn layout(
                 spilled.push(id);
             }
         }
-        // The transform's temporaries (not the return slot) may share slots.
+        // The transform's temporaries (not the return slot) may share slots; not those of a
+        // resumed kernel (an inlined callee's locals among them), which live on through the
+        // launches of its barrier phases, beyond the ops that use them.
         let temps: HashSet<VarId> = spilled
             .iter()
             .copied()
-            .filter(|v| program.var(*v).name.starts_with('%') && Some(*v) != f.ret)
+            .filter(|v| {
+                program.var(*v).name.starts_with('%') && Some(*v) != f.ret && !resumed.contains(v)
+            })
             .collect();
         let lifetimes = lifetimes::lifetimes(&f.body, &kernel_vars, &temps);
         let mut frame = 0;

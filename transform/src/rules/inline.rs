@@ -9,8 +9,8 @@
 //! `async_region` turns into kernels or barrier phases like any other.
 //!
 //! A function is inlined where that is exact: it is `async`, synchronises, is not recursive,
-//! has no `sh` parameter and contains no group construct (`start`, `fork`, `farm`, `seq`,
-//! whose groups need the host call); the call is a whole statement or runs before the rest of
+//! has no `sh` parameter and contains no `farm` (whose group needs the host call; a `start`
+//! or `seq` in place is a stop of the caller's region, `has_group_construct`); the call is a whole statement or runs before the rest of
 //! its statement, as the simulator enters it step by step (`inline_site`). Other calls stay
 //! host calls.
 
@@ -303,8 +303,21 @@ impl Builder<'_> {
                     self.rename_stmt(s, callee, names);
                 }
             }
-            // `inlinable` admits no group construct; the rest names no variable.
-            _ => {}
+            StmtKind::Start(body) | StmtKind::Seq(body) | StmtKind::Farm(body) => {
+                self.rename_stmt(body, callee, names)
+            }
+            StmtKind::Fork {
+                count,
+                at,
+                dollar,
+                body,
+            } => {
+                for e in [count, at].into_iter().chain(dollar.iter_mut()) {
+                    self.rename_expr(e, callee, names);
+                }
+                self.rename_stmt(body, callee, names);
+            }
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Barrier => {}
         }
     }
 
@@ -429,9 +442,13 @@ fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> boo
         .any(|s| visit(program, summaries, s, func))
 }
 
+/// Whether the asynchronous code `s` holds a group construct that needs the host call: a
+/// `fork` or `farm`. A `start` or `seq` does not: in place, it is a stop of the caller's
+/// region like a `barrier` (`phases`), run for the processors that wait at it, as the
+/// simulator runs it (docs/language.md §8).
 fn has_group_construct(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Seq(_) => true,
+        StmtKind::Fork { .. } | StmtKind::Farm(_) => true,
         StmtKind::Block(b) => b.stmts.iter().any(has_group_construct),
         StmtKind::If { then, els, .. } => {
             has_group_construct(then) || els.as_deref().is_some_and(has_group_construct)

@@ -37,13 +37,13 @@ pub const E0501: Code = Code {
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
-code, a call of an asynchronous function that synchronises (it contains a `barrier`) and is \
-recursive, a call of one that contains `start` or `seq`, or a `seq`. Other asynchronous \
-callees are compiled in place of the call, and their barriers pair with the other \
-processors' barriers as in the simulator; these need a host call of the group for the \
-processors that reach them while the others run on, which the Plan cannot express. (A \
-`barrier` or a `start` under a private condition is compiled: the region becomes barrier \
-phases. A `farm` in asynchronous code is a block.)\n\nCall the function where every \
+code, a call of an asynchronous function that synchronises (it contains a `barrier`, \
+`start` or `seq`) and is recursive. Other asynchronous callees are compiled in place of the \
+call, and their barriers pair with the other processors' barriers as in the simulator; a \
+recursive one needs a host call of the group for the processors that reach it while the \
+others run on, which the Plan cannot express. (A `barrier`, `start` or `seq` under a private \
+condition is compiled: the region becomes barrier phases. A `farm` in asynchronous code is \
+a block.)\n\nCall the function where every \
 processor of the region calls it, or put the callee's `barrier`s into the caller. `forkcc \
 sim` runs every checked program.",
 };
@@ -221,7 +221,7 @@ impl<'s> Builder<'s> {
             let what = if inline::recursive(&self.program, *func) {
                 format!("a call of the recursive function `{name}`, which synchronises,")
             } else {
-                format!("a call of `{name}`, which contains `start` or `seq`,")
+                format!("a call of `{name}`, which synchronises and is not compiled in place,")
             };
             return Some((
                 *span,
@@ -337,6 +337,8 @@ impl<'s> Builder<'s> {
             } => self.split_fork(count, at, dollar.as_ref(), body, s.span, ops),
             StmtKind::Start(body) => self.start_region(body, ops),
             StmtKind::Farm(body) => self.farm_region(body, ops),
+            // In asynchronous code `seq S` is `start { seq S }` (docs/language.md §8).
+            StmtKind::Seq(_) if mode == Mode::Async => self.start_region(s, ops),
             StmtKind::Seq(body) => self.seq_region(body, ops),
             StmtKind::Barrier => self.close(ops, CutReason::Barrier),
             // Simple statements and leaving were handled above.

@@ -19,6 +19,12 @@ impl Builder<'_> {
             let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
             return ops.push(HostOp::Start { body, shared_frame });
         }
+        self.start_group(body, ops);
+    }
+
+    /// `start S` as `fork (1; @ = 0; $ = __PROC_NR__) S` of the active members.
+    pub(crate) fn start_group(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+        self.close(ops, CutReason::HostConstruct);
         let mut slot = |b: &mut Self, value: Expr, what: &str| {
             let t = b.temp(Type::INT, what, body.span);
             let s = assign_stmt(b, t, value, body.span);
@@ -55,6 +61,8 @@ impl Builder<'_> {
                 match &s.kind {
                     StmtKind::Block(b) => top_level(&b.stmts, out),
                     StmtKind::Start(body) => out.push(body),
+                    // A `seq` of asynchronous code is the body of its own `start`.
+                    StmtKind::Seq(_) => out.push(s),
                     _ => {}
                 }
             }
