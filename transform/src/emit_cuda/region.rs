@@ -388,6 +388,9 @@ impl RegionEmitter<'_, '_> {
                     }
                 }
                 out.push(format!("it{p} = 0;"));
+                // The test before each iteration (the body follows), where `LoopLatch` comes
+                // back to: one `fk_r_spin` per loop, as a `while` has.
+                out.push(format!("test{}:", pc.0 + 1));
                 let site = self.sites.loop_site(l.span);
                 out.push(format!(
                     "if (running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) {}",
@@ -403,20 +406,16 @@ impl RegionEmitter<'_, '_> {
                     o.g
                 ));
             }
-            // The exit update, then the next iteration unless none runs or a limit stops it.
+            // The exit update, then back to the test before the body (`LoopEnter`'s).
             Instr::LoopLatch { body } => {
                 let (at, o) = enclosing()?;
                 let l = self.loop_header(at)?;
                 let (p, g) = (at.0, &o.g);
                 let cond = optional_var(plan, l.cond, l.span)?;
-                let site = self.sites.loop_site(l.span);
                 out.push(format!(
                     "running{p} = fk_r_loop_exit({g}, n{p}, r.slot_base, marks{p}, {cond}, g{p});"
                 ));
-                out.push(format!(
-                    "if (running{p} > 0 && !fk_r_spin(&it{p}, {site}, g{p}, r)) {}",
-                    self.goto(*body)
-                ));
+                out.push(format!("goto test{};", body.0));
             }
             Instr::LoopEnd => {
                 let (at, o) = enclosing()?;
