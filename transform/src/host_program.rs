@@ -9,9 +9,10 @@
 //! kernel, forms subgroups, updates loop exits and calls. The flat form is also what a
 //! device-resident schedule runs: a processor's program point is a `Pc`.
 //!
-//! Invariants (checked by `validate`): every jump target is inside the program; every `Split`
-//! arm ends with `SubgroupEnd`; `LoopBegin` … `LoopEnter` … `LoopNext` … `LoopLatch` …
-//! `LoopEnd` appear in this order for one loop; every function's code ends with `Ret`.
+//! Invariants (checked by `crate::valid`, the nesting through `HostProgram::nesting`): every
+//! jump target is inside the program; every `Split` arm ends with `SubgroupEnd`; `LoopBegin`
+//! … `LoopEnter` … `LoopNext` … `LoopLatch` … `LoopEnd` appear in this order for one loop;
+//! every function's code ends with `Ret`.
 
 use crate::plan::{
     Call, HostFnId, HostLoop, HostOp, KernelId, Multiprefix, Plan, RegionNeeds, SharedFrameId,

@@ -76,7 +76,8 @@ impl Marker {
     }
 
     /// What an op allocates itself, plus the most its nested blocks allocate on top. The
-    /// region emitter (`emit_cuda::region`) allocates in exactly this way.
+    /// region emitter (`emit_cuda::region`) places each split and loop with the same
+    /// `split_needs` and `loop_needs`.
     fn op_needs(&self, op: &HostOp) -> RegionNeeds {
         match op {
             HostOp::Split(s) => {

@@ -9,8 +9,9 @@
 //! `Region::needs`. Member and word lists are as long as the region's group.
 //!
 //! The body is the region's instructions in order as straight-line code, with a label
-//! `pcN:` before each instruction a jump goes to and a `goto` for each jump: no dispatch per
-//! instruction on the hot path (a whole run can be one region). The state an instruction
+//! `pcN:` before each instruction a jump goes to and a `goto` for each jump (a loop's latch
+//! goes back to `testN:`, the loop's test before its body at N, as a `while` tests): no
+//! dispatch per instruction on the hot path (a whole run can be one region). The state an instruction
 //! needs (its group, `seq`, where the stacks are) is static: it follows from the group
 //! operations open at it (`HostProgram::nesting`), and each open split or loop keeps its
 //! groups and counters in variables named by its pc.
@@ -37,10 +38,10 @@ pub fn region_kernel(
     let func = host.function_at(at);
     let span = plan.program.func(plan.function(func).func).span;
     let Instr::Region { name, needs, end } = &host.code[at.0 as usize] else {
-        return Err(bug(
+        return Err(EmitError {
             span,
-            "a region kernel for an instruction that is not a region",
-        ));
+            message: format!("instruction {} is not a region (a forkcc bug)", at.0),
+        });
     };
     let nesting = host.nesting(func).map_err(|e| EmitError {
         span,
@@ -77,7 +78,7 @@ pub fn region_kernel(
                 | Instr::LoopEnd
                 | Instr::SeqEnd
         );
-        body.push((pc, open.len() - closes as usize, stmts));
+        body.push((pc, open.len().saturating_sub(closes as usize), stmts));
     }
 
     let _ = writeln!(
@@ -110,7 +111,9 @@ pub fn region_kernel(
     for (pc, depth, stmts) in &body {
         let pad = "    ".repeat(depth + 1);
         if e.targets.contains(pc) {
-            let _ = writeln!(out, "{pad}pc{}:", pc.0);
+            // A label needs a statement: an instruction with none gets the empty one.
+            let empty = if stmts.is_empty() { ";" } else { "" };
+            let _ = writeln!(out, "{pad}pc{}:{empty}", pc.0);
         }
         for s in stmts {
             let _ = writeln!(out, "{pad}{s}");
@@ -177,9 +180,10 @@ impl RegionEmitter<'_, '_> {
         format!("goto pc{};", to.0)
     }
 
-    fn loop_header(&self, at: Pc) -> Result<LoopHeader, EmitError> {
+    /// The header and exit of the loop whose `LoopBegin` is at `at`.
+    fn loop_header(&self, at: Pc) -> Result<(LoopHeader, Pc), EmitError> {
         match &self.plan.host.code[at.0 as usize] {
-            Instr::LoopBegin { header, .. } => Ok(*header),
+            Instr::LoopBegin { header, exit } => Ok((*header, *exit)),
             _ => Err(bug(self.span, "a loop that is not a `LoopBegin`")),
         }
     }
@@ -220,7 +224,7 @@ impl RegionEmitter<'_, '_> {
                     ..c
                 },
                 Open::Loop { at, entered: true } => {
-                    let l = self.loop_header(at)?;
+                    let (l, _) = self.loop_header(at)?;
                     let bytes = self.frames[l.shared_frame.0 as usize];
                     Ctx {
                         g: format!("g{}", at.0),
@@ -330,8 +334,8 @@ impl RegionEmitter<'_, '_> {
                 ));
                 self.skip_empty_arm(pc, 0, arms, *end, out);
             }
-            // The next arm's subgroup, or on to the split's end (no restore: the parent's
-            // descriptor and its members' statuses are as they were).
+            // The next arm's subgroup, or on to the split's end (no restore: fk_r_split left
+            // the parent's descriptor and member list as they were).
             Instr::SubgroupEnd => {
                 let (at, _) = enclosing()?;
                 let Instr::Split { arms, end, .. } = &plan.host.code[at.0 as usize] else {
@@ -355,10 +359,7 @@ impl RegionEmitter<'_, '_> {
             // After the entry condition (test first): the loop group, and the first test.
             Instr::LoopEnter => {
                 let (at, o) = enclosing()?;
-                let l = self.loop_header(at)?;
-                let Instr::LoopBegin { exit, .. } = &plan.host.code[at.0 as usize] else {
-                    return Err(bug(self.span, "a loop that is not a `LoopBegin`"));
-                };
+                let (l, exit) = self.loop_header(at)?;
                 let (p, g) = (at.0, &o.g);
                 let cond = optional_var(plan, l.cond, l.span)?;
                 let frame = l.shared_frame.0;
@@ -394,7 +395,7 @@ impl RegionEmitter<'_, '_> {
                 let site = self.sites.loop_site(l.span);
                 out.push(format!(
                     "if (running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) {}",
-                    self.goto(*exit)
+                    self.goto(exit)
                 ));
             }
             // Members that left the body by `continue` take part in the latch.
@@ -409,7 +410,7 @@ impl RegionEmitter<'_, '_> {
             // The exit update, then back to the test before the body (`LoopEnter`'s).
             Instr::LoopLatch { body } => {
                 let (at, o) = enclosing()?;
-                let l = self.loop_header(at)?;
+                let (l, _) = self.loop_header(at)?;
                 let (p, g) = (at.0, &o.g);
                 let cond = optional_var(plan, l.cond, l.span)?;
                 out.push(format!(
