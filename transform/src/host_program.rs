@@ -9,9 +9,10 @@
 //! kernel, forms subgroups, updates loop exits and calls. The flat form is also what a
 //! device-resident schedule runs: a processor's program point is a `Pc`.
 //!
-//! Invariants (checked by `validate`): every jump target is inside the program; every `Split`
-//! arm ends with `SubgroupEnd`; `LoopBegin` … `LoopEnter` … `LoopNext` … `LoopLatch` …
-//! `LoopEnd` appear in this order for one loop; every function's code ends with `Ret`.
+//! Invariants (checked by `crate::valid`, the nesting through `HostProgram::nesting`): every
+//! jump target is inside the program; every `Split` arm ends with `SubgroupEnd`; `LoopBegin`
+//! … `LoopEnter` … `LoopNext` … `LoopLatch` … `LoopEnd` appear in this order for one loop;
+//! every function's code ends with `Ret`.
 
 use crate::plan::{
     Call, HostFnId, HostLoop, HostOp, KernelId, Multiprefix, Plan, RegionNeeds, SharedFrameId,
@@ -59,6 +60,178 @@ impl HostProgram {
                 Instr::LoopBegin { header, exit } if exit.0 > pc.0 => Some((*header, *exit)),
                 _ => None,
             })
+    }
+}
+
+/// A group operation open at an instruction (`HostProgram::nesting`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Open {
+    /// A split, by the pc of its `Split`.
+    Split(Pc),
+    /// A loop, by the pc of its `LoopBegin`; `entered` after its `LoopEnter`.
+    Loop {
+        at: Pc,
+        entered: bool,
+    },
+    Seq,
+    Start,
+}
+
+/// The group operations open at each instruction of one function, innermost last.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Nesting {
+    entry: Pc,
+    open: Vec<Option<Vec<Open>>>,
+}
+
+impl Nesting {
+    /// The operations open at `pc` (None: no path reaches it).
+    pub fn at(&self, pc: Pc) -> Option<&[Open]> {
+        let i = pc.0.checked_sub(self.entry.0)? as usize;
+        self.open.get(i)?.as_deref()
+    }
+}
+
+impl HostProgram {
+    /// Follows every path of host function `f`'s code with the stack of open group
+    /// operations; the stack at an instruction must be the same on every path that reaches
+    /// it, so it is a static property of the instruction. The validator checks it here; the
+    /// block-region emitter gives each open operation its state from it. Err: what is wrong.
+    pub fn nesting(&self, f: HostFnId) -> Result<Nesting, String> {
+        let entry = self.entry(f);
+        let end = self
+            .entries
+            .iter()
+            .map(|e| e.0)
+            .filter(|e| *e > entry.0)
+            .min()
+            .unwrap_or(self.code.len() as u32);
+        let mut seen: Vec<Option<Vec<Open>>> = vec![None; (end - entry.0) as usize];
+        let mut work = vec![(entry, Vec::new())];
+        while let Some((pc, open)) = work.pop() {
+            if pc.0 < entry.0 || pc.0 >= end {
+                return Err(format!(
+                    "a jump to {} leaves the function ({}..{end})",
+                    pc.0, entry.0
+                ));
+            }
+            let slot = &mut seen[(pc.0 - entry.0) as usize];
+            if let Some(before) = slot {
+                if *before != open {
+                    return Err(format!(
+                    "instruction {} is reached with different open operations ({before:?} and {open:?})",
+                    pc.0
+                ));
+                }
+                continue;
+            }
+            *slot = Some(open.clone());
+            let next = Pc(pc.0 + 1);
+            let top = open.last().copied();
+            let popped = || open[..open.len() - 1].to_vec();
+            let pushed = |o: Open| {
+                let mut v = open.clone();
+                v.push(o);
+                v
+            };
+            let wrong = |what: &str| format!("instruction {}: {what} (open: {open:?})", pc.0);
+            match &self.code[pc.0 as usize] {
+                Instr::Launch(_) | Instr::Call(_) | Instr::Multiprefix(_) => {
+                    work.push((next, open.clone()))
+                }
+                Instr::Branch { els, end, .. } => {
+                    work.push((next, open.clone()));
+                    work.push((*els, open.clone()));
+                    work.push((*end, open.clone()));
+                }
+                Instr::Jump(to) => work.push((*to, open.clone())),
+                Instr::Region { end, .. } => {
+                    work.push((next, open.clone()));
+                    work.push((*end, open.clone()));
+                }
+                Instr::Split { arms, end, .. } => {
+                    for arm in arms {
+                        work.push((*arm, pushed(Open::Split(pc))));
+                    }
+                    work.push((*end, open.clone()));
+                }
+                Instr::SubgroupEnd => {
+                    let Some(Open::Split(at)) = top else {
+                        return Err(wrong("`subgroup end` outside a split arm"));
+                    };
+                    let Instr::Split { arms, end, .. } = &self.code[at.0 as usize] else {
+                        return Err(wrong("a split that is not a `Split`"));
+                    };
+                    for arm in arms {
+                        work.push((*arm, open.clone()));
+                    }
+                    work.push((*end, popped()));
+                }
+                Instr::LoopBegin { exit, .. } => {
+                    if !matches!(self.code.get(exit.0 as usize), Some(Instr::LoopEnd)) {
+                        return Err(wrong("a loop whose exit is not its `LoopEnd`"));
+                    }
+                    work.push((
+                        next,
+                        pushed(Open::Loop {
+                            at: pc,
+                            entered: false,
+                        }),
+                    ));
+                }
+                Instr::LoopEnter => {
+                    let Some(Open::Loop { at, entered: false }) = top else {
+                        return Err(wrong("`loop enter` outside its loop's entry"));
+                    };
+                    let Instr::LoopBegin { exit, .. } = &self.code[at.0 as usize] else {
+                        return Err(wrong("a loop that is not a `LoopBegin`"));
+                    };
+                    let mut inside = popped();
+                    inside.push(Open::Loop { at, entered: true });
+                    work.push((next, inside.clone()));
+                    work.push((*exit, inside));
+                }
+                Instr::LoopNext => {
+                    if !matches!(top, Some(Open::Loop { entered: true, .. })) {
+                        return Err(wrong("`loop next` outside a loop body"));
+                    }
+                    work.push((next, open.clone()));
+                }
+                Instr::LoopLatch { body } => {
+                    if !matches!(top, Some(Open::Loop { entered: true, .. })) {
+                        return Err(wrong("`loop latch` outside a loop"));
+                    }
+                    work.push((*body, open.clone()));
+                    work.push((next, open.clone()));
+                }
+                Instr::LoopEnd => {
+                    if !matches!(top, Some(Open::Loop { entered: true, .. })) {
+                        return Err(wrong("`loop end` outside an entered loop"));
+                    }
+                    work.push((next, popped()));
+                }
+                Instr::SeqBegin => work.push((next, pushed(Open::Seq))),
+                Instr::SeqEnd => {
+                    if top != Some(Open::Seq) {
+                        return Err(wrong("`seq end` without its `seq begin`"));
+                    }
+                    work.push((next, popped()));
+                }
+                Instr::StartBegin { .. } => work.push((next, pushed(Open::Start))),
+                Instr::StartEnd => {
+                    if top != Some(Open::Start) {
+                        return Err(wrong("`start end` without its `start begin`"));
+                    }
+                    work.push((next, popped()));
+                }
+                Instr::Ret => {
+                    if !open.is_empty() {
+                        return Err(wrong("`ret` with group operations still open"));
+                    }
+                }
+            }
+        }
+        Ok(Nesting { entry, open: seen })
     }
 }
 

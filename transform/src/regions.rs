@@ -8,7 +8,7 @@
 //! The ops stay in the Plan (`HostOp::Region`): a group larger than one block (or a
 //! `--crcw priority` run, which serialises members) runs them the ordinary way.
 
-use crate::plan::{HostOp, Plan, Region, RegionNeeds, SplitKind};
+use crate::plan::{HostOp, Plan, Region, RegionNeeds, SharedFrameId, SplitKind};
 
 /// The most members a group may have to run a region: one thread per member, so that
 /// members of asynchronous kernels that wait for each other run on their own threads.
@@ -76,25 +76,17 @@ impl Marker {
     }
 
     /// What an op allocates itself, plus the most its nested blocks allocate on top. The
-    /// region emitter (`emit_cuda::region`) allocates in exactly this way.
+    /// region emitter (`emit_cuda::region`) places each split and loop with the same
+    /// `split_needs` and `loop_needs`.
     fn op_needs(&self, op: &HostOp) -> RegionNeeds {
         match op {
             HostOp::Split(s) => {
-                let stride = split_frame_stride(s, &self.plan_frames);
                 let arms = s
                     .arms
                     .iter()
                     .map(|a| self.needs(a))
                     .fold(RegionNeeds::default(), max);
-                plus(
-                    RegionNeeds {
-                        groups: 2,
-                        member_lists: 1,
-                        word_lists: 0,
-                        frame_bytes: 2 * stride,
-                    },
-                    arms,
-                )
+                plus(split_needs(&s.shared_frames, &self.plan_frames), arms)
             }
             HostOp::Loop(l) => {
                 let inner = [&l.entry_cond, &l.body, &l.latch]
@@ -102,12 +94,7 @@ impl Marker {
                     .map(|b| self.needs(b))
                     .fold(RegionNeeds::default(), max);
                 plus(
-                    RegionNeeds {
-                        groups: 1,
-                        member_lists: l.forms_group as u32,
-                        word_lists: 1,
-                        frame_bytes: align8(self.plan_frames[l.shared_frame.0 as usize]),
-                    },
+                    loop_needs(l.forms_group, self.plan_frames[l.shared_frame.0 as usize]),
                     inner,
                 )
             }
@@ -119,9 +106,31 @@ impl Marker {
 }
 
 /// The bytes between the two subgroups' frames of an `if` split.
-pub fn split_frame_stride(s: &crate::plan::Split, frames: &[u64]) -> u64 {
-    let bytes = |i: usize| s.shared_frames.get(i).map_or(0, |f| frames[f.0 as usize]);
+pub fn split_frame_stride(shared_frames: &[SharedFrameId], frames: &[u64]) -> u64 {
+    let bytes = |i: usize| shared_frames.get(i).map_or(0, |f| frames[f.0 as usize]);
     align8(bytes(0).max(bytes(1)))
+}
+
+/// What an `if` split allocates on a region's stacks: the two subgroups, one member list,
+/// their frames.
+pub fn split_needs(shared_frames: &[SharedFrameId], frames: &[u64]) -> RegionNeeds {
+    RegionNeeds {
+        groups: 2,
+        member_lists: 1,
+        word_lists: 0,
+        frame_bytes: 2 * split_frame_stride(shared_frames, frames),
+    }
+}
+
+/// What a loop allocates: its group, a member list when it forms one, its marks, its frame
+/// (`frame_bytes` before alignment).
+pub fn loop_needs(forms_group: bool, frame_bytes: u64) -> RegionNeeds {
+    RegionNeeds {
+        groups: 1,
+        member_lists: forms_group as u32,
+        word_lists: 1,
+        frame_bytes: align8(frame_bytes),
+    }
 }
 
 pub fn align8(x: u64) -> u64 {
@@ -164,7 +173,7 @@ fn max(a: RegionNeeds, b: RegionNeeds) -> RegionNeeds {
     }
 }
 
-fn plus(a: RegionNeeds, b: RegionNeeds) -> RegionNeeds {
+pub fn plus(a: RegionNeeds, b: RegionNeeds) -> RegionNeeds {
     RegionNeeds {
         groups: a.groups + b.groups,
         member_lists: a.member_lists + b.member_lists,

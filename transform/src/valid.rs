@@ -11,11 +11,10 @@
 //! arm), each loop's instructions come
 //! in order, and every path reaches `Ret` with no group operation left open.
 
-use crate::host_program::{HostProgram, Instr, Pc};
-use crate::plan::{Call, Home, Multiprefix, Plan, SplitKind};
+use crate::host_program::{HostProgram, Instr};
+use crate::plan::{Call, Home, HostFnId, Multiprefix, Plan, SplitKind};
 use fork_frontend::diag::Code;
 use fork_frontend::hir::VarId;
-use std::collections::HashMap;
 
 pub const E0590: Code = Code {
     id: "E0590",
@@ -29,20 +28,6 @@ without the Plan. Please report it with the program.",
 /// What a validation failure says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invalid(pub String);
-
-/// The open group operations on a path, innermost last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Open {
-    /// A split, by the pc of its `Split`.
-    Split(Pc),
-    /// A loop, by the pc of its `LoopBegin`; `entered` after its `LoopEnter`.
-    Loop {
-        at: Pc,
-        entered: bool,
-    },
-    Seq,
-    Start,
-}
 
 pub fn validate(plan: &Plan) -> Result<(), Invalid> {
     let host = &plan.host;
@@ -62,20 +47,9 @@ pub fn validate(plan: &Plan) -> Result<(), Invalid> {
             has_home(plan, ret)?;
         }
     }
-    let mut ends: Vec<u32> = host.entries.iter().map(|e| e.0).collect();
-    ends.sort_unstable();
-    for (fi, entry) in host.entries.iter().enumerate() {
-        let end = ends
-            .iter()
-            .copied()
-            .find(|e| *e > entry.0)
-            .unwrap_or(host.code.len() as u32);
-        nesting(host, *entry, end).map_err(|e| {
-            Invalid(format!(
-                "host function `{}`: {}",
-                plan.functions[fi].name, e.0
-            ))
-        })?;
+    for fi in 0..host.entries.len() {
+        host.nesting(HostFnId(fi as u32))
+            .map_err(|e| Invalid(format!("host function `{}`: {e}", plan.functions[fi].name)))?;
     }
     Ok(())
 }
@@ -226,136 +200,6 @@ fn operands(plan: &Plan, instr: &Instr) -> Result<(), Invalid> {
         | Instr::SeqEnd
         | Instr::StartEnd
         | Instr::Region { .. } => {}
-    }
-    Ok(())
-}
-
-/// Follows every path of one function's code with the stack of open group operations; the
-/// stack at an instruction must be the same on every path that reaches it.
-fn nesting(host: &HostProgram, entry: Pc, end: u32) -> Result<(), Invalid> {
-    let mut seen: HashMap<u32, Vec<Open>> = HashMap::new();
-    let mut work = vec![(entry, Vec::new())];
-    while let Some((pc, open)) = work.pop() {
-        if pc.0 < entry.0 || pc.0 >= end {
-            return Err(Invalid(format!(
-                "a jump to {} leaves the function ({}..{end})",
-                pc.0, entry.0
-            )));
-        }
-        if let Some(before) = seen.get(&pc.0) {
-            if *before != open {
-                return Err(Invalid(format!(
-                    "instruction {} is reached with different open operations ({before:?} and {open:?})",
-                    pc.0
-                )));
-            }
-            continue;
-        }
-        seen.insert(pc.0, open.clone());
-        let next = Pc(pc.0 + 1);
-        let top = open.last().copied();
-        let popped = || open[..open.len() - 1].to_vec();
-        let pushed = |o: Open| {
-            let mut v = open.clone();
-            v.push(o);
-            v
-        };
-        let wrong = |what: &str| Invalid(format!("instruction {}: {what} (open: {open:?})", pc.0));
-        match &host.code[pc.0 as usize] {
-            Instr::Launch(_) | Instr::Call(_) | Instr::Multiprefix(_) => {
-                work.push((next, open.clone()))
-            }
-            Instr::Branch { els, end, .. } => {
-                work.push((next, open.clone()));
-                work.push((*els, open.clone()));
-                work.push((*end, open.clone()));
-            }
-            Instr::Jump(to) => work.push((*to, open.clone())),
-            Instr::Region { end, .. } => {
-                work.push((next, open.clone()));
-                work.push((*end, open.clone()));
-            }
-            Instr::Split { arms, end, .. } => {
-                for arm in arms {
-                    work.push((*arm, pushed(Open::Split(pc))));
-                }
-                work.push((*end, open.clone()));
-            }
-            Instr::SubgroupEnd => {
-                let Some(Open::Split(at)) = top else {
-                    return Err(wrong("`subgroup end` outside a split arm"));
-                };
-                let Instr::Split { arms, end, .. } = &host.code[at.0 as usize] else {
-                    return Err(wrong("a split that is not a `Split`"));
-                };
-                for arm in arms {
-                    work.push((*arm, open.clone()));
-                }
-                work.push((*end, popped()));
-            }
-            Instr::LoopBegin { exit, .. } => {
-                if !matches!(host.code.get(exit.0 as usize), Some(Instr::LoopEnd)) {
-                    return Err(wrong("a loop whose exit is not its `LoopEnd`"));
-                }
-                work.push((
-                    next,
-                    pushed(Open::Loop {
-                        at: pc,
-                        entered: false,
-                    }),
-                ));
-            }
-            Instr::LoopEnter => {
-                let Some(Open::Loop { at, entered: false }) = top else {
-                    return Err(wrong("`loop enter` outside its loop's entry"));
-                };
-                let Instr::LoopBegin { exit, .. } = &host.code[at.0 as usize] else {
-                    return Err(wrong("a loop that is not a `LoopBegin`"));
-                };
-                let mut inside = popped();
-                inside.push(Open::Loop { at, entered: true });
-                work.push((next, inside.clone()));
-                work.push((*exit, inside));
-            }
-            Instr::LoopNext => {
-                if !matches!(top, Some(Open::Loop { entered: true, .. })) {
-                    return Err(wrong("`loop next` outside a loop body"));
-                }
-                work.push((next, open.clone()));
-            }
-            Instr::LoopLatch { body } => {
-                if !matches!(top, Some(Open::Loop { entered: true, .. })) {
-                    return Err(wrong("`loop latch` outside a loop"));
-                }
-                work.push((*body, open.clone()));
-                work.push((next, open.clone()));
-            }
-            Instr::LoopEnd => {
-                if !matches!(top, Some(Open::Loop { entered: true, .. })) {
-                    return Err(wrong("`loop end` outside an entered loop"));
-                }
-                work.push((next, popped()));
-            }
-            Instr::SeqBegin => work.push((next, pushed(Open::Seq))),
-            Instr::SeqEnd => {
-                if top != Some(Open::Seq) {
-                    return Err(wrong("`seq end` without its `seq begin`"));
-                }
-                work.push((next, popped()));
-            }
-            Instr::StartBegin { .. } => work.push((next, pushed(Open::Start))),
-            Instr::StartEnd => {
-                if top != Some(Open::Start) {
-                    return Err(wrong("`start end` without its `start begin`"));
-                }
-                work.push((next, popped()));
-            }
-            Instr::Ret => {
-                if !open.is_empty() {
-                    return Err(wrong("`ret` with group operations still open"));
-                }
-            }
-        }
     }
     Ok(())
 }

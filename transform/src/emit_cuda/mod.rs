@@ -23,7 +23,8 @@ mod schedule;
 pub use device::string_offsets;
 pub use host::fk_var;
 
-use crate::plan::{Home, HostOp, Plan, Region};
+use crate::host_program::{self, Instr};
+use crate::plan::{Home, Plan};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::fault;
@@ -426,10 +427,11 @@ pub fn emit_with(
         // Last, so that the fault sites of the shared code are numbered alike in both
         // schedules.
         host_only.push('\n');
-        for f in plan.functions.iter().filter(|_| host) {
-            for r in regions_in(&f.body) {
-                region::region_kernel(plan, r, dev.sites, &dev.common_kernels, &mut host_only)?;
-                kernel_names.push(r.name.clone());
+        for (pc, instr) in plan.host.code.iter().enumerate().filter(|_| host) {
+            if let Instr::Region { name, .. } = instr {
+                let at = host_program::Pc(pc as u32);
+                region::region_kernel(plan, at, dev.sites, &dev.common_kernels, &mut host_only)?;
+                kernel_names.push(name.clone());
             }
         }
         dev.common_kernels
@@ -503,21 +505,6 @@ fn kernel_entry(k: &crate::plan::Kernel, out: &mut String) {
         k.name,
         (k.mode == fork_frontend::hir::Mode::Sync) as u8
     );
-}
-
-/// The block regions in a host op list and the lists nested in it, in program order.
-fn regions_in(ops: &[HostOp]) -> Vec<&Region> {
-    let mut out = Vec::new();
-    for op in ops {
-        match op {
-            HostOp::Region(r) => out.push(r),
-            op => op
-                .blocks()
-                .into_iter()
-                .for_each(|b| out.extend(regions_in(b))),
-        }
-    }
-    out
 }
 
 /// The per-thread stack a program with recursive device functions asks for (CUDA's default

@@ -1,63 +1,136 @@
-//! Block-region kernels (`crate::regions`): the host ops of a `HostOp::Region` as one
-//! `extern "C" __global__` function that one thread block runs, calling each Plan kernel's
-//! `_body` through `FK_R_LAUNCH` and the runtime library's block helpers (`fk_r_*`) for
-//! splits, loops, branches and multiprefix.
+//! Block-region kernels (`crate::regions`): the instructions of an `Instr::Region` of the
+//! lowered host program (`crate::host_program`) as one `extern "C" __global__` function that
+//! one thread block runs, calling each Plan kernel's `_body` through `FK_R_LAUNCH` and the
+//! runtime library's block helpers (`fk_r_*`) for splits, loops, branches and multiprefix.
 //!
 //! Signature: `rN_f(int g, int seq, fk_u64 slot_base, unsigned launch, int groups_top,
 //! fk_u64 members_top, fk_u64 words_top, fk_u64 frames_top)`: the group and context the host
 //! is in, and the tops of the runtime stacks above which the host reserved
 //! `Region::needs`. Member and word lists are as long as the region's group.
+//!
+//! The body is the region's instructions in order as straight-line code, with a label
+//! `pcN:` before each instruction a jump goes to and a `goto` for each jump (a loop's latch
+//! goes back to `testN:`, the loop's test before its body at N, as a `while` tests): no
+//! dispatch per instruction on the hot path (a whole run can be one region). The state an instruction
+//! needs (its group, `seq`, where the stacks are) is static: it follows from the group
+//! operations open at it (`HostProgram::nesting`), and each open split or loop keeps its
+//! groups and counters in variables named by its pc.
 
 use super::host::{fk_var, multiprefix_args, optional_var};
 use super::{EmitError, Sites};
-use crate::plan::{
-    Call, HostLoop, HostOp, Multiprefix, Plan, Region, RegionNeeds, Split, SplitKind,
-};
-use crate::regions::{align8, split_frame_stride};
+use crate::host_program::{Instr, LoopHeader, Open, Pc};
+use crate::plan::{Multiprefix, Plan, RegionNeeds, SplitKind};
+use crate::regions::{loop_needs, plus, split_frame_stride, split_needs};
 use fork_frontend::hir::Mode;
+use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+/// The kernel of the region whose `Instr::Region` is at `at`.
 pub fn region_kernel(
     plan: &Plan,
-    r: &Region,
+    at: Pc,
     sites: &mut Sites,
     common_kernels: &BTreeSet<String>,
     out: &mut String,
 ) -> Result<(), EmitError> {
+    let host = &plan.host;
+    let func = host.function_at(at);
+    let span = plan.program.func(plan.function(func).func).span;
+    let Instr::Region { name, needs, end } = &host.code[at.0 as usize] else {
+        return Err(EmitError {
+            span,
+            message: format!("instruction {} is not a region (a forkcc bug)", at.0),
+        });
+    };
+    let nesting = host.nesting(func).map_err(|e| EmitError {
+        span,
+        message: format!("an invalid host program (a transform bug): {e}"),
+    })?;
+    let open_at = |pc: Pc| {
+        nesting
+            .at(pc)
+            .ok_or_else(|| bug(span, "an unreachable instruction"))
+    };
+    // The operations open around the region are the host's; inside, those after them.
+    let outer = open_at(at)?.len();
     let mut e = RegionEmitter {
         plan,
         sites,
         common_kernels,
-        names: 0,
+        span,
         frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
+        targets: BTreeSet::new(),
+        state: Vec::new(),
     };
+    let mut body = Vec::new();
+    for pc in (at.0 + 1..end.0).map(Pc) {
+        let open = &open_at(pc)?[outer..];
+        let mut stmts = Vec::new();
+        e.instruction(pc, open, &mut stmts)?;
+        // An instruction that continues or closes an operation is indented as its opening.
+        let closes = matches!(
+            host.code[pc.0 as usize],
+            Instr::SubgroupEnd
+                | Instr::LoopEnter
+                | Instr::LoopNext
+                | Instr::LoopLatch { .. }
+                | Instr::LoopEnd
+                | Instr::SeqEnd
+        );
+        body.push((pc, open.len().saturating_sub(closes as usize), stmts));
+    }
+
     let _ = writeln!(
         out,
-        "// {}: a block region (one block runs these host ops for a group of at most {} members)",
-        r.name,
+        "// {name}: a block region (one block runs these host instructions for a group of at \
+         most {} members)",
         crate::regions::MAX_MEMBERS
     );
     let _ = writeln!(
         out,
-        "extern \"C\" __global__ void __launch_bounds__(FK_REGION_MAX) {}({}) {{",
-        r.name,
+        "extern \"C\" __global__ void __launch_bounds__(FK_REGION_MAX) {name}({}) {{",
         super::abi::c_params::<super::abi::kernels::RegionKernel>()
     );
     out.push_str(
         "    FkRegion r;\n    r.slot_base = slot_base;\n    r.launch = launch;\n    r.sub = 0;\n",
     );
-    if r.needs.member_lists + r.needs.word_lists > 0 {
+    if needs.member_lists + needs.word_lists > 0 {
         out.push_str("    fk_u64 list = (fk_u64)fk_m.groups[g].size;\n");
     }
-    let at = Ctx {
-        g: "g".into(),
-        seq: "seq".into(),
-        top: RegionNeeds::default(),
-    };
-    e.ops(&r.ops, &at, 1, out)?;
+    // Declared before the first label: a `goto` may not jump over an initialisation.
+    for decl in &e.state {
+        let _ = writeln!(out, "    {decl};");
+    }
+    // Every decision below (each `goto`'s condition) is block-uniform, so every thread runs
+    // the same helpers and meets the same `__syncthreads`: a branch's value is broadcast
+    // through shared memory between two barriers (fk_r_branch), a group's size is written
+    // before the barrier that ends fk_r_split / fk_r_same_group and then only read, a loop's
+    // `running` is a `__syncthreads_count` or such a size, and fk_r_spin's stop is broadcast
+    // like a branch.
+    for (pc, depth, stmts) in &body {
+        let pad = "    ".repeat(depth + 1);
+        if e.targets.contains(pc) {
+            // A label needs a statement: an instruction with none gets the empty one.
+            let empty = if stmts.is_empty() { ";" } else { "" };
+            let _ = writeln!(out, "{pad}pc{}:{empty}", pc.0);
+        }
+        for s in stmts {
+            let _ = writeln!(out, "{pad}{s}");
+        }
+    }
+    if e.targets.contains(end) {
+        let _ = writeln!(out, "    pc{}:;", end.0);
+    }
     out.push_str("}\n\n");
     Ok(())
+}
+
+fn bug(span: Span, what: &str) -> EmitError {
+    EmitError {
+        span,
+        message: format!("{what} inside a block region (a transform bug)"),
+    }
 }
 
 struct RegionEmitter<'a, 's> {
@@ -65,16 +138,21 @@ struct RegionEmitter<'a, 's> {
     sites: &'a mut Sites<'s>,
     /// Kernels checked after each run (`--crcw common`).
     common_kernels: &'a BTreeSet<String>,
-    names: usize,
+    /// The region's function, for errors.
+    span: Span,
     frames: Vec<u64>,
+    /// The instructions a `goto` goes to.
+    targets: BTreeSet<Pc>,
+    /// The declarations of the splits' and loops' variables.
+    state: Vec<String>,
 }
 
-/// The group the code runs for, whether only `$$ == 0` runs (`seq`), and how much of the
-/// reserved stacks enclosing constructs hold.
+/// Where an instruction runs: its group, whether only `$$ == 0` runs (`seq`), and how much of
+/// the reserved stacks the open operations hold.
 #[derive(Clone)]
 struct Ctx {
     g: String,
-    seq: String,
+    seq: &'static str,
     top: RegionNeeds,
 }
 
@@ -82,8 +160,8 @@ impl Ctx {
     fn threads(&self) -> String {
         format!("fk_r_threads({}, {})", self.g, self.seq)
     }
-    fn group_at(&self, extra: u32) -> String {
-        format!("groups_top + {}", self.top.groups + extra)
+    fn group_at(&self) -> String {
+        format!("groups_top + {}", self.top.groups)
     }
     fn member_list(&self) -> String {
         format!("members_top + {} * list", self.top.member_lists)
@@ -97,49 +175,103 @@ impl Ctx {
 }
 
 impl RegionEmitter<'_, '_> {
-    fn fresh(&mut self, what: &str) -> String {
-        self.names += 1;
-        format!("{what}{}", self.names)
+    fn goto(&mut self, to: Pc) -> String {
+        self.targets.insert(to);
+        format!("goto pc{};", to.0)
     }
 
-    fn ops(
-        &mut self,
-        ops: &[HostOp],
-        c: &Ctx,
-        depth: usize,
-        out: &mut String,
-    ) -> Result<(), EmitError> {
-        for op in ops {
-            self.op(op, c, depth, out)?;
+    /// The header and exit of the loop whose `LoopBegin` is at `at`.
+    fn loop_header(&self, at: Pc) -> Result<(LoopHeader, Pc), EmitError> {
+        match &self.plan.host.code[at.0 as usize] {
+            Instr::LoopBegin { header, exit } => Ok((*header, *exit)),
+            _ => Err(bug(self.span, "a loop that is not a `LoopBegin`")),
         }
-        Ok(())
     }
 
-    fn op(
+    /// The contexts inside the open operations: the region's own, then one more inside each.
+    fn contexts(&self, open: &[Open], pc: Pc) -> Result<Vec<Ctx>, EmitError> {
+        let mut cs = vec![Ctx {
+            g: "g".into(),
+            seq: "seq",
+            top: RegionNeeds::default(),
+        }];
+        for o in open {
+            let c = cs[cs.len() - 1].clone();
+            cs.push(match *o {
+                Open::Split(at) => {
+                    let Instr::Split {
+                        arms,
+                        shared_frames,
+                        ..
+                    } = &self.plan.host.code[at.0 as usize]
+                    else {
+                        return Err(bug(self.span, "a split that is not a `Split`"));
+                    };
+                    // The arms lie one after another (validated).
+                    let arm = arms.iter().rposition(|a| a.0 <= pc.0).unwrap_or(0);
+                    Ctx {
+                        g: format!("g{}_{arm}", at.0),
+                        seq: c.seq,
+                        top: plus(c.top, split_needs(shared_frames, &self.frames)),
+                    }
+                }
+                // The entry condition runs in the enclosing group, beside the loop's marks.
+                Open::Loop { entered: false, .. } => Ctx {
+                    top: RegionNeeds {
+                        word_lists: c.top.word_lists + 1,
+                        ..c.top
+                    },
+                    ..c
+                },
+                Open::Loop { at, entered: true } => {
+                    let (l, _) = self.loop_header(at)?;
+                    let bytes = self.frames[l.shared_frame.0 as usize];
+                    Ctx {
+                        g: format!("g{}", at.0),
+                        seq: c.seq,
+                        top: plus(c.top, loop_needs(l.forms_group, bytes)),
+                    }
+                }
+                Open::Seq => Ctx { seq: "1", ..c },
+                Open::Start => return Err(bug(self.span, "a `start`")),
+            });
+        }
+        Ok(cs)
+    }
+
+    /// The statements of the instruction at `pc`, inside the operations `open`.
+    fn instruction(
         &mut self,
-        op: &HostOp,
-        c: &Ctx,
-        depth: usize,
-        out: &mut String,
+        pc: Pc,
+        open: &[Open],
+        out: &mut Vec<String>,
     ) -> Result<(), EmitError> {
-        let pad = "    ".repeat(depth);
         let plan = self.plan;
-        match op {
-            HostOp::Launch(k) => {
+        let cs = self.contexts(open, pc)?;
+        let c = &cs[cs.len() - 1];
+        // The innermost open loop or split: its pc and the context around it.
+        let enclosing = || match (open.last(), cs.len().checked_sub(2)) {
+            (Some(Open::Loop { at, .. } | Open::Split(at)), Some(i)) => Ok((*at, cs[i].clone())),
+            _ => Err(bug(
+                self.span,
+                "a loop or split instruction outside its operation",
+            )),
+        };
+        match &plan.host.code[pc.0 as usize] {
+            Instr::Launch(k) => {
                 let k = plan.kernel(*k);
-                let _ = writeln!(
-                    out,
-                    "{pad}FK_R_LAUNCH({}, {}, {}, {});",
+                out.push(format!(
+                    "FK_R_LAUNCH({}, {}, {}, {});",
                     k.name,
                     (k.mode == Mode::Sync) as u8,
                     c.g,
                     c.seq
-                );
+                ));
                 if self.common_kernels.contains(&k.name) {
-                    let _ = writeln!(out, "{pad}fk_r_common_check({}, {}, r);", c.g, c.seq);
+                    out.push(format!("fk_r_common_check({}, {}, r);", c.g, c.seq));
                 }
             }
-            HostOp::Multiprefix(Multiprefix {
+            Instr::Multiprefix(Multiprefix {
                 op,
                 ptr,
                 value,
@@ -147,212 +279,173 @@ impl RegionEmitter<'_, '_> {
                 span,
             }) => {
                 let args = multiprefix_args(plan, *op, (*ptr, *value, *result), *span)?;
-                let _ = writeln!(
-                    out,
-                    "{pad}fk_r_multiprefix({}, {}, r.slot_base, {args});",
+                out.push(format!(
+                    "fk_r_multiprefix({}, {}, r.slot_base, {args});",
                     c.g,
                     c.threads()
-                );
+                ));
             }
-            HostOp::Branch { cond, then, els } => {
-                let b = self.fresh("taken");
+            // 1: on (the then-code follows), 0: `els`, -1 (no member active): `end`.
+            Instr::Branch { cond, els, end } => {
                 let span = plan.program.var(*cond).span;
-                let _ = writeln!(
-                    out,
-                    "{pad}int {b} = fk_r_branch({}, {}, r.slot_base, {});",
+                let taken = format!(
+                    "fk_r_branch({}, {}, r.slot_base, {})",
                     c.g,
                     c.threads(),
                     fk_var(plan, *cond, span)?
                 );
-                let _ = writeln!(out, "{pad}if ({b} == 1) {{");
-                self.ops(then, c, depth + 1, out)?;
-                let _ = writeln!(out, "{pad}}} else if ({b} == 0) {{");
-                self.ops(els, c, depth + 1, out)?;
-                let _ = writeln!(out, "{pad}}}");
+                out.push(if els == end {
+                    format!("if ({taken} != 1) {}", self.goto(*end))
+                } else {
+                    format!(
+                        "{{ int taken = {taken}; if (taken == 0) {} if (taken < 0) {} }}",
+                        self.goto(*els),
+                        self.goto(*end)
+                    )
+                });
             }
-            HostOp::Seq(body) => {
-                let inner = Ctx {
-                    seq: "1".into(),
-                    ..c.clone()
+            Instr::Jump(to) => out.push(self.goto(*to)),
+            Instr::Split {
+                kind,
+                shared_frames,
+                arms,
+                end,
+                span,
+            } => {
+                let SplitKind::If { cond } = kind else {
+                    return Err(bug(*span, "a `fork`"));
                 };
-                self.ops(body, &inner, depth, out)?;
+                let stride = split_frame_stride(shared_frames, &self.frames);
+                let frame = |i: usize| shared_frames.get(i).map_or(0, |f| f.0);
+                let groups: Vec<String> =
+                    (0..arms.len()).map(|i| format!("g{}_{i}", pc.0)).collect();
+                self.state.push(format!("int {}", groups.join(", ")));
+                out.push(format!("{} = {};", groups[0], c.group_at()));
+                out.push(format!(
+                    "fk_r_split({}, {}, r.slot_base, {}, ~0ull, 2, {}, {}, {}, {}, {}, {stride});",
+                    c.g,
+                    c.threads(),
+                    fk_var(plan, *cond, *span)?,
+                    groups[0],
+                    c.member_list(),
+                    frame(0),
+                    frame(1),
+                    c.frames()
+                ));
+                self.skip_empty_arm(pc, 0, arms, *end, out);
             }
-            HostOp::Split(s) => self.split(s, c, depth, out)?,
-            HostOp::Loop(l) => self.host_loop(l, c, depth, out)?,
-            HostOp::Call(Call { span, .. }) => {
-                return Err(EmitError {
-                    span: *span,
-                    message: "a call inside a block region (a transform bug)".into(),
-                })
+            // The next arm's subgroup, or on to the split's end (no restore: fk_r_split left
+            // the parent's descriptor and member list as they were).
+            Instr::SubgroupEnd => {
+                let (at, _) = enclosing()?;
+                let Instr::Split { arms, end, .. } = &plan.host.code[at.0 as usize] else {
+                    return Err(bug(self.span, "a split that is not a `Split`"));
+                };
+                let arm = arms.iter().rposition(|a| a.0 <= pc.0).unwrap_or(0);
+                if arm + 1 < arms.len() {
+                    self.skip_empty_arm(at, arm + 1, arms, *end, out);
+                }
             }
-            HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => {
-                return Err(EmitError {
-                    span: plan.program.func(plan.function(plan.main).func).span,
-                    message: "a return, `start` or nested region inside a block region (a \
-                              transform bug)"
-                        .into(),
-                })
+            Instr::LoopBegin { header, .. } => {
+                // Numbered here, in program order, as the host program numbers its sites.
+                self.sites.loop_site(header.span);
+                let p = pc.0;
+                self.state.push(format!("int n{p}, running{p}, g{p}"));
+                self.state.push(format!("fk_u64 marks{p}, it{p}"));
+                out.push(format!("n{p} = {};", c.threads()));
+                out.push(format!("marks{p} = {};", c.word_list()));
+                out.push(format!("fk_r_mark_active({}, n{p}, marks{p});", c.g));
+            }
+            // After the entry condition (test first): the loop group, and the first test.
+            Instr::LoopEnter => {
+                let (at, o) = enclosing()?;
+                let (l, exit) = self.loop_header(at)?;
+                let (p, g) = (at.0, &o.g);
+                let cond = optional_var(plan, l.cond, l.span)?;
+                let frame = l.shared_frame.0;
+                let bytes = loop_needs(l.forms_group, self.frames[frame as usize]).frame_bytes;
+                if l.test_first {
+                    out.push(format!(
+                        "running{p} = fk_r_loop_exit({g}, n{p}, r.slot_base, marks{p}, {cond}, {g});"
+                    ));
+                }
+                out.push(format!("g{p} = {};", o.group_at()));
+                if l.forms_group {
+                    out.push(format!(
+                        "fk_r_split({g}, n{p}, r.slot_base, FkVar{{}}, marks{p}, 1, g{p}, {}, {frame}, {frame}, {}, {bytes});",
+                        o.member_list(),
+                        o.frames()
+                    ));
+                    out.push(format!("running{p} = fk_m.groups[g{p}].size;"));
+                } else {
+                    out.push(format!(
+                        "fk_r_same_group({g}, g{p}, {frame}, {}, {bytes});",
+                        o.frames()
+                    ));
+                    if !l.test_first {
+                        out.push(format!(
+                            "running{p} = fk_r_loop_exit({g}, n{p}, r.slot_base, marks{p}, 0, FkVar{{}}, {g});"
+                        ));
+                    }
+                }
+                out.push(format!("it{p} = 0;"));
+                // The test before each iteration (the body follows), where `LoopLatch` comes
+                // back to: one `fk_r_spin` per loop, as a `while` has.
+                out.push(format!("test{}:", pc.0 + 1));
+                let site = self.sites.loop_site(l.span);
+                out.push(format!(
+                    "if (running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) {}",
+                    self.goto(exit)
+                ));
+            }
+            // Members that left the body by `continue` take part in the latch.
+            Instr::LoopNext => {
+                let (at, o) = enclosing()?;
+                let p = at.0;
+                out.push(format!(
+                    "fk_r_marked_status({}, n{p}, marks{p}, FK_CONTINUE, FK_ACTIVE);",
+                    o.g
+                ));
+            }
+            // The exit update, then back to the test before the body (`LoopEnter`'s).
+            Instr::LoopLatch { body } => {
+                let (at, o) = enclosing()?;
+                let (l, _) = self.loop_header(at)?;
+                let (p, g) = (at.0, &o.g);
+                let cond = optional_var(plan, l.cond, l.span)?;
+                out.push(format!(
+                    "running{p} = fk_r_loop_exit({g}, n{p}, r.slot_base, marks{p}, {cond}, g{p});"
+                ));
+                out.push(format!("goto test{};", body.0));
+            }
+            Instr::LoopEnd => {
+                let (at, o) = enclosing()?;
+                let p = at.0;
+                out.push(format!(
+                    "fk_r_marked_status({}, n{p}, marks{p}, FK_BREAK, FK_ACTIVE);",
+                    o.g
+                ));
+            }
+            Instr::SeqBegin | Instr::SeqEnd => {}
+            Instr::Call(call) => return Err(bug(call.span, "a call")),
+            Instr::Ret | Instr::StartBegin { .. } | Instr::StartEnd | Instr::Region { .. } => {
+                return Err(bug(self.span, "a return, `start` or nested region"))
             }
         }
         Ok(())
     }
 
-    fn split(
-        &mut self,
-        s: &Split,
-        c: &Ctx,
-        depth: usize,
-        out: &mut String,
-    ) -> Result<(), EmitError> {
-        let pad = "    ".repeat(depth);
-        let plan = self.plan;
-        let SplitKind::If { cond } = s.kind else {
-            return Err(EmitError {
-                span: s.span,
-                message: "a `fork` inside a block region (a transform bug)".into(),
-            });
-        };
-        let stride = split_frame_stride(s, &self.frames);
-        let frame = |i: usize| s.shared_frames.get(i).map_or(0, |f| f.0);
-        let first = self.fresh("sub");
-        let _ = writeln!(out, "{pad}{{");
-        let _ = writeln!(out, "{pad}    int {first} = {};", c.group_at(0));
-        let _ = writeln!(
-            out,
-            "{pad}    fk_r_split({}, {}, r.slot_base, {}, ~0ull, 2, {first}, {}, {}, {}, {}, {stride});",
-            c.g,
-            c.threads(),
-            fk_var(plan, cond, s.span)?,
-            c.member_list(),
-            frame(0),
-            frame(1),
-            c.frames()
-        );
-        let top = RegionNeeds {
-            groups: c.top.groups + 2,
-            member_lists: c.top.member_lists + 1,
-            word_lists: c.top.word_lists,
-            frame_bytes: c.top.frame_bytes + 2 * stride,
-        };
-        for (i, arm) in s.arms.iter().enumerate() {
-            let g = self.fresh("g");
-            let _ = writeln!(
-                out,
-                "{pad}    int {g} = {first} + {i};\n{pad}    if (fk_m.groups[{g}].size > 0) {{ // {}",
-                if i == 0 { "then" } else { "else" }
-            );
-            let inner = Ctx {
-                g,
-                seq: c.seq.clone(),
-                top,
-            };
-            self.ops(arm, &inner, depth + 2, out)?;
-            let _ = writeln!(out, "{pad}    }}");
+    /// Arm `arm` of the split at `at` runs for its subgroup when that is not empty; else on to
+    /// the arm's `SubgroupEnd`, which goes to the next arm.
+    fn skip_empty_arm(&mut self, at: Pc, arm: usize, arms: &[Pc], end: Pc, out: &mut Vec<String>) {
+        let g = format!("g{}_{arm}", at.0);
+        if arm > 0 {
+            out.push(format!("{g} = g{}_0 + {arm};", at.0));
         }
-        let _ = writeln!(out, "{pad}}}");
-        Ok(())
-    }
-
-    fn host_loop(
-        &mut self,
-        l: &HostLoop,
-        c: &Ctx,
-        depth: usize,
-        out: &mut String,
-    ) -> Result<(), EmitError> {
-        let pad = "    ".repeat(depth);
-        let plan = self.plan;
-        let cond = optional_var(plan, l.cond, l.span)?;
-        let (n, marks, run, lg, it) = (
-            self.fresh("n"),
-            self.fresh("marks"),
-            self.fresh("running"),
-            self.fresh("g"),
-            self.fresh("it"),
-        );
-        let site = self.sites.loop_site(l.span);
-        let bytes = align8(self.frames[l.shared_frame.0 as usize]);
-        let frame = l.shared_frame.0;
-        let _ = writeln!(out, "{pad}{{");
-        let _ = writeln!(out, "{pad}    int {n} = {};", c.threads());
-        let _ = writeln!(out, "{pad}    fk_u64 {marks} = {};", c.word_list());
-        let _ = writeln!(out, "{pad}    fk_r_mark_active({}, {n}, {marks});", c.g);
-        let _ = writeln!(out, "{pad}    int {run} = 0;");
-        let marked = Ctx {
-            top: RegionNeeds {
-                word_lists: c.top.word_lists + 1,
-                ..c.top
-            },
-            ..c.clone()
-        };
-        if l.test_first {
-            self.ops(&l.entry_cond, &marked, depth + 1, out)?;
-            let _ = writeln!(
-                out,
-                "{pad}    {run} = fk_r_loop_exit({}, {n}, r.slot_base, {marks}, {cond}, {});",
-                c.g, c.g
-            );
-        }
-        let _ = writeln!(out, "{pad}    int {lg} = {};", c.group_at(0));
-        if l.forms_group {
-            let _ = writeln!(
-                out,
-                "{pad}    fk_r_split({}, {n}, r.slot_base, FkVar{{}}, {marks}, 1, {lg}, {}, {frame}, {frame}, {}, {bytes});",
-                c.g,
-                c.member_list(),
-                c.frames()
-            );
-            let _ = writeln!(out, "{pad}    {run} = fk_m.groups[{lg}].size;");
-        } else {
-            let _ = writeln!(
-                out,
-                "{pad}    fk_r_same_group({}, {lg}, {frame}, {}, {bytes});",
-                c.g,
-                c.frames()
-            );
-            if !l.test_first {
-                let _ = writeln!(
-                    out,
-                    "{pad}    {run} = fk_r_loop_exit({}, {n}, r.slot_base, {marks}, 0, FkVar{{}}, {});",
-                    c.g, c.g
-                );
-            }
-        }
-        let inner = Ctx {
-            g: lg.clone(),
-            seq: c.seq.clone(),
-            top: RegionNeeds {
-                groups: c.top.groups + 1,
-                member_lists: c.top.member_lists + l.forms_group as u32,
-                word_lists: c.top.word_lists + 1,
-                frame_bytes: c.top.frame_bytes + bytes,
-            },
-        };
-        let _ = writeln!(out, "{pad}    fk_u64 {it} = 0;");
-        let _ = writeln!(out, "{pad}    while ({run} > 0) {{");
-        let _ = writeln!(
-            out,
-            "{pad}        if (fk_r_spin(&{it}, {site}, {lg}, r)) break;"
-        );
-        self.ops(&l.body, &inner, depth + 2, out)?;
-        let _ = writeln!(
-            out,
-            "{pad}        fk_r_marked_status({}, {n}, {marks}, FK_CONTINUE, FK_ACTIVE);",
-            c.g
-        );
-        self.ops(&l.latch, &inner, depth + 2, out)?;
-        let _ = writeln!(
-            out,
-            "{pad}        {run} = fk_r_loop_exit({}, {n}, r.slot_base, {marks}, {cond}, {lg});",
-            c.g
-        );
-        let _ = writeln!(out, "{pad}    }}");
-        let _ = writeln!(
-            out,
-            "{pad}    fk_r_marked_status({}, {n}, {marks}, FK_BREAK, FK_ACTIVE);",
-            c.g
-        );
-        let _ = writeln!(out, "{pad}}}");
-        Ok(())
+        let arm_end = Pc(arms.get(arm + 1).unwrap_or(&end).0 - 1);
+        out.push(format!(
+            "if (fk_m.groups[{g}].size == 0) {}",
+            self.goto(arm_end)
+        ));
     }
 }
