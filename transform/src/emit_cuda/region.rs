@@ -126,6 +126,13 @@ pub fn region_kernel(
     Ok(())
 }
 
+/// The members of the loop at `at` (in group `g`) marked with `status` (left the body by
+/// `continue`, or the loop by `break`) become active again.
+fn reactivate(at: Pc, g: &str, status: &str) -> String {
+    let p = at.0;
+    format!("fk_r_marked_status({g}, n{p}, marks{p}, {status}, FK_ACTIVE);")
+}
+
 fn bug(span: Span, what: &str) -> EmitError {
     EmitError {
         span,
@@ -401,11 +408,7 @@ impl RegionEmitter<'_, '_> {
             // Members that left the body by `continue` take part in the latch.
             Instr::LoopNext => {
                 let (at, o) = enclosing()?;
-                let p = at.0;
-                out.push(format!(
-                    "fk_r_marked_status({}, n{p}, marks{p}, FK_CONTINUE, FK_ACTIVE);",
-                    o.g
-                ));
+                out.push(reactivate(at, &o.g, "FK_CONTINUE"));
             }
             // The exit update, then back to the test before the body (`LoopEnter`'s).
             Instr::LoopLatch { body } => {
@@ -420,11 +423,7 @@ impl RegionEmitter<'_, '_> {
             }
             Instr::LoopEnd => {
                 let (at, o) = enclosing()?;
-                let p = at.0;
-                out.push(format!(
-                    "fk_r_marked_status({}, n{p}, marks{p}, FK_BREAK, FK_ACTIVE);",
-                    o.g
-                ));
+                out.push(reactivate(at, &o.g, "FK_BREAK"));
             }
             Instr::SeqBegin | Instr::SeqEnd => {}
             Instr::Call(call) => return Err(bug(call.span, "a call")),
