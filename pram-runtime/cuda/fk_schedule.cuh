@@ -584,7 +584,9 @@ template <class Team> __device__ __noinline__ void fk_leader(Team t, int g, FkAc
             y->aux = id;
         }
         break;
+#if FK_USES_MULTIPREFIX  // the largest action: compiled only for programs that have one
     case FK_ACT_MULTIPREFIX: fk_combine_multiprefix(t, g, a.op); break;
+#endif
     case FK_ACT_COMMON_CHECK: fk_s_common_check(t, g); break;
     default: break;
     }

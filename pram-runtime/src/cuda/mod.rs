@@ -54,6 +54,11 @@ fn device_library(emitted: &Emitted, s: &mut String) {
     );
     if emitted.schedule == Schedule::Device {
         s.push_str("#define FK_SCHEDULE_DEVICE 1\n");
+        let _ = writeln!(
+            s,
+            "#define FK_USES_MULTIPREFIX {}",
+            emitted.multiprefix as u8
+        );
     }
     s.push_str(DEVICE_LIBRARY);
     s.push('\n');

@@ -331,6 +331,10 @@ pub struct Emitted {
     pub schedule: Schedule,
     /// Device schedule: bytes of each processor's slot stack.
     pub slot_stack_bytes: u64,
+    /// The host program has a synchronous multiprefix: the device schedule's library
+    /// compiles its leader action (`FK_USES_MULTIPREFIX`) only then, which is half the NVVM
+    /// time of a small program.
+    pub multiprefix: bool,
 }
 
 /// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
@@ -403,7 +407,7 @@ pub fn emit_with(
     let mut functions = String::new();
     let mut prototypes = String::new();
     let mut kernel_names = vec![abi::GLOBALS_KERNEL.to_string()];
-    let common_kernels = {
+    let (common_kernels, recursive) = {
         let mut dev = DeviceEmitter::new(plan, &mut sites, &mut objects);
         dev.check_common = options.check_common;
         let host = options.schedule == Schedule::Host;
@@ -416,13 +420,24 @@ pub fn emit_with(
             }
         }
         // Device functions, and the ones they call, until none is new.
-        let mut done = BTreeSet::new();
-        while let Some(f) = dev.called.difference(&done).next().copied() {
-            done.insert(f);
-            let _ = writeln!(prototypes, "{};", dev.prototype(f));
+        let mut done = Vec::new();
+        while let Some(f) = dev.called.iter().find(|f| !done.contains(*f)).copied() {
+            done.push(f);
             dev.body_calls.clear();
             dev.device_function(f, &mut functions)?;
             calls.insert(f, std::mem::take(&mut dev.body_calls));
+        }
+        // A recursive function is never inlined: NVVM would inline it into itself several
+        // levels deep (quicksort's `seq_quicksort`: 37,000 PTX lines, 3x the compile time).
+        let recursive = recursive_functions(&calls);
+        for f in done {
+            let proto = dev.prototype(f);
+            let _ = match proto.strip_prefix("__device__ ") {
+                Some(rest) if recursive.contains(&f) => {
+                    writeln!(prototypes, "__device__ __noinline__ {rest};")
+                }
+                _ => writeln!(prototypes, "{proto};"),
+            };
         }
         // Last, so that the fault sites of the shared code are numbered alike in both
         // schedules.
@@ -434,9 +449,9 @@ pub fn emit_with(
                 kernel_names.push(name.clone());
             }
         }
-        dev.common_kernels
+        (dev.common_kernels, recursive)
     };
-    let stack_bytes = if recursive(&calls) {
+    let stack_bytes = if !recursive.is_empty() {
         RECURSION_STACK_BYTES
     } else {
         0
@@ -487,6 +502,11 @@ pub fn emit_with(
         stack_bytes,
         schedule: options.schedule,
         slot_stack_bytes: schedule::slot_stack_bytes(plan),
+        multiprefix: plan
+            .host
+            .code
+            .iter()
+            .any(|i| matches!(i, Instr::Multiprefix(_))),
     })
 }
 
@@ -511,8 +531,8 @@ fn kernel_entry(k: &crate::plan::Kernel, out: &mut String) {
 /// is 1 KiB; ptxas cannot bound a recursive call chain).
 pub const RECURSION_STACK_BYTES: u64 = 16 << 10;
 
-/// Whether the device call graph has a cycle.
-fn recursive(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> bool {
+/// The functions on a cycle of the device call graph.
+fn recursive_functions(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> BTreeSet<FuncId> {
     fn reaches(
         calls: &BTreeMap<FuncId, BTreeSet<FuncId>>,
         from: FuncId,
@@ -526,7 +546,9 @@ fn recursive(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> bool {
     }
     calls
         .keys()
-        .any(|&f| reaches(calls, f, f, &mut BTreeSet::new()))
+        .copied()
+        .filter(|&f| reaches(calls, f, f, &mut BTreeSet::new()))
+        .collect()
 }
 
 /// The host's tables and `main`.
