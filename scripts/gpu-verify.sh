@@ -32,7 +32,8 @@
 # each device source is compiled by NVRTC here, with this binary and this NVRTC, and the
 # other runs of the same source (further run lines with the same -D values, the traces) load
 # it; the summary counts the runs that compiled and those the cache answered (`--stats`).
-# Results: OUT/summary.txt (a table), OUT/logs/<case>.<backend>.{out,err}. The exit status is
+# Results: OUT/summary.txt (a table, written at the end), OUT/progress.txt (each case's row
+# as it finishes, status word first), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs;
 # FIRST_ONLY=1 runs only the first `//! run:` case of each.
 
@@ -73,7 +74,10 @@ SUMMARY=$OUT/summary.txt
 } >"$SUMMARY"
 
 ROWS=$OUT/rows
+PROGRESS=$OUT/progress.txt
+rm -rf "$ROWS"
 mkdir -p "$ROWS"
+: >"$PROGRESS"
 # Cases run in parallel (the GPU is shared by time slicing; nvcc builds dominate).
 JOBS=${JOBS:-$(nproc)}
 
@@ -182,6 +186,8 @@ verify_case() {
     dev_ms=$(grep -so 'total [0-9.]* ms' "$LOGS/$name.dev.err" | tail -1)
     printf '%s %-44s %-34s %-6s %-6s %-6s %-6s %-6s %-22s %s\n' "$status" "$name" "$args" \
         "$simres" "$gpu" "$dev" "$cu" "$cud" "$gpu_ms" "$dev_ms" >"$ROWS/$index"
+    # As it finishes, so that a run cut short (a time limit) still has every finished row.
+    cat "$ROWS/$index" >>"$PROGRESS"
 }
 
 # standalone NAME FILE ARGS SCHEDULE SIM_STATUS: builds the .cu of one schedule with nvcc, runs
@@ -215,7 +221,7 @@ standalone() {
     fi
 }
 export -f verify_case compare fault_of define_args crcw_of procs_of standalone
-export FORKCC NVCC LOGS BIN ROWS
+export FORKCC NVCC LOGS BIN ROWS PROGRESS
 
 # The cases, one per line: INDEX<TAB>FILE<TAB>N<TAB>ARGS. FILES narrows the run to some programs.
 index=0
