@@ -698,7 +698,7 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
                 .groups
                 .iter()
                 .filter(|g| g.construct == Construct::Fork)
-                .map(|g| (g.at, g.size))
+                .map(|g| (g.at, g.size, g.site.clone()))
                 .collect();
             v.sort();
             v
@@ -708,7 +708,7 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
             t.groups
                 .iter()
                 .filter(|g| g.construct == Construct::Seq)
-                .map(|g| (g.at, g.size))
+                .map(|g| (g.at, g.size, g.site.clone()))
                 .collect::<Vec<_>>()
         };
         assert_eq!(seqs(&trace), seqs(&sim_trace), "{file}: seq instances");

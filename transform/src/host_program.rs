@@ -210,7 +210,7 @@ impl HostProgram {
                     }
                     work.push((next, popped()));
                 }
-                Instr::SeqBegin => work.push((next, pushed(Open::Seq))),
+                Instr::SeqBegin { .. } => work.push((next, pushed(Open::Seq))),
                 Instr::SeqEnd => {
                     if top != Some(Open::Seq) {
                         return Err(wrong("`seq end` without its `seq begin`"));
@@ -291,10 +291,13 @@ pub enum Instr {
     Call(Call),
     /// The end of a function's code (and where a `return` at its top level jumps).
     Ret,
-    SeqBegin,
+    SeqBegin {
+        span: Span,
+    },
     SeqEnd,
     StartBegin {
         shared_frame: SharedFrameId,
+        span: Span,
     },
     StartEnd,
     Multiprefix(Multiprefix),
@@ -388,14 +391,19 @@ impl Lowering {
                     r.push(at);
                 }
             }
-            HostOp::Seq(body) => {
-                self.code.push(Instr::SeqBegin);
+            HostOp::Seq { body, span } => {
+                self.code.push(Instr::SeqBegin { span: *span });
                 self.leaving_block(body);
                 self.code.push(Instr::SeqEnd);
             }
-            HostOp::Start { body, shared_frame } => {
+            HostOp::Start {
+                body,
+                shared_frame,
+                span,
+            } => {
                 self.code.push(Instr::StartBegin {
                     shared_frame: *shared_frame,
+                    span: *span,
                 });
                 self.leaving_block(body);
                 self.code.push(Instr::StartEnd);
@@ -785,7 +793,7 @@ pub fn walk<M: HostMachine>(
                 None => return Ok(()),
                 Some(_) => unreachable!("validated: Ret at a function's top level"),
             },
-            Instr::SeqBegin => {
+            Instr::SeqBegin { .. } => {
                 m.seq_begin(&c)?;
                 frames.push(Frame::Seq { outer: c });
                 c.seq = true;
@@ -797,7 +805,7 @@ pub fn walk<M: HostMachine>(
                 m.seq_end()?;
                 c = outer;
             }
-            Instr::StartBegin { shared_frame } => {
+            Instr::StartBegin { shared_frame, .. } => {
                 let (g, saved) = m.start(*shared_frame, &c)?;
                 frames.push(Frame::Start { saved, outer: c });
                 c.group = g;
@@ -898,7 +906,7 @@ pub fn print(plan: &Plan, program: &HostProgram, out: &mut String) {
                 names(args)
             ),
             Instr::Ret => "ret".into(),
-            Instr::SeqBegin => "seq begin".into(),
+            Instr::SeqBegin { .. } => "seq begin".into(),
             Instr::SeqEnd => "seq end".into(),
             Instr::StartBegin { .. } => "start begin".into(),
             Instr::StartEnd => "start end".into(),

@@ -118,7 +118,7 @@ impl Walk<'_> {
                 s.extend([*ptr, *value]);
                 s.extend(*result);
             }
-            HostOp::Return | HostOp::Seq(_) | HostOp::Start { .. } | HostOp::Region(_) => {}
+            HostOp::Return | HostOp::Seq { .. } | HostOp::Start { .. } | HostOp::Region(_) => {}
         }
         s
     }

@@ -196,13 +196,15 @@ pub enum HostOp {
     Return,
     /// `seq S`: only the present member with the smallest `$$` runs the nested ops
     /// (asynchronous kernels of one thread); the others wait at its end.
-    Seq(Vec<HostOp>),
+    Seq { body: Vec<HostOp>, span: Span },
     /// `start S`: a barrier of all P processors, which then form the root group (`@` = 0,
     /// `$` = `$$` = `__PROC_NR__`) and run the nested ops synchronously; afterwards they
     /// continue asynchronously.
     Start {
         body: Vec<HostOp>,
         shared_frame: SharedFrameId,
+        /// The `start` statement (or the asynchronous `seq` it stands for).
+        span: Span,
     },
     /// A synchronous multiprefix (`mpadd`, `syncadd`, ...): the members that executed the
     /// preceding kernel's evaluation of `ptr` and `value` are combined per cell in
@@ -223,7 +225,7 @@ impl HostOp {
             HostOp::Split(split) => split.arms.iter().map(Vec::as_slice).collect(),
             HostOp::Branch { then, els, .. } => vec![then, els],
             HostOp::Loop(l) => vec![&l.entry_cond, &l.body, &l.latch],
-            HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
+            HostOp::Seq { body, .. } | HostOp::Start { body, .. } => vec![body],
             HostOp::Region(r) => vec![&r.ops],
             HostOp::Launch(_) | HostOp::Call(_) | HostOp::Return | HostOp::Multiprefix(_) => {
                 Vec::new()
@@ -237,7 +239,7 @@ impl HostOp {
             HostOp::Split(split) => split.arms.iter_mut().collect(),
             HostOp::Branch { then, els, .. } => vec![then, els],
             HostOp::Loop(l) => vec![&mut l.entry_cond, &mut l.body, &mut l.latch],
-            HostOp::Seq(body) | HostOp::Start { body, .. } => vec![body],
+            HostOp::Seq { body, .. } | HostOp::Start { body, .. } => vec![body],
             HostOp::Region(r) => vec![&mut r.ops],
             HostOp::Launch(_) | HostOp::Call(_) | HostOp::Return | HostOp::Multiprefix(_) => {
                 Vec::new()

@@ -182,7 +182,7 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
         HostOp::Return => {
             let _ = writeln!(out, "{ind}return");
         }
-        HostOp::Seq(body) => {
+        HostOp::Seq { body, .. } => {
             let _ = writeln!(out, "{ind}seq ($$ == 0 only):");
             ops(plan, body, depth + 1, out);
         }

@@ -99,7 +99,7 @@ impl Marker {
                 )
             }
             HostOp::Branch { then, els, .. } => max(self.needs(then), self.needs(els)),
-            HostOp::Seq(body) => self.needs(body),
+            HostOp::Seq { body, .. } => self.needs(body),
             _ => RegionNeeds::default(),
         }
     }
@@ -144,7 +144,7 @@ fn region_able(op: &HostOp) -> bool {
         | HostOp::Multiprefix(_)
         | HostOp::Branch { .. }
         | HostOp::Loop(_)
-        | HostOp::Seq(_) => true,
+        | HostOp::Seq { .. } => true,
         HostOp::Split(s) => matches!(s.kind, SplitKind::If { .. }),
         HostOp::Call(_) | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => false,
     };
@@ -159,7 +159,7 @@ fn host_steps(op: &HostOp) -> usize {
         HostOp::Split(s) => 2 + s.arms.iter().map(|a| all(a)).sum::<usize>(),
         HostOp::Branch { then, els, .. } => 1 + all(then).max(all(els)),
         HostOp::Loop(l) => 3 + all(&l.entry_cond) + all(&l.body) + all(&l.latch),
-        HostOp::Seq(body) => all(body),
+        HostOp::Seq { body, .. } => all(body),
         HostOp::Call(_) | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => 0,
     }
 }

@@ -246,7 +246,7 @@ fn host_vars(op: &HostOp, out: &mut HashSet<VarId>) {
             out.extend(args.iter().copied());
             out.extend(*result);
         }
-        HostOp::Seq(body) | HostOp::Start { body, .. } => nested(body, out),
+        HostOp::Seq { body, .. } | HostOp::Start { body, .. } => nested(body, out),
         HostOp::Region(r) => nested(&r.ops, out),
         HostOp::Multiprefix(Multiprefix {
             ptr, value, result, ..

@@ -179,7 +179,7 @@ fn operands(plan: &Plan, instr: &Instr) -> Result<(), Invalid> {
                 }
             }
         }
-        Instr::StartBegin { shared_frame } => frame(*shared_frame)?,
+        Instr::StartBegin { shared_frame, .. } => frame(*shared_frame)?,
         Instr::Multiprefix(Multiprefix {
             ptr, value, result, ..
         }) => {
@@ -196,7 +196,7 @@ fn operands(plan: &Plan, instr: &Instr) -> Result<(), Invalid> {
         | Instr::LoopLatch { .. }
         | Instr::LoopEnd
         | Instr::Ret
-        | Instr::SeqBegin
+        | Instr::SeqBegin { .. }
         | Instr::SeqEnd
         | Instr::StartEnd
         | Instr::Region { .. } => {}

@@ -213,7 +213,7 @@ impl Timeline {
             }) => Origin::Group(Construct::If),
             Some(Instr::Split { .. }) => Origin::Group(Construct::Fork),
             Some(Instr::StartBegin { .. }) => Origin::Group(Construct::Start),
-            Some(Instr::SeqBegin) => Origin::Group(Construct::Seq),
+            Some(Instr::SeqBegin { .. }) => Origin::Group(Construct::Seq),
             _ => Origin::Group(Construct::Loop),
         }
     }
@@ -317,11 +317,15 @@ struct Replay<'a> {
 impl Replay<'_> {
     fn site(&self, pc: Option<Pc>) -> String {
         let span = match pc.and_then(|pc| self.plan.host.code.get(pc.0 as usize)) {
-            Some(Instr::Split { span, .. } | Instr::Call(Call { span, .. })) => Some(*span),
+            Some(
+                Instr::Split { span, .. }
+                | Instr::Call(Call { span, .. })
+                | Instr::SeqBegin { span }
+                | Instr::StartBegin { span, .. },
+            ) => Some(*span),
             Some(Instr::LoopEnter) => pc
                 .and_then(|pc| self.plan.host.loop_of(pc))
                 .map(|(h, _)| h.span),
-            // `start` has no span of its own: its function's.
             _ => pc.map(|pc| self.function_span(pc)),
         };
         span.and_then(|s| self.sources.location(s))
@@ -534,7 +538,7 @@ sync void main(void) {
         )
         .unwrap_or_else(|_| panic!("checks"));
         let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
-        let seq = pc(&plan, 0, |i| matches!(i, Instr::SeqBegin));
+        let seq = pc(&plan, 0, |i| matches!(i, Instr::SeqBegin { .. }));
         let records = [
             rec(1_000, 9_000, 0, -1, -1, 0, 4),
             rec(2_000, 5_000, 0, 0, seq, 0, 1),

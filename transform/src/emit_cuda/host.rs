@@ -202,9 +202,11 @@ fn instruction(
             return Ok(stmts);
         }
         Instr::Ret => "if (!fk_ret()) return;".into(),
-        Instr::SeqBegin => "fk_seq_begin();".into(),
+        Instr::SeqBegin { .. } => "fk_seq_begin();".into(),
         Instr::SeqEnd => "fk_seq_end();".into(),
-        Instr::StartBegin { shared_frame: f } => {
+        Instr::StartBegin {
+            shared_frame: f, ..
+        } => {
             format!("fk_start_begin({});", shared_frame(plan, *f))
         }
         Instr::StartEnd => "fk_start_end();".into(),

@@ -425,7 +425,7 @@ impl RegionEmitter<'_, '_> {
                 let (at, o) = enclosing()?;
                 out.push(reactivate(at, &o.g, "FK_BREAK"));
             }
-            Instr::SeqBegin | Instr::SeqEnd => {}
+            Instr::SeqBegin { .. } | Instr::SeqEnd => {}
             Instr::Call(call) => return Err(bug(call.span, "a call")),
             Instr::Ret | Instr::StartBegin { .. } | Instr::StartEnd | Instr::Region { .. } => {
                 return Err(bug(self.span, "a return, `start` or nested region"))

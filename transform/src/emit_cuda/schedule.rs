@@ -196,9 +196,9 @@ pub fn interpreter(
                 )
             }
             Instr::Ret => "fk_s_ret(p, s);\n            if (s->done) return;".into(),
-            Instr::SeqBegin => format!("if (fk_s_seq_begin(p, s, {next})) return;"),
+            Instr::SeqBegin { .. } => format!("if (fk_s_seq_begin(p, s, {next})) return;"),
             Instr::SeqEnd => format!("fk_s_seq_end(p, s, {next});"),
-            Instr::StartBegin { shared_frame } => {
+            Instr::StartBegin { shared_frame, .. } => {
                 let (fr, bytes) = frame(*shared_frame);
                 format!("if (fk_s_start(p, s, {fr}, {bytes}, {next})) return;")
             }

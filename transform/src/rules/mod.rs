@@ -335,11 +335,11 @@ impl<'s> Builder<'s> {
                 dollar,
                 body,
             } => self.split_fork(count, at, dollar.as_ref(), body, s.span, ops),
-            StmtKind::Start(body) => self.start_region(body, ops),
+            StmtKind::Start(body) => self.start_region(body, s.span, ops),
             StmtKind::Farm(body) => self.farm_region(body, ops),
             // In asynchronous code `seq S` is `start { seq S }` (docs/language.md §8).
-            StmtKind::Seq(_) if mode == Mode::Async => self.start_region(s, ops),
-            StmtKind::Seq(body) => self.seq_region(body, ops),
+            StmtKind::Seq(_) if mode == Mode::Async => self.start_region(s, s.span, ops),
+            StmtKind::Seq(body) => self.seq_region(body, s.span, ops),
             StmtKind::Barrier => self.close(ops, CutReason::Barrier),
             // Simple statements and leaving were handled above.
             _ => {}

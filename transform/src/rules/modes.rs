@@ -13,11 +13,15 @@ impl Builder<'_> {
     /// elsewhere it is `fork (1; @ = 0; $ = __PROC_NR__)` of the active members (a `start`
     /// in an `async` function called by a subgroup, or one that barrier phases run for the
     /// processors that stopped at it).
-    pub(crate) fn start_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+    pub(crate) fn start_region(&mut self, body: &Stmt, span: Span, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
         if self.reached_by_all(body) {
             let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
-            return ops.push(HostOp::Start { body, shared_frame });
+            return ops.push(HostOp::Start {
+                body,
+                shared_frame,
+                span,
+            });
         }
         self.start_group(body, ops);
     }
@@ -85,13 +89,16 @@ impl Builder<'_> {
     /// `seq S`: one processor (`$$ == 0`) runs S; one processor needs no cut, so S is
     /// compiled as asynchronous code, with the subgroups its private conditions would form
     /// written out (`one_member`).
-    pub(crate) fn seq_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
+    pub(crate) fn seq_region(&mut self, body: &Stmt, span: Span, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
         let body = one_member(body, false);
         let mut seq_ops = Vec::new();
         self.async_region(block_stmts(&body), &mut seq_ops);
         self.close(&mut seq_ops, CutReason::BlockEnd);
-        ops.push(HostOp::Seq(seq_ops));
+        ops.push(HostOp::Seq {
+            body: seq_ops,
+            span,
+        });
     }
 }
 
