@@ -471,7 +471,7 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Host);
 }
 
-/// The device schedule's persistent kernel runs on one emulated block of 64 real threads,
+/// The device schedule's persistent kernel runs on one emulated block of 64 fibers,
 /// processors virtualised over them when P > 64.
 fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Device);

@@ -1,16 +1,20 @@
 // A CPU stand-in for the parts of CUDA the emitted standalone .cu uses, so that tests on a
 // machine without a GPU can run the generated kernels, the runtime library and the host
 // walk with g++. Each kernel launch runs its blocks one after another; the threads of a
-// block-wide kernel are std::threads, with a barrier for __syncthreads and per-warp barriers
-// for the warp intrinsics. The test rewrites `K<<<grid, block>>>(args)` as
-// `fk_emu_launch(grid, block, K, args)` before compiling.
+// block-wide kernel are fibers (ucontext) on the launching thread, switched at
+// __syncthreads, the warp intrinsics and the persistent kernel's yields. The test rewrites
+// `K<<<grid, block>>>(args)` as `fk_emu_launch(grid, block, K, args)` before compiling.
+//
+// Fibers, not OS threads: a __syncthreads of 64 OS threads on a machine of 2 cores was 64
+// futex waits and wakes, and the corpus's runs took most of the emulated test's time. A
+// fiber switch costs little more than a function call, and a run is the same on every
+// machine: the threads interleave in one fixed pseudo-random order (fk_emu_switch).
 //
 // This checks the logic of the generated code (splits, scans, loops, calls, printf records),
 // not CUDA's memory model: real GPU runs are scripts/gpu-verify.sh's job.
 
 #include <atomic>
 #include <chrono>
-#include <barrier>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -18,7 +22,8 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <thread>
+#include <sys/mman.h>
+#include <ucontext.h>
 #include <vector>
 
 #define __global__
@@ -39,46 +44,105 @@
 struct fk_emu_dim {
     unsigned x;
 };
-static thread_local fk_emu_dim blockIdx, threadIdx;
+// The running fiber's (one runs at a time; the switch sets them).
+static fk_emu_dim blockIdx, threadIdx;
 static fk_emu_dim blockDim, gridDim;
 
-// A block of FK_SCAN_THREADS persistent threads (created once), each running `job` per launch.
+// A barrier of `n` fibers: the last to arrive starts the next generation.
+struct fk_emu_barrier {
+    unsigned arrived = 0, generation = 0;
+};
+
+// The FK_SCAN_THREADS fibers of a block-wide launch, each running `job` once.
 struct fk_emu_block {
-    std::unique_ptr<std::barrier<>> all;
-    std::vector<std::unique_ptr<std::barrier<>>> warps;
-    std::vector<unsigned long long> slots;  // one exchange word per thread
-    std::unique_ptr<std::barrier<>> start, done;
+    struct fiber {
+        ucontext_t context;
+        bool done;
+        // Waiting at a barrier until its generation passes `generation` (none: runnable).
+        const fk_emu_barrier *barrier;
+        unsigned generation;
+        bool runnable() const { return !done && (!barrier || barrier->generation != generation); }
+    };
+    fiber fibers[FK_SCAN_THREADS];
+    ucontext_t launcher;
+    unsigned current = 0, live = 0;
+    bool running = false;  // inside a block-wide launch (a serial kernel has no fibers)
+    fk_emu_barrier all, warps[FK_SCAN_THREADS / 32];
+    unsigned long long slots[FK_SCAN_THREADS];  // one exchange word per thread
     std::function<void(unsigned)> job;
 };
 static fk_emu_block *fk_emu_current;
 
+// Each fiber's stack: as large as an OS thread's (deep recursion of device functions runs
+// there), reserved once and touched only as deep as a run goes.
+constexpr size_t FK_EMU_STACK = 8u << 20;
+
 inline fk_emu_block &fk_emu_pool() {
     static fk_emu_block *blk = [] {
         auto *b = new fk_emu_block;
-        b->all = std::make_unique<std::barrier<>>(FK_SCAN_THREADS);
-        for (unsigned w = 0; w < FK_SCAN_THREADS / 32; w++)
-            b->warps.push_back(std::make_unique<std::barrier<>>(32));
-        b->slots.assign(FK_SCAN_THREADS, 0);
-        b->start = std::make_unique<std::barrier<>>(FK_SCAN_THREADS + 1);
-        b->done = std::make_unique<std::barrier<>>(FK_SCAN_THREADS + 1);
-        for (unsigned t = 0; t < FK_SCAN_THREADS; t++)
-            std::thread([b, t] {
-                for (;;) {
-                    b->start->arrive_and_wait();
-                    b->job(t);
-                    b->done->arrive_and_wait();
-                }
-            }).detach();
         fk_emu_current = b;
         return b;
     }();
     return *blk;
 }
 
-inline void __syncthreads() { fk_emu_current->all->arrive_and_wait(); }
+inline char *fk_emu_stack(unsigned t) {
+    static char *stacks = [] {
+        void *m = mmap(nullptr, FK_EMU_STACK * FK_SCAN_THREADS, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) abort();
+        return (char *)m;
+    }();
+    return stacks + FK_EMU_STACK * t;
+}
+
+// Runs another fiber that has not finished, chosen pseudo-randomly (a fixed sequence, so a
+// run repeats exactly, but not round robin, so that the threads meet the runtime's
+// counters and locks in many orders); the caller resumes when its turn comes again. With no
+// other fiber left, the caller runs on.
+inline void fk_emu_switch() {
+    if (!fk_emu_current || !fk_emu_current->running) return;
+    fk_emu_block &b = *fk_emu_current;
+    static unsigned long long state = 0x9e3779b97f4a7c15ull;
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    unsigned from = b.current, to = (unsigned)(state % FK_SCAN_THREADS), tried = 0;
+    while ((!b.fibers[to].runnable() || to == from) && ++tried < FK_SCAN_THREADS)
+        to = (to + 1) % FK_SCAN_THREADS;
+    if (!b.fibers[to].runnable() || to == from) return;
+    b.current = to;
+    threadIdx.x = to;
+    swapcontext(&b.fibers[from].context, &b.fibers[to].context);
+}
+
+inline void fk_emu_wait(fk_emu_barrier &bar, unsigned n) {
+    unsigned generation = bar.generation;
+    if (++bar.arrived == n) {
+        bar.arrived = 0;
+        bar.generation++;
+        return;
+    }
+    auto &self = fk_emu_current->fibers[fk_emu_current->current];
+    self.barrier = &bar;
+    self.generation = generation;
+    while (bar.generation == generation) fk_emu_switch();
+    self.barrier = nullptr;
+}
+
+inline void fk_emu_fiber_main() {
+    fk_emu_block &b = *fk_emu_current;
+    unsigned t = b.current;
+    b.job(t);
+    b.fibers[t].done = true;
+    b.live--;
+    // Returning goes to the launcher (uc_link), which runs the next live fiber.
+}
+
+inline void __syncthreads() { fk_emu_wait(fk_emu_current->all, FK_SCAN_THREADS); }
 
 inline int __syncthreads_count(int pred) {
-    static std::atomic<int> sum{0};
+    static int sum = 0;
     __syncthreads();
     if (threadIdx.x == 0) sum = 0;
     __syncthreads();
@@ -95,10 +159,10 @@ template <class T> T min(T a, T b) { return a < b ? a : b; }
 inline unsigned fk_emu_publish(unsigned long long v) {
     unsigned t = threadIdx.x, base = t & ~31u;
     fk_emu_current->slots[t] = v;
-    fk_emu_current->warps[t / 32]->arrive_and_wait();
+    fk_emu_wait(fk_emu_current->warps[t / 32], 32);
     return base;
 }
-inline void fk_emu_done() { fk_emu_current->warps[threadIdx.x / 32]->arrive_and_wait(); }
+inline void fk_emu_done() { fk_emu_wait(fk_emu_current->warps[threadIdx.x / 32], 32); }
 
 template <class T> T __shfl_sync(unsigned, T v, int src) {
     unsigned long long w = 0;
@@ -135,10 +199,9 @@ template <class T> unsigned __match_any_sync(unsigned, T v) {
 }
 
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-// A pass of the device schedule's persistent kernel in which no processor could move: sleep
-// briefly, so that 64 waiting threads do not starve the one whose processor they wait for
-// (and the other tests on a small machine).
-inline void fk_emu_yield() { std::this_thread::sleep_for(std::chrono::microseconds(20)); }
+// A pass of the device schedule's persistent kernel in which no processor could move, or a
+// spin on a lock: the other fibers run.
+inline void fk_emu_yield() { fk_emu_switch(); }
 
 // %globaltimer: nanoseconds of a clock all threads share.
 inline unsigned long long fk_emu_now() {
@@ -218,15 +281,30 @@ template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block,
             }
         return;
     }
+    fk_emu_block &blk = fk_emu_pool();
     for (unsigned b = 0; b < grid; b++) {
-        fk_emu_block &blk = fk_emu_pool();
-        blk.job = [=](unsigned t) {
-            blockIdx.x = b;
+        blockIdx.x = b;
+        blk.job = [=](unsigned) { kernel(args...); };
+        for (unsigned t = 0; t < FK_SCAN_THREADS; t++) {
+            auto &f = blk.fibers[t];
+            f.done = false;
+            f.barrier = nullptr;
+            getcontext(&f.context);
+            f.context.uc_stack.ss_sp = fk_emu_stack(t);
+            f.context.uc_stack.ss_size = FK_EMU_STACK;
+            f.context.uc_link = &blk.launcher;
+            makecontext(&f.context, fk_emu_fiber_main, 0);
+        }
+        blk.live = FK_SCAN_THREADS;
+        blk.running = true;
+        // Each return here is a fiber that finished: the next live one goes on.
+        for (unsigned t = 0; blk.live > 0; t = (t + 1) % FK_SCAN_THREADS) {
+            if (blk.fibers[t].done) continue;
+            blk.current = t;
             threadIdx.x = t;
-            kernel(args...);
-        };
-        blk.start->arrive_and_wait();
-        blk.done->arrive_and_wait();
+            swapcontext(&blk.launcher, &blk.fibers[t].context);
+        }
+        blk.running = false;
     }
 }
 
