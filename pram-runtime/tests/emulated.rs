@@ -530,7 +530,8 @@ fn emulated_runs_agree(schedule: Schedule) {
 }
 
 /// The device schedule's timestamps (`-DFK_TIMESTAMPS`, the `%globaltimer` stand-in of
-/// fk_emu.h) decoded as the GPU driver decodes them: every group instance inside its parent's
+/// fk_emu.h; no group runs a block region on a block at these sizes, as on the GPU) decoded
+/// as the GPU driver decodes them: every group instance inside its parent's
 /// time, each Fork function called as often as the simulator calls it, the `fork` subgroups
 /// the simulator's (by `@` and size), its `seq` instances, and a trace that nests.
 fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
@@ -563,7 +564,13 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
         let cpp = dir.path().join("t.cpp");
         let bin = dir.path().join("t");
         std::fs::write(&cpp, source).expect("write the source");
-        let built = gxx(&emu, &cpp, &bin, &["-DFK_TIMESTAMPS=4096"]);
+        // The GPU's smallest group for a region on a block: these runs are below it, as on
+        // the GPU, where groups and `seq` inside block regions are not timestamped.
+        let task_min = format!(
+            "-DFK_REGION_TASK_MIN={}",
+            transform::emit_cuda::abi::FK_REGION_TASK_MIN
+        );
+        let built = gxx(&emu, &cpp, &bin, &["-DFK_TIMESTAMPS=4096", &task_min]);
         assert!(
             built.status.success(),
             "{}",
