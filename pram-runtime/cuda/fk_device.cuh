@@ -1017,7 +1017,9 @@ template <void (*Body)(FkThread *)> __device__ __noinline__ void fk_r_body(FkThr
 __device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub);
 __device__ void fk_region_end(const FkRegion &r);
 #else
-#define FK_REGION_FN extern "C" __global__ void __launch_bounds__(FK_REGION_MAX)
+// (Over two lines: the library's own kernels are the lines that start a definition so.)
+#define FK_REGION_FN extern "C" __global__ \
+    void __launch_bounds__(FK_REGION_MAX)
 __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
     return FkRegion{slot_base, launch, 0};
 }
