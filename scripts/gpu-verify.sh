@@ -35,7 +35,10 @@
 # Results: OUT/summary.txt (a table, written at the end), OUT/progress.txt (each case's row
 # as it finishes, status word first), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs;
-# FIRST_ONLY=1 runs only the first `//! run:` case of each.
+# FIRST_ONLY=1 runs only the first `//! run:` case of each. CUD_FLAGS: more nvcc flags for the
+# device schedule's `.cu` (cud), e.g. CUD_FLAGS=-DFK_REGION_TASK_MIN=2 runs block regions on
+# the persistent kernel's blocks for every group of 2 or more members (the GPU's default is
+# 32: the corpus's small runs would not take that path).
 
 set -u
 
@@ -195,18 +198,20 @@ verify_case() {
 # schedule's $BIN/NAME.dev.
 standalone() {
     local name=$1 file=$2 args=$3 schedule=$4 sim=$5 bin col rc result
+    local flags=()
     bin=$BIN/$name
     col=cu
     if [ "$schedule" = device ]; then
         bin=$BIN/$name.dev
         col=cud
+        read -r -a flags <<<"${CUD_FLAGS:-}"
     fi
     # shellcheck disable=SC2086,SC2046
     if "$FORKCC" build "$file" $(define_args "$args") --emit cuda --schedule "$schedule" \
         -o "$bin.cu" 2>"$LOGS/$name.$col.build.err" &&
-        "$NVCC" -O2 -arch=sm_90 "$bin.cu" -o "$bin" >"$LOGS/$name.$col.nvcc.log" 2>&1; then
+        "$NVCC" -O2 -arch=sm_90 "${flags[@]}" "$bin.cu" -o "$bin" >"$LOGS/$name.$col.nvcc.log" 2>&1; then
         # The same source without the checks, for the sanitizer pass.
-        "$NVCC" -O2 -arch=sm_90 -DFK_CHECKS=0 "$bin.cu" -o "$bin.unchecked" \
+        "$NVCC" -O2 -arch=sm_90 "${flags[@]}" -DFK_CHECKS=0 "$bin.cu" -o "$bin.unchecked" \
             >>"$LOGS/$name.$col.nvcc.log" 2>&1
         # shellcheck disable=SC2046
         timeout 300 "$bin" -p "$(procs_of "$args")" $(crcw_of "$args") \

@@ -101,9 +101,18 @@ typedef long long fk_i64;
 #ifndef FK_SCAN_THREADS
 #define FK_SCAN_THREADS 1024
 #endif
-// The most members of a group that runs a block region (one thread per member)
+// The most members of a group that runs a block region (one thread per member under the
+// host schedule; under the device schedule one thread per member when the region has an
+// asynchronous kernel, else members t, t + 256, ... on one thread)
 #ifndef FK_REGION_MAX
 #define FK_REGION_MAX 1024
+#endif
+// The fewest members of a group for which the device schedule runs a block region on
+// one block of its persistent kernel: a block runs one region at a time while its
+// other processors wait, so smaller groups run the region's instructions one by one,
+// side by side with their siblings (docs/device-schedule.md)
+#ifndef FK_REGION_TASK_MIN
+#define FK_REGION_TASK_MIN 32
 #endif
 
 struct FkProc;

@@ -43,6 +43,8 @@ struct FkThread {
     unsigned seq;       // printf records of this thread in this launch
 #ifdef FK_SCHEDULE_DEVICE
     int sp;             // the processor's frame height: its output order key (fk_schedule.cuh)
+    int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a
+                        // block region the region's group
 #endif
 };
 
@@ -630,7 +632,9 @@ extern "C" __global__ void fk_start(int procs, fk_u64 base) {
     fk_m.dollar[p] = p;
 }
 
-#ifndef FK_SCHEDULE_DEVICE
+// ---- group operations of one block (the host schedule's kernels, and block regions in both
+// schedules) ----
+
 // The value of `v` for the first active member (in $$ order) in *value; false when no member
 // is active. One thread: the first member is almost always active.
 __device__ bool fk_first_active_value(int g, int n, fk_u64 slot_base, FkVar v, fk_i64 *value) {
@@ -643,6 +647,7 @@ __device__ bool fk_first_active_value(int g, int n, fk_u64 slot_base, FkVar v, f
     return false;
 }
 
+#ifndef FK_SCHEDULE_DEVICE
 // fk_first_active_value into `fk_m.read_back` (FkReadBack).
 extern "C" __global__ void fk_read_first(int g, int n, fk_u64 slot_base, FkVar v) {
     fk_i64 x = 0;
@@ -669,6 +674,7 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
     fk_m.keys[t] = c;
     if (c >= 0) fk_count(&fk_m.counts[c]);
 }
+#endif
 
 // Block-wide exclusive scan of one int per thread (a multiple of 32 threads, at most 1024);
 // returns the thread's prefix and the block total in *total.
@@ -712,6 +718,7 @@ __device__ void fk_place_in_two(int key, int t, fk_u64 from, fk_u64 member_base,
     *at1 += total1;
 }
 
+#ifndef FK_SCHEDULE_DEVICE
 // Split, step 2 (one block of FK_SCAN_THREADS): subgroup offsets (a scan of the sizes), the
 // descriptors of the k subgroups at groups[first..first+k), and the member lists: member `t`
 // with key c goes to position offset[c] + (members before it with key c), so new ranks are
@@ -786,6 +793,8 @@ extern "C" __global__ void fk_restore_dollar(int g, int n, fk_u64 saved) {
     fk_m.dollar[proc] = fk_m.words[saved + t];
 }
 
+#endif
+
 // The per-member steps of marks and loop exits, shared by the runtime's kernels (one thread
 // per member) and by block regions (fk_r_*).
 
@@ -817,6 +826,7 @@ __device__ bool fk_member_stays(int g, int t, fk_u64 slot_base, fk_u64 marks, in
     return true;
 }
 
+#ifndef FK_SCHEDULE_DEVICE
 extern "C" __global__ void fk_mark_active(int g, int n, fk_u64 marks) {
     FK_FOR_MEMBER_INDEX(n)
     fk_mark_member(g, t, marks);
@@ -926,8 +936,7 @@ __device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
     return acc;
 }
 
-#ifndef FK_SCHEDULE_DEVICE
-// ---- the host schedule's multiprefix kernel and block regions ----
+// ---- multiprefix of one block, and block regions (both schedules) ----
 
 // Synchronous multiprefix (docs/language.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
@@ -962,26 +971,63 @@ __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkV
     }
 }
 
+#ifndef FK_SCHEDULE_DEVICE
 extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
                                           FkVar value, int has_result, FkVar result) {
     fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
 }
+#endif
 
 // ---- block regions ----
 // A block region (transform::regions) runs a piece of a host control graph in one block:
-// thread t is member t of the current group, and every construct ends with __syncthreads,
-// which also makes its global-memory writes visible to the whole block. Every thread
-// executes the same sequence of helpers (the group state they read is the same for all), so
-// the barriers match. The host reserves the stack space the region's nested groups take
-// (`RegionNeeds`) and passes the tops; the emitted code hands each construct its part.
+// thread t is member t of the current group (members t, t + blockDim.x, ... when the group
+// is larger than the block, which only a region of synchronous kernels allows), and every
+// construct ends with __syncthreads, which also makes its global-memory writes visible to
+// the whole block. Every thread executes the same sequence of helpers (the group state they
+// read is the same for all), so the barriers match. The caller reserves the stack space the
+// region's nested groups take (`RegionNeeds`) and passes the tops; the emitted code hands
+// each construct its part. The host schedule launches a region as a kernel; the device
+// schedule runs it on one block of its persistent kernel (fk_schedule.cuh, fk_run_task).
 
 // Where a region is: its slot frame, its launch number and the segments run so far (a
-// segment is one Plan kernel's run; (launch, sub) orders printf records and faults).
+// segment is one Plan kernel's run; (launch, sub) orders printf records and faults; under
+// the device schedule (the region's group's step + sub, $$) does, fk_order_key).
 struct FkRegion {
     fk_u64 slot_base;
     unsigned launch;
     unsigned sub;
+#ifdef FK_SCHEDULE_DEVICE
+    int group;          // the region's group, whose step its segments continue
+#endif
 };
+
+#ifdef FK_SCHEDULE_DEVICE
+#define FK_REGION_FN __device__ __noinline__ void
+__device__ inline FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
+    return FkRegion{slot_base, launch, 0, g};
+}
+// A Plan kernel's body in a region, through a call: inlined into the regions as well as into
+// the interpreter, the bodies made ptxas spill in fk_run_proc (quicksort: 692 bytes of spill
+// stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v).
+template <void (*Body)(FkThread *)> __device__ __noinline__ void fk_r_body(FkThread th) {
+    Body(&th);
+}
+#define FK_R_BODY(K, TH) fk_r_body<K##_body>(TH)
+// A region's member as a thread of segment `sub`, and the region's end (fk_schedule.cuh).
+__device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub);
+__device__ void fk_region_end(const FkRegion &r);
+#else
+// (Over two lines: the library's own kernels are the lines that start a definition so.)
+#define FK_REGION_FN extern "C" __global__ \
+    void __launch_bounds__(FK_REGION_MAX)
+__device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
+    return FkRegion{slot_base, launch, 0};
+}
+#define FK_R_BODY(K, TH) K##_body(&TH)
+__device__ inline void fk_region_thread(FkThread *th, const FkRegion &, unsigned sub) { th->sub = sub; }
+// The host numbers launches itself.
+__device__ inline void fk_region_end(const FkRegion &) {}
+#endif
 
 __device__ int fk_r_threads(int g, int seq) {
     int n = fk_m.groups[g].size;
@@ -996,8 +1042,8 @@ __device__ int fk_r_threads(int g, int seq) {
             FkThread th_;                                                            \
             if (fk_thread(&th_, G, fk_member_index(G, n_, t_), r.slot_base, r.launch, \
                           SYNC)) {                                                   \
-                th_.sub = r.sub;                                                     \
-                K##_body(&th_);                                                      \
+                fk_region_thread(&th_, r, r.sub);                                    \
+                FK_R_BODY(K, th_);                                                   \
             }                                                                        \
         }                                                                            \
         r.sub++;                                                                     \
@@ -1110,6 +1156,7 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
     __shared__ int stop;
     if (threadIdx.x == 0) {
         FkThread th = fk_first_member(g, r.launch, r.sub);
+        fk_region_thread(&th, r, r.sub);
         stop = fk_limit(*it, site, th);
     }
     __syncthreads();
@@ -1124,6 +1171,7 @@ __device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
     for (int t = threadIdx.x; t < n; t += blockDim.x) {
         FkThread th = fk_first_member(g, r.launch, r.sub - 1);
         th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
+        fk_region_thread(&th, r, r.sub - 1);
         fk_common_check(th, fk_step_tag(&th));
     }
     __syncthreads();
@@ -1134,4 +1182,3 @@ __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar p
     fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
     __syncthreads();
 }
-#endif

@@ -79,7 +79,9 @@ struct FkProc {
     fk_u64 slot_base;    // height of the current activation in its slot stack
     int wait_group;
     unsigned wait_gen;
-    fk_u64 pad[2];
+    int next_task;       // the next region task its block runs (fk_post_region), or -1
+    int pad0;
+    fk_u64 pad[1];
 };
 
 // A collective's results for one processor, written by the leader.
@@ -99,6 +101,8 @@ struct FkResult {
 #define FK_ACT_START 6        // the root group of a `start`
 #define FK_ACT_MULTIPREFIX 7  // the flagged members' operands combined per cell
 #define FK_ACT_COMMON_CHECK 8 // --crcw common: the kernel's writes checked
+#define FK_ACT_REGION 9       // a block region run by one block (fk_post_region; `d`: the
+                              // inner groups it forms)
 
 struct FkAction {
     int kind;            // FK_ACT_*
@@ -154,6 +158,13 @@ extern "C" __global__ void fk_set_trace(FkTrace t) { fk_t = t; }
 
 // The emitted interpreter of one processor (generated from the host program).
 __device__ void fk_run_proc(int p, FkProc *s);
+
+// The emitted block regions (transform::emit_cuda::region), by the pc of their `region`
+// instruction, as one block runs them (fk_run_task); and the most bytes of shared frames one
+// of them forms (each block reserves them once).
+__device__ void fk_run_region(int pc, int g, int seq, fk_u64 slot_base, int groups_top,
+                              fk_u64 members_top, fk_u64 words_top, fk_u64 frames_top);
+__device__ fk_u64 fk_region_frame_bytes();
 
 __device__ inline unsigned fk_load_volatile(const unsigned *a) { return *(const volatile unsigned *)a; }
 
@@ -282,6 +293,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->key = sync ? (unsigned)s->rank : (unsigned)p;
     th->seq = 0;
     th->sp = s->sp;
+    th->key_group = s->group;
 }
 
 __device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {
@@ -622,6 +634,22 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 // Groups up to this size run their leader action in the last arriver's thread.
 #define FK_SOLO_MAX 8
 
+// The region tasks posted in this block since its last meeting (fk_block_meeting): a list of
+// the posting processors, linked through their `next_task`, -1 at the end.
+__shared__ int fk_block_tasks;
+
+// The last member to arrive at a `region` posts it as a task of its own block: the block runs
+// it at its next meeting and releases the group. The region's inner groups take the ids of the
+// group's leader's free frames (fk_group_id), so they must fit above its frame height; a
+// region that does not fit runs instruction by instruction (`value` 0).
+__device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
+    int leader = fk_scratch(g, 0, 0)->proc;
+    bool fits = fk_d.procs[leader].sp + groups <= fk_d.depth;
+    fk_d.sync[g].value = fits;
+    if (fits) s->next_task = atomicExch(&fk_block_tasks, p);
+    return fits;
+}
+
 // Arrives at group g's barrier. The last member runs the leader action `a` and releases the
 // others, or, in a group larger than FK_SOLO_MAX, leaves the action to its warp (waiting = 2:
 // fk_device_run's warp runs it after the pass) and waits like the others. Returns true when
@@ -644,13 +672,22 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     // and the arrival publishes this member's inputs and, for the last, acquires the others'.
     unsigned gen = fk_load_volatile(&y->gen);
     bool last = fk_arrival_index(&y->arrived, g) == (unsigned)n - 1;
-    if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
+    bool owes = false;
+    if (last && a.kind == FK_ACT_REGION) {
+        // The block that runs the region releases the group (fk_run_task).
+        if (!fk_post_region(p, s, g, a.d)) {
+            fk_release(y);
+            return false;
+        }
+    } else if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
         if (a.kind != FK_ACT_NONE) fk_leader(FkSoloTeam{0}, g, a);
         fk_release(y);
         return false;
+    } else if (last) {
+        y->action = a;
+        owes = true;
     }
-    if (last) y->action = a;
-    s->waiting = last ? 2 : 1;
+    s->waiting = owes ? 2 : 1;
     s->wait_group = g;
     s->wait_gen = gen;
     return true;
@@ -678,9 +715,29 @@ __device__ inline bool fk_barrier(int p, FkProc *s, int g) {
 // sieve's device schedule ran 7% slower on the H100 for half the compile time
 // (docs/performance.md). The leader actions they reach stay calls.
 
+// The step of a thread's output order key: its group's step, or inside a block region the
+// region's group's step at the region's start plus the segments run since (fk_region_end
+// moves the group's step past them).
+__device__ inline unsigned fk_th_step(const FkThread *th) {
+    return fk_d.sync[th->key_group].step + th->sub;
+}
+
 // The step a write belongs to: its group instance and the group's step.
 __device__ fk_u64 fk_step_tag(const FkThread *th) {
-    return ((fk_u64)th->group << 32) | fk_d.sync[th->group].step;
+    return ((fk_u64)th->key_group << 32) | fk_th_step(th);
+}
+
+// A block region's member as a thread of segment `sub` (fk_device.cuh): its frame height,
+// which it stored when it arrived at the region (fk_arrive), and the region's group.
+__device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub) {
+    th->sub = sub;
+    th->sp = fk_d.procs[th->proc].sp;
+    th->key_group = r.group;
+}
+
+// The region's segments were steps of its group: the group's step goes on after them.
+__device__ void fk_region_end(const FkRegion &r) {
+    if (threadIdx.x == 0) fk_d.sync[r.group].step += r.sub;
 }
 
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
@@ -1032,6 +1089,31 @@ __device__ void fk_s_start_end(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
+// `region`: a group of FK_REGION_TASK_MIN to FK_REGION_MAX members runs the region's
+// instructions on one block (fk_post_region, fk_run_task), then goes on at its `end`; one
+// thread per member unless every kernel of the region is synchronous (`shares_threads`:
+// members of an asynchronous kernel may wait for each other). Otherwise, or when the
+// region's `groups` do not fit (fk_post_region), the instructions run one by one from
+// `next`.
+__device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, int next,
+                            int end) {
+    int g = s->group;
+    if (s->phase == 0) {
+        int n = fk_m.groups[g].size;
+        if (n < FK_REGION_TASK_MIN || n < 2 ||
+            n > (shares_threads ? FK_REGION_MAX : (int)blockDim.x)) {
+            s->pc = next;
+            return false;
+        }
+        fk_my_slot(s)->proc = p;
+        s->phase = 1;
+        if (fk_arrive(p, s, g, FkAction{FK_ACT_REGION, groups})) return true;
+    }
+    s->phase = 0;
+    s->pc = fk_d.sync[g].value ? end : next;
+    return false;
+}
+
 // A synchronous multiprefix: the participating members combined per cell in __PROC_NR__
 // order ($$ order is __PROC_NR__ order in every group), each getting the exclusive prefix.
 __device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar value,
@@ -1059,7 +1141,7 @@ __device__ bool fk_s_multiprefix(int p, FkProc *s, int op, FkVar ptr, FkVar valu
 
 // The order key of the processor's current step: the path of the groups it is in, then
 // (step, key). Writes at most `max` pairs; returns the number of pairs.
-__device__ unsigned fk_order_key(int sp, int group, int p, unsigned key, FkKeyPair *out,
+__device__ unsigned fk_order_key(int sp, unsigned step, int p, unsigned key, FkKeyPair *out,
                                  unsigned max) {
     unsigned n = 0;
     const FkFrame *f = fk_frames(p);
@@ -1072,7 +1154,7 @@ __device__ unsigned fk_order_key(int sp, int group, int p, unsigned key, FkKeyPa
         n++;
     }
     if (n < max) {
-        out[n].step = fk_d.sync[group].step;
+        out[n].step = step;
         out[n].index = key;
     }
     return n + 1;
@@ -1081,11 +1163,11 @@ __device__ unsigned fk_order_key(int sp, int group, int p, unsigned key, FkKeyPa
 // A record: the header (FkRecordHeader), the key's (step, index) pairs, then the arguments
 // as in the host schedule. fk_record writes the header and the key, once for every printf of
 // the program (`__noinline__`; the thread's fields by value); the call site its arguments.
-__device__ __noinline__ char *fk_record(int sp, int group, int proc, unsigned order,
+__device__ __noinline__ char *fk_record(int sp, unsigned step, int proc, unsigned order,
                                         unsigned seq, int format, unsigned args,
                                         fk_u64 arg_bytes) {
     FkKeyPair key[FK_KEY_MAX];
-    unsigned pairs = fk_order_key(sp, group, proc, order, key, FK_KEY_MAX);
+    unsigned pairs = fk_order_key(sp, step, proc, order, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
     fk_u64 bytes = sizeof(FkRecordHeader) + sizeof(FkKeyPair) * pairs + arg_bytes;
     fk_u64 at = atomicAdd(fk_m.out_top, bytes);
@@ -1105,7 +1187,7 @@ __device__ __noinline__ char *fk_record(int sp, int group, int proc, unsigned or
 }
 
 template <class... A> __device__ int fk_printf(FkThread *th, int format, A... args) {
-    char *p = fk_record(th->sp, th->group, th->proc, th->key, th->seq++, format,
+    char *p = fk_record(th->sp, fk_th_step(th), th->proc, th->key, th->seq++, format,
                         (unsigned)sizeof...(A), (fk_arg_bytes(args) + ... + 0ull));
     if (p) ((p = fk_put_arg(p, args)), ...);
     return 0;
@@ -1115,17 +1197,18 @@ template <class... A> __device__ int fk_printf(FkThread *th, int format, A... ar
 // step's group instance and step number tell the group's other members to run the step
 // (fk_drains).
 __device__ void fk_fault_key(const FkThread *th) {
-    unsigned pairs = fk_order_key(th->sp, th->group, th->proc, 0, fk_d.fault_key->key, FK_KEY_MAX);
+    unsigned step = fk_th_step(th);
+    unsigned pairs = fk_order_key(th->sp, step, th->proc, 0, fk_d.fault_key->key, FK_KEY_MAX);
     fk_d.fault_key->pairs = pairs > FK_KEY_MAX ? FK_KEY_MAX : pairs;
-    fk_m.fault->group = th->group;
-    fk_m.fault->step = fk_d.sync[th->group].step;
+    fk_m.fault->group = th->key_group;
+    fk_m.fault->step = step;
 }
 
 // The order of the step of `th` against the recorded fault's step (both keys with index 0):
 // negative, zero or positive, as the host sorts output records.
 __device__ int fk_fault_key_order(const FkThread *th) {
     FkKeyPair key[FK_KEY_MAX];
-    unsigned pairs = fk_order_key(th->sp, th->group, th->proc, 0, key, FK_KEY_MAX);
+    unsigned pairs = fk_order_key(th->sp, fk_th_step(th), th->proc, 0, key, FK_KEY_MAX);
     if (pairs > FK_KEY_MAX) pairs = FK_KEY_MAX;
     unsigned recorded = fk_d.fault_key->pairs;
     const FkKeyPair *r = fk_d.fault_key->key;
@@ -1171,6 +1254,7 @@ extern "C" __global__ void fk_device_init() {
     s->waiting = 0;
     s->done = 0;
     s->slot_base = 0;
+    s->next_task = -1;
     fk_m.dollar[p] = p;
     if (p == 0) {
         FkSync *y = &fk_d.sync[0];
@@ -1190,12 +1274,62 @@ extern "C" __global__ void fk_device_init() {
     }
 }
 
+// Runs the region task that processor p posted (fk_post_region) on the whole block: thread t
+// is member t of p's group (and t + blockDim.x, ... for a larger group), with the group's
+// member list and the region's stacks in the parts of fk_m.members and fk_m.words that
+// belong to the group's scratch slice (FK_STACK_PER_PROC entries per member: sibling groups
+// have disjoint slices), its inner groups at the leader's free ids, its shared frames in the
+// block's `frames`. Then the group is released at the region's end.
+// Not inlined: the regions are off the interpreter's path.
+__device__ __noinline__ void fk_run_task(int p, char *frames) {
+    FkProc s = fk_d.procs[p];
+    int g = s.group;
+    FkSync *y = &fk_d.sync[g];
+    // Synchronises with every member's arrival: their state and inputs are visible here.
+    (void)fk_load_acquire(&y->arrived);
+    int n = fk_m.groups[g].size;
+    fk_u64 list = y->scratch * FK_STACK_PER_PROC;
+    for (int t = threadIdx.x; t < n; t += blockDim.x)
+        fk_m.members[list + t] = fk_scratch(g, 0, t)->proc;
+    if (threadIdx.x == 0) fk_m.groups[g].members = list;
+    int groups_top = fk_group_id(fk_scratch(g, 0, 0)->proc, 1);
+    __syncthreads();
+    fk_run_region(s.pc, g, s.seq != 0, s.slot_base, groups_top, list + n, list, (fk_u64)frames);
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) fk_release(y);
+}
+
+// The block's meeting, when a warp found a region task posted (fk_block_tasks) or has nothing
+// left to run (`done`): every warp of the block comes (each after its pass), the block runs
+// the tasks, and the warps go on; a done warp stays in the meeting until every warp is done,
+// so that the block's barriers always have all its threads. After a fault or a runtime limit
+// the tasks do not run: the run ends. True when the block ends.
+__device__ __noinline__ bool fk_block_meeting(bool done, char *frames) {
+    for (;;) {
+        if (__syncthreads_count(done) == (int)blockDim.x) return true;
+        int task = fk_block_tasks;
+        // Also: every thread has read the list before thread 0 empties it.
+        bool stop = __syncthreads_count(fk_stopped()) != 0;
+        if (threadIdx.x == 0) fk_block_tasks = -1;
+        while (task >= 0) {
+            // The poster is a processor of this block's threads, so it posts nothing meanwhile.
+            int next = fk_d.procs[task].next_task;
+            if (!stop) fk_run_task(task, frames);
+            task = next;
+        }
+        __syncthreads();
+        if (!done) return false;
+    }
+}
+
 // The persistent kernel: thread t runs processors t, t + T, ... until all are done (or a
 // fault or a runtime limit stops the run). The lanes of a warp meet after every pass (the
 // votes): a waiting lane spinning on its own would keep the warp from the lane whose
 // processor the others wait for, as divergent paths of a warp take turns. At the meeting the
 // warp runs the leader actions its lanes owe (fk_arrive): a lane that owes one ends its pass
-// there, and its next pass starts at its next processor.
+// there, and its next pass starts at its next processor. The warps of a block meet when one
+// of them posted a region task, and at the end (fk_block_meeting).
 extern "C" __global__ void fk_device_run() {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
     int T = gridDim.x * blockDim.x;
@@ -1206,6 +1340,12 @@ extern "C" __global__ void fk_device_run() {
     // only its frame height, which fk_arrive stores); with several it loads each one's.
     FkProc own;
     if (mine == 1) own = fk_d.procs[t];
+    __shared__ char *frames;  // the shared frames of the regions this block runs
+    if (threadIdx.x == 0) {
+        fk_block_tasks = -1;
+        frames = fk_frame_alloc(fk_region_frame_bytes(), t);
+    }
+    __syncthreads();
     for (;;) {
         bool live = false, moved = false;
         int owed = -1;
@@ -1243,10 +1383,11 @@ extern "C" __global__ void fk_device_run() {
         bool stop = fk_stopped(), drain = false;
         for (int i = 0; stop && !drain && i < mine; i++)
             drain = fk_drains(mine == 1 ? own : fk_d.procs[t + i * T]);
-        if (!__any_sync(0xffffffffu, live) ||
-            (__any_sync(0xffffffffu, stop) && !__any_sync(0xffffffffu, drain)))
-            return;
-        if (!__any_sync(0xffffffffu, moved)) {
+        bool done = !__any_sync(0xffffffffu, live) ||
+                    (__any_sync(0xffffffffu, stop) && !__any_sync(0xffffffffu, drain));
+        if (done || __any_sync(0xffffffffu, *(volatile int *)&fk_block_tasks >= 0)) {
+            if (fk_block_meeting(done, frames)) return;
+        } else if (!__any_sync(0xffffffffu, moved)) {
 #ifdef FK_EMU
             fk_emu_yield();
 #else

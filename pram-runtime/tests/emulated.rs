@@ -85,6 +85,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor",
+            device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does",
             the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does,
         ),
@@ -339,6 +345,68 @@ fn the_cu_allocates_the_arrays_of_the_drivers_arena() {
     }
 }
 
+/// The device schedule's block regions with more members than the block has threads, as the
+/// GPU's sieve at P = 1024 runs on a block of 256: FK_REGION_MAX raised to 256 over the 64
+/// emulated threads, so thread t runs members t, t + 64, ... The sieve's regions (its whole
+/// run after the root group's call) form no group instance but the call's (timestamps).
+fn device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor() {
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let root = common::root();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut wrong = Vec::new();
+    for (file, procs, n) in [
+        ("classroom-examples/sieve.fork", 200usize, 1000),
+        ("classroom-examples/prefix_hillis_steele.fork", 150, 300),
+        ("classroom-examples/odd_even_sort.fork", 100, 100),
+    ] {
+        let options = fork_frontend::Options {
+            defines: vec![("N".to_string(), n.to_string())],
+        };
+        let checked = fork_frontend::check_file(&root.join(file), &options)
+            .unwrap_or_else(|_| panic!("{file} checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let expected = cpu::run(
+            &plan,
+            cpu::Config {
+                procs,
+                order: cpu::Order::Forward,
+                crcw: Default::default(),
+                max_steps: 10_000_000,
+            },
+        )
+        .unwrap_or_else(|_| panic!("{file} runs on the CPU executor"))
+        .stdout;
+        let source = emulated_source(&checked, &plan, Schedule::Device, file);
+        let cpp = dir.path().join("t.cpp");
+        let bin = dir.path().join("t");
+        std::fs::write(&cpp, source).expect("write the source");
+        let built = gxx(
+            &emu,
+            &cpp,
+            &bin,
+            &["-DFK_REGION_MAX=256", "-DFK_TIMESTAMPS=4096"],
+        );
+        assert!(built.status.success(), "{file}: g++ failed");
+        let out = Command::new("timeout")
+            .arg("300")
+            .arg(&bin)
+            .args(["-p", &procs.to_string()])
+            .output()
+            .expect("the program runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() || out.stdout != expected {
+            wrong.push(format!(
+                "{file} -p {procs}: {}{stderr}",
+                String::from_utf8_lossy(&out.stdout)
+            ));
+        }
+        if file.ends_with("sieve.fork") && !stderr.contains("fk-timestamps 2 ") {
+            wrong.push(format!("{file}: the regions formed groups: {stderr:.60}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 /// Runs of tests/semantics programs that the simulator stops (`forkcc sim` with the same
 /// flags): the program, the run's flags, and what the `.cu` must report on stderr: the
 /// simulator's code and location, and more of the message.
@@ -575,7 +643,8 @@ fn precompile_preludes(dir: &Path, emu: &Path, builds: &[Build]) {
 }
 
 /// The device schedule's timestamps (`-DFK_TIMESTAMPS`, the `%globaltimer` stand-in of
-/// fk_emu.h) decoded as the GPU driver decodes them: every group instance inside its parent's
+/// fk_emu.h; no group runs a block region on a block at these sizes, as on the GPU) decoded
+/// as the GPU driver decodes them: every group instance inside its parent's
 /// time, each Fork function called as often as the simulator calls it, the `fork` subgroups
 /// the simulator's (by `@` and size), its `seq` instances, and a trace that nests.
 fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
@@ -608,7 +677,13 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
         let cpp = dir.path().join("t.cpp");
         let bin = dir.path().join("t");
         std::fs::write(&cpp, source).expect("write the source");
-        let built = gxx(&emu, &cpp, &bin, &["-DFK_TIMESTAMPS=4096"]);
+        // The GPU's smallest group for a region on a block: these runs are below it, as on
+        // the GPU, where groups and `seq` inside block regions are not timestamped.
+        let task_min = format!(
+            "-DFK_REGION_TASK_MIN={}",
+            transform::emit_cuda::abi::FK_REGION_TASK_MIN
+        );
+        let built = gxx(&emu, &cpp, &bin, &["-DFK_TIMESTAMPS=4096", &task_min]);
         assert!(
             built.status.success(),
             "{}",

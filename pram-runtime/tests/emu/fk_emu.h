@@ -37,9 +37,17 @@
 // Block-wide runtime kernels run with 64 threads here (1024 on the GPU): the same code,
 // fewer threads to synchronise on a CPU.
 #define FK_SCAN_THREADS 64
-// A block region runs on a block of that size, one thread per member.
+// A block region runs on a block of that size, one thread per member (a test may raise it:
+// the device schedule's members then share the threads of a region of synchronous kernels).
+#ifndef FK_REGION_MAX
 #define FK_REGION_MAX FK_SCAN_THREADS
+#endif
 #define FK_REGION_THREADS(n) FK_SCAN_THREADS
+// The device schedule runs a region on its block for every group of two members or more,
+// so that the corpus's small runs take that path (a test may ask for the GPU's number).
+#ifndef FK_REGION_TASK_MIN
+#define FK_REGION_TASK_MIN 2
+#endif
 
 struct fk_emu_dim {
     unsigned x;

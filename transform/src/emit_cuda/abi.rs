@@ -725,8 +725,15 @@ c_consts! {
     /// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
     /// 32, at most 1024
     FK_SCAN_THREADS: u32 = 1024;
-    /// The most members of a group that runs a block region (one thread per member)
+    /// The most members of a group that runs a block region (one thread per member under the
+    /// host schedule; under the device schedule one thread per member when the region has an
+    /// asynchronous kernel, else members t, t + 256, ... on one thread)
     FK_REGION_MAX: u32 = crate::regions::MAX_MEMBERS;
+    /// The fewest members of a group for which the device schedule runs a block region on
+    /// one block of its persistent kernel: a block runs one region at a time while its
+    /// other processors wait, so smaller groups run the region's instructions one by one,
+    /// side by side with their siblings (docs/device-schedule.md)
+    FK_REGION_TASK_MIN: u32 = 32;
 }
 
 /// The runtime kernels' signatures; the driver fills these by name.

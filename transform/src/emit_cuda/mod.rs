@@ -404,6 +404,8 @@ pub fn emit_with(
     // share: the device schedule runs the Plan kernels' bodies and every host instruction in
     // its interpreter, and compiles faster without them.
     let mut host_only = String::new();
+    // The device schedule's block regions (functions its persistent kernel calls).
+    let mut regions = String::new();
     let mut functions = String::new();
     let mut prototypes = String::new();
     let mut kernel_names = vec![abi::GLOBALS_KERNEL.to_string()];
@@ -440,13 +442,26 @@ pub fn emit_with(
             };
         }
         // Last, so that the fault sites of the shared code are numbered alike in both
-        // schedules.
+        // schedules. The host schedule launches every region as a kernel; the device
+        // schedule runs those that fit its blocks' stacks as functions (`schedule`).
         host_only.push('\n');
-        for (pc, instr) in plan.host.code.iter().enumerate().filter(|_| host) {
-            if let Instr::Region { name, .. } = instr {
-                let at = host_program::Pc(pc as u32);
-                region::region_kernel(plan, at, dev.sites, &dev.common_kernels, &mut host_only)?;
-                kernel_names.push(name.clone());
+        if host {
+            for (pc, instr) in plan.host.code.iter().enumerate() {
+                if let Instr::Region { name, .. } = instr {
+                    let at = host_program::Pc(pc as u32);
+                    region::region_kernel(
+                        plan,
+                        at,
+                        dev.sites,
+                        &dev.common_kernels,
+                        &mut host_only,
+                    )?;
+                    kernel_names.push(name.clone());
+                }
+            }
+        } else {
+            for at in schedule::region_tasks(plan) {
+                region::region_kernel(plan, at, dev.sites, &dev.common_kernels, &mut regions)?;
             }
         }
         (dev.common_kernels, recursive)
@@ -472,7 +487,13 @@ pub fn emit_with(
             device.push_str(HOST_SCHEDULE_KERNELS);
             device.push_str(&host_only);
         }
-        Schedule::Device => schedule::interpreter(plan, &mut sites, &common_kernels, &mut device)?,
+        Schedule::Device => {
+            if !regions.is_empty() {
+                device.push_str("// ---- program: block regions (run by one block) ----\n\n");
+                device.push_str(&regions);
+            }
+            schedule::interpreter(plan, &mut sites, &common_kernels, &mut device)?
+        }
     }
 
     let mut host = String::new();

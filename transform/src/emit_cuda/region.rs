@@ -87,14 +87,14 @@ pub fn region_kernel(
          most {} members)",
         crate::regions::MAX_MEMBERS
     );
+    // A kernel under the host schedule, a function the persistent kernel's block calls under
+    // the device schedule (FK_REGION_FN, fk_device.cuh).
     let _ = writeln!(
         out,
-        "extern \"C\" __global__ void __launch_bounds__(FK_REGION_MAX) {name}({}) {{",
+        "FK_REGION_FN {name}({}) {{",
         super::abi::c_params::<super::abi::kernels::RegionKernel>()
     );
-    out.push_str(
-        "    FkRegion r;\n    r.slot_base = slot_base;\n    r.launch = launch;\n    r.sub = 0;\n",
-    );
+    out.push_str("    FkRegion r = fk_region(g, slot_base, launch);\n");
     if needs.member_lists + needs.word_lists > 0 {
         out.push_str("    fk_u64 list = (fk_u64)fk_m.groups[g].size;\n");
     }
@@ -122,7 +122,7 @@ pub fn region_kernel(
     if e.targets.contains(end) {
         let _ = writeln!(out, "    pc{}:;", end.0);
     }
-    out.push_str("}\n\n");
+    out.push_str("    fk_region_end(r);\n}\n\n");
     Ok(())
 }
 

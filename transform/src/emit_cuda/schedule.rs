@@ -5,8 +5,8 @@
 
 use super::host::fk_var;
 use super::{EmitError, Sites};
-use crate::host_program::{Instr, Pc};
-use crate::plan::{Call, Multiprefix, Plan, SplitKind};
+use crate::host_program::{Instr, Open, Pc};
+use crate::plan::{Call, Multiprefix, Plan, RegionNeeds, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -21,6 +21,71 @@ pub(super) fn slot_stack_bytes(plan: &Plan) -> u64 {
         .max()
         .unwrap_or(0);
     (64 * largest.div_ceil(8) * 8).max(4096)
+}
+
+/// Whether a region's stacks fit the part of `fk_m.members` and `fk_m.words` its group owns
+/// under the device schedule (`FK_STACK_PER_PROC` entries per member, `fk_run_task`): its
+/// group's member list and its member lists, its word lists. Every region of the corpus does;
+/// one that does not runs instruction by instruction.
+fn runs_as_task(needs: &RegionNeeds) -> bool {
+    let per_member = super::abi::FK_STACK_PER_PROC;
+    u64::from(needs.member_lists) < per_member && u64::from(needs.word_lists) <= per_member
+}
+
+/// The regions the device schedule runs as block tasks: the pc of each `region` instruction.
+pub(super) fn region_tasks(plan: &Plan) -> impl Iterator<Item = Pc> + '_ {
+    plan.host
+        .code
+        .iter()
+        .enumerate()
+        .filter_map(|(pc, instr)| match instr {
+            Instr::Region { needs, .. } if runs_as_task(needs) => Some(Pc(pc as u32)),
+            _ => None,
+        })
+}
+
+/// Whether the members of every kernel the region at `at` launches may share a thread of the
+/// block: a synchronous kernel's (the transform cuts wherever one could read another's
+/// write), and one inside `seq` (one member runs it); members of any other asynchronous
+/// kernel may wait for each other and need a thread each.
+fn members_share_threads(plan: &Plan, at: Pc, end: Pc) -> bool {
+    let host = &plan.host;
+    let nesting = host
+        .nesting(host.function_at(at))
+        .unwrap_or_else(|e| unreachable!("validated host program: {e}"));
+    (at.0 + 1..end.0).all(|pc| match &host.code[pc as usize] {
+        Instr::Launch(k) if plan.kernel(*k).mode != Mode::Sync => nesting
+            .at(Pc(pc))
+            .is_some_and(|open| open.contains(&Open::Seq)),
+        _ => true,
+    })
+}
+
+/// `fk_run_region`, the dispatch of `fk_run_task` (`pram-runtime/cuda/fk_schedule.cuh`) to
+/// the region functions by the pc of their `region` instruction, and
+/// `fk_region_frame_bytes`, the most shared-frame bytes one of them forms.
+fn region_dispatch(plan: &Plan, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "__device__ void fk_run_region(int pc, int g, int seq, fk_u64 slot_base, int groups_top,\n                              fk_u64 members_top, fk_u64 words_top, fk_u64 frames_top) {{\n    switch (pc) {{"
+    );
+    let mut frame_bytes = 0;
+    for pc in region_tasks(plan) {
+        let Instr::Region { name, needs, .. } = &plan.host.code[pc.0 as usize] else {
+            continue;
+        };
+        frame_bytes = frame_bytes.max(needs.frame_bytes);
+        let _ = writeln!(
+            out,
+            "    case {}: {name}(g, seq, slot_base, 0, groups_top, members_top, words_top, frames_top); break;",
+            pc.0
+        );
+    }
+    let _ = writeln!(out, "    }}\n}}\n");
+    let _ = writeln!(
+        out,
+        "__device__ fk_u64 fk_region_frame_bytes() {{ return {frame_bytes}; }}\n"
+    );
 }
 
 /// The standalone `.cu`'s `fk_run` under the device schedule: the global initialisers, then
@@ -221,13 +286,21 @@ pub fn interpreter(
                     var(*value, *span)?
                 )
             }
-            // The device schedule runs a region's instructions like any others.
+            // A group that fits a block runs the region there (fk_s_region); the others, and
+            // a region whose stacks do not fit, run its instructions one by one.
+            Instr::Region { needs, end, .. } if runs_as_task(needs) => format!(
+                "if (fk_s_region(p, s, {}, {}, {next}, {})) return;",
+                needs.groups,
+                members_share_threads(plan, Pc(pc as u32), *end) as i32,
+                end.0
+            ),
             Instr::Region { .. } => format!("s->pc = {next};"),
         };
         let _ = writeln!(out, "            {body}\n            break;");
     }
     let _ = writeln!(out, "        default:\n            return;");
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
+    region_dispatch(plan, out);
     Ok(())
 }
 
