@@ -27,6 +27,7 @@ mod branches;
 mod inline;
 mod loops;
 mod modes;
+pub(crate) mod recursion;
 mod simple;
 
 pub(crate) use inline::only_inlined;
@@ -76,6 +77,8 @@ pub struct Builder<'s> {
     /// so each of its `sh` locals has one home.
     scope_frames: HashMap<(Span, &'static str), SharedFrameId>,
     temps: u32,
+    /// The state machines of recursive calls (`recursion`), by their `%pc`.
+    pub(crate) machines: HashMap<VarId, recursion::Machine>,
 }
 
 impl<'s> Builder<'s> {
@@ -97,6 +100,7 @@ impl<'s> Builder<'s> {
             scopes: Vec::new(),
             scope_frames: HashMap::new(),
             temps: 0,
+            machines: HashMap::new(),
         }
     }
 

@@ -1,0 +1,647 @@
+//! Calls of *recursive* asynchronous functions that synchronise, compiled in place of the call
+//! as a state machine over a per-processor call stack (docs/language.md §8). A recursive
+//! callee cannot be inlined (its copies would not end), and a host call of the whole group
+//! pairs its barriers otherwise than the simulator, which pairs them with whichever stop each
+//! other processor meets. So the callee's body becomes the cases of a `switch (%pc)` in a
+//! `do … while (%pc != 0)` loop: a self-call saves the callee's variables and the return
+//! point on per-processor stacks (private arrays) and jumps to the entry; a `return` jumps to
+//! the pop case, which restores them and resumes after the call (or ends the loop). Control
+//! flow around a self-call (`if`, loops, `switch`, `break`, `continue`) becomes jumps between
+//! cases; the rest of the body stays structured inside its case. The loop and its barriers,
+//! `start`s and `seq`s are then ordinary asynchronous code, which `phases` turns into barrier
+//! phases: a processor resumes at its stop's case, with its stack in slot memory.
+//!
+//! A `start` or `seq` stop is its statement and the calls it was reached through (pram-sim's
+//! `Stop`): processors at one stop at different depths form different groups, run in program
+//! order of their call chains. With one self-call site the chain is fixed by the depth
+//! (`%sp`), and `phases` runs them in that order (`Machine`, `Phases::chain_order`).
+//!
+//! What is compiled so (`flattenable`): a self-recursive function (no other function of its
+//! recursion) whose variables are scalars or structs whose address is not taken, with no
+//! self-call inside a group construct; if it has a `start` or `seq`, they are its own
+//! statements (not a callee's) and it has one self-call site. Other recursive callees stay
+//! host calls of the group (`HostOp::Call`).
+
+use super::*;
+use fork_frontend::hir::{BinOp, Block, FuncId, Stmt, SwitchCase, VarId};
+use fork_frontend::sync_calls::{children, own_exprs, stmt_calls};
+
+/// How many frames a processor's stack holds: a deeper self-call overflows it (the index of
+/// the stack arrays is out of bounds, a fault at the call).
+pub(crate) const STACK_FRAMES: u64 = 32;
+
+/// A state machine of one call (module docs), for `phases`: the `%pc` of its loop names it.
+#[derive(Debug, Clone)]
+pub(crate) struct Machine {
+    /// The depth of the running frame: the number of saved frames.
+    pub sp: VarId,
+    /// The self-call site: a stop before it in the source runs before those deeper.
+    pub call: Span,
+}
+
+/// The case numbers: 0 ends the loop.
+const ENTRY: i64 = 1;
+const POP: i64 = 2;
+
+/// One state machine under construction.
+struct Flat {
+    func: FuncId,
+    pc: VarId,
+    sp: VarId,
+    result: Option<VarId>,
+    /// The callee's variables (renamed) and their stacks.
+    saved: Vec<(VarId, VarId)>,
+    /// The return point's stack.
+    returns: VarId,
+    params: Vec<VarId>,
+    cases: Vec<(i64, Vec<Stmt>)>,
+    case: i64,
+    open: Vec<Stmt>,
+    next: i64,
+    /// The cases a `break` and a `continue` go to, innermost last (`None`: a `switch`).
+    targets: Vec<(i64, Option<i64>)>,
+    span: Span,
+}
+
+impl Builder<'_> {
+    /// The statements of one call of the recursive `func` (module docs); `result` receives
+    /// its value.
+    pub(super) fn flattened_call(
+        &mut self,
+        func: FuncId,
+        args: Vec<Expr>,
+        result: Option<VarId>,
+        span: Span,
+    ) -> Vec<Stmt> {
+        let f = self.program.func(func).clone();
+        let mut names = HashMap::new();
+        let params: Vec<VarId> = f
+            .params
+            .iter()
+            .map(|p| self.renamed(*p, func, &mut names))
+            .collect();
+        let mut body = f.body.stmts.clone();
+        for s in &mut body {
+            self.rename_stmt(s, func, &mut names);
+        }
+        let mut own: Vec<VarId> = names.values().copied().collect();
+        own.sort();
+        let saved = own
+            .into_iter()
+            .map(|v| {
+                let ty = Type::Array(Box::new(self.var_ty(v)), STACK_FRAMES);
+                let name = format!("{}_stack", self.program.var(v).name);
+                (v, self.stack_temp(ty, name, span))
+            })
+            .collect();
+        let returns = self.stack_temp(
+            Type::Array(Box::new(Type::INT), STACK_FRAMES),
+            format!("%{}_returns", f.name),
+            span,
+        );
+        let pc = self.temp(Type::INT, "pc", span);
+        let sp = self.temp(Type::INT, "sp", span);
+        let mut flat = Flat {
+            func,
+            pc,
+            sp,
+            result,
+            saved,
+            returns,
+            params: params.clone(),
+            cases: Vec::new(),
+            case: ENTRY,
+            open: Vec::new(),
+            next: POP + 1,
+            targets: Vec::new(),
+            span,
+        };
+        for s in &body {
+            flat.stmt(self, s);
+        }
+        flat.jump(self, POP);
+        let pop = flat.pop(self);
+        flat.cases.push((POP, pop));
+        self.machines.insert(pc, Machine { sp, call: self_call_span(&body, func) });
+        let mut stmts: Vec<Stmt> = params
+            .iter()
+            .zip(args)
+            .map(|(p, a)| asg(self, *p, a, span))
+            .collect();
+        stmts.push(asg(self, sp, int(0, span), span));
+        stmts.push(asg(self, pc, int(ENTRY, span), span));
+        let cases = std::mem::take(&mut flat.cases)
+            .into_iter()
+            .map(|(value, body)| SwitchCase {
+                value: Some(value),
+                // The callee's own calls of other functions (`inline`).
+                body: self.inline_async_calls(&body),
+                span,
+            })
+            .collect();
+        let switch = st(
+            StmtKind::Switch {
+                cond: self.var_expr(pc, span),
+                cases,
+            },
+            span,
+        );
+        stmts.push(st(
+            StmtKind::Loop {
+                cond: Some(compare(self, pc, BinOp::Ne, 0, span)),
+                step: None,
+                body: Box::new(block(vec![switch], span)),
+                test_first: false,
+            },
+            span,
+        ));
+        stmts
+    }
+
+    /// A private array temporary (a stack of the state machine), addressed by index.
+    fn stack_temp(&mut self, ty: Type, name: String, span: Span) -> VarId {
+        let v = self.temp(ty, "stack", span);
+        let var = &mut self.program.vars[v.0 as usize];
+        var.name = name;
+        var.addr_taken = true;
+        v
+    }
+
+    /// `stack[%sp]`.
+    fn top(&self, stack: VarId, sp: VarId, span: Span) -> Expr {
+        let Type::Array(elem, _) = self.var_ty(stack) else {
+            unreachable!("a stack is an array")
+        };
+        let ptr = Type::Ptr(elem.clone());
+        let decay = mk(
+            ExprKind::Decay(Box::new(self.var_expr(stack, span))),
+            ptr.clone(),
+            span,
+        );
+        let index = mk(
+            ExprKind::Convert(Box::new(self.var_expr(sp, span))),
+            Type::LONG,
+            span,
+        );
+        let at = mk(
+            ExprKind::PtrOffset {
+                ptr: Box::new(decay),
+                index: Box::new(index),
+                elem_size: elem.size(&self.program.structs),
+            },
+            ptr,
+            span,
+        );
+        mk(ExprKind::Deref(Box::new(at)), *elem, span)
+    }
+}
+
+impl Flat {
+    fn label(&mut self) -> i64 {
+        self.next += 1;
+        self.next
+    }
+
+    /// Ends the open case with `%pc = to` and starts no other.
+    fn jump(&mut self, b: &Builder, to: i64) {
+        let span = self.span;
+        self.open.push(asg(b, self.pc, int(to, span), span));
+        self.open.push(st(StmtKind::Break, span));
+        self.close();
+    }
+
+    fn close(&mut self) {
+        let body = std::mem::take(&mut self.open);
+        self.cases.push((self.case, body));
+    }
+
+    /// Opens the case `label`.
+    fn open_case(&mut self, label: i64) {
+        self.case = label;
+    }
+
+    fn stmt(&mut self, b: &mut Builder, s: &Stmt) {
+        if !calls(s, self.func) {
+            let plain = self.plain(b, s, false);
+            self.open.push(plain);
+            return;
+        }
+        let span = s.span;
+        if let Some((call, args)) = site(s, self.func) {
+            self.call(b, args.to_vec(), span);
+            let bare = matches!(&s.kind, StmtKind::Expr(e) if std::ptr::eq(e, call));
+            if !bare {
+                let value = match self.result {
+                    Some(r) => b.var_expr(r, call.span),
+                    None => mk(
+                        ExprKind::Convert(Box::new(int(0, call.span))),
+                        Type::Void,
+                        call.span,
+                    ),
+                };
+                let mut rest = s.clone();
+                super::inline::replace_first(&mut rest, call, value);
+                self.stmt(b, &rest);
+            }
+            return;
+        }
+        match &s.kind {
+            StmtKind::Block(blk) => blk.stmts.iter().for_each(|s| self.stmt(b, s)),
+            StmtKind::If { cond, then, els } => {
+                let (t, join) = (self.label(), self.label());
+                let e = if els.is_some() { self.label() } else { join };
+                self.branch(b, cond.clone(), t, e, span);
+                self.open_case(t);
+                self.stmt(b, then);
+                self.jump(b, join);
+                if let Some(els) = els {
+                    self.open_case(e);
+                    self.stmt(b, els);
+                    self.jump(b, join);
+                }
+                self.open_case(join);
+            }
+            StmtKind::Loop {
+                cond,
+                step,
+                body,
+                test_first,
+            } => {
+                let (head, start, exit) = (self.label(), self.label(), self.label());
+                let next = if step.is_some() { self.label() } else { head };
+                self.jump(b, if *test_first { head } else { start });
+                self.open_case(head);
+                match cond {
+                    Some(c) => self.branch(b, c.clone(), start, exit, span),
+                    None => self.jump(b, start),
+                }
+                self.open_case(start);
+                self.targets.push((exit, Some(next)));
+                self.stmt(b, body);
+                self.targets.pop();
+                self.jump(b, next);
+                if let Some(step) = step {
+                    self.open_case(next);
+                    self.open.push(st(StmtKind::Expr(step.clone()), span));
+                    self.jump(b, head);
+                }
+                self.open_case(exit);
+            }
+            StmtKind::Switch { cond, cases } => {
+                let labels: Vec<i64> = cases.iter().map(|_| self.label()).collect();
+                let exit = self.label();
+                let default = cases
+                    .iter()
+                    .zip(&labels)
+                    .find(|(c, _)| c.value.is_none())
+                    .map_or(exit, |(_, l)| *l);
+                let select = cases
+                    .iter()
+                    .zip(&labels)
+                    .filter(|(c, _)| c.value.is_some())
+                    .map(|(c, l)| SwitchCase {
+                        value: c.value,
+                        body: vec![
+                            asg(b, self.pc, int(*l, span), span),
+                            st(StmtKind::Break, span),
+                        ],
+                        span: c.span,
+                    })
+                    .collect();
+                self.open.push(asg(b, self.pc, int(default, span), span));
+                self.open.push(st(
+                    StmtKind::Switch {
+                        cond: cond.clone(),
+                        cases: select,
+                    },
+                    span,
+                ));
+                self.open.push(st(StmtKind::Break, span));
+                self.close();
+                self.targets.push((exit, None));
+                for (i, c) in cases.iter().enumerate() {
+                    self.open_case(labels[i]);
+                    c.body.iter().for_each(|s| self.stmt(b, s));
+                    // Falling through into the next case.
+                    self.jump(b, labels.get(i + 1).copied().unwrap_or(exit));
+                }
+                self.targets.pop();
+                self.open_case(exit);
+            }
+            // `flattenable` admits no self-call elsewhere.
+            _ => unreachable!("a self-call in {:?}", s.kind),
+        }
+    }
+
+    /// Ends the open case: `%pc = cond ? yes : no`.
+    fn branch(&mut self, b: &Builder, cond: Expr, yes: i64, no: i64, span: Span) {
+        let pick = mk(
+            ExprKind::Cond(
+                Box::new(truth(&cond)),
+                Box::new(int(yes, span)),
+                Box::new(int(no, span)),
+            ),
+            Type::INT,
+            span,
+        );
+        self.open.push(asg(b, self.pc, pick, span));
+        self.open.push(st(StmtKind::Break, span));
+        self.close();
+    }
+
+    /// A self-call with `args`: saves the frame, enters the body; the open case after it is
+    /// the return point.
+    fn call(&mut self, b: &mut Builder, args: Vec<Expr>, span: Span) {
+        let back = self.label();
+        // The arguments are evaluated in the caller's frame, before any parameter changes.
+        let values: Vec<VarId> = args
+            .into_iter()
+            .map(|a| {
+                let t = b.temp(a.ty.clone(), "arg", span);
+                self.open.push(asg(b, t, a, span));
+                t
+            })
+            .collect();
+        let top = b.top(self.returns, self.sp, span);
+        self.open.push(store(top, int(back, span), span));
+        for &(v, stack) in &self.saved {
+            let top = b.top(stack, self.sp, span);
+            self.open.push(store(top, b.var_expr(v, span), span));
+        }
+        self.open.push(asg(b, self.sp, add(b, self.sp, 1, span), span));
+        for (p, t) in self.params.clone().into_iter().zip(values) {
+            self.open.push(asg(b, p, b.var_expr(t, span), span));
+        }
+        self.jump(b, ENTRY);
+        self.open_case(back);
+    }
+
+    /// The pop case: the end of the outermost frame ends the loop; another resumes its
+    /// caller.
+    fn pop(&self, b: &Builder) -> Vec<Stmt> {
+        let span = self.span;
+        let mut restore = vec![asg(b, self.sp, add(b, self.sp, -1, span), span)];
+        for &(v, stack) in &self.saved {
+            restore.push(asg(b, v, b.top(stack, self.sp, span), span));
+        }
+        restore.push(asg(b, self.pc, b.top(self.returns, self.sp, span), span));
+        let outermost = st(
+            StmtKind::If {
+                cond: compare(b, self.sp, BinOp::Eq, 0, span),
+                then: Box::new(asg(b, self.pc, int(0, span), span)),
+                els: Some(Box::new(block(restore, span))),
+            },
+            span,
+        );
+        vec![outermost, st(StmtKind::Break, span)]
+    }
+
+    /// `s`, which makes no self-call, in a case: each `return` stores the result and jumps to
+    /// the pop case; a `break` or `continue` of a loop or `switch` made of cases jumps to its
+    /// target case. `nested`: inside a loop or `switch` of `s`, which the `return` leaves by
+    /// `break` and `%pc == POP` after it.
+    fn plain(&self, b: &Builder, s: &Stmt, nested: bool) -> Stmt {
+        let span = s.span;
+        let jump = |to: i64| {
+            block(
+                vec![
+                    asg(b, self.pc, int(to, span), span),
+                    st(StmtKind::Break, span),
+                ],
+                span,
+            )
+        };
+        let mut s = s.clone();
+        match &mut s.kind {
+            StmtKind::Return(value) => {
+                let mut stmts = Vec::new();
+                match (self.result, value.take()) {
+                    (Some(r), Some(v)) => stmts.push(asg(b, r, v, span)),
+                    (None, Some(v)) => stmts.push(st(StmtKind::Expr(v), span)),
+                    (_, None) => {}
+                }
+                stmts.push(asg(b, self.pc, int(POP, span), span));
+                stmts.push(st(StmtKind::Break, span));
+                return block(stmts, span);
+            }
+            StmtKind::Break if !nested => {
+                return jump(self.targets.last().map_or(POP, |t| t.0));
+            }
+            StmtKind::Continue if !nested => {
+                let to = self.targets.iter().rev().find_map(|t| t.1);
+                return jump(to.unwrap_or(POP));
+            }
+            StmtKind::Block(blk) => {
+                for x in &mut blk.stmts {
+                    *x = self.plain(b, x, nested);
+                }
+            }
+            StmtKind::If { then, els, .. } => {
+                **then = self.plain(b, then, nested);
+                if let Some(els) = els {
+                    **els = self.plain(b, els, nested);
+                }
+            }
+            StmtKind::Loop { body, .. } => **body = self.plain(b, body, true),
+            StmtKind::Switch { cases, .. } => {
+                for x in cases.iter_mut().flat_map(|c| &mut c.body) {
+                    *x = self.plain(b, x, true);
+                }
+            }
+            _ => return s,
+        }
+        if matches!(s.kind, StmtKind::Loop { .. } | StmtKind::Switch { .. }) && returns(&s) {
+            // Returned inside: leave the construct around this one too.
+            let test = st(
+                StmtKind::If {
+                    cond: compare(b, self.pc, BinOp::Eq, POP, span),
+                    then: Box::new(st(StmtKind::Break, span)),
+                    els: None,
+                },
+                span,
+            );
+            return block(vec![s, test], span);
+        }
+        s
+    }
+}
+
+/// Whether calls of `func` are compiled as a state machine (module docs).
+pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
+    let f = program.func(func);
+    let mut vars = f.params.clone();
+    f.body.stmts.iter().for_each(|s| decls(s, &mut vars));
+    let mut callees = Vec::new();
+    f.body.stmts.iter().for_each(|s| stmt_calls(s, &mut callees));
+    let own_stops = f.body.stmts.iter().any(has_stop);
+    f.kind == FnKind::Async
+        && summaries.is_host_fn(func)
+        && super::inline::recursive(program, func)
+        && vars.iter().all(|v| {
+            let v = program.var(*v);
+            v.sharity == Sharity::Private && !v.addr_taken && !matches!(v.ty, Type::Array(..))
+        })
+        && !f.body.stmts.iter().any(super::inline::has_group_construct)
+        && !f.body.stmts.iter().any(|s| grouped_call(s, func, false))
+        && callees
+            .iter()
+            .all(|&c| c == func || !super::inline::reaches(program, c, func, &mut Vec::new()))
+        && (!own_stops && !callees.iter().any(|&c| c != func && reaches_stop(program, c, &mut Vec::new()))
+            || own_stops
+                && callees.iter().filter(|&&c| c == func).count() == 1
+                && !callees
+                    .iter()
+                    .any(|&c| c != func && reaches_stop(program, c, &mut Vec::new())))
+}
+
+/// The span of the (one) self-call in `body`.
+fn self_call_span(body: &[Stmt], func: FuncId) -> Span {
+    fn find(e: &Expr, func: FuncId) -> Option<Span> {
+        if matches!(&e.kind, ExprKind::Call { func: f, .. } if *f == func) {
+            return Some(e.span);
+        }
+        let mut found = None;
+        e.for_each_child(|c| found = found.or_else(|| find(c, func)));
+        found
+    }
+    fn stmt(s: &Stmt, func: FuncId) -> Option<Span> {
+        own_exprs(s)
+            .into_iter()
+            .find_map(|e| find(e, func))
+            .or_else(|| children(s).into_iter().find_map(|c| stmt(c, func)))
+    }
+    body.iter()
+        .find_map(|s| stmt(s, func))
+        .unwrap_or_else(|| body[0].span)
+}
+
+/// The variables `s` declares.
+fn decls(s: &Stmt, out: &mut Vec<VarId>) {
+    if let StmtKind::Decl { var, .. } = &s.kind {
+        out.push(*var);
+    }
+    children(s).into_iter().for_each(|c| decls(c, out));
+}
+
+/// Whether `s` holds a `start` or `seq` (of its own asynchronous code).
+fn has_stop(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Start(_) | StmtKind::Seq(_) => true,
+        StmtKind::Fork { .. } | StmtKind::Farm(_) => false,
+        _ => children(s).into_iter().any(has_stop),
+    }
+}
+
+/// Whether a call of `func` may reach a `start` or `seq`.
+fn reaches_stop(program: &Program, func: FuncId, seen: &mut Vec<FuncId>) -> bool {
+    if seen.contains(&func) {
+        return false;
+    }
+    seen.push(func);
+    let body = &program.func(func).body.stmts;
+    let mut callees = Vec::new();
+    body.iter().for_each(|s| stmt_calls(s, &mut callees));
+    body.iter().any(has_stop) || callees.into_iter().any(|c| reaches_stop(program, c, seen))
+}
+
+/// Whether `s` calls `func` inside a group construct's body (`inside`: it is in one) or in a
+/// loop's test or step.
+fn grouped_call(s: &Stmt, func: FuncId, inside: bool) -> bool {
+    let here = |e: &Expr| {
+        let mut c = Vec::new();
+        fork_frontend::sync_calls::expr_calls(e, &mut c);
+        c.contains(&func)
+    };
+    let own = match &s.kind {
+        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).any(here),
+        _ => inside && own_exprs(s).into_iter().any(here),
+    };
+    let group = matches!(
+        s.kind,
+        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. }
+    );
+    own || children(s)
+        .into_iter()
+        .any(|c| grouped_call(c, func, inside || group))
+}
+
+/// Whether `s` calls `func` anywhere.
+fn calls(s: &Stmt, func: FuncId) -> bool {
+    let mut c = Vec::new();
+    stmt_calls(s, &mut c);
+    c.contains(&func)
+}
+
+/// The self-call `s` makes before the rest of the statement (`inline::inline_site`).
+fn site(s: &Stmt, func: FuncId) -> Option<(&Expr, &[Expr])> {
+    fn find(e: &Expr, func: FuncId) -> Option<(&Expr, &[Expr])> {
+        if let ExprKind::Call { func: f, args } = &e.kind {
+            if *f == func {
+                return Some((e, args));
+            }
+        }
+        let mut found = None;
+        e.for_each_child(|c| found = found.or_else(|| find(c, func)));
+        found
+    }
+    if matches!(s.kind, StmtKind::Loop { .. }) {
+        return None;
+    }
+    own_exprs(s).into_iter().find_map(|e| find(e, func))
+}
+
+fn returns(s: &Stmt) -> bool {
+    matches!(s.kind, StmtKind::Return(_)) || children(s).into_iter().any(returns)
+}
+
+fn st(kind: StmtKind, span: Span) -> Stmt {
+    Stmt {
+        kind,
+        mode: Mode::Async,
+        span,
+    }
+}
+
+fn block(stmts: Vec<Stmt>, span: Span) -> Stmt {
+    st(StmtKind::Block(Block { stmts, span }), span)
+}
+
+fn int(v: i64, span: Span) -> Expr {
+    mk(ExprKind::IntConst(v), Type::INT, span)
+}
+
+fn asg(b: &Builder, var: VarId, value: Expr, span: Span) -> Stmt {
+    Stmt {
+        mode: Mode::Async,
+        ..assign_stmt(b, var, value, span)
+    }
+}
+
+fn store(place: Expr, value: Expr, span: Span) -> Stmt {
+    let ty = place.ty.clone();
+    let e = mk(
+        ExprKind::Assign {
+            place: Box::new(place),
+            value: Box::new(value),
+        },
+        ty,
+        span,
+    );
+    st(StmtKind::Expr(e), span)
+}
+
+fn compare(b: &Builder, v: VarId, op: BinOp, k: i64, span: Span) -> Expr {
+    mk(
+        ExprKind::Binary(op, Box::new(b.var_expr(v, span)), Box::new(int(k, span))),
+        Type::INT,
+        span,
+    )
+}
+
+fn add(b: &Builder, v: VarId, k: i64, span: Span) -> Expr {
+    mk(
+        ExprKind::Binary(BinOp::Add, Box::new(b.var_expr(v, span)), Box::new(int(k, span))),
+        Type::INT,
+        span,
+    )
+}
