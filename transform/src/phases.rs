@@ -20,6 +20,7 @@
 //! uses lives in a slot, as the kernel is launched again (`storage`, `CutReason::Suspend`).
 
 use crate::plan::{CutReason, HostLoop, HostOp, Split, SplitKind};
+use crate::rules::recursion::Machine;
 use crate::rules::{assign_stmt, mk, Builder};
 use fork_frontend::hir::{
     BinOp, Block, Expr, ExprKind, Mode, Stmt, StmtKind, SwitchCase, Type, UnOp, VarId,
@@ -107,6 +108,7 @@ impl Builder<'_> {
             next: 0,
             span,
             starts: Vec::new(),
+            machines: Vec::new(),
         };
         let mut body = vec![resume];
         body.extend(phases.list(self, run));
@@ -116,34 +118,42 @@ impl Builder<'_> {
             span,
         );
         body.push(async_stmt(assign_stmt(self, more, stopped_now, span)));
-        // Per `start`: whether the processor stopped at it.
-        let mut at_starts = Vec::new();
-        for (k, start) in &phases.starts {
-            let at = self.temp(Type::INT, "at_start", start.span);
-            let here = mk(
-                ExprKind::Binary(BinOp::Eq, Box::new(var.clone()), Box::new(int(-k))),
-                Type::INT,
-                span,
-            );
-            body.push(async_stmt(assign_stmt(self, at, here, span)));
-            at_starts.push((at, start));
+        // Per `start`: whether the processor stopped at it. Those of one state machine are
+        // run in the order of their call chains (`chain_order`).
+        let mut runs: Vec<Run> = Vec::new();
+        for stopped in &phases.starts {
+            match (&stopped.machine, runs.last_mut()) {
+                (Some(m), Some(Run::Chain(list, _)))
+                    if list[0].machine.as_ref().is_some_and(|l| l.sp == m.sp) =>
+                {
+                    list.push(stopped)
+                }
+                (Some(_), _) => {
+                    let scan = self.temp(Type::INT, "chain", span);
+                    body.push(async_stmt(assign_stmt(self, scan, int(-1), span)));
+                    runs.push(Run::Chain(vec![stopped], scan));
+                }
+                (None, _) => {
+                    let at = self.temp(Type::INT, "at_start", stopped.body.span);
+                    let here = phases.compare(self, BinOp::Eq, -stopped.k);
+                    body.push(async_stmt(assign_stmt(self, at, here, span)));
+                    runs.push(Run::One(at, &stopped.body));
+                }
+            }
         }
         let mut loop_body = Vec::new();
         for s in body {
             self.append(s, Mode::Async, &mut loop_body);
         }
         self.close(&mut loop_body, CutReason::Suspend);
-        for (at, start) in at_starts {
-            let mut arm = Vec::new();
-            self.start_group(start, &mut arm);
-            let frame = self.scope_frame(start.span, "stopped at start");
-            let rest = self.new_frame("(not at start)".into());
-            loop_body.push(HostOp::Split(Split {
-                kind: SplitKind::If { cond: at },
-                arms: vec![arm, Vec::new()],
-                shared_frames: vec![frame, rest],
-                span: start.span,
-            }));
+        for run in runs {
+            match run {
+                Run::One(at, start) => self.start_split(at, start, &mut loop_body),
+                Run::Chain(list, scan) => {
+                    let order = self.chain_order(&phases, &list, scan);
+                    loop_body.push(order);
+                }
+            }
         }
         ops.push(HostOp::Loop(HostLoop {
             cond: Some(more),
@@ -155,6 +165,120 @@ impl Builder<'_> {
             shared_frame: self.scope_frame(span, "barrier phases"),
             span,
         }));
+    }
+
+    /// Runs the `start` (or `seq`) `start` for the processors whose `at` is set.
+    fn start_split(&mut self, at: VarId, start: &Stmt, ops: &mut Vec<HostOp>) {
+        let mut arm = Vec::new();
+        self.start_group(start, &mut arm);
+        let frame = self.scope_frame(start.span, "stopped at start");
+        let rest = self.new_frame("(not at start)".into());
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::If { cond: at },
+            arms: vec![arm, Vec::new()],
+            shared_frames: vec![frame, rest],
+            span: start.span,
+        }));
+    }
+
+    /// The `start`s of one recursive call's state machine, run for the processors stopped
+    /// at each, one group per call chain, in the simulator's order: by the call sites,
+    /// outermost first, then the statement (pram-sim's `Stop::order`). With one self-call
+    /// site the chain is the depth `%sp`: at one depth the stops in source order; a stop
+    /// before the self-call runs before every deeper one, one after it after them. So each
+    /// processor's place in that order is a number (`key`), and a host loop runs one number
+    /// per round (`scan`) until no processor waits at a larger one.
+    fn chain_order(&mut self, phases: &Phases, list: &[&Stopped], scan: VarId) -> HostOp {
+        let span = list[0].body.span;
+        let Some(machine) = list[0].machine.clone() else {
+            unreachable!("a chain of stops is in a state machine")
+        };
+        let int = |v| mk(ExprKind::IntConst(v), Type::INT, span);
+        let bin = |op, a: Expr, b: Expr| {
+            mk(
+                ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                Type::INT,
+                span,
+            )
+        };
+        let mut ranked: Vec<&Stopped> = list.to_vec();
+        ranked.sort_by_key(|s| (s.body.span.lo, s.body.span.hi));
+        let stops = list.len() as i64;
+        let deepest = 2 * crate::rules::recursion::STACK_FRAMES as i64 - 1;
+        let mut key = int(-1);
+        for (rank, stopped) in ranked.iter().enumerate().rev() {
+            let sp = self.var_expr(machine.sp, span);
+            let level = if stopped.body.span.lo < machine.call.lo {
+                sp
+            } else {
+                bin(BinOp::Sub, int(deepest), sp)
+            };
+            let place = bin(
+                BinOp::Add,
+                bin(BinOp::Mul, level, int(stops)),
+                int(rank as i64),
+            );
+            let here = phases.compare(self, BinOp::Eq, -stopped.k);
+            key = mk(
+                ExprKind::Cond(Box::new(here), Box::new(place), Box::new(key)),
+                Type::INT,
+                span,
+            );
+        }
+        let place = self.temp(Type::INT, "chain_key", span);
+        let more = self.temp(Type::INT, "more", span);
+        let next = bin(BinOp::Add, self.var_expr(scan, span), int(1));
+        let mut stmts = vec![
+            assign_stmt(self, scan, next, span),
+            assign_stmt(self, place, key, span),
+            assign_stmt(
+                self,
+                more,
+                bin(
+                    BinOp::Gt,
+                    self.var_expr(place, span),
+                    self.var_expr(scan, span),
+                ),
+                span,
+            ),
+        ];
+        let mut ats = Vec::new();
+        for stopped in list {
+            let at = self.temp(Type::INT, "at_start", stopped.body.span);
+            let now = bin(
+                BinOp::Eq,
+                self.var_expr(place, span),
+                self.var_expr(scan, span),
+            );
+            let here = mk(
+                ExprKind::LogAnd(
+                    Box::new(phases.compare(self, BinOp::Eq, -stopped.k)),
+                    Box::new(now),
+                ),
+                Type::INT,
+                span,
+            );
+            stmts.push(assign_stmt(self, at, here, span));
+            ats.push((at, &stopped.body));
+        }
+        let mut body = Vec::new();
+        for s in stmts {
+            self.append(async_stmt(s), Mode::Async, &mut body);
+        }
+        self.close(&mut body, CutReason::HostConstruct);
+        for (at, start) in ats {
+            self.start_split(at, start, &mut body);
+        }
+        HostOp::Loop(HostLoop {
+            cond: Some(more),
+            test_first: false,
+            forms_group: false,
+            entry_cond: Vec::new(),
+            body,
+            latch: Vec::new(),
+            shared_frame: self.scope_frame(span, "call chains"),
+            span,
+        })
     }
 
     /// Whether `s`, in asynchronous code, runs on the host for reasons other than its stops:
@@ -227,14 +351,43 @@ fn async_stmt(s: Stmt) -> Stmt {
     }
 }
 
+/// The `start`s run after a launch of barrier phases: one, or those of one state machine.
+enum Run<'p> {
+    One(VarId, &'p Stmt),
+    Chain(Vec<&'p Stopped>, VarId),
+}
+
+/// The `%pc` of a state machine's loop test `%pc != 0` (`rules::recursion`).
+fn machine_pc(cond: Option<&Expr>) -> Option<VarId> {
+    match &cond?.kind {
+        ExprKind::Binary(BinOp::Ne, pc, zero) => match (&pc.kind, &zero.kind) {
+            (ExprKind::Var(v), ExprKind::IntConst(0)) => Some(*v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Rewrites a run of asynchronous statements into the resumable body (module docs).
 struct Phases {
     phase: VarId,
     /// Stops numbered so far.
     next: i64,
     span: Span,
-    /// The `start`s among them: number and body.
-    starts: Vec<(i64, Stmt)>,
+    /// The `start`s among them: number, body and the recursive call's state machine it is
+    /// in (`Stopped::machine`).
+    starts: Vec<Stopped>,
+    /// The state machines (`rules::recursion`) around the statement being rewritten.
+    machines: Vec<Machine>,
+}
+
+/// A `start` (or `seq`) of barrier phases.
+struct Stopped {
+    k: i64,
+    body: Stmt,
+    /// In a recursive call's state machine: the processors stopped at it at different depths
+    /// wait at different stops (module docs of `rules::recursion`).
+    machine: Option<Machine>,
 }
 
 impl Phases {
@@ -332,11 +485,15 @@ impl Phases {
             StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => {
                 self.next += 1;
                 let k = self.next;
-                match &s.kind {
-                    StmtKind::Start(body) => self.starts.push((k, (**body).clone())),
+                let body = match &s.kind {
+                    StmtKind::Start(body) => Some((**body).clone()),
                     // `seq S` in asynchronous code is `start { seq S }`.
-                    StmtKind::Seq(_) => self.starts.push((k, s.clone())),
-                    _ => {}
+                    StmtKind::Seq(_) => Some(s.clone()),
+                    _ => None,
+                };
+                if let Some(body) = body {
+                    let machine = self.machines.last().cloned();
+                    self.starts.push(Stopped { k, body, machine });
                 }
                 // Running: stop here. Seeking this barrier: found, run on.
                 let stop = assign_stmt(b, self.phase, self.int(-k), span);
@@ -459,7 +616,14 @@ impl Phases {
                     );
                     self.and(self.running(b), st)
                 });
+                let machine = machine_pc(cond.as_ref()).and_then(|pc| b.machines.get(&pc));
+                if let Some(m) = machine {
+                    self.machines.push(m.clone());
+                }
                 let body = self.resumable(b, body);
+                if machine.is_some() {
+                    self.machines.pop();
+                }
                 self.stmt(
                     StmtKind::Loop {
                         cond: Some(again),

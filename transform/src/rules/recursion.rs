@@ -122,7 +122,13 @@ impl Builder<'_> {
         flat.jump(self, POP);
         let pop = flat.pop(self);
         flat.cases.push((POP, pop));
-        self.machines.insert(pc, Machine { sp, call: self_call_span(&body, func) });
+        self.machines.insert(
+            pc,
+            Machine {
+                sp,
+                call: self_call_span(&body, func),
+            },
+        );
         let mut stmts: Vec<Stmt> = params
             .iter()
             .zip(args)
@@ -368,7 +374,8 @@ impl Flat {
             let top = b.top(stack, self.sp, span);
             self.open.push(store(top, b.var_expr(v, span), span));
         }
-        self.open.push(asg(b, self.sp, add(b, self.sp, 1, span), span));
+        self.open
+            .push(asg(b, self.sp, add(b, self.sp, 1, span), span));
         for (p, t) in self.params.clone().into_iter().zip(values) {
             self.open.push(asg(b, p, b.var_expr(t, span), span));
         }
@@ -472,7 +479,10 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
     let mut vars = f.params.clone();
     f.body.stmts.iter().for_each(|s| decls(s, &mut vars));
     let mut callees = Vec::new();
-    f.body.stmts.iter().for_each(|s| stmt_calls(s, &mut callees));
+    f.body
+        .stmts
+        .iter()
+        .for_each(|s| stmt_calls(s, &mut callees));
     let own_stops = f.body.stmts.iter().any(has_stop);
     f.kind == FnKind::Async
         && summaries.is_host_fn(func)
@@ -486,7 +496,10 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
         && callees
             .iter()
             .all(|&c| c == func || !super::inline::reaches(program, c, func, &mut Vec::new()))
-        && (!own_stops && !callees.iter().any(|&c| c != func && reaches_stop(program, c, &mut Vec::new()))
+        && (!own_stops
+            && !callees
+                .iter()
+                .any(|&c| c != func && reaches_stop(program, c, &mut Vec::new()))
             || own_stops
                 && callees.iter().filter(|&&c| c == func).count() == 1
                 && !callees
@@ -640,7 +653,11 @@ fn compare(b: &Builder, v: VarId, op: BinOp, k: i64, span: Span) -> Expr {
 
 fn add(b: &Builder, v: VarId, k: i64, span: Span) -> Expr {
     mk(
-        ExprKind::Binary(BinOp::Add, Box::new(b.var_expr(v, span)), Box::new(int(k, span))),
+        ExprKind::Binary(
+            BinOp::Add,
+            Box::new(b.var_expr(v, span)),
+            Box::new(int(k, span)),
+        ),
         Type::INT,
         span,
     )
