@@ -204,7 +204,7 @@ impl Builder<'_> {
         let mut ranked: Vec<&Stopped> = list.to_vec();
         ranked.sort_by_key(|s| (s.body.span.lo, s.body.span.hi));
         let stops = list.len() as i64;
-        let deepest = 2 * crate::rules::recursion::STACK_FRAMES as i64 - 1;
+        let deepest = 2 * crate::plan::STACK_FRAMES as i64 - 1;
         let mut key = int(-1);
         for (rank, stopped) in ranked.iter().enumerate().rev() {
             let sp = self.var_expr(machine.sp, span);

@@ -23,12 +23,10 @@
 //! host calls of the group (`HostOp::Call`).
 
 use super::*;
-use fork_frontend::hir::{BinOp, Block, FuncId, Stmt, SwitchCase, VarId};
+use fork_frontend::hir::{BinOp, Block, Builtin, FuncId, Stmt, SwitchCase, VarId};
 use fork_frontend::sync_calls::{children, own_exprs, stmt_calls};
 
-/// How many frames a processor's stack holds: a deeper self-call overflows it (the index of
-/// the stack arrays is out of bounds, a fault at the call).
-pub(crate) const STACK_FRAMES: u64 = 32;
+use crate::plan::STACK_FRAMES;
 
 /// A state machine of one call (module docs), for `phases`: the `%pc` of its loop names it.
 #[derive(Debug, Clone)]
@@ -368,6 +366,13 @@ impl Flat {
                 t
             })
             .collect();
+        let room = compare(b, self.sp, BinOp::Lt, STACK_FRAMES as i64, span);
+        let check = ExprKind::Builtin {
+            op: Builtin::StackRoom,
+            args: vec![room],
+        };
+        self.open
+            .push(st(StmtKind::Expr(mk(check, Type::INT, span)), span));
         let top = b.top(self.returns, self.sp, span);
         self.open.push(store(top, int(back, span), span));
         for &(v, stack) in &self.saved {
