@@ -20,10 +20,11 @@
 //! uses lives in a slot, as the kernel is launched again (`storage`, `CutReason::Suspend`).
 
 use crate::plan::{CutReason, HostLoop, HostOp, Split, SplitKind};
-use crate::rules::recursion::Machine;
+use crate::rules::recursion::Chain;
 use crate::rules::{assign_stmt, mk, Builder};
 use fork_frontend::hir::{
-    BinOp, Block, Expr, ExprKind, Mode, Stmt, StmtKind, SwitchCase, Type, UnOp, VarId,
+    BinOp, Block, Builtin, Expr, ExprKind, Mode, MpOp, Stmt, StmtKind, SwitchCase, Type, UnOp,
+    VarId,
 };
 use fork_frontend::source::Span;
 
@@ -108,7 +109,7 @@ impl Builder<'_> {
             next: 0,
             span,
             starts: Vec::new(),
-            machines: Vec::new(),
+            chains: Vec::new(),
         };
         let mut body = vec![resume];
         body.extend(phases.list(self, run));
@@ -122,23 +123,29 @@ impl Builder<'_> {
         // run in the order of their call chains (`chain_order`).
         let mut runs: Vec<Run> = Vec::new();
         for stopped in &phases.starts {
-            match (&stopped.machine, runs.last_mut()) {
-                (Some(m), Some(Run::Chain(list, _)))
-                    if list[0].machine.as_ref().is_some_and(|l| l.sp == m.sp) =>
+            match (&stopped.chain, runs.last_mut()) {
+                (Some(c), Some(Run::Chain(list, _)))
+                    if list[0].chain.as_ref().is_some_and(|l| l.prefix == c.prefix) =>
                 {
                     list.push(stopped)
                 }
-                (Some(_), _) => {
-                    let scan = self.temp(Type::INT, "chain", span);
-                    body.push(async_stmt(assign_stmt(self, scan, int(-1), span)));
-                    runs.push(Run::Chain(vec![stopped], scan));
-                }
+                (Some(_), _) => runs.push(Run::Chain(vec![stopped], None)),
                 (None, _) => {
                     let at = self.temp(Type::INT, "at_start", stopped.body.span);
                     let here = phases.compare(self, BinOp::Eq, -stopped.k);
                     body.push(async_stmt(assign_stmt(self, at, here, span)));
                     runs.push(Run::One(at, &stopped.body));
                 }
+            }
+        }
+        // Each chain's number (`chain_order`), where the processor stopped at one of its
+        // stops; `i32::MAX` elsewhere.
+        for run in &mut runs {
+            if let Run::Chain(list, key) = run {
+                let number = self.temp(Type::INT, "chain", span);
+                let value = phases.chain_number(self, list);
+                body.push(async_stmt(assign_stmt(self, number, value, span)));
+                *key = Some(number);
             }
         }
         let mut loop_body = Vec::new();
@@ -149,10 +156,11 @@ impl Builder<'_> {
         for run in runs {
             match run {
                 Run::One(at, start) => self.start_split(at, start, &mut loop_body),
-                Run::Chain(list, scan) => {
-                    let order = self.chain_order(&phases, &list, scan);
+                Run::Chain(list, Some(number)) => {
+                    let order = self.chain_order(&phases, &list, number);
                     loop_body.push(order);
                 }
+                Run::Chain(_, None) => unreachable!("every chain has its number"),
             }
         }
         ops.push(HostOp::Loop(HostLoop {
@@ -182,18 +190,15 @@ impl Builder<'_> {
     }
 
     /// The `start`s of one recursive call's state machine, run for the processors stopped
-    /// at each, one group per call chain, in the simulator's order: by the call sites,
-    /// outermost first, then the statement (pram-sim's `Stop::order`). With one self-call
-    /// site the chain is the depth `%sp`: at one depth the stops in source order; a stop
-    /// before the self-call runs before every deeper one, one after it after them. So each
-    /// processor's place in that order is a number (`key`), and a host loop runs one number
-    /// per round (`scan`) until no processor waits at a larger one.
-    fn chain_order(&mut self, phases: &Phases, list: &[&Stopped], scan: VarId) -> HostOp {
-        let span = list[0].body.span;
-        let Some(machine) = list[0].machine.clone() else {
-            unreachable!("a chain of stops is in a state machine")
-        };
+    /// at each, one group per call chain, in the simulator's order (pram-sim's
+    /// `Stop::order`): each round a shared cell takes the least chain number of the
+    /// processors still waiting (`mpmin`), and those with that number run their stop's
+    /// body. `number` is each processor's chain number, `i32::MAX` once it has run or where
+    /// it waits elsewhere.
+    fn chain_order(&mut self, phases: &Phases, list: &[&Stopped], number: VarId) -> HostOp {
+        let span = list[0].span;
         let int = |v| mk(ExprKind::IntConst(v), Type::INT, span);
+        let none = int(i32::MAX as i64);
         let bin = |op, a: Expr, b: Expr| {
             mk(
                 ExprKind::Binary(op, Box::new(a), Box::new(b)),
@@ -201,67 +206,81 @@ impl Builder<'_> {
                 span,
             )
         };
-        let mut ranked: Vec<&Stopped> = list.to_vec();
-        ranked.sort_by_key(|s| (s.body.span.lo, s.body.span.hi));
-        let stops = list.len() as i64;
-        let deepest = 2 * crate::plan::STACK_FRAMES as i64 - 1;
-        let mut key = int(-1);
-        for (rank, stopped) in ranked.iter().enumerate().rev() {
-            let sp = self.var_expr(machine.sp, span);
-            let level = if stopped.body.span.lo < machine.call.lo {
-                sp
-            } else {
-                bin(BinOp::Sub, int(deepest), sp)
-            };
-            let place = bin(
-                BinOp::Add,
-                bin(BinOp::Mul, level, int(stops)),
-                int(rank as i64),
-            );
-            let here = phases.compare(self, BinOp::Eq, -stopped.k);
-            key = mk(
-                ExprKind::Cond(Box::new(here), Box::new(place), Box::new(key)),
-                Type::INT,
+        let and =
+            |a: Expr, b: Expr| mk(ExprKind::LogAnd(Box::new(a), Box::new(b)), Type::INT, span);
+        let least = self.shared_temp(Type::INT, "least_chain", span);
+        let cell = |b: &Builder| {
+            mk(
+                ExprKind::AddrOf(Box::new(b.var_expr(least, span))),
+                Type::Ptr(Box::new(Type::INT)),
+                span,
+            )
+        };
+        let update = |b: &Builder, op, value: Expr| {
+            let e = mk(
+                ExprKind::Builtin {
+                    op,
+                    args: vec![cell(b), value],
+                },
+                Type::Void,
                 span,
             );
-        }
-        let place = self.temp(Type::INT, "chain_key", span);
-        let more = self.temp(Type::INT, "more", span);
-        let next = bin(BinOp::Add, self.var_expr(scan, span), int(1));
-        let mut stmts = vec![
-            assign_stmt(self, scan, next, span),
-            assign_stmt(self, place, key, span),
-            assign_stmt(
-                self,
-                more,
-                bin(
-                    BinOp::Gt,
-                    self.var_expr(place, span),
-                    self.var_expr(scan, span),
-                ),
+            async_stmt(Stmt {
+                kind: StmtKind::Expr(e),
+                mode: Mode::Async,
                 span,
+            })
+        };
+        let mut body = Vec::new();
+        // The cell is `i32::MAX` between rounds (set by every processor at once, which a
+        // multiprefix operation may do under every model).
+        let reset = update(self, Builtin::SyncUpdate(MpOp::Max), none.clone());
+        self.append(reset, Mode::Async, &mut body);
+        self.close(&mut body, CutReason::HostConstruct);
+        let least_of = update(
+            self,
+            Builtin::SyncUpdate(MpOp::Min),
+            self.var_expr(number, span),
+        );
+        self.append(least_of, Mode::Async, &mut body);
+        self.close(&mut body, CutReason::HostConstruct);
+        let now = and(
+            bin(
+                BinOp::Eq,
+                self.var_expr(number, span),
+                self.var_expr(least, span),
             ),
-        ];
+            bin(BinOp::Ne, self.var_expr(number, span), none.clone()),
+        );
+        let ran = self.temp(Type::INT, "ran", span);
+        let more = self.temp(Type::INT, "more", span);
+        let mut stmts = vec![assign_stmt(self, ran, now, span)];
         let mut ats = Vec::new();
         for stopped in list {
-            let at = self.temp(Type::INT, "at_start", stopped.body.span);
-            let now = bin(
-                BinOp::Eq,
-                self.var_expr(place, span),
-                self.var_expr(scan, span),
-            );
-            let here = mk(
-                ExprKind::LogAnd(
-                    Box::new(phases.compare(self, BinOp::Eq, -stopped.k)),
-                    Box::new(now),
-                ),
-                Type::INT,
-                span,
+            let at = self.temp(Type::INT, "at_start", stopped.span);
+            let here = and(
+                phases.compare(self, BinOp::Eq, -stopped.k),
+                self.var_expr(ran, span),
             );
             stmts.push(assign_stmt(self, at, here, span));
             ats.push((at, &stopped.body));
         }
-        let mut body = Vec::new();
+        let rest = mk(
+            ExprKind::Cond(
+                Box::new(self.var_expr(ran, span)),
+                Box::new(none.clone()),
+                Box::new(self.var_expr(number, span)),
+            ),
+            Type::INT,
+            span,
+        );
+        stmts.push(assign_stmt(self, number, rest, span));
+        stmts.push(assign_stmt(
+            self,
+            more,
+            bin(BinOp::Ne, self.var_expr(number, span), none),
+            span,
+        ));
         for s in stmts {
             self.append(async_stmt(s), Mode::Async, &mut body);
         }
@@ -351,10 +370,11 @@ fn async_stmt(s: Stmt) -> Stmt {
     }
 }
 
-/// The `start`s run after a launch of barrier phases: one, or those of one state machine.
+/// The `start`s run after a launch of barrier phases: one, or those of one state machine
+/// (with the variable of the processor's chain number).
 enum Run<'p> {
     One(VarId, &'p Stmt),
-    Chain(Vec<&'p Stopped>, VarId),
+    Chain(Vec<&'p Stopped>, Option<VarId>),
 }
 
 /// The `%pc` of a state machine's loop test `%pc != 0` (`rules::recursion`).
@@ -374,20 +394,21 @@ struct Phases {
     /// Stops numbered so far.
     next: i64,
     span: Span,
-    /// The `start`s among them: number, body and the recursive call's state machine it is
-    /// in (`Stopped::machine`).
+    /// The `start`s among them.
     starts: Vec<Stopped>,
-    /// The state machines (`rules::recursion`) around the statement being rewritten.
-    machines: Vec<Machine>,
+    /// The call chains of the state machines (`rules::recursion`) around the statement
+    /// being rewritten.
+    chains: Vec<Chain>,
 }
 
-/// A `start` (or `seq`) of barrier phases.
+/// A `start` (or `seq`) of barrier phases: its number, statement and body.
 struct Stopped {
     k: i64,
+    span: Span,
     body: Stmt,
-    /// In a recursive call's state machine: the processors stopped at it at different depths
-    /// wait at different stops (module docs of `rules::recursion`).
-    machine: Option<Machine>,
+    /// In a recursive call's state machine: the processors stopped at it through different
+    /// call chains wait at different stops (`rules::recursion::Chain`).
+    chain: Option<Chain>,
 }
 
 impl Phases {
@@ -418,6 +439,50 @@ impl Phases {
             Type::INT,
             self.span,
         )
+    }
+
+    /// The chain number (`rules::recursion::Chain`) of a processor stopped at one of the
+    /// stops `list` of one state machine, `i32::MAX` if it waits elsewhere.
+    fn chain_number(&self, b: &Builder, list: &[&Stopped]) -> Expr {
+        let mut number = self.int(i32::MAX as i64);
+        for stopped in list.iter().rev() {
+            let Some(chain) = &stopped.chain else {
+                continue;
+            };
+            let digit = chain
+                .stops
+                .iter()
+                .find(|(s, _)| *s == stopped.span)
+                .map_or(0, |(_, d)| *d);
+            let own = mk(
+                ExprKind::Binary(
+                    BinOp::Mul,
+                    Box::new(b.var_expr(chain.scale, self.span)),
+                    Box::new(self.int(digit)),
+                ),
+                Type::INT,
+                self.span,
+            );
+            let value = mk(
+                ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(b.var_expr(chain.prefix, self.span)),
+                    Box::new(own),
+                ),
+                Type::INT,
+                self.span,
+            );
+            number = mk(
+                ExprKind::Cond(
+                    Box::new(self.compare(b, BinOp::Eq, -stopped.k)),
+                    Box::new(value),
+                    Box::new(number),
+                ),
+                Type::INT,
+                self.span,
+            );
+        }
+        number
     }
 
     /// `%phase == 0`: running.
@@ -492,8 +557,13 @@ impl Phases {
                     _ => None,
                 };
                 if let Some(body) = body {
-                    let machine = self.machines.last().cloned();
-                    self.starts.push(Stopped { k, body, machine });
+                    let chain = self.chains.last().cloned();
+                    self.starts.push(Stopped {
+                        k,
+                        span,
+                        body,
+                        chain,
+                    });
                 }
                 // Running: stop here. Seeking this barrier: found, run on.
                 let stop = assign_stmt(b, self.phase, self.int(-k), span);
@@ -616,13 +686,13 @@ impl Phases {
                     );
                     self.and(self.running(b), st)
                 });
-                let machine = machine_pc(cond.as_ref()).and_then(|pc| b.machines.get(&pc));
-                if let Some(m) = machine {
-                    self.machines.push(m.clone());
+                let chain = machine_pc(cond.as_ref()).and_then(|pc| b.machines.get(&pc));
+                if let Some(c) = chain {
+                    self.chains.push(c.clone());
                 }
                 let body = self.resumable(b, body);
-                if machine.is_some() {
-                    self.machines.pop();
+                if chain.is_some() {
+                    self.chains.pop();
                 }
                 self.stmt(
                     StmtKind::Loop {

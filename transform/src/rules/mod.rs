@@ -77,8 +77,9 @@ pub struct Builder<'s> {
     /// so each of its `sh` locals has one home.
     scope_frames: HashMap<(Span, &'static str), SharedFrameId>,
     temps: u32,
-    /// The state machines of recursive calls (`recursion`), by their `%pc`.
-    pub(crate) machines: HashMap<VarId, recursion::Machine>,
+    /// The call chains of recursive calls' state machines with stops (`recursion`), by
+    /// their `%pc`.
+    pub(crate) machines: HashMap<VarId, recursion::Chain>,
 }
 
 impl<'s> Builder<'s> {
@@ -138,6 +139,16 @@ impl<'s> Builder<'s> {
             addr_taken: false,
             span,
         });
+        id
+    }
+
+    /// A shared temporary of the current group scope, addressed by multiprefix operations.
+    pub(crate) fn shared_temp(&mut self, ty: Type, what: &str, span: Span) -> VarId {
+        let id = self.temp(ty, what, span);
+        let var = &mut self.program.vars[id.0 as usize];
+        var.sharity = Sharity::Shared;
+        var.addr_taken = true;
+        self.place_shared(id);
         id
     }
 

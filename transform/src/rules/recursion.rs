@@ -28,13 +28,21 @@ use fork_frontend::sync_calls::{children, own_exprs, stmt_calls};
 
 use crate::plan::STACK_FRAMES;
 
-/// A state machine of one call (module docs), for `phases`: the `%pc` of its loop names it.
+/// A call chain as a number that orders chains as the simulator does (pram-sim's
+/// `Stop::order`: by the call sites, outermost first, then the statement). The self-call
+/// sites and stops of the function are its *places*, numbered 1, 2, ... in source order; a
+/// chain of a stop at depth `d` is the places of its `d` calls and of the stop, written as
+/// digits in base `base` from the highest of `frames + 1` digits down (lower digits 0). No
+/// chain is a prefix of another (each ends at a stop, which is no call site), so numeric
+/// order is chain order. `%prefix` holds the running frame's calls' digits, `%scale` the
+/// value of its own digit. `phases` finds a state machine with stops by its loop's `%pc`
+/// (`Builder::machines`).
 #[derive(Debug, Clone)]
-pub(crate) struct Machine {
-    /// The depth of the running frame: the number of saved frames.
-    pub sp: VarId,
-    /// The self-call site: a stop before it in the source runs before those deeper.
-    pub call: Span,
+pub(crate) struct Chain {
+    pub prefix: VarId,
+    pub scale: VarId,
+    /// The digit of each stop, by the stop statement's span.
+    pub stops: Vec<(Span, i64)>,
 }
 
 /// The case numbers: 0 ends the loop.
@@ -51,6 +59,13 @@ struct Flat {
     saved: Vec<(VarId, VarId)>,
     /// The return point's stack.
     returns: VarId,
+    /// How many frames the stack holds.
+    frames: i64,
+    /// The chain number's variables and base, and each self-call site's digit in source
+    /// order (with stops in the function).
+    chain: Option<(Chain, i64, Vec<i64>)>,
+    /// The self-calls made so far.
+    calls: usize,
     params: Vec<VarId>,
     cases: Vec<(i64, Vec<Stmt>)>,
     case: i64,
@@ -99,6 +114,7 @@ impl Builder<'_> {
         );
         let pc = self.temp(Type::INT, "pc", span);
         let sp = self.temp(Type::INT, "sp", span);
+        let (chain, frames) = self.chain(&body, func, span);
         let mut flat = Flat {
             func,
             pc,
@@ -106,6 +122,9 @@ impl Builder<'_> {
             result,
             saved,
             returns,
+            frames,
+            chain: chain.clone(),
+            calls: 0,
             params: params.clone(),
             cases: Vec::new(),
             case: ENTRY,
@@ -120,18 +139,18 @@ impl Builder<'_> {
         flat.jump(self, POP);
         let pop = flat.pop(self);
         flat.cases.push((POP, pop));
-        self.machines.insert(
-            pc,
-            Machine {
-                sp,
-                call: self_call_span(&body, func),
-            },
-        );
         let mut stmts: Vec<Stmt> = params
             .iter()
             .zip(args)
             .map(|(p, a)| asg(self, *p, a, span))
             .collect();
+        if let Some((c, base, _)) = &chain {
+            stmts.push(asg(self, c.prefix, int(0, span), span));
+            stmts.push(asg(self, c.scale, int(base.pow(frames as u32), span), span));
+        }
+        if let Some((c, ..)) = chain {
+            self.machines.insert(pc, c);
+        }
         stmts.push(asg(self, sp, int(0, span), span));
         stmts.push(asg(self, pc, int(ENTRY, span), span));
         let cases = std::mem::take(&mut flat.cases)
@@ -160,6 +179,48 @@ impl Builder<'_> {
             span,
         ));
         stmts
+    }
+
+    /// The chain numbers of a call of `func` whose `body` has stops (`Chain`), with the
+    /// number of frames the stack holds: as many as the chain's digits allow, at most
+    /// `STACK_FRAMES`.
+    #[allow(clippy::type_complexity)]
+    fn chain(
+        &mut self,
+        body: &[Stmt],
+        func: FuncId,
+        span: Span,
+    ) -> (Option<(Chain, i64, Vec<i64>)>, i64) {
+        let mut places: Vec<(Span, bool)> = Vec::new();
+        body.iter().for_each(|s| places_of(s, func, &mut places));
+        if !places.iter().any(|(_, stop)| *stop) {
+            return (None, STACK_FRAMES as i64);
+        }
+        places.sort_by_key(|(s, _)| (s.lo, s.hi));
+        let base = places.len() as i64 + 1;
+        // The most digits whose largest number stays below `i32::MAX` (no chain).
+        let mut digits = 0;
+        let mut value: i64 = 1;
+        while value * base <= i32::MAX as i64 {
+            value *= base;
+            digits += 1;
+        }
+        let frames = (digits - 1).min(STACK_FRAMES as i64);
+        let digit = |stop: bool| {
+            places
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.1 == stop)
+                .map(|(i, p)| (p.0, i as i64 + 1))
+                .collect::<Vec<_>>()
+        };
+        let chain = Chain {
+            prefix: self.temp(Type::INT, "chain_prefix", span),
+            scale: self.temp(Type::INT, "chain_scale", span),
+            stops: digit(true),
+        };
+        let sites = digit(false).into_iter().map(|(_, d)| d).collect();
+        (Some((chain, base, sites)), frames)
     }
 
     /// A private array temporary (a stack of the state machine), addressed by index.
@@ -366,7 +427,7 @@ impl Flat {
                 t
             })
             .collect();
-        let room = compare(b, self.sp, BinOp::Lt, STACK_FRAMES as i64, span);
+        let room = compare(b, self.sp, BinOp::Lt, self.frames, span);
         let check = ExprKind::Builtin {
             op: Builtin::StackRoom,
             args: vec![room],
@@ -384,8 +445,47 @@ impl Flat {
         for (p, t) in self.params.clone().into_iter().zip(values) {
             self.open.push(asg(b, p, b.var_expr(t, span), span));
         }
+        // The chain: this site's digit in the running frame's place, the callee's one lower.
+        let digit = self.chain.as_ref().map(|(c, base, sites)| {
+            (
+                c.clone(),
+                *base,
+                sites.get(self.calls).copied().unwrap_or(0),
+            )
+        });
+        self.calls += 1;
+        if let Some((c, base, digit)) = &digit {
+            let scaled = mul(b.var_expr(c.scale, span), int(*digit, span), span);
+            self.open.push(asg(
+                b,
+                c.prefix,
+                plus(b.var_expr(c.prefix, span), scaled, span),
+                span,
+            ));
+            let lower = mk(
+                ExprKind::Binary(
+                    BinOp::Div,
+                    Box::new(b.var_expr(c.scale, span)),
+                    Box::new(int(*base, span)),
+                ),
+                Type::INT,
+                span,
+            );
+            self.open.push(asg(b, c.scale, lower, span));
+        }
         self.jump(b, ENTRY);
         self.open_case(back);
+        if let Some((c, base, digit)) = digit {
+            let higher = mul(b.var_expr(c.scale, span), int(base, span), span);
+            self.open.push(asg(b, c.scale, higher, span));
+            let scaled = mul(b.var_expr(c.scale, span), int(-digit, span), span);
+            self.open.push(asg(
+                b,
+                c.prefix,
+                plus(b.var_expr(c.prefix, span), scaled, span),
+                span,
+            ));
+        }
     }
 
     /// The pop case: the end of the outermost frame ends the loop; another resumes its
@@ -488,7 +588,6 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
         .stmts
         .iter()
         .for_each(|s| stmt_calls(s, &mut callees));
-    let own_stops = f.body.stmts.iter().any(has_stop);
     f.kind == FnKind::Async
         && summaries.is_host_fn(func)
         && super::inline::recursive(program, func)
@@ -501,36 +600,30 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
         && callees
             .iter()
             .all(|&c| c == func || !super::inline::reaches(program, c, func, &mut Vec::new()))
-        && (!own_stops
-            && !callees
-                .iter()
-                .any(|&c| c != func && reaches_stop(program, c, &mut Vec::new()))
-            || own_stops
-                && callees.iter().filter(|&&c| c == func).count() == 1
-                && !callees
-                    .iter()
-                    .any(|&c| c != func && reaches_stop(program, c, &mut Vec::new())))
+        // A callee's stops would be places of the chain inside another function.
+        && !callees
+            .iter()
+            .any(|&c| c != func && reaches_stop(program, c, &mut Vec::new()))
 }
 
-/// The span of the (one) self-call in `body`.
-fn self_call_span(body: &[Stmt], func: FuncId) -> Span {
-    fn find(e: &Expr, func: FuncId) -> Option<Span> {
+/// The places of `s` (`Chain`): its self-calls of `func` (`false`) and its `start`s and
+/// `seq`s (`true`), by span.
+fn places_of(s: &Stmt, func: FuncId, out: &mut Vec<(Span, bool)>) {
+    fn calls(e: &Expr, func: FuncId, out: &mut Vec<(Span, bool)>) {
         if matches!(&e.kind, ExprKind::Call { func: f, .. } if *f == func) {
-            return Some(e.span);
+            out.push((e.span, false));
         }
-        let mut found = None;
-        e.for_each_child(|c| found = found.or_else(|| find(c, func)));
-        found
+        e.for_each_child(|c| calls(c, func, out));
     }
-    fn stmt(s: &Stmt, func: FuncId) -> Option<Span> {
-        own_exprs(s)
-            .into_iter()
-            .find_map(|e| find(e, func))
-            .or_else(|| children(s).into_iter().find_map(|c| stmt(c, func)))
+    match &s.kind {
+        StmtKind::Start(_) | StmtKind::Seq(_) => out.push((s.span, true)),
+        _ => {
+            own_exprs(s).into_iter().for_each(|e| calls(e, func, out));
+            children(s)
+                .into_iter()
+                .for_each(|c| places_of(c, func, out));
+        }
     }
-    body.iter()
-        .find_map(|s| stmt(s, func))
-        .unwrap_or_else(|| body[0].span)
 }
 
 /// The variables `s` declares.
@@ -657,12 +750,20 @@ fn compare(b: &Builder, v: VarId, op: BinOp, k: i64, span: Span) -> Expr {
 }
 
 fn add(b: &Builder, v: VarId, k: i64, span: Span) -> Expr {
+    plus(b.var_expr(v, span), int(k, span), span)
+}
+
+fn plus(a: Expr, c: Expr, span: Span) -> Expr {
     mk(
-        ExprKind::Binary(
-            BinOp::Add,
-            Box::new(b.var_expr(v, span)),
-            Box::new(int(k, span)),
-        ),
+        ExprKind::Binary(BinOp::Add, Box::new(a), Box::new(c)),
+        Type::INT,
+        span,
+    )
+}
+
+fn mul(a: Expr, c: Expr, span: Span) -> Expr {
+    mk(
+        ExprKind::Binary(BinOp::Mul, Box::new(a), Box::new(c)),
         Type::INT,
         span,
     )
