@@ -16,7 +16,9 @@
 //!   code, where the order is fixed by `__PROC_NR__`.
 //!
 //! Termination: every loop counts a private or shared counter up to a bound below 4, and
-//! recursion counts a depth parameter down from at most 2.
+//! recursion counts a depth parameter down from at most 2 (with `async-recursion`, an `async`
+//! function's too: its callers pass 0 to 2, or `__PROC_NR__ % 3`, so that processors recurse
+//! to different depths and meet at its barriers, `start`s and `seq`s at different depths).
 
 use crate::ast::{Break, Case, Expr, Func, Program, Stmt};
 
@@ -75,6 +77,7 @@ pub const FEATURES: &[&str] = &[
     "farm-in-async",
     "start-in-async",
     "seq-in-async",
+    "async-recursion",
 ];
 
 #[derive(Clone, Debug)]
@@ -134,6 +137,8 @@ struct FnInfo {
     /// An `async` function with a `start` (`start-in-async`): called from synchronous code
     /// only (the simulator runs no `start` in a function called from asynchronous code).
     sync_only: bool,
+    /// An `async` function with a depth parameter `d` that calls itself (`async-recursion`).
+    recursive: bool,
 }
 
 /// Where the statement being generated is.
@@ -206,14 +211,16 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
     let asyncs = g.rng.below(3);
     let syncs = g.rng.below(4);
     for _ in 0..straight {
-        funcs.push(g.function(Kind::Straight));
+        funcs.push(g.function(Kind::Straight, false));
     }
     for _ in 0..asyncs {
         let barrier = opts.on("async-barrier") && g.rng.chance(40);
-        funcs.push(g.function(Kind::Async { barrier }));
+        let recursive =
+            opts.on("async-recursion") && opts.on("async-call-barrier") && g.rng.chance(50);
+        funcs.push(g.function(Kind::Async { barrier }, recursive));
     }
     for _ in 0..syncs {
-        funcs.push(g.function(Kind::Sync));
+        funcs.push(g.function(Kind::Sync, false));
     }
     funcs.push(g.main());
     Program {
@@ -243,7 +250,7 @@ impl Gen<'_> {
         self.fresh
     }
 
-    fn function(&mut self, kind: Kind) -> Func {
+    fn function(&mut self, kind: Kind, recursive: bool) -> Func {
         let index = self.funcs.len();
         let name = match kind {
             Kind::Sync => format!("f{index}"),
@@ -266,7 +273,7 @@ impl Gen<'_> {
         };
         self.scope = Scope {
             privs: vec!["v0".into(), "v1".into(), "v2".into()],
-            readonly: if matches!(kind, Kind::Async { .. }) {
+            readonly: if matches!(kind, Kind::Async { .. }) && !recursive {
                 vec!["x".into()]
             } else {
                 vec!["x".into(), "d".into()]
@@ -281,6 +288,7 @@ impl Gen<'_> {
             name,
             kind,
             sync_only: false,
+            recursive,
         });
         let ctx = Ctx {
             mode,
@@ -533,6 +541,11 @@ impl Gen<'_> {
             if self.opts.on("recursion") && ((sync && kind == Kind::Sync) || kind == Kind::Straight)
             {
                 menu.push((1, S::Recurse));
+            }
+            // A recursive `async` function calls itself in its asynchronous code, anywhere
+            // (its barriers pair by count, `barrier_callable`).
+            if self.funcs[this].recursive && ctx.mode == Mode::Async {
+                menu.push((2, S::Recurse));
             }
         }
         let total: usize = menu.iter().map(|(w, _)| w).sum();
@@ -929,11 +942,11 @@ impl Gen<'_> {
                     self.calls_barrier = true;
                 }
                 let e = self.expr(ctx, 2, false);
+                let call = self.async_call(f, e);
                 if ctx.mode == Mode::Async && self.opts.on("async-call-in-expression") {
-                    let call = Expr::Call(f, vec![e]);
                     out.push(self.call_in_expression(ctx, call));
                 } else {
-                    out.push(Stmt::simple(format!("{f}("), e, ");"));
+                    out.push(Stmt::simple("", call, ";"));
                 }
             }
             S::Recurse => {
@@ -1103,6 +1116,21 @@ impl Gen<'_> {
                 && self.opts.on("async-call-barrier"))
     }
 
+    /// A call of the `async` function `f` with the argument `e`, and for a recursive one its
+    /// depth: 0 to 2, or `__PROC_NR__ % 3` (every processor its own).
+    fn async_call(&mut self, f: String, e: Expr) -> Expr {
+        let recursive = self.funcs.iter().any(|g| g.name == f && g.recursive);
+        let mut args = vec![e];
+        if recursive {
+            args.push(if self.rng.chance(50) {
+                Expr::leaf("__PROC_NR__ % 3")
+            } else {
+                lit(self.rng.range(0, 2))
+            });
+        }
+        Expr::Call(f, args)
+    }
+
     /// Whether `ctx` is in the body of an `async` function.
     fn in_async_fn(&self, ctx: &Ctx) -> bool {
         ctx.this
@@ -1248,6 +1276,9 @@ impl FnInfo {
     fn signature(&self) -> String {
         match self.kind {
             Kind::Sync => format!("sync int {}(sh int d, pr int x)", self.name),
+            Kind::Async { .. } if self.recursive => {
+                format!("async int {}(int x, int d)", self.name)
+            }
             Kind::Async { .. } => format!("async int {}(int x)", self.name),
             Kind::Straight => format!("straight int {}(int x, int d)", self.name),
         }
