@@ -445,15 +445,12 @@ impl Phases {
     /// stops `list` of one state machine, `i32::MAX` if it waits elsewhere.
     fn chain_number(&self, b: &Builder, list: &[&Stopped]) -> Expr {
         let mut number = self.int(i32::MAX as i64);
-        for stopped in list.iter().rev() {
+        for (i, stopped) in list.iter().enumerate().rev() {
             let Some(chain) = &stopped.chain else {
                 continue;
             };
-            let digit = chain
-                .stops
-                .iter()
-                .find(|(s, _)| *s == stopped.span)
-                .map_or(0, |(_, d)| *d);
+            // The stops of one state machine are met in its text's order.
+            let digit = chain.stops.get(i).copied().unwrap_or(0);
             let own = mk(
                 ExprKind::Binary(
                     BinOp::Mul,

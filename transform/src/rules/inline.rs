@@ -338,7 +338,7 @@ impl Builder<'_> {
 /// statement, declaration, `return` or `if`/`switch` condition (`fork_frontend::sync_calls`:
 /// the checker admits at most one there, evaluated unconditionally, in a statement without
 /// other side effects), as the simulator enters them step by step (pram-sim's `async_exec`).
-fn inline_site<'s>(
+pub(super) fn inline_site<'s>(
     program: &Program,
     summaries: &Summaries,
     s: &'s Stmt,

@@ -30,19 +30,20 @@ use crate::plan::STACK_FRAMES;
 
 /// A call chain as a number that orders chains as the simulator does (pram-sim's
 /// `Stop::order`: by the call sites, outermost first, then the statement). The self-call
-/// sites and stops of the function are its *places*, numbered 1, 2, ... in source order; a
-/// chain of a stop at depth `d` is the places of its `d` calls and of the stop, written as
-/// digits in base `base` from the highest of `frames + 1` digits down (lower digits 0). No
-/// chain is a prefix of another (each ends at a stop, which is no call site), so numeric
-/// order is chain order. `%prefix` holds the running frame's calls' digits, `%scale` the
+/// sites and stops of the function (those of the callees compiled in place in it included,
+/// which no chain goes on from) are its *places*, numbered 1, 2, ... in source order, which
+/// is the order of the state machine's text; a chain of a stop at depth `d` is the places
+/// of its `d` calls and of the stop, written as digits in base `base` from the highest of
+/// `frames + 1` digits down (lower digits 0). No chain is a prefix of another (each ends at
+/// a stop, which is no call site), so numeric order is chain order. `%prefix` holds the running frame's calls' digits, `%scale` the
 /// value of its own digit. `phases` finds a state machine with stops by its loop's `%pc`
 /// (`Builder::machines`).
 #[derive(Debug, Clone)]
 pub(crate) struct Chain {
     pub prefix: VarId,
     pub scale: VarId,
-    /// The digit of each stop, by the stop statement's span.
-    pub stops: Vec<(Span, i64)>,
+    /// The digit of each stop, in the order of the state machine's text (pre-order).
+    pub stops: Vec<i64>,
 }
 
 /// The case numbers: 0 ends the loop.
@@ -61,11 +62,11 @@ struct Flat {
     returns: VarId,
     /// How many frames the stack holds.
     frames: i64,
-    /// The chain number's variables and base, and each self-call site's digit in source
-    /// order (with stops in the function).
-    chain: Option<(Chain, i64, Vec<i64>)>,
-    /// The self-calls made so far.
-    calls: usize,
+    /// The chain number's variables and base (with stops in the function); its stops'
+    /// digits are filled in as they are met.
+    chain: Option<(Chain, i64)>,
+    /// The places (`Chain`) met so far.
+    places: i64,
     params: Vec<VarId>,
     cases: Vec<(i64, Vec<Stmt>)>,
     case: i64,
@@ -97,24 +98,28 @@ impl Builder<'_> {
         for s in &mut body {
             self.rename_stmt(s, func, &mut names);
         }
-        let mut own: Vec<VarId> = names.values().copied().collect();
+        let (chain, frames) = self.chain(&body, func, span);
+        // The variables of the running frame: those of a group construct's body end there,
+        // before any self-call.
+        let mut own = f.params.clone();
+        f.body.stmts.iter().for_each(|s| decls(s, &mut own));
+        let mut own: Vec<VarId> = own.iter().filter_map(|v| names.get(v).copied()).collect();
         own.sort();
         let saved = own
             .into_iter()
             .map(|v| {
-                let ty = Type::Array(Box::new(self.var_ty(v)), STACK_FRAMES);
+                let ty = Type::Array(Box::new(self.var_ty(v)), frames as u64);
                 let name = format!("{}_stack", self.program.var(v).name);
                 (v, self.stack_temp(ty, name, span))
             })
             .collect();
         let returns = self.stack_temp(
-            Type::Array(Box::new(Type::INT), STACK_FRAMES),
+            Type::Array(Box::new(Type::INT), frames as u64),
             format!("%{}_returns", f.name),
             span,
         );
         let pc = self.temp(Type::INT, "pc", span);
         let sp = self.temp(Type::INT, "sp", span);
-        let (chain, frames) = self.chain(&body, func, span);
         let mut flat = Flat {
             func,
             pc,
@@ -124,7 +129,7 @@ impl Builder<'_> {
             returns,
             frames,
             chain: chain.clone(),
-            calls: 0,
+            places: 0,
             params: params.clone(),
             cases: Vec::new(),
             case: ENTRY,
@@ -144,11 +149,11 @@ impl Builder<'_> {
             .zip(args)
             .map(|(p, a)| asg(self, *p, a, span))
             .collect();
-        if let Some((c, base, _)) = &chain {
+        if let Some((c, base)) = &flat.chain {
             stmts.push(asg(self, c.prefix, int(0, span), span));
             stmts.push(asg(self, c.scale, int(base.pow(frames as u32), span), span));
         }
-        if let Some((c, ..)) = chain {
+        if let Some((c, _)) = flat.chain.take() {
             self.machines.insert(pc, c);
         }
         stmts.push(asg(self, sp, int(0, span), span));
@@ -181,23 +186,20 @@ impl Builder<'_> {
         stmts
     }
 
-    /// The chain numbers of a call of `func` whose `body` has stops (`Chain`), with the
-    /// number of frames the stack holds: as many as the chain's digits allow, at most
-    /// `STACK_FRAMES`.
-    #[allow(clippy::type_complexity)]
-    fn chain(
-        &mut self,
-        body: &[Stmt],
-        func: FuncId,
-        span: Span,
-    ) -> (Option<(Chain, i64, Vec<i64>)>, i64) {
-        let mut places: Vec<(Span, bool)> = Vec::new();
-        body.iter().for_each(|s| places_of(s, func, &mut places));
-        if !places.iter().any(|(_, stop)| *stop) {
+    /// The chain numbers of a call of `func` whose `body` has stops (`Chain`), with their
+    /// base, and the number of frames the stack holds: as many as the chain's digits allow,
+    /// at most `STACK_FRAMES`.
+    fn chain(&mut self, body: &[Stmt], func: FuncId, span: Span) -> (Option<(Chain, i64)>, i64) {
+        let stops: i64 = body
+            .iter()
+            .map(|s| stop_count(&self.program, self.summaries, s, func))
+            .sum();
+        if stops == 0 {
             return (None, STACK_FRAMES as i64);
         }
-        places.sort_by_key(|(s, _)| (s.lo, s.hi));
-        let base = places.len() as i64 + 1;
+        let mut calls = Vec::new();
+        body.iter().for_each(|s| stmt_calls(s, &mut calls));
+        let base = stops + calls.iter().filter(|&&c| c == func).count() as i64 + 1;
         // The most digits whose largest number stays below `i32::MAX` (no chain).
         let mut digits = 0;
         let mut value: i64 = 1;
@@ -206,21 +208,12 @@ impl Builder<'_> {
             digits += 1;
         }
         let frames = (digits - 1).min(STACK_FRAMES as i64);
-        let digit = |stop: bool| {
-            places
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.1 == stop)
-                .map(|(i, p)| (p.0, i as i64 + 1))
-                .collect::<Vec<_>>()
-        };
         let chain = Chain {
             prefix: self.temp(Type::INT, "chain_prefix", span),
             scale: self.temp(Type::INT, "chain_scale", span),
-            stops: digit(true),
+            stops: Vec::new(),
         };
-        let sites = digit(false).into_iter().map(|(_, d)| d).collect();
-        (Some((chain, base, sites)), frames)
+        (Some((chain, base)), frames)
     }
 
     /// A private array temporary (a stack of the state machine), addressed by index.
@@ -287,6 +280,12 @@ impl Flat {
 
     fn stmt(&mut self, b: &mut Builder, s: &Stmt) {
         if !calls(s, self.func) {
+            // Its stops, once the calls in it are compiled in place, are the next places.
+            let stops = stop_count(&b.program, b.summaries, s, self.func);
+            if let Some((c, _)) = &mut self.chain {
+                c.stops.extend(self.places + 1..=self.places + stops);
+            }
+            self.places += stops;
             let plain = self.plain(b, s, false);
             self.open.push(plain);
             return;
@@ -446,45 +445,39 @@ impl Flat {
             self.open.push(asg(b, p, b.var_expr(t, span), span));
         }
         // The chain: this site's digit in the running frame's place, the callee's one lower.
-        let digit = self.chain.as_ref().map(|(c, base, sites)| {
-            (
-                c.clone(),
-                *base,
-                sites.get(self.calls).copied().unwrap_or(0),
-            )
-        });
-        self.calls += 1;
-        if let Some((c, base, digit)) = &digit {
-            let scaled = mul(b.var_expr(c.scale, span), int(*digit, span), span);
-            self.open.push(asg(
+        self.places += 1;
+        let digit = self
+            .chain
+            .as_ref()
+            .map(|(c, base)| (c.prefix, c.scale, *base, self.places));
+        let chain = |b: &Builder, prefix: VarId, scale: VarId, digit: i64| {
+            let scaled = mul(b.var_expr(scale, span), int(digit, span), span);
+            asg(
                 b,
-                c.prefix,
-                plus(b.var_expr(c.prefix, span), scaled, span),
+                prefix,
+                plus(b.var_expr(prefix, span), scaled, span),
                 span,
-            ));
+            )
+        };
+        if let Some((prefix, scale, base, digit)) = digit {
+            self.open.push(chain(b, prefix, scale, digit));
             let lower = mk(
                 ExprKind::Binary(
                     BinOp::Div,
-                    Box::new(b.var_expr(c.scale, span)),
-                    Box::new(int(*base, span)),
+                    Box::new(b.var_expr(scale, span)),
+                    Box::new(int(base, span)),
                 ),
                 Type::INT,
                 span,
             );
-            self.open.push(asg(b, c.scale, lower, span));
+            self.open.push(asg(b, scale, lower, span));
         }
         self.jump(b, ENTRY);
         self.open_case(back);
-        if let Some((c, base, digit)) = digit {
-            let higher = mul(b.var_expr(c.scale, span), int(base, span), span);
-            self.open.push(asg(b, c.scale, higher, span));
-            let scaled = mul(b.var_expr(c.scale, span), int(-digit, span), span);
-            self.open.push(asg(
-                b,
-                c.prefix,
-                plus(b.var_expr(c.prefix, span), scaled, span),
-                span,
-            ));
+        if let Some((prefix, scale, base, digit)) = digit {
+            let higher = mul(b.var_expr(scale, span), int(base, span), span);
+            self.open.push(asg(b, scale, higher, span));
+            self.open.push(chain(b, prefix, scale, -digit));
         }
     }
 
@@ -597,62 +590,63 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
         })
         && !f.body.stmts.iter().any(super::inline::has_group_construct)
         && !f.body.stmts.iter().any(|s| grouped_call(s, func, false))
-        && callees
-            .iter()
-            .all(|&c| c == func || !super::inline::reaches(program, c, func, &mut Vec::new()))
-        // A callee's stops would be places of the chain inside another function.
-        && !callees
-            .iter()
-            .any(|&c| c != func && reaches_stop(program, c, &mut Vec::new()))
+        // No other synchronising recursion below it: each chain goes on only through
+        // `func`'s own calls.
+        && reachable(program, func).into_iter().all(|c| {
+            c == func || !summaries.is_host_fn(c) || !super::inline::recursive(program, c)
+        })
 }
 
-/// The places of `s` (`Chain`): its self-calls of `func` (`false`) and its `start`s and
-/// `seq`s (`true`), by span.
-fn places_of(s: &Stmt, func: FuncId, out: &mut Vec<(Span, bool)>) {
-    fn calls(e: &Expr, func: FuncId, out: &mut Vec<(Span, bool)>) {
-        if matches!(&e.kind, ExprKind::Call { func: f, .. } if *f == func) {
-            out.push((e.span, false));
-        }
-        e.for_each_child(|c| calls(c, func, out));
-    }
+/// The stops (`start`, `seq`) of `s` once the calls in it other than of `func` are compiled
+/// in place (`inline::inline_site`: a statement with such a call becomes the callee's body
+/// and the statement).
+fn stop_count(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> i64 {
     match &s.kind {
-        StmtKind::Start(_) | StmtKind::Seq(_) => out.push((s.span, true)),
-        _ => {
-            own_exprs(s).into_iter().for_each(|e| calls(e, func, out));
-            children(s)
-                .into_iter()
-                .for_each(|c| places_of(c, func, out));
-        }
+        StmtKind::Start(_) | StmtKind::Seq(_) => return 1,
+        StmtKind::Fork { .. } | StmtKind::Farm(_) => return 0,
+        _ => {}
+    }
+    match super::inline::inline_site(program, summaries, s) {
+        Some((_, g, _)) if g != func => program
+            .func(g)
+            .body
+            .stmts
+            .iter()
+            .map(|s| stop_count(program, summaries, s, func))
+            .sum(),
+        _ => children(s)
+            .into_iter()
+            .map(|c| stop_count(program, summaries, c, func))
+            .sum(),
     }
 }
 
-/// The variables `s` declares.
+/// The variables `s` declares outside group constructs' bodies.
 fn decls(s: &Stmt, out: &mut Vec<VarId>) {
-    if let StmtKind::Decl { var, .. } = &s.kind {
-        out.push(*var);
-    }
-    children(s).into_iter().for_each(|c| decls(c, out));
-}
-
-/// Whether `s` holds a `start` or `seq` (of its own asynchronous code).
-fn has_stop(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Start(_) | StmtKind::Seq(_) => true,
-        StmtKind::Fork { .. } | StmtKind::Farm(_) => false,
-        _ => children(s).into_iter().any(has_stop),
+        StmtKind::Decl { var, .. } => out.push(*var),
+        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. } => {}
+        _ => children(s).into_iter().for_each(|c| decls(c, out)),
     }
 }
 
-/// Whether a call of `func` may reach a `start` or `seq`.
-fn reaches_stop(program: &Program, func: FuncId, seen: &mut Vec<FuncId>) -> bool {
-    if seen.contains(&func) {
-        return false;
+/// The functions a call of `func` may call, directly or through others.
+fn reachable(program: &Program, func: FuncId) -> Vec<FuncId> {
+    let mut seen = Vec::new();
+    let mut next = vec![func];
+    while let Some(f) = next.pop() {
+        let mut callees = Vec::new();
+        for s in &program.func(f).body.stmts {
+            stmt_calls(s, &mut callees);
+        }
+        for c in callees {
+            if !seen.contains(&c) {
+                seen.push(c);
+                next.push(c);
+            }
+        }
     }
-    seen.push(func);
-    let body = &program.func(func).body.stmts;
-    let mut callees = Vec::new();
-    body.iter().for_each(|s| stmt_calls(s, &mut callees));
-    body.iter().any(has_stop) || callees.into_iter().any(|c| reaches_stop(program, c, seen))
+    seen
 }
 
 /// Whether `s` calls `func` inside a group construct's body (`inside`: it is in one) or in a
