@@ -110,6 +110,7 @@ impl Builder<'_> {
             span,
             starts: Vec::new(),
             chains: Vec::new(),
+            chains_met: Default::default(),
         };
         let mut body = vec![resume];
         body.extend(phases.list(self, run));
@@ -124,8 +125,11 @@ impl Builder<'_> {
         let mut runs: Vec<Run> = Vec::new();
         for stopped in &phases.starts {
             match (&stopped.chain, runs.last_mut()) {
-                (Some(c), Some(Run::Chain(list, _)))
-                    if list[0].chain.as_ref().is_some_and(|l| l.prefix == c.prefix) =>
+                (Some((c, _)), Some(Run::Chain(list, _)))
+                    if list[0]
+                        .chain
+                        .as_ref()
+                        .is_some_and(|l| l.0.prefix == c.prefix) =>
                 {
                     list.push(stopped)
                 }
@@ -397,8 +401,9 @@ struct Phases {
     /// The `start`s among them.
     starts: Vec<Stopped>,
     /// The call chains of the state machines (`rules::recursion`) around the statement
-    /// being rewritten.
+    /// being rewritten, and how many stops of each were met.
     chains: Vec<Chain>,
+    chains_met: std::collections::HashMap<VarId, usize>,
 }
 
 /// A `start` (or `seq`) of barrier phases: its number, statement and body.
@@ -407,8 +412,8 @@ struct Stopped {
     span: Span,
     body: Stmt,
     /// In a recursive call's state machine: the processors stopped at it through different
-    /// call chains wait at different stops (`rules::recursion::Chain`).
-    chain: Option<Chain>,
+    /// call chains wait at different stops (`rules::recursion::Chain`); its digit there.
+    chain: Option<(Chain, i64)>,
 }
 
 impl Phases {
@@ -445,17 +450,15 @@ impl Phases {
     /// stops `list` of one state machine, `i32::MAX` if it waits elsewhere.
     fn chain_number(&self, b: &Builder, list: &[&Stopped]) -> Expr {
         let mut number = self.int(i32::MAX as i64);
-        for (i, stopped) in list.iter().enumerate().rev() {
-            let Some(chain) = &stopped.chain else {
+        for stopped in list.iter().rev() {
+            let Some((chain, digit)) = &stopped.chain else {
                 continue;
             };
-            // The stops of one state machine are met in its text's order.
-            let digit = chain.stops.get(i).copied().unwrap_or(0);
             let own = mk(
                 ExprKind::Binary(
                     BinOp::Mul,
                     Box::new(b.var_expr(chain.scale, self.span)),
-                    Box::new(self.int(digit)),
+                    Box::new(self.int(*digit)),
                 ),
                 Type::INT,
                 self.span,
@@ -554,7 +557,12 @@ impl Phases {
                     _ => None,
                 };
                 if let Some(body) = body {
-                    let chain = self.chains.last().cloned();
+                    // The stops of one state machine are met in its text's order.
+                    let chain = self.chains.last().map(|c| {
+                        let met = self.chains_met.entry(c.id).or_insert(0);
+                        *met += 1;
+                        (c.clone(), c.stops.get(*met - 1).copied().unwrap_or(0))
+                    });
                     self.starts.push(Stopped {
                         k,
                         span,

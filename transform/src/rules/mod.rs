@@ -80,6 +80,10 @@ pub struct Builder<'s> {
     /// The call chains of recursive calls' state machines with stops (`recursion`), by
     /// their `%pc`.
     pub(crate) machines: HashMap<VarId, recursion::Chain>,
+    /// The chains of the state machines being compiled (`recursion`), innermost last: their
+    /// variables, the digits of their calls of other recursive functions, how many of those
+    /// were compiled.
+    pub(crate) chain_parents: Vec<(VarId, VarId, Vec<i64>, usize)>,
 }
 
 impl<'s> Builder<'s> {
@@ -102,6 +106,7 @@ impl<'s> Builder<'s> {
             scope_frames: HashMap::new(),
             temps: 0,
             machines: HashMap::new(),
+            chain_parents: Vec::new(),
         }
     }
 

@@ -40,6 +40,8 @@ use crate::plan::STACK_FRAMES;
 /// (`Builder::machines`).
 #[derive(Debug, Clone)]
 pub(crate) struct Chain {
+    /// The state machine's `%pc`.
+    pub id: VarId,
     pub prefix: VarId,
     pub scale: VarId,
     /// The digit of each stop, in the order of the state machine's text (pre-order).
@@ -67,6 +69,9 @@ struct Flat {
     chain: Option<(Chain, i64)>,
     /// The places (`Chain`) met so far.
     places: i64,
+    /// The digits of the calls of other recursive functions among them, whose state
+    /// machines go on with the same chain number.
+    nested: Vec<i64>,
     params: Vec<VarId>,
     cases: Vec<(i64, Vec<Stmt>)>,
     case: i64,
@@ -98,13 +103,25 @@ impl Builder<'_> {
         for s in &mut body {
             self.rename_stmt(s, func, &mut names);
         }
-        let (chain, frames) = self.chain(&body, func, span);
+        let pc = self.temp(Type::INT, "pc", span);
+        // Inside another recursive call's state machine: its chain goes on here, after the
+        // digit of this call.
+        let outer = self.chain_parents.last_mut().map(|p| {
+            let digit = p.2.get(p.3).copied().unwrap_or(0);
+            p.3 += 1;
+            (p.0, p.1, digit)
+        });
+        let (chain, frames) = self.chain(&body, func, pc, outer, span);
         // The variables of the running frame: those of a group construct's body end there,
         // before any self-call.
         let mut own = f.params.clone();
         f.body.stmts.iter().for_each(|s| decls(s, &mut own));
         let mut own: Vec<VarId> = own.iter().filter_map(|v| names.get(v).copied()).collect();
         own.sort();
+        // The chain number is the running frame's too: a return restores the caller's.
+        if let Some((c, _)) = &chain {
+            own.extend([c.prefix, c.scale]);
+        }
         let saved = own
             .into_iter()
             .map(|v| {
@@ -118,7 +135,6 @@ impl Builder<'_> {
             format!("%{}_returns", f.name),
             span,
         );
-        let pc = self.temp(Type::INT, "pc", span);
         let sp = self.temp(Type::INT, "sp", span);
         let mut flat = Flat {
             func,
@@ -130,6 +146,7 @@ impl Builder<'_> {
             frames,
             chain: chain.clone(),
             places: 0,
+            nested: Vec::new(),
             params: params.clone(),
             cases: Vec::new(),
             case: ENTRY,
@@ -149,12 +166,26 @@ impl Builder<'_> {
             .zip(args)
             .map(|(p, a)| asg(self, *p, a, span))
             .collect();
+        let mut after = Vec::new();
         if let Some((c, base)) = &flat.chain {
-            stmts.push(asg(self, c.prefix, int(0, span), span));
-            stmts.push(asg(self, c.scale, int(base.pow(frames as u32), span), span));
-        }
-        if let Some((c, _)) = flat.chain.take() {
-            self.machines.insert(pc, c);
+            match outer {
+                None => {
+                    stmts.push(asg(self, c.prefix, int(0, span), span));
+                    stmts.push(asg(self, c.scale, int(base.pow(frames as u32), span), span));
+                }
+                Some((_, _, digit)) => {
+                    // The outer machine's number, restored when this call ends.
+                    for v in [c.prefix, c.scale] {
+                        let copy = self.temp(Type::INT, "outer_chain", span);
+                        stmts.push(asg(self, copy, self.var_expr(v, span), span));
+                        after.push(asg(self, v, self.var_expr(copy, span), span));
+                    }
+                    stmts.push(room(self, c, *base, None, span));
+                    stmts.extend(deeper(self, c, *base, digit, span));
+                }
+            }
+            self.chain_parents
+                .push((c.prefix, c.scale, std::mem::take(&mut flat.nested), 0));
         }
         stmts.push(asg(self, sp, int(0, span), span));
         stmts.push(asg(self, pc, int(ENTRY, span), span));
@@ -167,6 +198,10 @@ impl Builder<'_> {
                 span,
             })
             .collect();
+        if let Some((c, _)) = flat.chain.take() {
+            self.chain_parents.pop();
+            self.machines.insert(pc, c);
+        }
         let switch = st(
             StmtKind::Switch {
                 cond: self.var_expr(pc, span),
@@ -183,23 +218,31 @@ impl Builder<'_> {
             },
             span,
         ));
+        stmts.extend(after);
         stmts
     }
 
-    /// The chain numbers of a call of `func` whose `body` has stops (`Chain`), with their
-    /// base, and the number of frames the stack holds: as many as the chain's digits allow,
-    /// at most `STACK_FRAMES`.
-    fn chain(&mut self, body: &[Stmt], func: FuncId, span: Span) -> (Option<(Chain, i64)>, i64) {
-        let stops: i64 = body
-            .iter()
-            .map(|s| stop_count(&self.program, self.summaries, s, func))
-            .sum();
-        if stops == 0 {
+    /// The chain numbers of a call of `func` through whose `body` stops are reached
+    /// (`Chain`), with their base, and the number of frames the stack holds: as many as the
+    /// chain's digits allow, at most `STACK_FRAMES`. `outer`: the chain number's variables
+    /// of the state machine this call is in, and this call's digit there.
+    fn chain(
+        &mut self,
+        body: &[Stmt],
+        func: FuncId,
+        pc: VarId,
+        outer: Option<(VarId, VarId, i64)>,
+        span: Span,
+    ) -> (Option<(Chain, i64)>, i64) {
+        let mut places = Vec::new();
+        body.iter()
+            .for_each(|s| places_of(&self.program, self.summaries, s, func, &mut places));
+        if !has_stops(&self.program, self.summaries, &places) {
             return (None, STACK_FRAMES as i64);
         }
         let mut calls = Vec::new();
         body.iter().for_each(|s| stmt_calls(s, &mut calls));
-        let base = stops + calls.iter().filter(|&&c| c == func).count() as i64 + 1;
+        let base = (places.len() + calls.iter().filter(|&&c| c == func).count()) as i64 + 1;
         // The most digits whose largest number stays below `i32::MAX` (no chain).
         let mut digits = 0;
         let mut value: i64 = 1;
@@ -208,9 +251,17 @@ impl Builder<'_> {
             digits += 1;
         }
         let frames = (digits - 1).min(STACK_FRAMES as i64);
+        let (prefix, scale) = match outer {
+            Some((prefix, scale, _)) => (prefix, scale),
+            None => (
+                self.temp(Type::INT, "chain_prefix", span),
+                self.temp(Type::INT, "chain_scale", span),
+            ),
+        };
         let chain = Chain {
-            prefix: self.temp(Type::INT, "chain_prefix", span),
-            scale: self.temp(Type::INT, "chain_scale", span),
+            id: pc,
+            prefix,
+            scale,
             stops: Vec::new(),
         };
         (Some((chain, base)), frames)
@@ -280,12 +331,18 @@ impl Flat {
 
     fn stmt(&mut self, b: &mut Builder, s: &Stmt) {
         if !calls(s, self.func) {
-            // Its stops, once the calls in it are compiled in place, are the next places.
-            let stops = stop_count(&b.program, b.summaries, s, self.func);
-            if let Some((c, _)) = &mut self.chain {
-                c.stops.extend(self.places + 1..=self.places + stops);
+            // Its places, once the calls in it are compiled in place, are the next ones.
+            let mut places = Vec::new();
+            places_of(&b.program, b.summaries, s, self.func, &mut places);
+            for place in places {
+                self.places += 1;
+                if let Some((c, _)) = &mut self.chain {
+                    match place {
+                        Place::Stop => c.stops.push(self.places),
+                        Place::Call(_) => self.nested.push(self.places),
+                    }
+                }
             }
-            self.places += stops;
             let plain = self.plain(b, s, false);
             self.open.push(plain);
             return;
@@ -426,13 +483,12 @@ impl Flat {
                 t
             })
             .collect();
-        let room = compare(b, self.sp, BinOp::Lt, self.frames, span);
-        let check = ExprKind::Builtin {
-            op: Builtin::StackRoom,
-            args: vec![room],
+        let frames = compare(b, self.sp, BinOp::Lt, self.frames, span);
+        let check = match &self.chain {
+            Some((c, base)) => room(b, c, *base, Some(frames), span),
+            None => room_check(frames, span),
         };
-        self.open
-            .push(st(StmtKind::Expr(mk(check, Type::INT, span)), span));
+        self.open.push(check);
         let top = b.top(self.returns, self.sp, span);
         self.open.push(store(top, int(back, span), span));
         for &(v, stack) in &self.saved {
@@ -446,39 +502,12 @@ impl Flat {
         }
         // The chain: this site's digit in the running frame's place, the callee's one lower.
         self.places += 1;
-        let digit = self
-            .chain
-            .as_ref()
-            .map(|(c, base)| (c.prefix, c.scale, *base, self.places));
-        let chain = |b: &Builder, prefix: VarId, scale: VarId, digit: i64| {
-            let scaled = mul(b.var_expr(scale, span), int(digit, span), span);
-            asg(
-                b,
-                prefix,
-                plus(b.var_expr(prefix, span), scaled, span),
-                span,
-            )
-        };
-        if let Some((prefix, scale, base, digit)) = digit {
-            self.open.push(chain(b, prefix, scale, digit));
-            let lower = mk(
-                ExprKind::Binary(
-                    BinOp::Div,
-                    Box::new(b.var_expr(scale, span)),
-                    Box::new(int(base, span)),
-                ),
-                Type::INT,
-                span,
-            );
-            self.open.push(asg(b, scale, lower, span));
+        let chain = self.chain.as_ref().map(|(c, base)| (c.clone(), *base));
+        if let Some((c, base)) = &chain {
+            self.open.extend(deeper(b, c, *base, self.places, span));
         }
         self.jump(b, ENTRY);
         self.open_case(back);
-        if let Some((prefix, scale, base, digit)) = digit {
-            let higher = mul(b.var_expr(scale, span), int(base, span), span);
-            self.open.push(asg(b, scale, higher, span));
-            self.open.push(chain(b, prefix, scale, -digit));
-        }
     }
 
     /// The pop case: the end of the outermost frame ends the loop; another resumes its
@@ -590,35 +619,118 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
         })
         && !f.body.stmts.iter().any(super::inline::has_group_construct)
         && !f.body.stmts.iter().any(|s| grouped_call(s, func, false))
-        // No other synchronising recursion below it: each chain goes on only through
-        // `func`'s own calls.
-        && reachable(program, func).into_iter().all(|c| {
-            c == func || !summaries.is_host_fn(c) || !super::inline::recursive(program, c)
-        })
+        // Its own recursion only (other recursive callees are state machines of their own).
+        && callees
+            .iter()
+            .all(|&c| c == func || !super::inline::reaches(program, c, func, &mut Vec::new()))
 }
 
-/// The stops (`start`, `seq`) of `s` once the calls in it other than of `func` are compiled
-/// in place (`inline::inline_site`: a statement with such a call becomes the callee's body
-/// and the statement).
-fn stop_count(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> i64 {
+/// A place of a chain (`Chain`) besides the self-calls.
+enum Place {
+    /// A `start` or `seq`.
+    Stop,
+    /// A call of another recursive function, compiled as a state machine of its own.
+    Call(FuncId),
+}
+
+/// The places of `s` in the order of the text, once the calls in it other than of `func` are
+/// compiled in place (`inline::inline_site`: a statement with such a call becomes the
+/// callee's body and the statement).
+fn places_of(
+    program: &Program,
+    summaries: &Summaries,
+    s: &Stmt,
+    func: FuncId,
+    out: &mut Vec<Place>,
+) {
     match &s.kind {
-        StmtKind::Start(_) | StmtKind::Seq(_) => return 1,
-        StmtKind::Fork { .. } | StmtKind::Farm(_) => return 0,
+        StmtKind::Start(_) | StmtKind::Seq(_) => return out.push(Place::Stop),
+        StmtKind::Fork { .. } | StmtKind::Farm(_) => return,
         _ => {}
     }
     match super::inline::inline_site(program, summaries, s) {
+        Some((_, g, _)) if g != func && super::inline::recursive(program, g) => {
+            out.push(Place::Call(g))
+        }
         Some((_, g, _)) if g != func => program
             .func(g)
             .body
             .stmts
             .iter()
-            .map(|s| stop_count(program, summaries, s, func))
-            .sum(),
+            .for_each(|s| places_of(program, summaries, s, func, out)),
         _ => children(s)
             .into_iter()
-            .map(|c| stop_count(program, summaries, c, func))
-            .sum(),
+            .for_each(|c| places_of(program, summaries, c, func, out)),
     }
+}
+
+/// Whether stops are reached through `places`.
+fn has_stops(program: &Program, summaries: &Summaries, places: &[Place]) -> bool {
+    places.iter().any(|p| match p {
+        Place::Stop => true,
+        Place::Call(g) => {
+            let mut inner = Vec::new();
+            for s in &program.func(*g).body.stmts {
+                places_of(program, summaries, s, *g, &mut inner);
+            }
+            has_stops(program, summaries, &inner)
+        }
+    })
+}
+
+/// R0008 unless the chain has room for the digits of one more frame of base `base` (and
+/// `frames`: the stack for one more frame).
+fn room(b: &Builder, c: &Chain, base: i64, frames: Option<Expr>, span: Span) -> Stmt {
+    let digits = mk(
+        ExprKind::Binary(
+            BinOp::Ge,
+            Box::new(b.var_expr(c.scale, span)),
+            Box::new(int(base, span)),
+        ),
+        Type::INT,
+        span,
+    );
+    let holds = match frames {
+        Some(f) => mk(
+            ExprKind::LogAnd(Box::new(f), Box::new(digits)),
+            Type::INT,
+            span,
+        ),
+        None => digits,
+    };
+    room_check(holds, span)
+}
+
+fn room_check(holds: Expr, span: Span) -> Stmt {
+    let check = ExprKind::Builtin {
+        op: Builtin::StackRoom,
+        args: vec![holds],
+    };
+    st(StmtKind::Expr(mk(check, Type::INT, span)), span)
+}
+
+/// Entering a deeper frame from the place `digit`: its digit in the running frame's
+/// position, the next position `base` times lower.
+fn deeper(b: &Builder, c: &Chain, base: i64, digit: i64, span: Span) -> Vec<Stmt> {
+    let scaled = mul(b.var_expr(c.scale, span), int(digit, span), span);
+    let lower = mk(
+        ExprKind::Binary(
+            BinOp::Div,
+            Box::new(b.var_expr(c.scale, span)),
+            Box::new(int(base, span)),
+        ),
+        Type::INT,
+        span,
+    );
+    vec![
+        asg(
+            b,
+            c.prefix,
+            plus(b.var_expr(c.prefix, span), scaled, span),
+            span,
+        ),
+        asg(b, c.scale, lower, span),
+    ]
 }
 
 /// The variables `s` declares outside group constructs' bodies.
@@ -628,25 +740,6 @@ fn decls(s: &Stmt, out: &mut Vec<VarId>) {
         StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. } => {}
         _ => children(s).into_iter().for_each(|c| decls(c, out)),
     }
-}
-
-/// The functions a call of `func` may call, directly or through others.
-fn reachable(program: &Program, func: FuncId) -> Vec<FuncId> {
-    let mut seen = Vec::new();
-    let mut next = vec![func];
-    while let Some(f) = next.pop() {
-        let mut callees = Vec::new();
-        for s in &program.func(f).body.stmts {
-            stmt_calls(s, &mut callees);
-        }
-        for c in callees {
-            if !seen.contains(&c) {
-                seen.push(c);
-                next.push(c);
-            }
-        }
-    }
-    seen
 }
 
 /// Whether `s` calls `func` inside a group construct's body (`inside`: it is in one) or in a
