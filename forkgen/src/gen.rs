@@ -188,6 +188,8 @@ struct Gen<'a> {
     /// A `break` was generated in the block being generated or one nested in it (for
     /// `break-then-loop`).
     after_break: bool,
+    /// The group level of the function being generated's own body.
+    fn_level: u32,
     /// The function being generated calls an `async` function with a barrier (with
     /// `async-call-barrier`): it synchronises too.
     calls_barrier: bool,
@@ -205,6 +207,7 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         departed: false,
         after_break: false,
         calls_barrier: false,
+        fn_level: 0,
     };
     let mut funcs = Vec::new();
     let straight = g.rng.below(3);
@@ -258,6 +261,7 @@ impl Gen<'_> {
             Kind::Straight => format!("g{index}"),
         };
         let level = self.level();
+        self.fn_level = level;
         let (prologue, mode, ret) = match kind {
             Kind::Sync => (
                 "pr int v0 = x, v1 = d + $$, v2 = 0;",
@@ -543,8 +547,10 @@ impl Gen<'_> {
                 menu.push((1, S::Recurse));
             }
             // A recursive `async` function calls itself in its asynchronous code, anywhere
-            // (its barriers pair by count, `barrier_callable`).
-            if self.funcs[this].recursive && ctx.mode == Mode::Async {
+            // (its barriers pair by count, `barrier_callable`), but not in a region of a
+            // group it forms (a `farm` in a `start`): the Plan compiles such a call as a
+            // host call, which it cannot make under a private condition (E0501).
+            if self.funcs[this].recursive && ctx.mode == Mode::Async && ctx.level == self.fn_level {
                 menu.push((2, S::Recurse));
             }
         }
