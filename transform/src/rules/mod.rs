@@ -38,11 +38,14 @@ pub const E0501: Code = Code {
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
-code, a call of an asynchronous function that synchronises (it contains a `barrier`, \
-`start` or `seq`) and is recursive. Other asynchronous callees are compiled in place of the \
-call, and their barriers pair with the other processors' barriers as in the simulator; a \
-recursive one needs a host call of the group for the processors that reach it while the \
-others run on, which the Plan cannot express. (A `barrier`, `start` or `seq` under a private \
+code, a call of a recursive asynchronous function that synchronises (it contains a \
+`barrier`, `start` or `seq`) and cannot be compiled in place: it is mutually recursive with \
+another function, has a `sh` parameter, an array or a variable whose address is taken, a \
+`fork` or `farm`, or calls itself inside a group construct of its own. Other asynchronous \
+callees are compiled in place of the call (a recursive one as a state machine over a \
+per-processor call stack), and their barriers pair with the other processors' barriers as in \
+the simulator; these need a host call of the group for the processors that reach it while \
+the others run on, which the Plan cannot express. (A `barrier`, `start` or `seq` under a private \
 condition is compiled: the region becomes barrier phases. A `farm` in asynchronous code is \
 a block.)\n\nCall the function where every \
 processor of the region calls it, or put the callee's `barrier`s into the caller. `forkcc \
