@@ -62,8 +62,7 @@ pub struct SharedFrameId(pub u32);
 pub const STACK_FRAMES: u64 = 64;
 
 /// What every executor reports with R0008 at `Builtin::StackRoom`.
-pub const STACK_FULL: &str =
-    "recursion deeper than the 64 frames of an asynchronous recursive call's stack";
+pub const STACK_FULL: &str = "recursion deeper than an asynchronous recursive call's stack holds";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
