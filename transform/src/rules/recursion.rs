@@ -545,6 +545,7 @@ impl Flat {
                 span,
             )
         };
+        let had_return = returns(s);
         let mut s = s.clone();
         match &mut s.kind {
             StmtKind::Return(value) => {
@@ -584,7 +585,7 @@ impl Flat {
             }
             _ => return s,
         }
-        if matches!(s.kind, StmtKind::Loop { .. } | StmtKind::Switch { .. }) && returns(&s) {
+        if matches!(s.kind, StmtKind::Loop { .. } | StmtKind::Switch { .. }) && had_return {
             // Returned inside: leave the construct around this one too.
             let test = st(
                 StmtKind::If {
