@@ -218,8 +218,10 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
     }
     for _ in 0..asyncs {
         let barrier = opts.on("async-barrier") && g.rng.chance(40);
-        let recursive =
-            opts.on("async-recursion") && opts.on("async-call-barrier") && g.rng.chance(50);
+        let recursive = opts.on("recursion")
+            && opts.on("async-recursion")
+            && opts.on("async-call-barrier")
+            && g.rng.chance(50);
         funcs.push(g.function(Kind::Async { barrier }, recursive));
     }
     for _ in 0..syncs {
