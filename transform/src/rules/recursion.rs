@@ -3,24 +3,29 @@
 //! callee cannot be inlined (its copies would not end), and a host call of the whole group
 //! pairs its barriers otherwise than the simulator, which pairs them with whichever stop each
 //! other processor meets. So the callee's body becomes the cases of a `switch (%pc)` in a
-//! `do … while (%pc != 0)` loop: a self-call saves the callee's variables and the return
+//! `do … while (%pc != 0)` loop: a self-call saves the caller's variables and the return
 //! point on per-processor stacks (private arrays) and jumps to the entry; a `return` jumps to
-//! the pop case, which restores them and resumes after the call (or ends the loop). Control
+//! the pop case, which resumes at the return point (or ends the loop), and the return point
+//! restores the variables. Control
 //! flow around a self-call (`if`, loops, `switch`, `break`, `continue`) becomes jumps between
 //! cases; the rest of the body stays structured inside its case. The loop and its barriers,
 //! `start`s and `seq`s are then ordinary asynchronous code, which `phases` turns into barrier
 //! phases: a processor resumes at its stop's case, with its stack in slot memory.
 //!
 //! A `start` or `seq` stop is its statement and the calls it was reached through (pram-sim's
-//! `Stop`): processors at one stop at different depths form different groups, run in program
-//! order of their call chains. With one self-call site the chain is fixed by the depth
-//! (`%sp`), and `phases` runs them in that order (`Machine`, `Phases::chain_order`).
+//! `Stop`): processors at one stop through different call chains form different groups, run
+//! in program order of their chains. The state machine keeps a number of the running frame's
+//! chain (`Chain`), and `phases` runs the groups in its order (`chain_order`).
 //!
-//! What is compiled so (`flattenable`): a self-recursive function (no other function of its
-//! recursion) whose variables are scalars or structs whose address is not taken, with no
-//! self-call inside a group construct; if it has a `start` or `seq`, they are its own
-//! statements (not a callee's) and it has one self-call site. Other recursive callees stay
-//! host calls of the group (`HostOp::Call`).
+//! The functions of one recursion (the callee and those it calls that call it) share one
+//! state machine, a range of cases each; a call saves the caller's variables, its return
+//! point restores them. A call of another recursion inside is a state machine of its own
+//! that goes on with the chain number.
+//!
+//! What is compiled so (`flattenable`): a recursion whose functions are `async`, have only
+//! private scalar or struct variables whose address is not taken, no `fork` or `farm`, and no
+//! call into the recursion inside a group construct or a loop's test. Other recursive callees
+//! stay host calls of the group (`HostOp::Call`).
 
 use super::*;
 use fork_frontend::hir::{BinOp, Block, Builtin, FuncId, Stmt, SwitchCase, VarId};
@@ -29,10 +34,11 @@ use fork_frontend::sync_calls::{children, own_exprs, stmt_calls};
 use crate::plan::STACK_FRAMES;
 
 /// A call chain as a number that orders chains as the simulator does (pram-sim's
-/// `Stop::order`: by the call sites, outermost first, then the statement). The self-call
-/// sites and stops of the function (those of the callees compiled in place in it included,
-/// which no chain goes on from) are its *places*, numbered 1, 2, ... in source order, which
-/// is the order of the state machine's text; a chain of a stop at depth `d` is the places
+/// `Stop::order`: by the call sites, outermost first, then the statement). The calls into
+/// the recursion and the stops of each of its functions (those of the callees compiled in
+/// place in it included, which no chain goes on from) and its calls of other recursions
+/// are its *places*, numbered 1, 2, ... in source order, which is the order of the state
+/// machine's text; a chain of a stop at depth `d` is the places
 /// of its `d` calls and of the stop, written as digits in base `base` from the highest of
 /// `frames + 1` digits down (lower digits 0). No chain is a prefix of another (each ends at
 /// a stop, which is no call site), so numeric order is chain order. `%prefix` holds the running frame's calls' digits, `%scale` the
@@ -52,14 +58,25 @@ pub(crate) struct Chain {
 const ENTRY: i64 = 1;
 const POP: i64 = 2;
 
+/// A function of the recursion a state machine runs.
+struct Member {
+    func: FuncId,
+    /// Its first case.
+    entry: i64,
+    params: Vec<VarId>,
+    /// Its variables (renamed) and their stacks.
+    saved: Vec<(VarId, VarId)>,
+    result: Option<VarId>,
+}
+
 /// One state machine under construction.
 struct Flat {
-    func: FuncId,
+    /// The functions of the recursion: the callee and those it calls that call it.
+    members: Vec<Member>,
+    /// The member whose body is being compiled.
+    current: usize,
     pc: VarId,
     sp: VarId,
-    result: Option<VarId>,
-    /// The callee's variables (renamed) and their stacks.
-    saved: Vec<(VarId, VarId)>,
     /// The return point's stack.
     returns: VarId,
     /// How many frames the stack holds.
@@ -72,7 +89,6 @@ struct Flat {
     /// The digits of the calls of other recursive functions among them, whose state
     /// machines go on with the same chain number.
     nested: Vec<i64>,
-    params: Vec<VarId>,
     cases: Vec<(i64, Vec<Stmt>)>,
     case: i64,
     open: Vec<Stmt>,
@@ -92,17 +108,7 @@ impl Builder<'_> {
         result: Option<VarId>,
         span: Span,
     ) -> Vec<Stmt> {
-        let f = self.program.func(func).clone();
-        let mut names = HashMap::new();
-        let params: Vec<VarId> = f
-            .params
-            .iter()
-            .map(|p| self.renamed(*p, func, &mut names))
-            .collect();
-        let mut body = f.body.stmts.clone();
-        for s in &mut body {
-            self.rename_stmt(s, func, &mut names);
-        }
+        let funcs = recursion_of(&self.program, func);
         let pc = self.temp(Type::INT, "pc", span);
         // Inside another recursive call's state machine: its chain goes on here, after the
         // digit of this call.
@@ -111,57 +117,93 @@ impl Builder<'_> {
             p.3 += 1;
             (p.0, p.1, digit)
         });
-        let (chain, frames) = self.chain(&body, func, pc, outer, span);
-        // The variables of the running frame: those of a group construct's body end there,
-        // before any self-call.
-        let mut own = f.params.clone();
-        f.body.stmts.iter().for_each(|s| decls(s, &mut own));
-        let mut own: Vec<VarId> = own.iter().filter_map(|v| names.get(v).copied()).collect();
-        own.sort();
-        // The chain number is the running frame's too: a return restores the caller's.
-        if let Some((c, _)) = &chain {
-            own.extend([c.prefix, c.scale]);
+        let mut bodies = Vec::new();
+        let mut frames_of = Vec::new();
+        for &g in &funcs {
+            let f = self.program.func(g).clone();
+            let mut names = HashMap::new();
+            let params: Vec<VarId> = f
+                .params
+                .iter()
+                .map(|p| self.renamed(*p, g, &mut names))
+                .collect();
+            let mut body = f.body.stmts.clone();
+            for s in &mut body {
+                self.rename_stmt(s, g, &mut names);
+            }
+            // The variables of the running frame: those of a group construct's body end
+            // there, before any call of the recursion.
+            let mut own = f.params.clone();
+            f.body.stmts.iter().for_each(|s| decls(s, &mut own));
+            let mut own: Vec<VarId> = own.iter().filter_map(|v| names.get(v).copied()).collect();
+            own.sort();
+            bodies.push(body);
+            frames_of.push((params, own, f.ret.clone()));
         }
-        let saved = own
-            .into_iter()
-            .map(|v| {
-                let ty = Type::Array(Box::new(self.var_ty(v)), frames as u64);
-                let name = format!("{}_stack", self.program.var(v).name);
-                (v, self.stack_temp(ty, name, span))
-            })
-            .collect();
+        let (chain, frames) = self.chain(&bodies, &funcs, pc, outer, span);
+        let mut members = Vec::new();
+        for (i, (&g, (params, mut own, ret))) in funcs.iter().zip(frames_of).enumerate() {
+            // The chain number is the running frame's too: a return restores the caller's.
+            if let Some((c, _)) = &chain {
+                own.extend([c.prefix, c.scale]);
+            }
+            let saved = own
+                .into_iter()
+                .map(|v| {
+                    let ty = Type::Array(Box::new(self.var_ty(v)), frames as u64);
+                    let name = format!("{}_stack", self.program.var(v).name);
+                    (v, self.stack_temp(ty, name, span))
+                })
+                .collect();
+            let result = match (i, result) {
+                (0, Some(r)) => Some(r),
+                _ => (ret != Type::Void).then(|| self.temp(ret, "res", span)),
+            };
+            members.push(Member {
+                func: g,
+                entry: if i == 0 { ENTRY } else { POP + i as i64 },
+                params,
+                saved,
+                result,
+            });
+        }
         let returns = self.stack_temp(
             Type::Array(Box::new(Type::INT), frames as u64),
-            format!("%{}_returns", f.name),
+            format!("%{}_returns", self.program.func(func).name),
             span,
         );
         let sp = self.temp(Type::INT, "sp", span);
+        let next = POP + members.len() as i64;
         let mut flat = Flat {
-            func,
+            members,
+            current: 0,
             pc,
             sp,
-            result,
-            saved,
             returns,
             frames,
             chain: chain.clone(),
             places: 0,
             nested: Vec::new(),
-            params: params.clone(),
             cases: Vec::new(),
             case: ENTRY,
             open: Vec::new(),
-            next: POP + 1,
+            next,
             targets: Vec::new(),
             span,
         };
-        for s in &body {
-            flat.stmt(self, s);
+        for (i, body) in bodies.iter().enumerate() {
+            flat.current = i;
+            flat.places = 0;
+            flat.open_case(flat.members[i].entry);
+            for s in body {
+                flat.stmt(self, s);
+            }
+            flat.jump(self, POP);
         }
-        flat.jump(self, POP);
         let pop = flat.pop(self);
         flat.cases.push((POP, pop));
-        let mut stmts: Vec<Stmt> = params
+        let mut stmts: Vec<Stmt> = flat.members[0]
+            .params
             .iter()
             .zip(args)
             .map(|(p, a)| asg(self, *p, a, span))
@@ -193,7 +235,7 @@ impl Builder<'_> {
             .into_iter()
             .map(|(value, body)| SwitchCase {
                 value: Some(value),
-                // The callee's own calls of other functions (`inline`).
+                // The calls of functions outside the recursion (`inline`).
                 body: self.inline_async_calls(&body),
                 span,
             })
@@ -222,27 +264,35 @@ impl Builder<'_> {
         stmts
     }
 
-    /// The chain numbers of a call of `func` through whose `body` stops are reached
-    /// (`Chain`), with their base, and the number of frames the stack holds: as many as the
-    /// chain's digits allow, at most `STACK_FRAMES`. `outer`: the chain number's variables
-    /// of the state machine this call is in, and this call's digit there.
+    /// The chain numbers of a call of the recursion `funcs` through whose `bodies` stops are
+    /// reached (`Chain`), with their base, and the number of frames the stack holds: as many
+    /// as the chain's digits allow, at most `STACK_FRAMES`. `outer`: the chain number's
+    /// variables of the state machine this call is in, and this call's digit there.
     fn chain(
         &mut self,
-        body: &[Stmt],
-        func: FuncId,
+        bodies: &[Vec<Stmt>],
+        funcs: &[FuncId],
         pc: VarId,
         outer: Option<(VarId, VarId, i64)>,
         span: Span,
     ) -> (Option<(Chain, i64)>, i64) {
-        let mut places = Vec::new();
-        body.iter()
-            .for_each(|s| places_of(&self.program, self.summaries, s, func, &mut places));
-        if !has_stops(&self.program, self.summaries, &places) {
+        let mut stops = false;
+        // One base for every member: the most places of one of them, plus one.
+        let mut most = 0;
+        for body in bodies {
+            let mut places = Vec::new();
+            body.iter()
+                .for_each(|s| places_of(&self.program, self.summaries, s, funcs, &mut places));
+            stops |= has_stops(&self.program, self.summaries, &places);
+            let mut calls = Vec::new();
+            body.iter().for_each(|s| stmt_calls(s, &mut calls));
+            let sites = calls.iter().filter(|c| funcs.contains(c)).count();
+            most = most.max(places.len() + sites);
+        }
+        if !stops {
             return (None, STACK_FRAMES as i64);
         }
-        let mut calls = Vec::new();
-        body.iter().for_each(|s| stmt_calls(s, &mut calls));
-        let base = (places.len() + calls.iter().filter(|&&c| c == func).count()) as i64 + 1;
+        let base = most as i64 + 1;
         // The most digits whose largest number stays below `i32::MAX` (no chain).
         let mut digits = 0;
         let mut value: i64 = 1;
@@ -330,10 +380,11 @@ impl Flat {
     }
 
     fn stmt(&mut self, b: &mut Builder, s: &Stmt) {
-        if !calls(s, self.func) {
+        let funcs: Vec<FuncId> = self.members.iter().map(|m| m.func).collect();
+        if !calls(s, &funcs) {
             // Its places, once the calls in it are compiled in place, are the next ones.
             let mut places = Vec::new();
-            places_of(&b.program, b.summaries, s, self.func, &mut places);
+            places_of(&b.program, b.summaries, s, &funcs, &mut places);
             for place in places {
                 self.places += 1;
                 if let Some((c, _)) = &mut self.chain {
@@ -348,11 +399,12 @@ impl Flat {
             return;
         }
         let span = s.span;
-        if let Some((call, args)) = site(s, self.func) {
-            self.call(b, args.to_vec(), span);
+        if let Some((call, callee, args)) = site(s, &funcs) {
+            let callee = funcs.iter().position(|&f| f == callee).unwrap_or(0);
+            self.call(b, callee, args.to_vec(), span);
             let bare = matches!(&s.kind, StmtKind::Expr(e) if std::ptr::eq(e, call));
             if !bare {
-                let value = match self.result {
+                let value = match self.members[callee].result {
                     Some(r) => b.var_expr(r, call.span),
                     None => mk(
                         ExprKind::Convert(Box::new(int(0, call.span))),
@@ -470,9 +522,9 @@ impl Flat {
         self.close();
     }
 
-    /// A self-call with `args`: saves the frame, enters the body; the open case after it is
-    /// the return point.
-    fn call(&mut self, b: &mut Builder, args: Vec<Expr>, span: Span) {
+    /// A call of the member `callee` with `args`: saves the frame, enters the callee's body;
+    /// the open case after it is the return point, which restores the frame.
+    fn call(&mut self, b: &mut Builder, callee: usize, args: Vec<Expr>, span: Span) {
         let back = self.label();
         // The arguments are evaluated in the caller's frame, before any parameter changes.
         let values: Vec<VarId> = args
@@ -491,13 +543,13 @@ impl Flat {
         self.open.push(check);
         let top = b.top(self.returns, self.sp, span);
         self.open.push(store(top, int(back, span), span));
-        for &(v, stack) in &self.saved {
+        for &(v, stack) in &self.members[self.current].saved {
             let top = b.top(stack, self.sp, span);
             self.open.push(store(top, b.var_expr(v, span), span));
         }
         self.open
             .push(asg(b, self.sp, add(b, self.sp, 1, span), span));
-        for (p, t) in self.params.clone().into_iter().zip(values) {
+        for (p, t) in self.members[callee].params.clone().into_iter().zip(values) {
             self.open.push(asg(b, p, b.var_expr(t, span), span));
         }
         // The chain: this site's digit in the running frame's place, the callee's one lower.
@@ -506,19 +558,23 @@ impl Flat {
         if let Some((c, base)) = &chain {
             self.open.extend(deeper(b, c, *base, self.places, span));
         }
-        self.jump(b, ENTRY);
+        self.jump(b, self.members[callee].entry);
         self.open_case(back);
+        // The pop case has made `%sp` the index of this frame.
+        for &(v, stack) in &self.members[self.current].saved {
+            let value = b.top(stack, self.sp, span);
+            self.open.push(asg(b, v, value, span));
+        }
     }
 
-    /// The pop case: the end of the outermost frame ends the loop; another resumes its
-    /// caller.
+    /// The pop case: the end of the outermost frame ends the loop; another resumes at its
+    /// return point.
     fn pop(&self, b: &Builder) -> Vec<Stmt> {
         let span = self.span;
-        let mut restore = vec![asg(b, self.sp, add(b, self.sp, -1, span), span)];
-        for &(v, stack) in &self.saved {
-            restore.push(asg(b, v, b.top(stack, self.sp, span), span));
-        }
-        restore.push(asg(b, self.pc, b.top(self.returns, self.sp, span), span));
+        let restore = vec![
+            asg(b, self.sp, add(b, self.sp, -1, span), span),
+            asg(b, self.pc, b.top(self.returns, self.sp, span), span),
+        ];
         let outermost = st(
             StmtKind::If {
                 cond: compare(b, self.sp, BinOp::Eq, 0, span),
@@ -550,7 +606,7 @@ impl Flat {
         match &mut s.kind {
             StmtKind::Return(value) => {
                 let mut stmts = Vec::new();
-                match (self.result, value.take()) {
+                match (self.members[self.current].result, value.take()) {
                     (Some(r), Some(v)) => stmts.push(asg(b, r, v, span)),
                     (None, Some(v)) => stmts.push(st(StmtKind::Expr(v), span)),
                     (_, None) => {}
@@ -603,27 +659,48 @@ impl Flat {
 
 /// Whether calls of `func` are compiled as a state machine (module docs).
 pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
-    let f = program.func(func);
-    let mut vars = f.params.clone();
-    f.body.stmts.iter().for_each(|s| decls(s, &mut vars));
-    let mut callees = Vec::new();
-    f.body
-        .stmts
-        .iter()
-        .for_each(|s| stmt_calls(s, &mut callees));
-    f.kind == FnKind::Async
-        && summaries.is_host_fn(func)
-        && super::inline::recursive(program, func)
-        && vars.iter().all(|v| {
-            let v = program.var(*v);
-            v.sharity == Sharity::Private && !v.addr_taken && !matches!(v.ty, Type::Array(..))
+    let funcs = recursion_of(program, func);
+    super::inline::recursive(program, func)
+        && funcs.iter().all(|&g| {
+            let f = program.func(g);
+            let mut vars = f.params.clone();
+            f.body.stmts.iter().for_each(|s| decls(s, &mut vars));
+            f.kind == FnKind::Async
+                && summaries.is_host_fn(g)
+                && vars.iter().all(|v| {
+                    let v = program.var(*v);
+                    v.sharity == Sharity::Private
+                        && !v.addr_taken
+                        && !matches!(v.ty, Type::Array(..))
+                })
+                && !f.body.stmts.iter().any(super::inline::has_group_construct)
+                && !f.body.stmts.iter().any(|s| grouped_call(s, &funcs, false))
         })
-        && !f.body.stmts.iter().any(super::inline::has_group_construct)
-        && !f.body.stmts.iter().any(|s| grouped_call(s, func, false))
-        // Its own recursion only (other recursive callees are state machines of their own).
-        && callees
-            .iter()
-            .all(|&c| c == func || !super::inline::reaches(program, c, func, &mut Vec::new()))
+}
+
+/// The functions of `func`'s recursion: `func` first, then those it may call that may call
+/// it, in the program's order.
+fn recursion_of(program: &Program, func: FuncId) -> Vec<FuncId> {
+    let mut seen = Vec::new();
+    let mut next = vec![func];
+    while let Some(f) = next.pop() {
+        let mut callees = Vec::new();
+        for s in &program.func(f).body.stmts {
+            stmt_calls(s, &mut callees);
+        }
+        for c in callees {
+            if !seen.contains(&c) {
+                seen.push(c);
+                next.push(c);
+            }
+        }
+    }
+    let mut others: Vec<FuncId> = seen
+        .into_iter()
+        .filter(|&c| c != func && super::inline::reaches(program, c, func, &mut Vec::new()))
+        .collect();
+    others.sort();
+    std::iter::once(func).chain(others).collect()
 }
 
 /// A place of a chain (`Chain`) besides the self-calls.
@@ -641,7 +718,7 @@ fn places_of(
     program: &Program,
     summaries: &Summaries,
     s: &Stmt,
-    func: FuncId,
+    funcs: &[FuncId],
     out: &mut Vec<Place>,
 ) {
     match &s.kind {
@@ -650,18 +727,18 @@ fn places_of(
         _ => {}
     }
     match super::inline::inline_site(program, summaries, s) {
-        Some((_, g, _)) if g != func && super::inline::recursive(program, g) => {
+        Some((_, g, _)) if !funcs.contains(&g) && super::inline::recursive(program, g) => {
             out.push(Place::Call(g))
         }
-        Some((_, g, _)) if g != func => program
+        Some((_, g, _)) if !funcs.contains(&g) => program
             .func(g)
             .body
             .stmts
             .iter()
-            .for_each(|s| places_of(program, summaries, s, func, out)),
+            .for_each(|s| places_of(program, summaries, s, funcs, out)),
         _ => children(s)
             .into_iter()
-            .for_each(|c| places_of(program, summaries, c, func, out)),
+            .for_each(|c| places_of(program, summaries, c, funcs, out)),
     }
 }
 
@@ -670,9 +747,12 @@ fn has_stops(program: &Program, summaries: &Summaries, places: &[Place]) -> bool
     places.iter().any(|p| match p {
         Place::Stop => true,
         Place::Call(g) => {
+            let funcs = recursion_of(program, *g);
             let mut inner = Vec::new();
-            for s in &program.func(*g).body.stmts {
-                places_of(program, summaries, s, *g, &mut inner);
+            for &f in &funcs {
+                for s in &program.func(f).body.stmts {
+                    places_of(program, summaries, s, &funcs, &mut inner);
+                }
             }
             has_stops(program, summaries, &inner)
         }
@@ -745,11 +825,11 @@ fn decls(s: &Stmt, out: &mut Vec<VarId>) {
 
 /// Whether `s` calls `func` inside a group construct's body (`inside`: it is in one) or in a
 /// loop's test or step.
-fn grouped_call(s: &Stmt, func: FuncId, inside: bool) -> bool {
+fn grouped_call(s: &Stmt, funcs: &[FuncId], inside: bool) -> bool {
     let here = |e: &Expr| {
         let mut c = Vec::new();
         fork_frontend::sync_calls::expr_calls(e, &mut c);
-        c.contains(&func)
+        c.iter().any(|f| funcs.contains(f))
     };
     let own = match &s.kind {
         StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).any(here),
@@ -761,32 +841,33 @@ fn grouped_call(s: &Stmt, func: FuncId, inside: bool) -> bool {
     );
     own || children(s)
         .into_iter()
-        .any(|c| grouped_call(c, func, inside || group))
+        .any(|c| grouped_call(c, funcs, inside || group))
 }
 
-/// Whether `s` calls `func` anywhere.
-fn calls(s: &Stmt, func: FuncId) -> bool {
+/// Whether `s` calls one of `funcs` anywhere.
+fn calls(s: &Stmt, funcs: &[FuncId]) -> bool {
     let mut c = Vec::new();
     stmt_calls(s, &mut c);
-    c.contains(&func)
+    c.iter().any(|f| funcs.contains(f))
 }
 
-/// The self-call `s` makes before the rest of the statement (`inline::inline_site`).
-fn site(s: &Stmt, func: FuncId) -> Option<(&Expr, &[Expr])> {
-    fn find(e: &Expr, func: FuncId) -> Option<(&Expr, &[Expr])> {
-        if let ExprKind::Call { func: f, args } = &e.kind {
-            if *f == func {
-                return Some((e, args));
+/// The call of one of `funcs` that `s` makes before the rest of the statement
+/// (`inline::inline_site`).
+fn site<'s>(s: &'s Stmt, funcs: &[FuncId]) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
+    fn find<'e>(e: &'e Expr, funcs: &[FuncId]) -> Option<(&'e Expr, FuncId, &'e [Expr])> {
+        if let ExprKind::Call { func, args } = &e.kind {
+            if funcs.contains(func) {
+                return Some((e, *func, args));
             }
         }
         let mut found = None;
-        e.for_each_child(|c| found = found.or_else(|| find(c, func)));
+        e.for_each_child(|c| found = found.or_else(|| find(c, funcs)));
         found
     }
     if matches!(s.kind, StmtKind::Loop { .. }) {
         return None;
     }
-    own_exprs(s).into_iter().find_map(|e| find(e, func))
+    own_exprs(s).into_iter().find_map(|e| find(e, funcs))
 }
 
 fn returns(s: &Stmt) -> bool {
