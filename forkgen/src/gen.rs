@@ -190,6 +190,8 @@ struct Gen<'a> {
     after_break: bool,
     /// The group level of the function being generated's own body.
     fn_level: u32,
+    /// The recursive `async` functions (`async-recursion`), each callable from the others.
+    recursive: Vec<String>,
     /// The function being generated calls an `async` function with a barrier (with
     /// `async-call-barrier`): it synchronises too.
     calls_barrier: bool,
@@ -208,6 +210,7 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         after_break: false,
         calls_barrier: false,
         fn_level: 0,
+        recursive: Vec::new(),
     };
     let mut funcs = Vec::new();
     let straight = g.rng.below(3);
@@ -216,21 +219,35 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
     for _ in 0..straight {
         funcs.push(g.function(Kind::Straight, false));
     }
-    for _ in 0..asyncs {
+    // The recursive `async` functions are named before any is generated, so that each may
+    // call the others (declared in the header): mutual recursion.
+    let recursive: Vec<bool> = (0..asyncs)
+        .map(|_| {
+            opts.on("recursion")
+                && opts.on("async-recursion")
+                && opts.on("async-call-barrier")
+                && g.rng.chance(50)
+        })
+        .collect();
+    g.recursive = (0..asyncs)
+        .filter(|&i| recursive[i])
+        .map(|i| format!("a{}", straight + i))
+        .collect();
+    for &recursive in &recursive {
         let barrier = opts.on("async-barrier") && g.rng.chance(40);
-        let recursive = opts.on("recursion")
-            && opts.on("async-recursion")
-            && opts.on("async-call-barrier")
-            && g.rng.chance(50);
         funcs.push(g.function(Kind::Async { barrier }, recursive));
     }
     for _ in 0..syncs {
         funcs.push(g.function(Kind::Sync, false));
     }
     funcs.push(g.main());
+    let mut header = header();
+    for name in &g.recursive {
+        header.push_str(&format!("async int {name}(int x, int d);\n"));
+    }
     Program {
         seed,
-        header: header(),
+        header,
         funcs,
         procs: opts.procs.clone(),
     }
@@ -346,7 +363,9 @@ impl Gen<'_> {
                 keep: true,
             });
         }
-        if self.calls_barrier {
+        // A recursive `async` function may call another one generated later, with a
+        // barrier: callers treat it as synchronising.
+        if self.calls_barrier || recursive {
             self.funcs[index].kind = Kind::Async { barrier: true };
         }
         Func {
@@ -959,7 +978,11 @@ impl Gen<'_> {
             }
             S::Recurse => {
                 let this = &self.funcs[ctx.this.expect("recursion in a function")];
-                let (name, kind) = (this.name.clone(), this.kind);
+                let (mut name, kind) = (this.name.clone(), this.kind);
+                if this.recursive && self.rng.chance(40) {
+                    // Another function of the recursion, maybe not generated yet.
+                    name = self.rng.pick(&self.recursive).clone();
+                }
                 let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
                 let e = self.expr(ctx, 2, false);
                 let call = if kind == Kind::Sync {
@@ -1172,14 +1195,19 @@ impl Gen<'_> {
     }
 
     /// A function this context may call (a callee defined earlier, not itself; one with a
-    /// `start` from synchronous code only).
+    /// `start` from synchronous code only; a recursive `async` one from `main` only).
     fn callable(&mut self, ctx: &Ctx, want: impl Fn(Kind) -> bool) -> Option<String> {
         let names: Vec<String> = self
             .funcs
             .iter()
             .enumerate()
             .filter(|(i, f)| {
-                Some(*i) != ctx.this && want(f.kind) && (!f.sync_only || ctx.mode == Mode::Sync)
+                Some(*i) != ctx.this
+                    && want(f.kind)
+                    && (!f.sync_only || ctx.mode == Mode::Sync)
+                    // A recursive `async` function with a fresh depth only from `main`: a
+                    // call from elsewhere could be on a cycle of calls that never ends.
+                    && (!f.recursive || ctx.this.is_none())
             })
             .map(|(_, f)| f.name.clone())
             .collect();
