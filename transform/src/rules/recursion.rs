@@ -394,7 +394,7 @@ impl Flat {
                     }
                 }
             }
-            let plain = self.plain(b, s, false);
+            let plain = self.plain(b, s, false, false);
             self.open.push(plain);
             return;
         }
@@ -590,7 +590,7 @@ impl Flat {
     /// the pop case; a `break` or `continue` of a loop or `switch` made of cases jumps to its
     /// target case. `nested`: inside a loop or `switch` of `s`, which the `return` leaves by
     /// `break` and `%pc == POP` after it.
-    fn plain(&self, b: &Builder, s: &Stmt, nested: bool) -> Stmt {
+    fn plain(&self, b: &Builder, s: &Stmt, in_loop: bool, in_switch: bool) -> Stmt {
         let span = s.span;
         let jump = |to: i64| {
             block(
@@ -602,6 +602,8 @@ impl Flat {
             )
         };
         let had_return = returns(s);
+        let continue_to = self.targets.iter().rev().find_map(|t| t.1).unwrap_or(POP);
+        let had_continue = !in_loop && continues(s);
         let mut s = s.clone();
         match &mut s.kind {
             StmtKind::Return(value) => {
@@ -615,37 +617,49 @@ impl Flat {
                 stmts.push(st(StmtKind::Break, span));
                 return block(stmts, span);
             }
-            StmtKind::Break if !nested => {
+            StmtKind::Break if !in_loop && !in_switch => {
                 return jump(self.targets.last().map_or(POP, |t| t.0));
             }
-            StmtKind::Continue if !nested => {
-                let to = self.targets.iter().rev().find_map(|t| t.1);
-                return jump(to.unwrap_or(POP));
-            }
+            // Inside a `switch` of `s`, the `break` leaves that `switch`, and the test after
+            // it the case (below).
+            StmtKind::Continue if !in_loop => return jump(continue_to),
             StmtKind::Block(blk) => {
                 for x in &mut blk.stmts {
-                    *x = self.plain(b, x, nested);
+                    *x = self.plain(b, x, in_loop, in_switch);
                 }
             }
             StmtKind::If { then, els, .. } => {
-                **then = self.plain(b, then, nested);
+                **then = self.plain(b, then, in_loop, in_switch);
                 if let Some(els) = els {
-                    **els = self.plain(b, els, nested);
+                    **els = self.plain(b, els, in_loop, in_switch);
                 }
             }
-            StmtKind::Loop { body, .. } => **body = self.plain(b, body, true),
+            StmtKind::Loop { body, .. } => **body = self.plain(b, body, true, in_switch),
             StmtKind::Switch { cases, .. } => {
                 for x in cases.iter_mut().flat_map(|c| &mut c.body) {
-                    *x = self.plain(b, x, true);
+                    *x = self.plain(b, x, in_loop, true);
                 }
             }
             _ => return s,
         }
+        let mut leave = Vec::new();
         if matches!(s.kind, StmtKind::Loop { .. } | StmtKind::Switch { .. }) && had_return {
-            // Returned inside: leave the construct around this one too.
+            leave.push(POP);
+        }
+        if matches!(s.kind, StmtKind::Switch { .. }) && had_continue {
+            leave.push(continue_to);
+        }
+        if !leave.is_empty() {
+            // Returned or continued a loop of cases inside: leave the construct around this
+            // one too.
+            let left = leave
+                .into_iter()
+                .map(|to| compare(b, self.pc, BinOp::Eq, to, span))
+                .reduce(|a, c| mk(ExprKind::LogOr(Box::new(a), Box::new(c)), Type::INT, span))
+                .unwrap_or_else(|| int(0, span));
             let test = st(
                 StmtKind::If {
-                    cond: compare(b, self.pc, BinOp::Eq, POP, span),
+                    cond: left,
                     then: Box::new(st(StmtKind::Break, span)),
                     els: None,
                 },
@@ -868,6 +882,15 @@ fn site<'s>(s: &'s Stmt, funcs: &[FuncId]) -> Option<(&'s Expr, FuncId, &'s [Exp
         return None;
     }
     own_exprs(s).into_iter().find_map(|e| find(e, funcs))
+}
+
+/// Whether `s` holds a `continue` of a loop around it.
+fn continues(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Loop { .. } => false,
+        _ => children(s).into_iter().any(continues),
+    }
 }
 
 fn returns(s: &Stmt) -> bool {
