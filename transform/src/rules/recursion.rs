@@ -725,7 +725,7 @@ enum Place {
     Call(FuncId),
 }
 
-/// The places of `s` in the order of the text, once the calls in it other than of `func` are
+/// The places of `s` in the order of the text, once the calls in it other than of `funcs` are
 /// compiled in place (`inline::inline_site`: a statement with such a call becomes the
 /// callee's body and the statement).
 fn places_of(
@@ -740,6 +740,7 @@ fn places_of(
         StmtKind::Fork { .. } | StmtKind::Farm(_) => return,
         _ => {}
     }
+    // The callee's body runs before the rest of the statement.
     match super::inline::inline_site(program, summaries, s) {
         Some((_, g, _)) if !funcs.contains(&g) && super::inline::recursive(program, g) => {
             out.push(Place::Call(g))
@@ -750,10 +751,11 @@ fn places_of(
             .stmts
             .iter()
             .for_each(|s| places_of(program, summaries, s, funcs, out)),
-        _ => children(s)
-            .into_iter()
-            .for_each(|c| places_of(program, summaries, c, funcs, out)),
+        _ => {}
     }
+    children(s)
+        .into_iter()
+        .for_each(|c| places_of(program, summaries, c, funcs, out));
 }
 
 /// Whether stops are reached through `places`.
