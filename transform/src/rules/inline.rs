@@ -72,7 +72,8 @@ impl Builder<'_> {
                 };
                 let mut rest = s.clone();
                 replace_first(&mut rest, call, value);
-                stmts.push(rest);
+                // Its own statements (an `if` body, `switch` cases) may make such calls too.
+                self.inline_stmt(&rest, &mut stmts);
             }
             out.push(block_stmt(stmts, span));
             return;
