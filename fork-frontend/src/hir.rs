@@ -568,6 +568,10 @@ pub enum Builtin {
     Free,
     /// `assert(e)`: a runtime error with the location when e is 0.
     Assert,
+    /// Made by the transform only, never by the checker: a recursive asynchronous call's
+    /// state machine (`transform::rules::recursion`) checks that its stack has room for one
+    /// more frame; 0 is the fault R0008 (recursion too deep) at the call.
+    StackRoom,
     Abs,
     Labs,
     Fabs,

@@ -16,7 +16,9 @@
 //!   code, where the order is fixed by `__PROC_NR__`.
 //!
 //! Termination: every loop counts a private or shared counter up to a bound below 4, and
-//! recursion counts a depth parameter down from at most 2.
+//! recursion counts a depth parameter down from at most 2 (with `async-recursion`, an `async`
+//! function's too: its callers pass 0 to 2, or `__PROC_NR__ % 3`, so that processors recurse
+//! to different depths and meet at its barriers, `start`s and `seq`s at different depths).
 
 use crate::ast::{Break, Case, Expr, Func, Program, Stmt};
 
@@ -75,6 +77,7 @@ pub const FEATURES: &[&str] = &[
     "farm-in-async",
     "start-in-async",
     "seq-in-async",
+    "async-recursion",
 ];
 
 #[derive(Clone, Debug)]
@@ -134,6 +137,8 @@ struct FnInfo {
     /// An `async` function with a `start` (`start-in-async`): called from synchronous code
     /// only (the simulator runs no `start` in a function called from asynchronous code).
     sync_only: bool,
+    /// An `async` function with a depth parameter `d` that calls itself (`async-recursion`).
+    recursive: bool,
 }
 
 /// Where the statement being generated is.
@@ -183,6 +188,10 @@ struct Gen<'a> {
     /// A `break` was generated in the block being generated or one nested in it (for
     /// `break-then-loop`).
     after_break: bool,
+    /// The group level of the function being generated's own body.
+    fn_level: u32,
+    /// The recursive `async` functions (`async-recursion`), each callable from the others.
+    recursive: Vec<String>,
     /// The function being generated calls an `async` function with a barrier (with
     /// `async-call-barrier`): it synchronises too.
     calls_barrier: bool,
@@ -200,25 +209,45 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         departed: false,
         after_break: false,
         calls_barrier: false,
+        fn_level: 0,
+        recursive: Vec::new(),
     };
     let mut funcs = Vec::new();
     let straight = g.rng.below(3);
     let asyncs = g.rng.below(3);
     let syncs = g.rng.below(4);
     for _ in 0..straight {
-        funcs.push(g.function(Kind::Straight));
+        funcs.push(g.function(Kind::Straight, false));
     }
-    for _ in 0..asyncs {
+    // The recursive `async` functions are named before any is generated, so that each may
+    // call the others (declared in the header): mutual recursion.
+    let recursive: Vec<bool> = (0..asyncs)
+        .map(|_| {
+            opts.on("recursion")
+                && opts.on("async-recursion")
+                && opts.on("async-call-barrier")
+                && g.rng.chance(50)
+        })
+        .collect();
+    g.recursive = (0..asyncs)
+        .filter(|&i| recursive[i])
+        .map(|i| format!("a{}", straight + i))
+        .collect();
+    for &recursive in &recursive {
         let barrier = opts.on("async-barrier") && g.rng.chance(40);
-        funcs.push(g.function(Kind::Async { barrier }));
+        funcs.push(g.function(Kind::Async { barrier }, recursive));
     }
     for _ in 0..syncs {
-        funcs.push(g.function(Kind::Sync));
+        funcs.push(g.function(Kind::Sync, false));
     }
     funcs.push(g.main());
+    let mut header = header();
+    for name in &g.recursive {
+        header.push_str(&format!("async int {name}(int x, int d);\n"));
+    }
     Program {
         seed,
-        header: header(),
+        header,
         funcs,
         procs: opts.procs.clone(),
     }
@@ -243,7 +272,7 @@ impl Gen<'_> {
         self.fresh
     }
 
-    fn function(&mut self, kind: Kind) -> Func {
+    fn function(&mut self, kind: Kind, recursive: bool) -> Func {
         let index = self.funcs.len();
         let name = match kind {
             Kind::Sync => format!("f{index}"),
@@ -251,6 +280,7 @@ impl Gen<'_> {
             Kind::Straight => format!("g{index}"),
         };
         let level = self.level();
+        self.fn_level = level;
         let (prologue, mode, ret) = match kind {
             Kind::Sync => (
                 "pr int v0 = x, v1 = d + $$, v2 = 0;",
@@ -266,7 +296,7 @@ impl Gen<'_> {
         };
         self.scope = Scope {
             privs: vec!["v0".into(), "v1".into(), "v2".into()],
-            readonly: if matches!(kind, Kind::Async { .. }) {
+            readonly: if matches!(kind, Kind::Async { .. }) && !recursive {
                 vec!["x".into()]
             } else {
                 vec!["x".into(), "d".into()]
@@ -281,6 +311,7 @@ impl Gen<'_> {
             name,
             kind,
             sync_only: false,
+            recursive,
         });
         let ctx = Ctx {
             mode,
@@ -332,7 +363,9 @@ impl Gen<'_> {
                 keep: true,
             });
         }
-        if self.calls_barrier {
+        // A recursive `async` function may call another one generated later, with a
+        // barrier: callers treat it as synchronising.
+        if self.calls_barrier || recursive {
             self.funcs[index].kind = Kind::Async { barrier: true };
         }
         Func {
@@ -533,6 +566,13 @@ impl Gen<'_> {
             if self.opts.on("recursion") && ((sync && kind == Kind::Sync) || kind == Kind::Straight)
             {
                 menu.push((1, S::Recurse));
+            }
+            // A recursive `async` function calls itself in its asynchronous code, anywhere
+            // (its barriers pair by count, `barrier_callable`), but not in a region of a
+            // group it forms (a `farm` in a `start`): the Plan compiles such a call as a
+            // host call, which it cannot make under a private condition (E0501).
+            if self.funcs[this].recursive && ctx.mode == Mode::Async && ctx.level == self.fn_level {
+                menu.push((2, S::Recurse));
             }
         }
         let total: usize = menu.iter().map(|(w, _)| w).sum();
@@ -929,16 +969,20 @@ impl Gen<'_> {
                     self.calls_barrier = true;
                 }
                 let e = self.expr(ctx, 2, false);
+                let call = self.async_call(f, e);
                 if ctx.mode == Mode::Async && self.opts.on("async-call-in-expression") {
-                    let call = Expr::Call(f, vec![e]);
                     out.push(self.call_in_expression(ctx, call));
                 } else {
-                    out.push(Stmt::simple(format!("{f}("), e, ");"));
+                    out.push(Stmt::simple("", call, ";"));
                 }
             }
             S::Recurse => {
                 let this = &self.funcs[ctx.this.expect("recursion in a function")];
-                let (name, kind) = (this.name.clone(), this.kind);
+                let (mut name, kind) = (this.name.clone(), this.kind);
+                if this.recursive && self.rng.chance(40) {
+                    // Another function of the recursion, maybe not generated yet.
+                    name = self.rng.pick(&self.recursive).clone();
+                }
                 let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
                 let e = self.expr(ctx, 2, false);
                 let call = if kind == Kind::Sync {
@@ -1103,6 +1147,21 @@ impl Gen<'_> {
                 && self.opts.on("async-call-barrier"))
     }
 
+    /// A call of the `async` function `f` with the argument `e`, and for a recursive one its
+    /// depth: 0 to 2, or `__PROC_NR__ % 3` (every processor its own).
+    fn async_call(&mut self, f: String, e: Expr) -> Expr {
+        let recursive = self.funcs.iter().any(|g| g.name == f && g.recursive);
+        let mut args = vec![e];
+        if recursive {
+            args.push(if self.rng.chance(50) {
+                Expr::leaf("__PROC_NR__ % 3")
+            } else {
+                lit(self.rng.range(0, 2))
+            });
+        }
+        Expr::Call(f, args)
+    }
+
     /// Whether `ctx` is in the body of an `async` function.
     fn in_async_fn(&self, ctx: &Ctx) -> bool {
         ctx.this
@@ -1136,14 +1195,19 @@ impl Gen<'_> {
     }
 
     /// A function this context may call (a callee defined earlier, not itself; one with a
-    /// `start` from synchronous code only).
+    /// `start` from synchronous code only; a recursive `async` one from `main` only).
     fn callable(&mut self, ctx: &Ctx, want: impl Fn(Kind) -> bool) -> Option<String> {
         let names: Vec<String> = self
             .funcs
             .iter()
             .enumerate()
             .filter(|(i, f)| {
-                Some(*i) != ctx.this && want(f.kind) && (!f.sync_only || ctx.mode == Mode::Sync)
+                Some(*i) != ctx.this
+                    && want(f.kind)
+                    && (!f.sync_only || ctx.mode == Mode::Sync)
+                    // A recursive `async` function with a fresh depth only from `main`: a
+                    // call from elsewhere could be on a cycle of calls that never ends.
+                    && (!f.recursive || ctx.this.is_none())
             })
             .map(|(_, f)| f.name.clone())
             .collect();
@@ -1248,6 +1312,9 @@ impl FnInfo {
     fn signature(&self) -> String {
         match self.kind {
             Kind::Sync => format!("sync int {}(sh int d, pr int x)", self.name),
+            Kind::Async { .. } if self.recursive => {
+                format!("async int {}(int x, int d)", self.name)
+            }
             Kind::Async { .. } => format!("async int {}(int x)", self.name),
             Kind::Straight => format!("straight int {}(int x, int d)", self.name),
         }

@@ -100,3 +100,27 @@ fn faults_carry_the_simulators_codes() {
     let endless = "sync void main(void) { pr int i = 0; while (i >= 0) i = (i + 1) % 10; }";
     assert_eq!(code(endless, 1), "R0006");
 }
+
+/// A recursive synchronising `async` call is a state machine whose per-processor stack holds
+/// `STACK_FRAMES` frames (transform/src/rules/recursion.rs): one more is R0008 at the
+/// self-call, on the processor that makes it, after the output of the launches before (here
+/// processor 0's, which returned long before); as deep as the stack holds runs.
+#[test]
+fn a_recursive_async_call_deeper_than_its_stack_is_r0008() {
+    let frames = transform::plan::STACK_FRAMES;
+    let program = |depth: u64| {
+        format!(
+            "async void f(int n) {{ barrier; if (n > 0) f(n - 1); }}
+             void main(void) {{ printf(\"a\\n\"); f(__PROC_NR__ * {depth}); printf(\"b\\n\"); }}"
+        )
+    };
+    assert_eq!(run(&program(frames), 2).expect("fits"), "a\na\nb\nb\n");
+    let fault = run(&program(frames + 1), 2).expect_err("one frame too many");
+    assert_eq!(
+        (fault.code.id, fault.message.as_str(), fault.proc),
+        ("R0008", transform::plan::STACK_FULL, Some(1))
+    );
+    let at = &program(frames + 1)[fault.span.lo as usize..fault.span.hi as usize];
+    assert_eq!(at, "f(n - 1);");
+    assert_eq!(String::from_utf8_lossy(&fault.stdout), "a\na\nb\n");
+}

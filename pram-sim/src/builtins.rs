@@ -182,6 +182,7 @@ impl Machine<'_> {
                 }
                 smallvec![0; n]
             }
+            Builtin::StackRoom => return Err(self.internal("the transform's stack check")),
             Builtin::Assert => {
                 let s = self.scalar(&args[0].ty);
                 if let Some(i) = arg(0).iter().position(|&x| !truth(s, x)) {

@@ -20,9 +20,11 @@
 //! uses lives in a slot, as the kernel is launched again (`storage`, `CutReason::Suspend`).
 
 use crate::plan::{CutReason, HostLoop, HostOp, Split, SplitKind};
+use crate::rules::recursion::Chain;
 use crate::rules::{assign_stmt, mk, Builder};
 use fork_frontend::hir::{
-    BinOp, Block, Expr, ExprKind, Mode, Stmt, StmtKind, SwitchCase, Type, UnOp, VarId,
+    BinOp, Block, Builtin, Expr, ExprKind, Mode, MpOp, Stmt, StmtKind, SwitchCase, Type, UnOp,
+    VarId,
 };
 use fork_frontend::source::Span;
 
@@ -107,6 +109,8 @@ impl Builder<'_> {
             next: 0,
             span,
             starts: Vec::new(),
+            chains: Vec::new(),
+            chains_met: Default::default(),
         };
         let mut body = vec![resume];
         body.extend(phases.list(self, run));
@@ -116,34 +120,52 @@ impl Builder<'_> {
             span,
         );
         body.push(async_stmt(assign_stmt(self, more, stopped_now, span)));
-        // Per `start`: whether the processor stopped at it.
-        let mut at_starts = Vec::new();
-        for (k, start) in &phases.starts {
-            let at = self.temp(Type::INT, "at_start", start.span);
-            let here = mk(
-                ExprKind::Binary(BinOp::Eq, Box::new(var.clone()), Box::new(int(-k))),
-                Type::INT,
-                span,
-            );
-            body.push(async_stmt(assign_stmt(self, at, here, span)));
-            at_starts.push((at, start));
+        // Per `start`: whether the processor stopped at it. Those of one state machine are
+        // run in the order of their call chains (`chain_order`).
+        let mut runs: Vec<Run> = Vec::new();
+        for stopped in &phases.starts {
+            match (&stopped.chain, runs.last_mut()) {
+                (Some((c, _)), Some(Run::Chain(list, _)))
+                    if list[0]
+                        .chain
+                        .as_ref()
+                        .is_some_and(|l| l.0.prefix == c.prefix) =>
+                {
+                    list.push(stopped)
+                }
+                (Some(_), _) => runs.push(Run::Chain(vec![stopped], None)),
+                (None, _) => {
+                    let at = self.temp(Type::INT, "at_start", stopped.body.span);
+                    let here = phases.compare(self, BinOp::Eq, -stopped.k);
+                    body.push(async_stmt(assign_stmt(self, at, here, span)));
+                    runs.push(Run::One(at, &stopped.body));
+                }
+            }
+        }
+        // Each chain's number (`chain_order`), where the processor stopped at one of its
+        // stops; `i32::MAX` elsewhere.
+        for run in &mut runs {
+            if let Run::Chain(list, key) = run {
+                let number = self.temp(Type::INT, "chain", span);
+                let value = phases.chain_number(self, list);
+                body.push(async_stmt(assign_stmt(self, number, value, span)));
+                *key = Some(number);
+            }
         }
         let mut loop_body = Vec::new();
         for s in body {
             self.append(s, Mode::Async, &mut loop_body);
         }
         self.close(&mut loop_body, CutReason::Suspend);
-        for (at, start) in at_starts {
-            let mut arm = Vec::new();
-            self.start_group(start, &mut arm);
-            let frame = self.scope_frame(start.span, "stopped at start");
-            let rest = self.new_frame("(not at start)".into());
-            loop_body.push(HostOp::Split(Split {
-                kind: SplitKind::If { cond: at },
-                arms: vec![arm, Vec::new()],
-                shared_frames: vec![frame, rest],
-                span: start.span,
-            }));
+        for run in runs {
+            match run {
+                Run::One(at, start) => self.start_split(at, start, &mut loop_body),
+                Run::Chain(list, Some(number)) => {
+                    let order = self.chain_order(&phases, &list, number);
+                    loop_body.push(order);
+                }
+                Run::Chain(_, None) => unreachable!("every chain has its number"),
+            }
         }
         ops.push(HostOp::Loop(HostLoop {
             cond: Some(more),
@@ -155,6 +177,131 @@ impl Builder<'_> {
             shared_frame: self.scope_frame(span, "barrier phases"),
             span,
         }));
+    }
+
+    /// Runs the `start` (or `seq`) `start` for the processors whose `at` is set.
+    fn start_split(&mut self, at: VarId, start: &Stmt, ops: &mut Vec<HostOp>) {
+        let mut arm = Vec::new();
+        self.start_group(start, &mut arm);
+        let frame = self.scope_frame(start.span, "stopped at start");
+        let rest = self.new_frame("(not at start)".into());
+        ops.push(HostOp::Split(Split {
+            kind: SplitKind::If { cond: at },
+            arms: vec![arm, Vec::new()],
+            shared_frames: vec![frame, rest],
+            span: start.span,
+        }));
+    }
+
+    /// The `start`s of one recursive call's state machine, run for the processors stopped
+    /// at each, one group per call chain, in the simulator's order (pram-sim's
+    /// `Stop::order`): each round a shared cell takes the least chain number of the
+    /// processors still waiting (`mpmin`), and those with that number run their stop's
+    /// body. `number` is each processor's chain number, `i32::MAX` once it has run or where
+    /// it waits elsewhere.
+    fn chain_order(&mut self, phases: &Phases, list: &[&Stopped], number: VarId) -> HostOp {
+        let span = list[0].span;
+        let int = |v| mk(ExprKind::IntConst(v), Type::INT, span);
+        let none = int(i32::MAX as i64);
+        let bin = |op, a: Expr, b: Expr| {
+            mk(
+                ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                Type::INT,
+                span,
+            )
+        };
+        let and =
+            |a: Expr, b: Expr| mk(ExprKind::LogAnd(Box::new(a), Box::new(b)), Type::INT, span);
+        let least = self.shared_temp(Type::INT, "least_chain", span);
+        let cell = |b: &Builder| {
+            mk(
+                ExprKind::AddrOf(Box::new(b.var_expr(least, span))),
+                Type::Ptr(Box::new(Type::INT)),
+                span,
+            )
+        };
+        let update = |b: &Builder, op, value: Expr| {
+            let e = mk(
+                ExprKind::Builtin {
+                    op,
+                    args: vec![cell(b), value],
+                },
+                Type::Void,
+                span,
+            );
+            async_stmt(Stmt {
+                kind: StmtKind::Expr(e),
+                mode: Mode::Async,
+                span,
+            })
+        };
+        let mut body = Vec::new();
+        // The cell is `i32::MAX` between rounds (set by every processor at once, which a
+        // multiprefix operation may do under every model).
+        let reset = update(self, Builtin::SyncUpdate(MpOp::Max), none.clone());
+        self.append(reset, Mode::Async, &mut body);
+        self.close(&mut body, CutReason::HostConstruct);
+        let least_of = update(
+            self,
+            Builtin::SyncUpdate(MpOp::Min),
+            self.var_expr(number, span),
+        );
+        self.append(least_of, Mode::Async, &mut body);
+        self.close(&mut body, CutReason::HostConstruct);
+        let now = and(
+            bin(
+                BinOp::Eq,
+                self.var_expr(number, span),
+                self.var_expr(least, span),
+            ),
+            bin(BinOp::Ne, self.var_expr(number, span), none.clone()),
+        );
+        let ran = self.temp(Type::INT, "ran", span);
+        let more = self.temp(Type::INT, "more", span);
+        let mut stmts = vec![assign_stmt(self, ran, now, span)];
+        let mut ats = Vec::new();
+        for stopped in list {
+            let at = self.temp(Type::INT, "at_start", stopped.span);
+            let here = and(
+                phases.compare(self, BinOp::Eq, -stopped.k),
+                self.var_expr(ran, span),
+            );
+            stmts.push(assign_stmt(self, at, here, span));
+            ats.push((at, &stopped.body));
+        }
+        let rest = mk(
+            ExprKind::Cond(
+                Box::new(self.var_expr(ran, span)),
+                Box::new(none.clone()),
+                Box::new(self.var_expr(number, span)),
+            ),
+            Type::INT,
+            span,
+        );
+        stmts.push(assign_stmt(self, number, rest, span));
+        stmts.push(assign_stmt(
+            self,
+            more,
+            bin(BinOp::Ne, self.var_expr(number, span), none),
+            span,
+        ));
+        for s in stmts {
+            self.append(async_stmt(s), Mode::Async, &mut body);
+        }
+        self.close(&mut body, CutReason::HostConstruct);
+        for (at, start) in ats {
+            self.start_split(at, start, &mut body);
+        }
+        HostOp::Loop(HostLoop {
+            cond: Some(more),
+            test_first: false,
+            forms_group: false,
+            entry_cond: Vec::new(),
+            body,
+            latch: Vec::new(),
+            shared_frame: self.scope_frame(span, "call chains"),
+            span,
+        })
     }
 
     /// Whether `s`, in asynchronous code, runs on the host for reasons other than its stops:
@@ -227,14 +374,46 @@ fn async_stmt(s: Stmt) -> Stmt {
     }
 }
 
+/// The `start`s run after a launch of barrier phases: one, or those of one state machine
+/// (with the variable of the processor's chain number).
+enum Run<'p> {
+    One(VarId, &'p Stmt),
+    Chain(Vec<&'p Stopped>, Option<VarId>),
+}
+
+/// The `%pc` of a state machine's loop test `%pc != 0` (`rules::recursion`).
+fn machine_pc(cond: Option<&Expr>) -> Option<VarId> {
+    match &cond?.kind {
+        ExprKind::Binary(BinOp::Ne, pc, zero) => match (&pc.kind, &zero.kind) {
+            (ExprKind::Var(v), ExprKind::IntConst(0)) => Some(*v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Rewrites a run of asynchronous statements into the resumable body (module docs).
 struct Phases {
     phase: VarId,
     /// Stops numbered so far.
     next: i64,
     span: Span,
-    /// The `start`s among them: number and body.
-    starts: Vec<(i64, Stmt)>,
+    /// The `start`s among them.
+    starts: Vec<Stopped>,
+    /// The call chains of the state machines (`rules::recursion`) around the statement
+    /// being rewritten, and how many stops of each were met.
+    chains: Vec<Chain>,
+    chains_met: std::collections::HashMap<VarId, usize>,
+}
+
+/// A `start` (or `seq`) of barrier phases: its number, statement and body.
+struct Stopped {
+    k: i64,
+    span: Span,
+    body: Stmt,
+    /// In a recursive call's state machine: the processors stopped at it through different
+    /// call chains wait at different stops (`rules::recursion::Chain`); its digit there.
+    chain: Option<(Chain, i64)>,
 }
 
 impl Phases {
@@ -265,6 +444,45 @@ impl Phases {
             Type::INT,
             self.span,
         )
+    }
+
+    /// The chain number (`rules::recursion::Chain`) of a processor stopped at one of the
+    /// stops `list` of one state machine, `i32::MAX` if it waits elsewhere.
+    fn chain_number(&self, b: &Builder, list: &[&Stopped]) -> Expr {
+        let mut number = self.int(i32::MAX as i64);
+        for stopped in list.iter().rev() {
+            let Some((chain, digit)) = &stopped.chain else {
+                continue;
+            };
+            let own = mk(
+                ExprKind::Binary(
+                    BinOp::Mul,
+                    Box::new(b.var_expr(chain.scale, self.span)),
+                    Box::new(self.int(*digit)),
+                ),
+                Type::INT,
+                self.span,
+            );
+            let value = mk(
+                ExprKind::Binary(
+                    BinOp::Add,
+                    Box::new(b.var_expr(chain.prefix, self.span)),
+                    Box::new(own),
+                ),
+                Type::INT,
+                self.span,
+            );
+            number = mk(
+                ExprKind::Cond(
+                    Box::new(self.compare(b, BinOp::Eq, -stopped.k)),
+                    Box::new(value),
+                    Box::new(number),
+                ),
+                Type::INT,
+                self.span,
+            );
+        }
+        number
     }
 
     /// `%phase == 0`: running.
@@ -332,11 +550,25 @@ impl Phases {
             StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => {
                 self.next += 1;
                 let k = self.next;
-                match &s.kind {
-                    StmtKind::Start(body) => self.starts.push((k, (**body).clone())),
+                let body = match &s.kind {
+                    StmtKind::Start(body) => Some((**body).clone()),
                     // `seq S` in asynchronous code is `start { seq S }`.
-                    StmtKind::Seq(_) => self.starts.push((k, s.clone())),
-                    _ => {}
+                    StmtKind::Seq(_) => Some(s.clone()),
+                    _ => None,
+                };
+                if let Some(body) = body {
+                    // The stops of one state machine are met in its text's order.
+                    let chain = self.chains.last().map(|c| {
+                        let met = self.chains_met.entry(c.id).or_insert(0);
+                        *met += 1;
+                        (c.clone(), c.stops.get(*met - 1).copied().unwrap_or(0))
+                    });
+                    self.starts.push(Stopped {
+                        k,
+                        span,
+                        body,
+                        chain,
+                    });
                 }
                 // Running: stop here. Seeking this barrier: found, run on.
                 let stop = assign_stmt(b, self.phase, self.int(-k), span);
@@ -459,7 +691,14 @@ impl Phases {
                     );
                     self.and(self.running(b), st)
                 });
+                let chain = machine_pc(cond.as_ref()).and_then(|pc| b.machines.get(&pc));
+                if let Some(c) = chain {
+                    self.chains.push(c.clone());
+                }
                 let body = self.resumable(b, body);
+                if chain.is_some() {
+                    self.chains.pop();
+                }
                 self.stmt(
                     StmtKind::Loop {
                         cond: Some(again),

@@ -57,6 +57,13 @@ pub struct HostFnId(pub u32);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SharedFrameId(pub u32);
 
+/// The frames of one processor's stack in a recursive asynchronous call's state machine
+/// (`rules::recursion`): a deeper call is R0008 with `STACK_FULL` (`Builtin::StackRoom`).
+pub const STACK_FRAMES: u64 = 64;
+
+/// What every executor reports with R0008 at `Builtin::StackRoom`.
+pub const STACK_FULL: &str = "recursion deeper than an asynchronous recursive call's stack holds";
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     /// The checked program the Plan refers to. The transform appends its own private

@@ -584,6 +584,7 @@ fn pure_builtin(op: Builtin) -> bool {
             | Builtin::Malloc
             | Builtin::Free
             | Builtin::Assert
+            | Builtin::StackRoom
     )
 }
 

@@ -57,6 +57,7 @@ rule!(
     rule6_async_call_in_expression,
     rule6_farm_in_async_code,
     rule6_start_under_private_condition,
-    unsupported_recursive_async_call_under_private_condition,
+    rule6_recursive_async_call_under_private_condition,
+    unsupported_recursive_async_call_with_array_under_private_condition,
     rule6_group_construct_call_under_private_condition,
 );

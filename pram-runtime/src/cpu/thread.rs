@@ -700,6 +700,12 @@ impl<'a> Thread<'a> {
                     .map_err(|e| self.access(e, span))?;
                 V::I(0)
             }
+            Builtin::StackRoom => {
+                if i(0) == 0 {
+                    return Err(self.fault_code(&fault::R0008, span, transform::plan::STACK_FULL));
+                }
+                V::I(0)
+            }
             Builtin::Assert => {
                 let holds = match vals.first() {
                     Some(V::I(v)) => *v != 0,

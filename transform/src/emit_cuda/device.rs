@@ -994,6 +994,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     abi::c_name("FK_FREE_", kind.into())
                 )
             }
+            Builtin::StackRoom => format!(
+                "fk_assert({} != 0, {}, th)",
+                arg(0),
+                self.site(&fault::R0008, e.span, crate::plan::STACK_FULL)
+            ),
             Builtin::Assert => format!(
                 "fk_assert({} != 0, {}, th)",
                 arg(0),

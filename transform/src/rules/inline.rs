@@ -51,9 +51,13 @@ impl Builder<'_> {
             let span = s.span;
             let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
-            let body = self.inlined_body(func, args.to_vec(), result, span);
-            // The callee's own calls (`inlinable` admits no recursion).
-            let mut stmts = self.inline_list(&body);
+            let mut stmts = if recursive(&self.program, func) {
+                self.flattened_call(func, args.to_vec(), result, span)
+            } else {
+                let body = self.inlined_body(func, args.to_vec(), result, span);
+                // The callee's own calls (it is not recursive: they end).
+                self.inline_list(&body)
+            };
             // The statement with the call's value in place of the call, after the callee's
             // body; nothing is left of a call that is the whole statement.
             let bare = matches!(&s.kind, StmtKind::Expr(e) if std::ptr::eq(e, call));
@@ -68,7 +72,8 @@ impl Builder<'_> {
                 };
                 let mut rest = s.clone();
                 replace_first(&mut rest, call, value);
-                stmts.push(rest);
+                // Its own statements (an `if` body, `switch` cases) may make such calls too.
+                self.inline_stmt(&rest, &mut stmts);
             }
             out.push(block_stmt(stmts, span));
             return;
@@ -242,7 +247,7 @@ impl Builder<'_> {
     }
 
     /// The caller's local that stands for the callee's variable `v` in this copy.
-    fn renamed(&mut self, v: VarId, callee: FuncId, names: &mut Renaming) -> VarId {
+    pub(super) fn renamed(&mut self, v: VarId, callee: FuncId, names: &mut Renaming) -> VarId {
         let var = self.program.var(v);
         let own = matches!(var.kind,
             VarKind::Local { func } | VarKind::Param { func, .. } if func == callee);
@@ -268,7 +273,7 @@ impl Builder<'_> {
         local
     }
 
-    fn rename_stmt(&mut self, s: &mut Stmt, callee: FuncId, names: &mut Renaming) {
+    pub(super) fn rename_stmt(&mut self, s: &mut Stmt, callee: FuncId, names: &mut Renaming) {
         match &mut s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.rename_expr(e, callee, names),
             StmtKind::Decl { var, init } => {
@@ -334,7 +339,7 @@ impl Builder<'_> {
 /// statement, declaration, `return` or `if`/`switch` condition (`fork_frontend::sync_calls`:
 /// the checker admits at most one there, evaluated unconditionally, in a statement without
 /// other side effects), as the simulator enters them step by step (pram-sim's `async_exec`).
-fn inline_site<'s>(
+pub(super) fn inline_site<'s>(
     program: &Program,
     summaries: &Summaries,
     s: &'s Stmt,
@@ -359,7 +364,7 @@ fn inline_site<'s>(
 
 /// Replaces the first expression of `s` (its own, in evaluation order) equal to `call` with
 /// `value`; `call` is the statement's only call of its function (`inline_site`).
-fn replace_first(s: &mut Stmt, call: &Expr, value: Expr) {
+pub(super) fn replace_first(s: &mut Stmt, call: &Expr, value: Expr) {
     fn go(e: &mut Expr, call: &Expr, value: &mut Option<Expr>) {
         if *e == *call {
             if let Some(v) = value.take() {
@@ -383,16 +388,19 @@ fn replace_first(s: &mut Stmt, call: &Expr, value: Expr) {
     }
 }
 
-/// Whether `func` is inlined (module docs).
+/// Whether `func` is compiled in place of its calls (module docs): inlined, or, if
+/// recursive, as a state machine (`recursion`).
 fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     let f = program.func(func);
+    if recursive(program, func) {
+        return super::recursion::flattenable(program, summaries, func);
+    }
     f.kind == FnKind::Async
         && summaries.is_host_fn(func)
         && f.params
             .iter()
             .all(|p| program.var(*p).sharity == Sharity::Private)
         && !f.body.stmts.iter().any(has_group_construct)
-        && !recursive(program, func)
 }
 
 /// Whether `func` may call itself, directly or through other functions.
@@ -401,7 +409,7 @@ pub(crate) fn recursive(program: &Program, func: FuncId) -> bool {
 }
 
 /// Whether a call of `from` may call `to`, directly or through other functions.
-fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
+pub(super) fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
     let mut callees = Vec::new();
     for s in &program.func(from).body.stmts {
         stmt_calls(s, &mut callees);
@@ -446,7 +454,7 @@ fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> boo
 /// `fork` or `farm`. A `start` or `seq` does not: in place, it is a stop of the caller's
 /// region like a `barrier` (`phases`), run for the processors that wait at it, as the
 /// simulator runs it (docs/language.md §8).
-fn has_group_construct(s: &Stmt) -> bool {
+pub(super) fn has_group_construct(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Fork { .. } | StmtKind::Farm(_) => true,
         StmtKind::Block(b) => b.stmts.iter().any(has_group_construct),

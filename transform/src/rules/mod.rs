@@ -27,6 +27,7 @@ mod branches;
 mod inline;
 mod loops;
 mod modes;
+pub(crate) mod recursion;
 mod simple;
 
 pub(crate) use inline::only_inlined;
@@ -37,11 +38,14 @@ pub const E0501: Code = Code {
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
-code, a call of an asynchronous function that synchronises (it contains a `barrier`, \
-`start` or `seq`) and is recursive. Other asynchronous callees are compiled in place of the \
-call, and their barriers pair with the other processors' barriers as in the simulator; a \
-recursive one needs a host call of the group for the processors that reach it while the \
-others run on, which the Plan cannot express. (A `barrier`, `start` or `seq` under a private \
+code, a call of a recursive asynchronous function that synchronises (it contains a \
+`barrier`, `start` or `seq`) and cannot be compiled in place: it (or a function of its \
+recursion) has a `sh` parameter, an array or a variable whose address is taken, a `fork` or \
+`farm`, or calls into its recursion inside a group construct of its own. Other asynchronous \
+callees are compiled in place of the call (a recursive one as a state machine over a \
+per-processor call stack), and their barriers pair with the other processors' barriers as in \
+the simulator; these need a host call of the group for the processors that reach it while \
+the others run on, which the Plan cannot express. (A `barrier`, `start` or `seq` under a private \
 condition is compiled: the region becomes barrier phases. A `farm` in asynchronous code is \
 a block.)\n\nCall the function where every \
 processor of the region calls it, or put the callee's `barrier`s into the caller. `forkcc \
@@ -76,6 +80,13 @@ pub struct Builder<'s> {
     /// so each of its `sh` locals has one home.
     scope_frames: HashMap<(Span, &'static str), SharedFrameId>,
     temps: u32,
+    /// The call chains of recursive calls' state machines with stops (`recursion`), by
+    /// their `%pc`.
+    pub(crate) machines: HashMap<VarId, recursion::Chain>,
+    /// The chains of the state machines being compiled (`recursion`), innermost last: their
+    /// variables, the digits of their calls of other recursive functions, how many of those
+    /// were compiled.
+    pub(crate) chain_parents: Vec<(VarId, VarId, Vec<i64>, usize)>,
 }
 
 impl<'s> Builder<'s> {
@@ -97,6 +108,8 @@ impl<'s> Builder<'s> {
             scopes: Vec::new(),
             scope_frames: HashMap::new(),
             temps: 0,
+            machines: HashMap::new(),
+            chain_parents: Vec::new(),
         }
     }
 
@@ -134,6 +147,16 @@ impl<'s> Builder<'s> {
             addr_taken: false,
             span,
         });
+        id
+    }
+
+    /// A shared temporary of the current group scope, addressed by multiprefix operations.
+    pub(crate) fn shared_temp(&mut self, ty: Type, what: &str, span: Span) -> VarId {
+        let id = self.temp(ty, what, span);
+        let var = &mut self.program.vars[id.0 as usize];
+        var.sharity = Sharity::Shared;
+        var.addr_taken = true;
+        self.place_shared(id);
         id
     }
 
