@@ -196,6 +196,22 @@ fn message_format_short_covers_runtime_faults() {
     insta::assert_snapshot!(text(&out.stderr));
 }
 
+/// The Plan's stack of an asynchronous recursive call is a limit of the backend, not a fault
+/// the simulator reports too: the help says so.
+#[test]
+fn the_recursive_async_stack_limit_says_it_is_the_backends() {
+    let out = forkcc(&[
+        "run",
+        "tests/cli/recursive_async_stack.fork",
+        "-p",
+        "2",
+        "--backend",
+        "cpu-plan",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stderr));
+}
+
 /// `check` takes several files and checks each, also after one with errors.
 #[test]
 fn check_takes_several_files() {

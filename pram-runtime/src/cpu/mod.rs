@@ -81,6 +81,14 @@ impl Fault {
                 "the Plan does not keep lockstep here: a transform bug; `forkcc sim` runs the \
                  program in lockstep",
             )
+        } else if self.message == transform::plan::STACK_FULL {
+            // A limit of the Plan's backends, not a fault of the program.
+            d.with_help(format!(
+                "the Plan's backends keep at most {} frames of an asynchronous recursive call \
+                 that synchronises, fewer with a `start` or `seq` inside (docs/gpu-limits.md); \
+                 `forkcc sim` recurses deeper",
+                transform::plan::STACK_FRAMES
+            ))
         } else {
             d.with_help("fix the program; `forkcc sim` reports the same fault with the step")
         }
