@@ -344,6 +344,15 @@ pub(super) fn inline_site<'s>(
     summaries: &Summaries,
     s: &'s Stmt,
 ) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
+    first_call(s, &|f| inlinable(program, summaries, f))
+}
+
+/// A call in `s`'s own expressions (not a loop's, whose condition runs again) of a function
+/// `hit` accepts, the first in evaluation order.
+pub(super) fn first_call<'s>(
+    s: &'s Stmt,
+    hit: &impl Fn(FuncId) -> bool,
+) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
     type Site<'e> = (&'e Expr, FuncId, &'e [Expr]);
     fn find<'e>(e: &'e Expr, hit: &impl Fn(FuncId) -> bool) -> Option<Site<'e>> {
         if let ExprKind::Call { func, args } = &e.kind {
@@ -358,8 +367,7 @@ pub(super) fn inline_site<'s>(
     if matches!(s.kind, StmtKind::Loop { .. }) {
         return None;
     }
-    let hit = |f| inlinable(program, summaries, f);
-    own_exprs(s).into_iter().find_map(|e| find(e, &hit))
+    own_exprs(s).into_iter().find_map(|e| find(e, hit))
 }
 
 /// Replaces the first expression of `s` (its own, in evaluation order) equal to `call` with

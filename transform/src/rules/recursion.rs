@@ -870,20 +870,7 @@ fn calls(s: &Stmt, funcs: &[FuncId]) -> bool {
 /// The call of one of `funcs` that `s` makes before the rest of the statement
 /// (`inline::inline_site`).
 fn site<'s>(s: &'s Stmt, funcs: &[FuncId]) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
-    fn find<'e>(e: &'e Expr, funcs: &[FuncId]) -> Option<(&'e Expr, FuncId, &'e [Expr])> {
-        if let ExprKind::Call { func, args } = &e.kind {
-            if funcs.contains(func) {
-                return Some((e, *func, args));
-            }
-        }
-        let mut found = None;
-        e.for_each_child(|c| found = found.or_else(|| find(c, funcs)));
-        found
-    }
-    if matches!(s.kind, StmtKind::Loop { .. }) {
-        return None;
-    }
-    own_exprs(s).into_iter().find_map(|e| find(e, funcs))
+    super::inline::first_call(s, &|f| funcs.contains(&f))
 }
 
 /// Whether `s` holds a `continue` of a loop around it.
