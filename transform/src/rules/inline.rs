@@ -46,6 +46,25 @@ impl Builder<'_> {
         }
     }
 
+    /// What is left of `s` once its `call` has run: `s` with the call's value (`result`) in
+    /// place of the call; None for a call that is the whole statement.
+    pub(super) fn after_call(&self, s: &Stmt, call: &Expr, result: Option<VarId>) -> Option<Stmt> {
+        if matches!(&s.kind, StmtKind::Expr(e) if std::ptr::eq(e, call)) {
+            return None;
+        }
+        let value = match result {
+            Some(r) => self.var_expr(r, call.span),
+            None => mk(
+                ExprKind::Convert(Box::new(int(0, call.span))),
+                Type::Void,
+                call.span,
+            ),
+        };
+        let mut rest = s.clone();
+        replace_first(&mut rest, call, value);
+        Some(rest)
+    }
+
     fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
         if let Some((call, func, args)) = inline_site(&self.program, self.summaries, s) {
             let span = s.span;
@@ -60,18 +79,7 @@ impl Builder<'_> {
             };
             // The statement with the call's value in place of the call, after the callee's
             // body; nothing is left of a call that is the whole statement.
-            let bare = matches!(&s.kind, StmtKind::Expr(e) if std::ptr::eq(e, call));
-            if !bare {
-                let value = match result {
-                    Some(r) => self.var_expr(r, call.span),
-                    None => mk(
-                        ExprKind::Convert(Box::new(int(0, call.span))),
-                        Type::Void,
-                        call.span,
-                    ),
-                };
-                let mut rest = s.clone();
-                replace_first(&mut rest, call, value);
+            if let Some(rest) = self.after_call(s, call, result) {
                 // Its own statements (an `if` body, `switch` cases) may make such calls too.
                 self.inline_stmt(&rest, &mut stmts);
             }

@@ -402,18 +402,7 @@ impl Flat {
         if let Some((call, callee, args)) = site(s, &funcs) {
             let callee = funcs.iter().position(|&f| f == callee).unwrap_or(0);
             self.call(b, callee, args.to_vec(), span);
-            let bare = matches!(&s.kind, StmtKind::Expr(e) if std::ptr::eq(e, call));
-            if !bare {
-                let value = match self.members[callee].result {
-                    Some(r) => b.var_expr(r, call.span),
-                    None => mk(
-                        ExprKind::Convert(Box::new(int(0, call.span))),
-                        Type::Void,
-                        call.span,
-                    ),
-                };
-                let mut rest = s.clone();
-                super::inline::replace_first(&mut rest, call, value);
+            if let Some(rest) = b.after_call(s, call, self.members[callee].result) {
                 self.stmt(b, &rest);
             }
             return;
