@@ -409,10 +409,20 @@ __device__ char *fk_private_global(fk_u64 offset, fk_u64 size, int proc) {
 #ifdef FK_SCHEDULE_DEVICE
 // Under the device schedule sibling subgroups run at the same time and may call different
 // functions at the same depth, so frames of different layouts would overlap in the coalesced
-// layout: each processor has a slot stack of its own (`slot_base` is its height there).
+// layout: each processor has a slot stack of its own (`slot_base` is its height there, a
+// multiple of 8). The stacks are interleaved by 8-byte granules, granule k of processor p at
+// (k * P + p) * 8, so members reading one variable at one height touch adjacent words (one
+// transaction per warp where a stack per processor took 32). A variable that spans two
+// granules (an array, a struct over 8 bytes) needs its bytes contiguous: it lives in the
+// stacks' contiguous area, stride bytes per processor after the interleaved area (allocated
+// only for a program that has one: `Emitted::slot_wide`).
 __device__ FkSlotStacks fk_slot_stacks;
-__device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64, int proc) {
-    return fk_slot_stacks.base + (fk_u64)proc * fk_slot_stacks.stride + base + offset;
+__device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64 size, int proc) {
+    fk_u64 procs = (fk_u64)fk_m.procs;
+    if ((offset & 7) + size <= 8)
+        return fk_slot_stacks.base + (base + (offset & ~7ull)) * procs + (fk_u64)proc * 8 +
+               (offset & 7);
+    return fk_slot_stacks.base + (procs + (fk_u64)proc) * fk_slot_stacks.stride + base + offset;
 }
 #else
 // A processor's spilled slot: frame offset `offset`, `size` bytes (coalesced layout: the

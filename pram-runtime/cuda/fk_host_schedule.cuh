@@ -6,7 +6,7 @@
 
 // `fk_schedule_depth(P)` and the slot stack size are generated with the program (the GPU
 // driver uses the same rules: transform::emit_cuda::schedule).
-inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
+inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wide) {
     FkHost &h = fk_h;
     fk_u64 P = (fk_u64)h.procs;
     FkDevice d;
@@ -29,7 +29,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes) {
     h.device_slot_bytes = stride;
     FkSlotStacks stacks;
     stacks.stride = stride;
-    fk_alloc_array(stacks.base, P * stride, "processor slot stacks");
+    fk_alloc_array(stacks.base, P * stride * (slot_wide ? 2 : 1), "processor slot stacks");
     fk_cuda(cudaMemcpyToSymbol(fk_d, &d, sizeof d), "the schedule's descriptor");
     if (h.common.writes) {
         // Group instances' shared frames live in the frame heap here.

@@ -266,7 +266,11 @@ impl Layout {
             frame_heap_top: arena.array(array!(FkDevice, frame_heap_top, 1)),
             error: arena.array(array!(FkDevice, error, 1)),
             fault_key: arena.array(array!(FkDevice, fault_key, 1)),
-            slot_stacks: arena.array(array!(FkSlotStacks, base, procs * slot_stack_bytes)),
+            slot_stacks: arena.array(array!(
+                FkSlotStacks,
+                base,
+                procs * slot_stack_bytes * if emitted.slot_wide { 2 } else { 1 }
+            )),
             trace: timestamps.then(|| {
                 (
                     arena.array(array!(FkTrace, recs, TRACE_RECORDS)),

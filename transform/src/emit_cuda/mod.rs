@@ -331,6 +331,9 @@ pub struct Emitted {
     pub schedule: Schedule,
     /// Device schedule: bytes of each processor's slot stack.
     pub slot_stack_bytes: u64,
+    /// Device schedule: a spilled variable spans two granules of the slot stacks, which then
+    /// have a contiguous area as well (`fk_slot`): twice the bytes.
+    pub slot_wide: bool,
     /// The host program has a synchronous multiprefix: the device schedule's library
     /// compiles its leader action (`FK_USES_MULTIPREFIX`) only then, which is half the NVVM
     /// time of a small program.
@@ -523,6 +526,7 @@ pub fn emit_with(
         stack_bytes,
         schedule: options.schedule,
         slot_stack_bytes: schedule::slot_stack_bytes(plan),
+        slot_wide: schedule::slot_wide(plan),
         multiprefix: plan
             .host
             .code

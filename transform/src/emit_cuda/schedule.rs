@@ -6,11 +6,24 @@
 use super::host::fk_var;
 use super::{EmitError, Sites};
 use crate::host_program::{Instr, Open, Pc};
-use crate::plan::{Call, Multiprefix, Plan, RegionNeeds, SplitKind};
+use crate::plan::{Call, Home, Multiprefix, Plan, RegionNeeds, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
+
+/// Whether a spilled private variable spans two of the slot stacks' 8-byte granules (an array,
+/// a struct over 8 bytes): such variables need their bytes contiguous, so the stacks get a
+/// contiguous area after the interleaved one (`fk_slot`). Heights are multiples of 8
+/// (`storage` rounds frames to `MAX_ALIGN`), so the offset in its frame decides.
+pub(super) fn slot_wide(plan: &Plan) -> bool {
+    let program = &plan.program;
+    (0..program.vars.len()).any(|v| {
+        let v = VarId(v as u32);
+        matches!(plan.storage.home(v), Some(Home::Slot { offset })
+            if offset % 8 + program.var(v).ty.size(&program.structs) > 8)
+    })
+}
 
 /// Bytes of each processor's slot stack: 64 activations of the largest frame, at least 4 KiB.
 pub(super) fn slot_stack_bytes(plan: &Plan) -> u64 {
@@ -90,7 +103,7 @@ fn region_dispatch(plan: &Plan, out: &mut String) {
 
 /// The standalone `.cu`'s `fk_run` under the device schedule: the global initialisers, then
 /// the one launch (`fk_device_schedule`, `pram-runtime/cuda/fk_host_schedule.cuh`), with the
-/// host's copies of `depth` and `slot_stack_bytes`.
+/// host's copies of `depth`, `slot_stack_bytes` and `slot_wide`.
 pub fn host_launch(plan: &Plan, out: &mut String) {
     let _ = writeln!(out, "// ---- program: the device schedule's launch ----\n");
     let _ = writeln!(
@@ -100,12 +113,13 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     );
     let _ = writeln!(
         out,
-        "static const fk_u64 fk_slot_stack_bytes = {};\n",
-        slot_stack_bytes(plan)
+        "static const fk_u64 fk_slot_stack_bytes = {};\nstatic const bool fk_slot_wide = {};\n",
+        slot_stack_bytes(plan),
+        slot_wide(plan)
     );
     let _ = writeln!(
         out,
-        "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_device_schedule({}, fk_slot_stack_bytes);\n}}\n",
+        "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_device_schedule({}, fk_slot_stack_bytes, fk_slot_wide);\n}}\n",
         super::abi::GLOBALS_KERNEL,
         plan.host.entry(plan.main).0
     );
