@@ -69,9 +69,11 @@ typedef long long fk_i64;
 #define FK_FRAME_BYTES 48
 #define FK_SYNC_BYTES 256
 #define FK_SLOT_BYTES 32
-// Threads per block of the per-member runtime kernels and of the device schedule's
-// persistent kernel
+// Threads per block of the per-member runtime kernels
 #define FK_BLOCK_THREADS 256
+// Threads per block of the device schedule's persistent kernel: the first half run
+// processors, all of them run the block's region tasks (128 registers a thread)
+#define FK_DEVICE_THREADS 512
 // A block region's kernel runs its group's members rounded up to whole warps of this
 // many threads (FK_REGION_THREADS)
 #define FK_WARP_THREADS 32

@@ -54,12 +54,14 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     fk_device_run<<<1, FK_SCAN_THREADS>>>();
 #else
     int per_sm = 0, sms = 0;
-    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_BLOCK_THREADS, 0),
+    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_DEVICE_THREADS, 0),
             "the persistent kernel's occupancy");
     fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
-    fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + FK_BLOCK_THREADS - 1) / FK_BLOCK_THREADS);
+    // Half of a block's threads run processors (fk_device_run).
+    fk_u64 runners = FK_DEVICE_THREADS / 2;
+    fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + runners - 1) / runners);
     void *args[1] = {0};
-    fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, FK_BLOCK_THREADS, args, 0, 0),
+    fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, FK_DEVICE_THREADS, args, 0, 0),
             "launching the persistent kernel");
 #endif
     fk_cuda(cudaDeviceSynchronize(), "running the program");

@@ -929,7 +929,7 @@ impl<'p> Machine<'p> {
             .ok_or_else(|| GpuError::Internal(format!("no kernel `{run}`")))?
             .clone();
         let per_sm = f
-            .occupancy_max_active_blocks_per_multiprocessor(abi::FK_BLOCK_THREADS, 0, None)
+            .occupancy_max_active_blocks_per_multiprocessor(abi::FK_DEVICE_THREADS, 0, None)
             .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
         let sms = self
             .stream
@@ -938,11 +938,13 @@ impl<'p> Machine<'p> {
                 cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
             )
             .map_err(GpuError::driver("the GPU's SM count"))?;
+        // Half of a block's threads run processors (`fk_device_run`).
         let blocks = (per_sm.max(1) as u64 * sms.max(1) as u64)
-            .min(self.procs.div_ceil(abi::FK_BLOCK_THREADS.into())) as u32;
+            .min(self.procs.div_ceil((abi::FK_DEVICE_THREADS / 2).into()))
+            as u32;
         let cfg = LaunchConfig {
             grid_dim: (blocks.max(1), 1, 1),
-            block_dim: (abi::FK_BLOCK_THREADS, 1, 1),
+            block_dim: (abi::FK_DEVICE_THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
         let mut b = self.stream.launch_builder(&f);

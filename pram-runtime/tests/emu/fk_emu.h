@@ -31,7 +31,7 @@
 #define __noinline__
 #define FK_EMU 1
 #define __host__
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __shared__ static
 
 // Block-wide runtime kernels run with 64 threads here (1024 on the GPU): the same code,

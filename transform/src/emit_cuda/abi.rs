@@ -687,9 +687,11 @@ c_consts! {
     FK_SYNC_BYTES: u64 = 256;
     FK_SLOT_BYTES: u64 = 32;
 
-    /// Threads per block of the per-member runtime kernels and of the device schedule's
-    /// persistent kernel
+    /// Threads per block of the per-member runtime kernels
     FK_BLOCK_THREADS: u32 = 256;
+    /// Threads per block of the device schedule's persistent kernel: the first half run
+    /// processors, all of them run the block's region tasks (128 registers a thread)
+    FK_DEVICE_THREADS: u32 = 512;
     /// A block region's kernel runs its group's members rounded up to whole warps of this
     /// many threads (FK_REGION_THREADS)
     FK_WARP_THREADS: u32 = 32;
