@@ -218,6 +218,26 @@ impl Timeline {
         }
     }
 
+    /// Whether instance `i` is a group of the simulator's trace. The GPU also forms a group
+    /// where the simulator's has none, and the trace leaves it out (its subgroups belong to
+    /// its parent): the loop group of a loop whose condition is shared (`forms_group` unset:
+    /// the same members, for the loop's shared frame), and the subgroup of an empty arm of an
+    /// `if` (the members of an `if` without `else` whose condition is false).
+    fn shown(&self, plan: &Plan, i: &Instance) -> bool {
+        let Some(pc) = i.pc else { return true };
+        match plan.host.code.get(pc.0 as usize) {
+            Some(Instr::LoopEnter) => plan.host.loop_of(pc).is_none_or(|(h, _)| h.forms_group),
+            Some(Instr::Split {
+                kind: SplitKind::If { .. },
+                arms,
+                ..
+            }) => arms.get(i.index as usize).is_none_or(|arm| {
+                !matches!(plan.host.code.get(arm.0 as usize), Some(Instr::SubgroupEnd))
+            }),
+            _ => true,
+        }
+    }
+
     /// Calls and inclusive time of every Fork function that formed a group instance (`main`
     /// and the `sync` functions the host program calls), in the Plan's order of functions.
     /// A call inside another call of the same function (recursion) counts as a call but not
@@ -276,9 +296,22 @@ impl Timeline {
     ) -> Trace {
         let procs = self.instances.first().map_or(0, |r| r.size);
         let mut rec = Recorder::with_clock(title, procs, limit, Clock::Nanoseconds);
+        let shown: Vec<bool> = self
+            .instances
+            .iter()
+            .map(|i| self.shown(plan, i))
+            .collect();
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); self.instances.len()];
         for (id, i) in self.instances.iter().enumerate() {
-            if let Some(p) = i.parent {
+            if !shown[id] {
+                continue;
+            }
+            // The nearest shown ancestor.
+            let mut p = i.parent;
+            while let Some(k) = p.filter(|&k| !shown[k]) {
+                p = self.instances[k].parent;
+            }
+            if let Some(p) = p {
                 children[p].push(id);
             }
         }
