@@ -923,18 +923,49 @@ fn group_tree(t: &pram_trace::Trace) -> Vec<String> {
 /// with FK_REGION_TASK_MIN 2, so that these small groups run their regions on a block, as
 /// groups of 32 to 1024 do on the GPU), where the regions record the instances they form
 /// (`if` and `else` subgroups, loop groups, `seq`), and outside (the GPU's
-/// FK_REGION_TASK_MIN: the same instructions one by one).
+/// FK_REGION_TASK_MIN: the same instructions one by one). Where an `if` or loop runs inside
+/// one kernel (`exact` false: matmul's inner loop, quicksort's `seq_quicksort` called by a
+/// group of one), the GPU forms no group for it and the simulator does: there each of the
+/// GPU's instances is one of the simulator's.
 fn device_schedule_timestamps_give_the_simulators_group_tree() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let cases = [
-        ("classroom-examples/sieve.fork", 8u32, &[("N", 100)][..]),
-        ("classroom-examples/odd_even_sort.fork", 8, &[("N", 20)][..]),
-        ("classroom-examples/groups.fork", 4, &[][..]),
-        ("classroom-examples/pack.fork", 8, &[("N", 40)][..]),
-        ("classroom-examples/crcw_max.fork", 16, &[("N", 4)][..]),
+        (
+            "classroom-examples/sieve.fork",
+            8u32,
+            &[("N", 100)][..],
+            true,
+        ),
+        (
+            "classroom-examples/odd_even_sort.fork",
+            8,
+            &[("N", 20)][..],
+            true,
+        ),
+        ("classroom-examples/groups.fork", 4, &[][..], true),
+        ("classroom-examples/pack.fork", 8, &[("N", 40)][..], true),
+        (
+            "classroom-examples/crcw_max.fork",
+            16,
+            &[("N", 4)][..],
+            true,
+        ),
+        (
+            "classroom-examples/prefix_blelloch.fork",
+            8,
+            &[("N", 64)][..],
+            true,
+        ),
+        ("classroom-examples/matmul.fork", 16, &[("N", 4)][..], false),
+        (
+            "classroom-examples/quicksort.fork",
+            8,
+            &[("N", 100)][..],
+            false,
+        ),
     ];
     let task_mins = [2, transform::emit_cuda::abi::FK_REGION_TASK_MIN];
-    for ((file, procs, defines), task_min) in
+    for ((file, procs, defines, exact), task_min) in
         cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
     {
         let program = checked_plan(file, defines);
@@ -958,13 +989,18 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
                 .cloned()
                 .collect()
         };
+        let missing = only(&gpu, &sim);
         assert!(
-            gpu == sim,
+            if exact {
+                gpu == sim
+            } else {
+                missing.is_empty() && gpu.len() > 3
+            },
             "{title}: {} group instances on the GPU, {} in the simulator; only on \
              the GPU: {:#?}\nonly in the simulator: {:#?}",
             gpu.len(),
             sim.len(),
-            only(&gpu, &sim),
+            missing,
             only(&sim, &gpu)
         );
     }
