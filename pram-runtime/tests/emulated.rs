@@ -245,7 +245,7 @@ const DESCRIPTORS: &[(&str, Option<&str>, bool)] = &[
     ("FkCommon", Some("fk_common"), false),
     ("FkDevice", Some("fk_d"), true),
     ("FkSlotStacks", Some("fk_slot_stacks"), true),
-    ("FkTrace", Some("fk_t"), true),
+    ("FkTrace", Some("fk_t"), false),
     ("FkRange", None, false),
 ];
 
