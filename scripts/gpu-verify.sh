@@ -308,13 +308,18 @@ fi
 
 # gpu_trace FILE SCHEDULE: the first case of FILE with --trace and --stats on the GPU; ok when
 # it prints what the simulator printed, the trace is trace-event JSON in microseconds with a
-# track per group instance, and --stats has the time per function with `main` called once.
+# track per group instance, each group instance (construct, site, @, size and its parent's
+# construct and site; block regions' included) is one of the simulator's trace (which also
+# has the groups of ifs and loops that run inside one kernel on the GPU, docs/tracing.md),
+# and --stats has the time per function with `main` called once. The check's message, if
+# any: $LOGS/NAME.trace-SCHEDULE.check.
 gpu_trace() {
-    local file=$1 schedule=$2 name args json rc
+    local file=$1 schedule=$2 name args json sim_json rc
     name="$(basename "$file" .fork).1"
     args=$(grep -m1 '^//! run:' "$file")
     args=${args#//! run:}
     json=$OUT/traces/$name.$schedule.json
+    sim_json=$OUT/traces/$name.sim.json
     # shellcheck disable=SC2086
     timeout 300 "$FORKCC" run "$file" $args --backend gpu --schedule "$schedule" --stats \
         --trace "$json" >"$LOGS/$name.trace-$schedule.out" 2>"$LOGS/$name.trace-$schedule.err"
@@ -325,8 +330,10 @@ gpu_trace() {
     elif ! command -v python3 >/dev/null; then
         [ -s "$json" ] && echo "written (no python3 to read it)" || echo "NO TRACE"
     else
-        python3 - "$json" <<'PY' && echo ok || echo "BAD TRACE"
-import json, sys
+        # shellcheck disable=SC2086
+        timeout 300 "$FORKCC" sim "$file" $args --trace "$sim_json" >/dev/null 2>&1
+        python3 - "$json" "$sim_json" 2>"$LOGS/$name.trace-$schedule.check" <<'PY' && echo ok || echo "BAD TRACE"
+import collections, json, sys
 doc = json.load(open(sys.argv[1]))
 assert doc["otherData"]["time_unit"] == "microsecond (GPU timestamps)"
 end = doc["otherData"]["duration_us"]
@@ -336,6 +343,26 @@ for e in events:
     assert e["ph"] in "MXisf" and e["pid"] == 1, e
     if e["ph"] == "X":
         assert 0 <= e["ts"] and e["ts"] + e["dur"] <= end + 1e-3, e
+
+def tree(doc):
+    """Group instances outside `seq` bodies: construct, site, @, size, parent's construct, site."""
+    g = {e["args"]["group"]: e["args"] for e in doc["traceEvents"]
+         if e["ph"] == "X" and e["cat"] == "group"}
+    def in_seq(a):
+        while "parent" in a:
+            a = g[a["parent"]]
+            if a["construct"] == "seq":
+                return True
+        return False
+    return collections.Counter(
+        (a["construct"], a["site"], a["@"], a["size"],
+         (g[a["parent"]]["construct"], g[a["parent"]]["site"]) if "parent" in a else None)
+        for a in g.values() if not in_seq(a))
+
+sim = json.load(open(sys.argv[2]))
+if "cut" not in doc["otherData"] and "cut" not in sim["otherData"]:
+    extra = tree(doc) - tree(sim)
+    assert not extra, f"group instances the simulator's trace does not have: {dict(extra)}"
 PY
     fi
 }

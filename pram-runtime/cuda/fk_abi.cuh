@@ -519,9 +519,11 @@ static_assert(__builtin_offsetof(FkDevice, error) == 80, "FkDevice::error: the l
 static_assert(__builtin_offsetof(FkDevice, fault_key) == 88, "FkDevice::fault_key: the layout of transform::emit_cuda::abi");
 #endif
 
-// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
+// A group instance's timestamps (`gpu::timeline` decodes them): every instance under
+// the device schedule, those a block region forms under the host schedule.
 struct FkTraceRec {
-    // %globaltimer when the leader action formed it
+    // %globaltimer when the leader action formed it (in a host-schedule region: the
+    // nanoseconds since the region kernel's start)
     fk_u64 begin;
     // ... when its last member left it
     fk_u64 end;
@@ -534,9 +536,12 @@ struct FkTraceRec {
     // split: the subgroup index (then 0, else 1; fork: @)
     int index;
     int size;
-    // the parent's step at the forming collective (siblings share it)
+    // the parent's step at the forming collective (siblings share it); in a block
+    // region, the number of the collective's first record
     unsigned event;
-    int pad;
+    // formed in a block region: 1 + the region's launch number (`FkRegion::launch`, by
+    // which the host schedule's driver finds the region kernel of a record); else 0
+    unsigned launch;
 };
 static_assert(sizeof(FkTraceRec) == 48, "FkTraceRec: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
@@ -548,11 +553,11 @@ static_assert(__builtin_offsetof(FkTraceRec, pc) == 28, "FkTraceRec::pc: the lay
 static_assert(__builtin_offsetof(FkTraceRec, index) == 32, "FkTraceRec::index: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTraceRec, size) == 36, "FkTraceRec::size: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTraceRec, event) == 40, "FkTraceRec::event: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkTraceRec, pad) == 44, "FkTraceRec::pad: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTraceRec, launch) == 44, "FkTraceRec::launch: the layout of transform::emit_cuda::abi");
 #endif
 
-// Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
-// and `--stats` (`recs` 0: none).
+// Where the GPU writes its timestamps, set into `fk_t` only for `--trace` and `--stats`
+// (`recs` 0: none).
 struct FkTrace {
     // null: no timestamps (the default)
     FkTraceRec *recs;
@@ -609,7 +614,7 @@ extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op
 extern "C" __global__ void fk_set_device(FkDevice d);
 // Device schedule: sets `fk_slot_stacks`.
 extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s);
-// Device schedule: sets `fk_t`.
+// Sets `fk_t` (timestamps).
 extern "C" __global__ void fk_set_trace(FkTrace t);
 // Device schedule: every processor's state.
 extern "C" __global__ void fk_device_init();

@@ -172,6 +172,33 @@ __device__ inline fk_u64 fk_now() {
 #endif
 }
 
+// ---- timestamps (`--trace`, `--stats`; docs/tracing.md) ----
+// One FkTraceRec per group instance, numbered in the order they form, when the driver sets
+// fk_t; without it each site is one branch. The device schedule records every instance
+// (fk_schedule.cuh); under both schedules, a block region records those it forms (fk_r_trace_*).
+
+__device__ FkTrace fk_t;
+
+extern "C" __global__ void fk_set_trace(FkTrace t) { fk_t = t; }
+
+// A new record (fk_t set): instance `parent`'s subgroup, formed by the instruction at `pc`.
+// Its number (at or past fk_t.cap: not kept).
+__device__ unsigned fk_trace_record(unsigned i, int parent, int pc, int index, int size,
+                                    fk_i64 at, unsigned event, fk_u64 begin, unsigned launch) {
+    if (i < fk_t.cap) {
+        FkTraceRec *r = &fk_t.recs[i];
+        r->begin = begin;
+        r->at = at;
+        r->parent = parent;
+        r->pc = pc;
+        r->index = index;
+        r->size = size;
+        r->event = event;
+        r->launch = launch;
+    }
+    return i;
+}
+
 // The host sets the limits with this one-thread kernel before the program's first kernel.
 extern "C" __global__ void fk_set_limits(FkLimits l) {
     l.start_ns = fk_now();
@@ -1019,11 +1046,25 @@ struct FkRegion {
 #endif
 };
 
+// A region's timestamp state (fk_t set): thread 0's, in shared memory, so that no register
+// of the region's hot path holds it (a block runs one region at a time).
+struct FkRegionTrace {
+    // What the region's times count from: the device schedule's 0 (its records are
+    // %globaltimer), the host schedule's region kernel start (its driver places that at the
+    // event it records before the launch).
+    fk_u64 clock;
+    // The record of the region's group instance; the host schedule's ~0u: the instance
+    // its driver's walk is in.
+    unsigned group;
+};
+__device__ inline FkRegionTrace &fk_r_trace() {
+    __shared__ FkRegionTrace t;
+    return t;
+}
+
 #ifdef FK_SCHEDULE_DEVICE
 #define FK_REGION_FN __device__ __noinline__ void
-__device__ inline FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
-    return FkRegion{slot_base, launch, 0, g};
-}
+__device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch);
 // A Plan kernel's body in a region, through a call: inlined into the regions as well as into
 // the interpreter, the bodies made ptxas spill in fk_run_proc (quicksort: 692 bytes of spill
 // stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v).
@@ -1039,6 +1080,7 @@ __device__ void fk_region_end(const FkRegion &r);
 #define FK_REGION_FN extern "C" __global__ \
     void __launch_bounds__(FK_REGION_MAX)
 __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
+    if (fk_t.recs && threadIdx.x == 0) fk_r_trace() = FkRegionTrace{fk_now(), ~0u};
     return FkRegion{slot_base, launch, 0};
 }
 #define FK_R_BODY(K, TH) K##_body(&TH)
@@ -1050,6 +1092,51 @@ __device__ inline void fk_region_end(const FkRegion &) {}
 __device__ int fk_r_threads(int g, int seq) {
     int n = fk_m.groups[g].size;
     return seq ? (n > 0 ? 1 : 0) : n;
+}
+
+// Timestamps in a region (fk_t set; otherwise one branch per site): thread 0 records the
+// group instances the region forms as they are recorded outside regions: formed by the
+// instruction at `pc` inside the instance whose record is *parent, ended when the block
+// leaves them (every member has: a region's constructs end with __syncthreads). The record
+// numbers are in shared memory, thread 0's (~0u: not recorded).
+
+// Groups first, ..., first + k - 1 formed now (those with members): their numbers into
+// rec[]. Subgroups of one split are numbered together and share the first one's as `event`.
+__device__ void fk_r_trace_groups(const FkRegion &r, const unsigned *parent, int pc, int first,
+                                  int k, unsigned *rec) {
+    if (!fk_t.recs || threadIdx.x != 0) return;
+    int formed = 0;
+    for (int c = 0; c < k; c++) formed += fk_m.groups[first + c].size > 0;
+    unsigned i = atomicAdd(fk_t.count, (unsigned)formed), event = i;
+    fk_u64 now = fk_now() - fk_r_trace().clock;
+    for (int c = 0; c < k; c++) {
+        const FkGroup &d = fk_m.groups[first + c];
+        rec[c] = d.size > 0 ? fk_trace_record(i++, (int)*parent, pc, c, d.size, d.at, event, now,
+                                              r.launch + 1)
+                            : ~0u;
+    }
+}
+
+// A `seq` at `pc` in group g: an instance of one processor, when a member is active (the
+// one that runs it), as the simulator traces it.
+__device__ void fk_r_trace_seq(const FkRegion &r, const unsigned *parent, int pc, int g,
+                               unsigned *rec) {
+    if (!fk_t.recs || threadIdx.x != 0) return;
+    const FkGroup &d = fk_m.groups[g];
+    *rec = ~0u;
+    for (int t = 0; t < d.size; t++) {
+        if (fk_m.status[fk_m.members[d.members + t]] != FK_ACTIVE) continue;
+        unsigned i = atomicAdd(fk_t.count, 1u);
+        *rec = fk_trace_record(i, (int)*parent, pc, 0, 1, d.at, i, fk_now() - fk_r_trace().clock,
+                               r.launch + 1);
+        return;
+    }
+}
+
+// The instance of record *rec (fk_r_trace_groups, fk_r_trace_seq) ends now.
+__device__ inline void fk_r_trace_end(const unsigned *rec) {
+    if (fk_t.recs && threadIdx.x == 0 && *rec < fk_t.cap)
+        fk_t.recs[*rec].end = fk_now() - fk_r_trace().clock;
 }
 
 // One Plan kernel K in a region: its members run K_body, then the block waits.

@@ -138,10 +138,8 @@ struct FkSlot {
     int flag;
 };
 
-// FkDevice, FkTrace, FkTraceRec, FkSlotStacks: fk_abi.cuh.
+// FkDevice, FkTrace, FkTraceRec, FkSlotStacks: fk_abi.cuh; fk_t: fk_device.cuh.
 __device__ FkDevice fk_d;
-
-__device__ FkTrace fk_t;
 
 
 // The GPU driver allocates these with the sizes of fk_abi.cuh.
@@ -154,7 +152,6 @@ static_assert(sizeof(FkResult) == FK_RESULT_BYTES, "FkResult layout");
 // The GPU driver sets the descriptors with these one-thread kernels.
 extern "C" __global__ void fk_set_device(FkDevice d) { fk_d = d; }
 extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s) { fk_slot_stacks = s; }
-extern "C" __global__ void fk_set_trace(FkTrace t) { fk_t = t; }
 
 // The emitted interpreter of one processor (generated from the host program).
 __device__ void fk_run_proc(int p, FkProc *s);
@@ -230,18 +227,8 @@ __device__ char *fk_frame_alloc(fk_u64 bytes, int p) {
 __device__ unsigned fk_trace_form_at(int parent, int pc, int size, fk_i64 at) {
     if (!fk_t.recs) return 0;
     const FkSync *y = &fk_d.sync[parent];
-    unsigned i = atomicAdd(fk_t.count, 1u);
-    if (i < fk_t.cap) {
-        FkTraceRec *r = &fk_t.recs[i];
-        r->begin = fk_now();
-        r->at = at;
-        r->parent = (int)y->trace;
-        r->pc = pc;
-        r->index = (int)at;
-        r->size = size;
-        r->event = y->step;
-    }
-    return i;
+    return fk_trace_record(atomicAdd(fk_t.count, 1u), (int)y->trace, pc, (int)at, size, at,
+                           y->step, fk_now(), 0);
 }
 
 // The same in the leader action of the collective at fk_d.sync[parent].trace_pc.
@@ -725,6 +712,13 @@ __device__ inline unsigned fk_th_step(const FkThread *th) {
 // The step a write belongs to: its group instance and the group's step.
 __device__ fk_u64 fk_step_tag(const FkThread *th) {
     return ((fk_u64)th->key_group << 32) | fk_th_step(th);
+}
+
+// A block region of group g (fk_device.cuh): its records' times are %globaltimer's, and its
+// group's record is the parent of those it forms.
+__device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
+    if (fk_t.recs && threadIdx.x == 0) fk_r_trace() = FkRegionTrace{0, fk_d.sync[g].trace};
+    return FkRegion{slot_base, launch, 0, g};
 }
 
 // A block region's member as a thread of segment `sub` (fk_device.cuh): its frame height,
@@ -1264,11 +1258,7 @@ extern "C" __global__ void fk_device_init() {
         y->trace = 0;
         if (fk_t.recs) {
             // The root group is instance 0; it ends when the last processor leaves main.
-            FkTraceRec *r = &fk_t.recs[0];
-            r->begin = fk_now();
-            r->parent = -1;
-            r->pc = -1;
-            r->size = fk_m.procs;
+            fk_trace_record(0, -1, -1, 0, fk_m.procs, 0, 0, fk_now(), 0);
             *fk_t.count = 1;
         }
     }

@@ -85,6 +85,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "device_schedule_timestamps_give_the_simulators_group_tree",
+            device_schedule_timestamps_give_the_simulators_group_tree,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor",
             device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor,
         ),
@@ -239,7 +245,7 @@ const DESCRIPTORS: &[(&str, Option<&str>, bool)] = &[
     ("FkCommon", Some("fk_common"), false),
     ("FkDevice", Some("fk_d"), true),
     ("FkSlotStacks", Some("fk_slot_stacks"), true),
-    ("FkTrace", Some("fk_t"), true),
+    ("FkTrace", Some("fk_t"), false),
     ("FkRange", None, false),
 ];
 
@@ -347,8 +353,9 @@ fn the_cu_allocates_the_arrays_of_the_drivers_arena() {
 
 /// The device schedule's block regions with more members than the block has threads, as the
 /// GPU's sieve at P = 1024 runs on a block of 256: FK_REGION_MAX raised to 256 over the 64
-/// emulated threads, so thread t runs members t, t + 64, ... The sieve's regions (its whole
-/// run after the root group's call) form no group instance but the call's (timestamps).
+/// emulated threads, so thread t runs members t, t + 64, ... The sieve runs all of its
+/// groups in block regions (its whole run after the root group's call): the timestamps of
+/// every group instance but the root's and the call's say so.
 fn device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor() {
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
     let root = common::root();
@@ -400,8 +407,16 @@ fn device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_
                 String::from_utf8_lossy(&out.stdout)
             ));
         }
-        if file.ends_with("sieve.fork") && !stderr.contains("fk-timestamps 2 ") {
-            wrong.push(format!("{file}: the regions formed groups: {stderr:.60}"));
+        if file.ends_with("sieve.fork") {
+            let outside = timestamp_records(&stderr)
+                .iter()
+                .filter(|r| r.launch == 0)
+                .count();
+            if outside != 2 {
+                wrong.push(format!(
+                    "{file}: {outside} group instances formed outside block regions: {stderr:.60}"
+                ));
+            }
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
@@ -642,86 +657,145 @@ fn precompile_preludes(dir: &Path, emu: &Path, builds: &[Build]) {
     }
 }
 
-/// The device schedule's timestamps (`-DFK_TIMESTAMPS`, the `%globaltimer` stand-in of
-/// fk_emu.h; no group runs a block region on a block at these sizes, as on the GPU) decoded
-/// as the GPU driver decodes them: every group instance inside its parent's
-/// time, each Fork function called as often as the simulator calls it, the `fork` subgroups
-/// the simulator's (by `@` and size), its `seq` instances, and a trace that nests.
-fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
-    use pram_runtime::gpu::timeline::{decode_device, Timeline};
-    use pram_trace::Construct;
+/// A program of the repository checked with `-D` `defines`, and its Plan.
+fn checked_plan(
+    file: &str,
+    defines: &[(&str, u32)],
+) -> (fork_frontend::Checked, transform::plan::Plan) {
+    let options = fork_frontend::Options {
+        defines: defines
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect(),
+    };
+    let checked = fork_frontend::check_file(&common::root().join(file), &options)
+        .unwrap_or_else(|_| panic!("{file} checks"));
+    let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+    (checked, plan)
+}
+
+/// The device schedule's timestamps of a run of `plan` on `procs` processors
+/// (`-DFK_TIMESTAMPS`, the `%globaltimer` stand-in of fk_emu.h; a group of `task_min` to
+/// FK_REGION_MAX members runs a block region on a block), decoded as the GPU driver decodes
+/// them; every group instance lies inside its parent's time.
+fn device_timeline(
+    dir: &Path,
+    file: &str,
+    (checked, plan): &(fork_frontend::Checked, transform::plan::Plan),
+    procs: u32,
+    task_min: u32,
+) -> pram_runtime::gpu::timeline::Timeline {
+    use pram_runtime::gpu::timeline::decode_device;
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
-    let root = common::root();
+    let options = EmitOptions {
+        schedule: Schedule::Device,
+        ..EmitOptions::default()
+    };
+    let source = pram_runtime::cuda::standalone_source_with(plan, &checked.sources, options)
+        .unwrap_or_else(|e| panic!("{file}: {}", e.message));
+    let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
+    let cpp = dir.join("t.cpp");
+    let bin = dir.join("t");
+    std::fs::write(&cpp, source).expect("write the source");
+    let task_min = format!("-DFK_REGION_TASK_MIN={task_min}");
+    let built = gxx(&emu, &cpp, &bin, &["-DFK_TIMESTAMPS=65536", &task_min]);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let out = Command::new("timeout")
+        .arg("600")
+        .arg(&bin)
+        .args(["-p", &procs.to_string()])
+        .output()
+        .expect("the program runs");
+    assert!(
+        out.status.success(),
+        "{file}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (formed, bytes) = timestamps(&stderr);
+    let timeline = decode_device(&bytes, formed);
+    assert_eq!(timeline.dropped, 0);
+    let instances = &timeline.instances;
+    assert_eq!(instances[0].size, procs, "{file}: the root group");
+    for (id, i) in instances.iter().enumerate().skip(1) {
+        let p = &instances[i
+            .parent
+            .unwrap_or_else(|| panic!("{file}: {id} has no parent"))];
+        assert!(
+            p.begin <= i.begin && i.begin <= i.end && i.end <= p.end,
+            "{file}: instance {id} {i:?} is not inside its parent {p:?}"
+        );
+    }
+    timeline
+}
+
+/// The `fk-timestamps FORMED HEX` line of a run's stderr (`-DFK_TIMESTAMPS`): the number of
+/// group instances formed and the bytes of their records.
+fn timestamps(stderr: &str) -> (u64, Vec<u8>) {
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("fk-timestamps "))
+        .unwrap_or_else(|| panic!("no timestamps in {stderr:.200}"));
+    let (formed, hex) = line.split_once(' ').expect("count and bytes");
+    let bytes = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect();
+    (formed.parse().expect("a count"), bytes)
+}
+
+/// The records of [`timestamps`].
+fn timestamp_records(stderr: &str) -> Vec<transform::emit_cuda::abi::FkTraceRec> {
+    use transform::emit_cuda::abi::FkTraceRec;
+    let (formed, bytes) = timestamps(stderr);
+    let size = FkTraceRec::BYTES as usize;
+    assert_eq!(
+        bytes.len() as u64,
+        formed * size as u64,
+        "every record kept"
+    );
+    bytes.chunks(size).map(FkTraceRec::from_bytes).collect()
+}
+
+/// The simulator's trace of a run of `checked` on `procs` processors.
+fn simulator_trace(checked: &fork_frontend::Checked, procs: u32, title: &str) -> pram_trace::Trace {
+    pram_sim::run_traced(
+        &checked.program,
+        &pram_sim::Config {
+            procs,
+            ..pram_sim::Config::default()
+        },
+        &pram_sim::TraceOptions {
+            title,
+            limit: 20_000,
+            sources: &checked.sources,
+        },
+    )
+    .trace
+    .expect("a trace")
+}
+
+/// The device schedule's timestamps (no group runs a block region on a block at these
+/// sizes, as on the GPU): each Fork function called as often as the simulator calls it,
+/// the `fork` subgroups the simulator's (by `@` and size), its `seq` instances, and a trace
+/// that nests.
+fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
+    use pram_trace::Construct;
     let dir = tempfile::tempdir().expect("a temporary folder");
     for (file, procs, n) in [
         ("classroom-examples/quicksort.fork", 8u32, 200),
         ("classroom-examples/groups.fork", 4, 0),
         ("classroom-examples/prefix_hillis_steele.fork", 5, 13),
     ] {
-        let options = fork_frontend::Options {
-            defines: (n > 0)
-                .then(|| ("N".to_string(), n.to_string()))
-                .into_iter()
-                .collect(),
-        };
-        let checked = fork_frontend::check_file(&root.join(file), &options)
-            .unwrap_or_else(|_| panic!("{file} checks"));
-        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
-        let options = EmitOptions {
-            schedule: Schedule::Device,
-            ..EmitOptions::default()
-        };
-        let source = pram_runtime::cuda::standalone_source_with(&plan, &checked.sources, options)
-            .unwrap_or_else(|e| panic!("{file}: {}", e.message));
-        let source = format!("#include \"fk_emu.h\"\n{}", emulated_launches(&source));
-        let cpp = dir.path().join("t.cpp");
-        let bin = dir.path().join("t");
-        std::fs::write(&cpp, source).expect("write the source");
-        // The GPU's smallest group for a region on a block: these runs are below it, as on
-        // the GPU, where groups and `seq` inside block regions are not timestamped.
-        let task_min = format!(
-            "-DFK_REGION_TASK_MIN={}",
-            transform::emit_cuda::abi::FK_REGION_TASK_MIN
-        );
-        let built = gxx(&emu, &cpp, &bin, &["-DFK_TIMESTAMPS=4096", &task_min]);
-        assert!(
-            built.status.success(),
-            "{}",
-            String::from_utf8_lossy(&built.stderr)
-        );
-        let out = Command::new("timeout")
-            .arg("600")
-            .arg(&bin)
-            .args(["-p", &procs.to_string()])
-            .output()
-            .expect("the program runs");
-        assert!(
-            out.status.success(),
-            "{file}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let line = stderr
-            .lines()
-            .find_map(|l| l.strip_prefix("fk-timestamps "))
-            .unwrap_or_else(|| panic!("{file}: no timestamps in {stderr}"));
-        let (formed, hex) = line.split_once(' ').expect("count and bytes");
-        let bytes: Vec<u8> = (0..hex.len() / 2)
-            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
-            .collect();
-        let timeline: Timeline = decode_device(&bytes, formed.parse().expect("a count"));
-        assert_eq!(timeline.dropped, 0);
-        let instances = &timeline.instances;
-        assert_eq!(instances[0].size, procs, "{file}: the root group");
-        for (id, i) in instances.iter().enumerate().skip(1) {
-            let p = &instances[i
-                .parent
-                .unwrap_or_else(|| panic!("{file}: {id} has no parent"))];
-            assert!(
-                p.begin <= i.begin && i.begin <= i.end && i.end <= p.end,
-                "{file}: instance {id} {i:?} is not inside its parent {p:?}"
-            );
-        }
+        let defines: &[(&str, u32)] = if n > 0 { &[("N", n)] } else { &[] };
+        let program = checked_plan(file, defines);
+        // The GPU's smallest group for a region on a block: these runs are below it.
+        let task_min = transform::emit_cuda::abi::FK_REGION_TASK_MIN;
+        let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
+        let (checked, plan) = program;
 
         let sim = pram_sim::run(
             &checked.program,
@@ -754,20 +828,7 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
 
         let title = format!("{file} -p {procs}");
         let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
-        let sim_trace = pram_sim::run_traced(
-            &checked.program,
-            &pram_sim::Config {
-                procs,
-                ..pram_sim::Config::default()
-            },
-            &pram_sim::TraceOptions {
-                title: &title,
-                limit: 20_000,
-                sources: &checked.sources,
-            },
-        )
-        .trace
-        .expect("a trace");
+        let sim_trace = simulator_trace(&checked, procs, &title);
         let forks = |t: &pram_trace::Trace| {
             let mut v: Vec<(i64, u32, String)> = t
                 .groups
@@ -815,6 +876,132 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
         assert_eq!(
             json["otherData"]["time_unit"],
             "microsecond (GPU timestamps)"
+        );
+    }
+}
+
+/// The group instances of a trace with the construct and site of each and of its parent,
+/// its `@` and size, in a canonical order: the tree as the simulator's trace and the GPU's
+/// both describe it (the GPU's times and the order of concurrent siblings aside). Without
+/// the groups inside a `seq`: the simulator runs its body as a group of one, whose `if`s and
+/// loops form groups, and the GPU as one kernel, which forms none.
+fn group_tree(t: &pram_trace::Trace) -> Vec<String> {
+    let in_seq = |g: &pram_trace::Group| {
+        let mut up = g.parent;
+        while let Some(p) = up {
+            if t.groups[p].construct == pram_trace::Construct::Seq {
+                return true;
+            }
+            up = t.groups[p].parent;
+        }
+        false
+    };
+    let mut v: Vec<String> = t
+        .groups
+        .iter()
+        .filter(|g| !in_seq(g))
+        .map(|g| {
+            let parent = g.parent.map_or(String::from("-"), |p| {
+                let p = &t.groups[p];
+                format!("{} {}", p.construct.name(), p.site)
+            });
+            format!(
+                "{} {} @{} size {} in {parent}",
+                g.construct.name(),
+                g.site,
+                g.at,
+                g.size
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// The GPU's trace has the simulator's group tree: per construct and site, the same group
+/// instances with the same `@`, size and parent. Inside block regions (the device schedule
+/// with FK_REGION_TASK_MIN 2, so that these small groups run their regions on a block, as
+/// groups of 32 to 1024 do on the GPU), where the regions record the instances they form
+/// (`if` and `else` subgroups, loop groups, `seq`), and outside (the GPU's
+/// FK_REGION_TASK_MIN: the same instructions one by one). Where an `if` or loop runs inside
+/// one kernel (`exact` false: matmul's inner loop, quicksort's `seq_quicksort` called by a
+/// group of one), the GPU forms no group for it and the simulator does: there each of the
+/// GPU's instances is one of the simulator's.
+fn device_schedule_timestamps_give_the_simulators_group_tree() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cases = [
+        (
+            "classroom-examples/sieve.fork",
+            8u32,
+            &[("N", 100)][..],
+            true,
+        ),
+        (
+            "classroom-examples/odd_even_sort.fork",
+            8,
+            &[("N", 20)][..],
+            true,
+        ),
+        ("classroom-examples/groups.fork", 4, &[][..], true),
+        ("classroom-examples/pack.fork", 8, &[("N", 40)][..], true),
+        (
+            "classroom-examples/crcw_max.fork",
+            16,
+            &[("N", 4)][..],
+            true,
+        ),
+        (
+            "classroom-examples/prefix_blelloch.fork",
+            8,
+            &[("N", 64)][..],
+            true,
+        ),
+        ("classroom-examples/matmul.fork", 16, &[("N", 4)][..], false),
+        (
+            "classroom-examples/quicksort.fork",
+            8,
+            &[("N", 100)][..],
+            false,
+        ),
+    ];
+    let task_mins = [2, transform::emit_cuda::abi::FK_REGION_TASK_MIN];
+    for ((file, procs, defines, exact), task_min) in
+        cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
+    {
+        let program = checked_plan(file, defines);
+        let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
+        let (checked, plan) = program;
+        let title = format!("{file} -p {procs} (FK_REGION_TASK_MIN {task_min})");
+        let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
+        let sim_trace = simulator_trace(&checked, procs, &title);
+        let (gpu, sim) = (group_tree(&trace), group_tree(&sim_trace));
+        assert!(sim.len() > 3, "{title}: the simulator's trace has {sim:?}");
+        let only = |a: &[String], b: &[String]| -> Vec<String> {
+            let mut b = b.to_vec();
+            a.iter()
+                .filter(|x| match b.iter().position(|y| y == *x) {
+                    Some(i) => {
+                        b.remove(i);
+                        false
+                    }
+                    None => true,
+                })
+                .cloned()
+                .collect()
+        };
+        let missing = only(&gpu, &sim);
+        assert!(
+            if exact {
+                gpu == sim
+            } else {
+                missing.is_empty() && gpu.len() > 3
+            },
+            "{title}: {} group instances on the GPU, {} in the simulator; only on \
+             the GPU: {:#?}\nonly in the simulator: {:#?}",
+            gpu.len(),
+            sim.len(),
+            missing,
+            only(&sim, &gpu)
         );
     }
 }

@@ -125,6 +125,11 @@ mod tests {
         let mut defined: Vec<&str> = [DEVICE_LIBRARY, SCHEDULE_LIBRARY]
             .iter()
             .flat_map(|lib| lib.split("extern \"C\" __global__ void ").skip(1))
+            // `__launch_bounds__(...)` may come before the name.
+            .map(|rest| match rest.strip_prefix("__launch_bounds__(") {
+                Some(bounded) => bounded.split_once(") ").map_or("", |(_, r)| r),
+                None => rest,
+            })
             .map(|rest| rest.split('(').next().unwrap_or_default())
             .filter(|name| *name != "K")
             .collect();

@@ -98,8 +98,9 @@ pub struct Machine<'p> {
     kernel_events: Vec<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>,
     /// `--schedule device`: where its state lives in the arena.
     device: Option<DeviceRegions>,
-    /// Timestamps of group instances (`--stats`, `--trace`): asked for.
-    timestamps: bool,
+    /// Timestamps of group instances (`--stats`, `--trace`), when asked for: where the
+    /// `FkTraceRec`s and their count are in the arena (`fk_t`).
+    trace: Option<(u64, u64)>,
     /// ... under the host schedule: its CUDA events, from the start of the walk.
     recorder: Option<HostRecorder>,
     /// Where the walk is (the instruction forming a group instance).
@@ -132,11 +133,9 @@ struct DeviceRegions {
     error: u64,
     fault_key: u64,
     slot_stacks: u64,
-    /// `FkTraceRec`s and their count, with `timestamps`.
-    trace: Option<(u64, u64)>,
 }
 
-/// The most group instances the device schedule stamps (48 bytes each).
+/// The most group instances the GPU stamps (48 bytes each).
 const TRACE_RECORDS: u64 = 1 << 20;
 /// Byte offsets of the `--crcw common` write logs in the arena (`FkCommon`).
 #[derive(Clone, Copy)]
@@ -193,6 +192,8 @@ pub(super) struct Layout {
     r: Regions,
     device: Option<DeviceRegions>,
     common: Option<CommonRegions>,
+    /// `FkTraceRec`s and their count, with `timestamps`.
+    trace: Option<(u64, u64)>,
     /// The ABI arrays: `Struct.field` and bytes, as the `.cu` must allocate them.
     pub(super) arrays: Vec<(&'static str, u64)>,
     /// The string literals, each NUL-terminated.
@@ -200,8 +201,8 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// The arena of `plan` as `emitted` for `procs` processors (`timestamps`: the device
-    /// schedule's `FkTraceRec`s).
+    /// The arena of `plan` as `emitted` for `procs` processors (`timestamps`: the
+    /// `FkTraceRec`s).
     pub(super) fn new(plan: &Plan, emitted: &Emitted, procs: u64, timestamps: bool) -> Layout {
         let main = plan.function(plan.main);
         let depth = abi::device_depth(procs) as u64;
@@ -271,12 +272,12 @@ impl Layout {
                 base,
                 procs * slot_stack_bytes * if emitted.slot_wide { 2 } else { 1 }
             )),
-            trace: timestamps.then(|| {
-                (
-                    arena.array(array!(FkTrace, recs, TRACE_RECORDS)),
-                    arena.array(array!(FkTrace, count, 1)),
-                )
-            }),
+        });
+        let trace = timestamps.then(|| {
+            (
+                arena.array(array!(FkTrace, recs, TRACE_RECORDS)),
+                arena.array(array!(FkTrace, count, 1)),
+            )
         });
         let common = emitted.check_common.then(|| CommonRegions {
             writes: arena.array(array!(FkCommon, writes, procs * abi::FK_WRITES)),
@@ -291,6 +292,7 @@ impl Layout {
             r,
             device,
             common,
+            trace,
             arrays: arena.arrays,
             strings,
         }
@@ -323,6 +325,7 @@ impl<'p> Machine<'p> {
             r,
             device,
             common,
+            trace,
             arrays: _,
             strings,
         } = Layout::new(plan, emitted, procs, timestamps);
@@ -385,7 +388,7 @@ impl<'p> Machine<'p> {
             priority,
             kernel_events: Vec::new(),
             device,
-            timestamps,
+            trace,
             recorder: None,
             pc: Pc(0),
             limits,
@@ -421,6 +424,15 @@ impl<'p> Machine<'p> {
             fault: Ptr::at(base + r.fault),
         };
         m.launch(1, 1, &kernels::SetMachine { m: desc })?;
+        if let Some((recs, count)) = trace {
+            let t = FkTrace {
+                recs: Ptr::at(base + recs),
+                count: Ptr::at(base + count),
+                cap: TRACE_RECORDS as u32,
+                pad: 0,
+            };
+            m.launch(1, 1, &kernels::SetTrace { t })?;
+        }
         let limits = FkLimits {
             max_steps: limits.max_steps,
             timeout_ns: limits.timeout.map_or(0, |t| t.as_nanos() as u64),
@@ -836,7 +848,7 @@ impl<'p> Machine<'p> {
         let plan = self.plan;
         let main = plan.function(plan.main);
         let g = self.group_of_all(-1, main.shared_frame)?;
-        if self.timestamps && self.device.is_none() {
+        if self.trace.is_some() && self.device.is_none() {
             let recorder = HostRecorder::new(&self.stream, self.procs as u32)
                 .map_err(GpuError::driver("recording a timestamp"))?;
             self.recorder = Some(recorder);
@@ -912,15 +924,6 @@ impl<'p> Machine<'p> {
         };
         self.launch(1, 1, &kernels::SetDevice { d: desc })?;
         self.launch(1, 1, &kernels::SetSlotStacks { s: stacks })?;
-        if let Some((recs, count)) = d.trace {
-            let trace = FkTrace {
-                recs: Ptr::at(base + recs),
-                count: Ptr::at(base + count),
-                cap: TRACE_RECORDS as u32,
-                pad: 0,
-            };
-            self.launch(1, 1, &kernels::SetTrace { t: trace })?;
-        }
         self.launch_members(self.procs as u32, &kernels::DeviceInit {})?;
         let run = kernels::DeviceRun::NAME;
         let f = self
@@ -1109,21 +1112,26 @@ impl<'p> Machine<'p> {
         })
     }
 
-    /// The group instances' timestamps, when they were asked for.
+    /// The group instances' timestamps, when they were asked for: under the host schedule
+    /// the walk's events with the records of its block regions.
     fn timeline(&mut self) -> Result<Option<Timeline>, GpuError> {
-        if let Some(recorder) = self.recorder.take() {
-            return recorder
-                .finish(&self.stream)
-                .map(Some)
-                .map_err(GpuError::driver("reading the timestamps"));
-        }
-        let Some((recs, count)) = self.device.and_then(|d| d.trace) else {
+        let Some((recs, count)) = self.trace else {
             return Ok(None);
         };
+        if let Some(r) = self.recorder.as_mut() {
+            r.stop(&self.stream)
+                .map_err(GpuError::driver("recording a timestamp"))?;
+        }
         let formed = u64::from(self.read_elem(count, |t: &FkTrace| &t.count, 0)?);
         let kept = formed.min(TRACE_RECORDS);
         let bytes = self.read(recs, (kept * abi::FkTraceRec::BYTES) as usize)?;
-        Ok(Some(timeline::decode_device(&bytes, formed)))
+        match self.recorder.take() {
+            Some(recorder) => recorder
+                .finish(&self.stream, &bytes, formed)
+                .map(Some)
+                .map_err(GpuError::driver("reading the timestamps")),
+            None => Ok(Some(timeline::decode_device(&bytes, formed))),
+        }
     }
 }
 
@@ -1632,6 +1640,10 @@ impl HostMachine for Machine<'_> {
         let frames = self.reserve_frames(needs.frame_bytes)?;
         let launch = self.launches;
         self.launches += 1;
+        if let Some(r) = self.recorder.as_mut() {
+            r.region(&self.stream, launch)
+                .map_err(GpuError::driver("recording a timestamp"))?;
+        }
         let seq = c.seq as i32;
         let threads = (n as u32).div_ceil(abi::FK_WARP_THREADS) * abi::FK_WARP_THREADS;
         let args = kernels::RegionKernel {

@@ -7,7 +7,9 @@
 //!   of each member leaving it; only when the driver sets `fk_t`;
 //! - host schedule: CUDA events recorded in the stream where the host walk enters and leaves a
 //!   group instance (`HostRecorder`), so they time the GPU's work between them, the host's
-//!   round trips included.
+//!   round trips included; the groups a block region forms inside its kernel are
+//!   `FkTraceRec`s as under the device schedule, their times counted from the kernel's start
+//!   (`%globaltimer`) and placed at the event recorded before its launch.
 //!
 //! From a timeline come the time of each Fork function (the group instances its calls
 //! formed, inclusive) and a `pram_trace::Trace` in real time.
@@ -104,6 +106,87 @@ pub struct HostRecorder {
     open: Vec<usize>,
     /// Collectives that formed subgroups so far: a split's `event`.
     splits: u64,
+    /// The block regions' launches: launch number, the event before it, the instance the
+    /// walk was in.
+    regions: Vec<(u32, CudaEvent, Option<usize>)>,
+    /// The walk's end ([`HostRecorder::stop`]).
+    end: Option<CudaEvent>,
+}
+
+/// A block region's launch under the host schedule, for [`with_region_records`].
+#[derive(Debug, Clone, Copy)]
+pub struct RegionLaunch {
+    /// Its launch number (`FkRegion::launch`).
+    pub launch: u32,
+    /// When the event before its launch completed, in ns from the start.
+    pub at: u64,
+    /// The instance the walk was in.
+    pub parent: Option<usize>,
+}
+
+/// The host walk's `instances` with the group instances its block regions formed: the
+/// `FkTraceRec`s of `formed` (as many as `bytes` holds), in launches' order (ascending launch
+/// numbers). A record's times count from its region kernel's start, which is placed at the
+/// event recorded before the launch (the kernel starts a little after it: the times are as
+/// early as that gap); its parent is an earlier record, or (-1) the instance the walk was in.
+/// Each region collective's `event` is numbered after the walk's `splits`. The result is in
+/// the order the instances formed, parents first.
+pub fn with_region_records(
+    mut instances: Vec<Instance>,
+    splits: u64,
+    launches: &[RegionLaunch],
+    bytes: &[u8],
+    formed: u64,
+) -> Timeline {
+    let kept = (bytes.len() / REC).min(formed as usize);
+    // Record number -> instance.
+    let mut number: Vec<Option<usize>> = vec![None; kept];
+    for i in 0..kept {
+        let r = FkTraceRec::from_bytes(&bytes[i * REC..(i + 1) * REC]);
+        let launch = r.launch.checked_sub(1).and_then(|l| {
+            launches
+                .binary_search_by_key(&l, |x| x.launch)
+                .ok()
+                .map(|k| launches[k])
+        });
+        let Some(launch) = launch else { continue };
+        let parent = match usize::try_from(r.parent) {
+            Ok(p) if p < i => number[p],
+            Ok(_) => None,
+            Err(_) => launch.parent,
+        };
+        let begin = launch.at + r.begin;
+        instances.push(Instance {
+            parent,
+            pc: (r.pc >= 0).then_some(Pc(r.pc as u32)),
+            index: r.index as i64,
+            at: r.at,
+            size: r.size.max(0) as u32,
+            event: splits + 1 + u64::from(r.event),
+            begin,
+            end: launch.at + r.end.max(r.begin),
+        });
+        number[i] = Some(instances.len() - 1);
+    }
+    // In the order they formed: by begin, the walk's first where one is as early (a parent
+    // begins no later than its subgroups, and comes first then).
+    let mut order: Vec<usize> = (0..instances.len()).collect();
+    order.sort_by_key(|&i| instances[i].begin);
+    let mut place = vec![0; instances.len()];
+    for (k, &i) in order.iter().enumerate() {
+        place[i] = k;
+    }
+    let instances = order
+        .iter()
+        .map(|&i| Instance {
+            parent: instances[i].parent.map(|p| place[p]),
+            ..instances[i].clone()
+        })
+        .collect();
+    Timeline {
+        instances,
+        dropped: formed.saturating_sub(kept as u64),
+    }
 }
 
 type Driver<T> = Result<T, cudarc::driver::DriverError>;
@@ -121,6 +204,8 @@ impl HostRecorder {
             instances: Vec::new(),
             open: Vec::new(),
             splits: 0,
+            regions: Vec::new(),
+            end: None,
         };
         r.enter(stream, None, 0, 0, procs, 0)?;
         Ok(r)
@@ -165,10 +250,27 @@ impl HostRecorder {
         Ok(())
     }
 
-    /// After the stream finished: the times. What is still open (the root; more after a
-    /// fault stopped the walk) ends at `end`, recorded last.
-    pub fn finish(mut self, stream: &CudaStream) -> Driver<Timeline> {
-        let end = event(stream)?;
+    /// Block region `launch` is launched next, inside the innermost open instance.
+    pub fn region(&mut self, stream: &CudaStream, launch: u32) -> Driver<()> {
+        self.regions
+            .push((launch, event(stream)?, self.open.last().copied()));
+        Ok(())
+    }
+
+    /// The walk ends now: before the block regions' records are read back.
+    pub fn stop(&mut self, stream: &CudaStream) -> Driver<()> {
+        self.end = Some(event(stream)?);
+        Ok(())
+    }
+
+    /// After the stream finished: the times, with the group instances the block regions
+    /// recorded (`FkTraceRec`s of `formed`, as many as `bytes` holds). What is still open
+    /// (the root; more after a fault stopped the walk) ends at the walk's end.
+    pub fn finish(mut self, stream: &CudaStream, bytes: &[u8], formed: u64) -> Driver<Timeline> {
+        let end = match self.end.take() {
+            Some(end) => end,
+            None => event(stream)?,
+        };
         let nanos = |e: &CudaEvent| -> Driver<u64> {
             Ok((self.start.elapsed_ms(e)?.max(0.0) as f64 * 1e6) as u64)
         };
@@ -182,10 +284,21 @@ impl HostRecorder {
             };
             instances.push(i);
         }
-        Ok(Timeline {
+        let mut launches = Vec::with_capacity(self.regions.len());
+        for (launch, e, parent) in &self.regions {
+            launches.push(RegionLaunch {
+                launch: *launch,
+                at: nanos(e)?,
+                parent: *parent,
+            });
+        }
+        Ok(with_region_records(
             instances,
-            dropped: 0,
-        })
+            self.splits,
+            &launches,
+            bytes,
+            formed,
+        ))
     }
 }
 
@@ -215,6 +328,26 @@ impl Timeline {
             Some(Instr::StartBegin { .. }) => Origin::Group(Construct::Start),
             Some(Instr::SeqBegin { .. }) => Origin::Group(Construct::Seq),
             _ => Origin::Group(Construct::Loop),
+        }
+    }
+
+    /// Whether instance `i` is a group of the simulator's trace. The GPU also forms a group
+    /// where the simulator's has none, and the trace leaves it out (its subgroups belong to
+    /// its parent): the loop group of a loop whose condition is shared (`forms_group` unset:
+    /// the same members, for the loop's shared frame), and the subgroup of an empty arm of an
+    /// `if` (the members of an `if` without `else` whose condition is false).
+    fn shown(&self, plan: &Plan, i: &Instance) -> bool {
+        let Some(pc) = i.pc else { return true };
+        match plan.host.code.get(pc.0 as usize) {
+            Some(Instr::LoopEnter) => plan.host.loop_of(pc).is_none_or(|(h, _)| h.forms_group),
+            Some(Instr::Split {
+                kind: SplitKind::If { .. },
+                arms,
+                ..
+            }) => arms.get(i.index as usize).is_none_or(|arm| {
+                !matches!(plan.host.code.get(arm.0 as usize), Some(Instr::SubgroupEnd))
+            }),
+            _ => true,
         }
     }
 
@@ -276,9 +409,18 @@ impl Timeline {
     ) -> Trace {
         let procs = self.instances.first().map_or(0, |r| r.size);
         let mut rec = Recorder::with_clock(title, procs, limit, Clock::Nanoseconds);
+        let shown: Vec<bool> = self.instances.iter().map(|i| self.shown(plan, i)).collect();
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); self.instances.len()];
         for (id, i) in self.instances.iter().enumerate() {
-            if let Some(p) = i.parent {
+            if !shown[id] {
+                continue;
+            }
+            // The nearest shown ancestor.
+            let mut p = i.parent;
+            while let Some(k) = p.filter(|&k| !shown[k]) {
+                p = self.instances[k].parent;
+            }
+            if let Some(p) = p {
                 children[p].push(id);
             }
         }
@@ -553,6 +695,87 @@ sync void main(void) {
         );
         assert!(json.contains("\"construct\":\"seq\""), "{json}");
         assert!(json.contains("\"size\":1"), "{json}");
+    }
+
+    /// One `FkTraceRec` of a block region: begin, end (from the kernel's start), parent,
+    /// pc, index, size, event, 1 + launch.
+    #[allow(clippy::too_many_arguments)]
+    fn region_rec(
+        b: u64,
+        e: u64,
+        parent: i32,
+        pc: i32,
+        index: i32,
+        size: i32,
+        event: u32,
+        launch: u32,
+    ) -> Vec<u8> {
+        let mut r = rec(b, e, 0, parent, pc, index, size);
+        r[40..44].copy_from_slice(&event.to_le_bytes());
+        r[44..48].copy_from_slice(&launch.to_le_bytes());
+        r
+    }
+
+    /// The host schedule's block regions: their records join the walk's instances, each
+    /// placed at its launch's event, a record with parent -1 inside the instance the walk
+    /// was in, the others inside their region parents; all in the order they formed, and the
+    /// regions' collectives numbered after the walk's splits.
+    #[test]
+    fn region_records_join_the_host_walk() {
+        let (_, plan) = plan();
+        let split = pc(&plan, 0, |i| matches!(i, Instr::Split { .. }));
+        let walk = |parent, begin, end| Instance {
+            parent,
+            pc: None,
+            index: 0,
+            at: 0,
+            size: 4,
+            event: 1,
+            begin,
+            end,
+        };
+        // The root, and a call's group (from 1,000 to 9,000 ns) in which region launch 7 ran
+        // from 2,000 ns on; region launch 3 ran in the root at 500 ns.
+        let instances = vec![walk(None, 0, 10_000), walk(Some(0), 1_000, 9_000)];
+        let launches = [
+            RegionLaunch {
+                launch: 3,
+                at: 500,
+                parent: Some(0),
+            },
+            RegionLaunch {
+                launch: 7,
+                at: 2_000,
+                parent: Some(1),
+            },
+        ];
+        let records = [
+            // Launch 7: an if's two subgroups (records 0, 1), a loop group in the first (2).
+            region_rec(100, 900, -1, split, 0, 3, 0, 8),
+            region_rec(100, 400, -1, split, 1, 1, 0, 8),
+            region_rec(200, 800, 0, split, 0, 3, 2, 8),
+            // Launch 3.
+            region_rec(10, 50, -1, split, 0, 4, 3, 4),
+        ]
+        .concat();
+        let t = with_region_records(instances, 5, &launches, &records, 5);
+        assert_eq!(t.dropped, 1);
+        let got: Vec<(Option<usize>, u64, u64, u64, u32)> = t
+            .instances
+            .iter()
+            .map(|i| (i.parent, i.begin, i.end, i.event, i.size))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (None, 0, 10_000, 1, 4),
+                (Some(0), 510, 550, 9, 4),
+                (Some(0), 1_000, 9_000, 1, 4),
+                (Some(2), 2_100, 2_900, 6, 3),
+                (Some(2), 2_100, 2_400, 6, 1),
+                (Some(3), 2_200, 2_800, 8, 3),
+            ]
+        );
     }
 
     #[test]

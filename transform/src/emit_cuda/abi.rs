@@ -553,9 +553,11 @@ c_structs! {
         fault_key: Ptr<FkFaultKey>,
     }
 
-    /// A group instance's timestamps under the device schedule (`gpu::timeline` decodes them).
+    /// A group instance's timestamps (`gpu::timeline` decodes them): every instance under
+    /// the device schedule, those a block region forms under the host schedule.
     struct FkTraceRec {
-        /// %globaltimer when the leader action formed it
+        /// %globaltimer when the leader action formed it (in a host-schedule region: the
+        /// nanoseconds since the region kernel's start)
         begin: u64,
         /// ... when its last member left it
         end: u64,
@@ -568,13 +570,16 @@ c_structs! {
         /// split: the subgroup index (then 0, else 1; fork: @)
         index: i32,
         size: i32,
-        /// the parent's step at the forming collective (siblings share it)
+        /// the parent's step at the forming collective (siblings share it); in a block
+        /// region, the number of the collective's first record
         event: u32,
-        pad: i32,
+        /// formed in a block region: 1 + the region's launch number (`FkRegion::launch`, by
+        /// which the host schedule's driver finds the region kernel of a record); else 0
+        launch: u32,
     }
 
-    /// Where the device schedule writes its timestamps, set into `fk_t` only for `--trace`
-    /// and `--stats` (`recs` 0: none).
+    /// Where the GPU writes its timestamps, set into `fk_t` only for `--trace` and `--stats`
+    /// (`recs` 0: none).
     struct FkTrace {
         /// null: no timestamps (the default)
         recs: Ptr<FkTraceRec>,
@@ -798,7 +803,7 @@ pub mod kernels {
         SetDevice = "fk_set_device"(d: FkDevice);
         /// Device schedule: sets `fk_slot_stacks`.
         SetSlotStacks = "fk_set_slot_stacks"(s: FkSlotStacks);
-        /// Device schedule: sets `fk_t`.
+        /// Sets `fk_t` (timestamps).
         SetTrace = "fk_set_trace"(t: FkTrace);
         /// Device schedule: every processor's state.
         DeviceInit = "fk_device_init"();
@@ -823,6 +828,7 @@ pub const MACHINE_KERNELS: &[&str] = &[
     kernels::CommonWriters::NAME,
     kernels::SetGroup::NAME,
     kernels::Start::NAME,
+    kernels::SetTrace::NAME,
 ];
 
 /// The runtime kernels only the host schedule has (`fk_device.cuh` leaves them out of a
@@ -845,7 +851,6 @@ pub const HOST_KERNELS: &[&str] = &[
 pub const SCHEDULE_KERNELS: &[&str] = &[
     kernels::SetDevice::NAME,
     kernels::SetSlotStacks::NAME,
-    kernels::SetTrace::NAME,
     kernels::DeviceInit::NAME,
     kernels::DeviceRun::NAME,
 ];

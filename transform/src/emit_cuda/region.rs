@@ -62,6 +62,7 @@ pub fn region_kernel(
         frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
         targets: BTreeSet::new(),
         state: Vec::new(),
+        seqs: Vec::new(),
     };
     let mut body = Vec::new();
     for pc in (at.0 + 1..end.0).map(Pc) {
@@ -152,15 +153,19 @@ struct RegionEmitter<'a, 's> {
     targets: BTreeSet<Pc>,
     /// The declarations of the splits' and loops' variables.
     state: Vec<String>,
+    /// The open `seq`s (their `SeqBegin`), innermost last: each has its record's variable.
+    seqs: Vec<Pc>,
 }
 
-/// Where an instruction runs: its group, whether only `$$ == 0` runs (`seq`), and how much of
-/// the reserved stacks the open operations hold.
+/// Where an instruction runs: its group, whether only `$$ == 0` runs (`seq`), how much of
+/// the reserved stacks the open operations hold, and where the group instance's timestamp
+/// record number is (`fk_r_trace_*`: the parent of those formed in it).
 #[derive(Clone)]
 struct Ctx {
     g: String,
     seq: &'static str,
     top: RegionNeeds,
+    trace: String,
 }
 
 impl Ctx {
@@ -201,6 +206,7 @@ impl RegionEmitter<'_, '_> {
             g: "g".into(),
             seq: "seq",
             top: RegionNeeds::default(),
+            trace: "&fk_r_trace().group".into(),
         }];
         for o in open {
             let c = cs[cs.len() - 1].clone();
@@ -220,6 +226,7 @@ impl RegionEmitter<'_, '_> {
                         g: format!("g{}_{arm}", at.0),
                         seq: c.seq,
                         top: plus(c.top, split_needs(shared_frames, &self.frames)),
+                        trace: format!("&t{}[{arm}]", at.0),
                     }
                 }
                 // The entry condition runs in the enclosing group, beside the loop's marks.
@@ -237,6 +244,7 @@ impl RegionEmitter<'_, '_> {
                         g: format!("g{}", at.0),
                         seq: c.seq,
                         top: plus(c.top, loop_needs(l.forms_group, bytes)),
+                        trace: format!("&t{}", at.0),
                     }
                 }
                 Open::Seq => Ctx { seq: "1", ..c },
@@ -327,6 +335,7 @@ impl RegionEmitter<'_, '_> {
                 let groups: Vec<String> =
                     (0..arms.len()).map(|i| format!("g{}_{i}", pc.0)).collect();
                 self.state.push(format!("int {}", groups.join(", ")));
+                self.state.push(format!("__shared__ unsigned t{}[2]", pc.0));
                 out.push(format!("{} = {};", groups[0], c.group_at()));
                 out.push(format!(
                     "fk_r_split({}, {}, r.slot_base, {}, ~0ull, 2, {}, {}, {}, {}, {}, {stride});",
@@ -339,6 +348,10 @@ impl RegionEmitter<'_, '_> {
                     frame(1),
                     c.frames()
                 ));
+                out.push(format!(
+                    "fk_r_trace_groups(r, {}, {}, {}, 2, t{});",
+                    c.trace, pc.0, groups[0], pc.0
+                ));
                 self.skip_empty_arm(pc, 0, arms, *end, out);
             }
             // The next arm's subgroup, or on to the split's end (no restore: fk_r_split left
@@ -349,6 +362,7 @@ impl RegionEmitter<'_, '_> {
                     return Err(bug(self.span, "a split that is not a `Split`"));
                 };
                 let arm = arms.iter().rposition(|a| a.0 <= pc.0).unwrap_or(0);
+                out.push(format!("fk_r_trace_end(&t{}[{arm}]);", at.0));
                 if arm + 1 < arms.len() {
                     self.skip_empty_arm(at, arm + 1, arms, *end, out);
                 }
@@ -358,6 +372,7 @@ impl RegionEmitter<'_, '_> {
                 self.sites.loop_site(header.span);
                 let p = pc.0;
                 self.state.push(format!("int n{p}, running{p}, g{p}"));
+                self.state.push(format!("__shared__ unsigned t{p}"));
                 self.state.push(format!("fk_u64 marks{p}, it{p}"));
                 out.push(format!("n{p} = {};", c.threads()));
                 out.push(format!("marks{p} = {};", c.word_list()));
@@ -395,6 +410,10 @@ impl RegionEmitter<'_, '_> {
                         ));
                     }
                 }
+                out.push(format!(
+                    "fk_r_trace_groups(r, {}, {}, g{p}, 1, &t{p});",
+                    o.trace, pc.0
+                ));
                 out.push(format!("it{p} = 0;"));
                 // The test before each iteration (the body follows), where `LoopLatch` comes
                 // back to: one `fk_r_spin` per loop, as a `while` has.
@@ -423,9 +442,24 @@ impl RegionEmitter<'_, '_> {
             }
             Instr::LoopEnd => {
                 let (at, o) = enclosing()?;
+                out.push(format!("fk_r_trace_end(&t{});", at.0));
                 out.push(reactivate(at, &o.g, "FK_BREAK"));
             }
-            Instr::SeqBegin { .. } | Instr::SeqEnd => {}
+            Instr::SeqBegin { .. } => {
+                self.seqs.push(pc);
+                self.state.push(format!("__shared__ unsigned t{}", pc.0));
+                out.push(format!(
+                    "fk_r_trace_seq(r, {}, {}, {}, &t{});",
+                    c.trace, pc.0, c.g, pc.0
+                ));
+            }
+            Instr::SeqEnd => {
+                let at = self
+                    .seqs
+                    .pop()
+                    .ok_or_else(|| bug(self.span, "a `seq end` without its `seq begin`"))?;
+                out.push(format!("fk_r_trace_end(&t{});", at.0));
+            }
             Instr::Call(call) => return Err(bug(call.span, "a call")),
             Instr::Ret | Instr::StartBegin { .. } | Instr::StartEnd | Instr::Region { .. } => {
                 return Err(bug(self.span, "a return, `start` or nested region"))
