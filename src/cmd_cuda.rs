@@ -81,6 +81,7 @@ pub fn execute(
         priority: matches!(flags.crcw, CrcwArg::Priority),
         timing: run.stats,
         timestamps: run.stats || run.trace.is_some(),
+        region_groups: run.trace.is_some(),
         limits: flags.gpu_limits(),
         no_cache: run.no_cache,
     };

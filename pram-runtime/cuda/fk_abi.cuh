@@ -564,14 +564,16 @@ struct FkTrace {
     // instances formed (also those beyond cap, which are not recorded)
     unsigned *count;
     unsigned cap;
-    unsigned pad;
+    // 1: also the groups and `seq`s that block regions form (`--trace`); 0: only those
+    // outside regions, which hold every call (`--stats`' time per function)
+    unsigned regions;
 };
 static_assert(sizeof(FkTrace) == 24, "FkTrace: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkTrace, recs) == 0, "FkTrace::recs: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTrace, count) == 8, "FkTrace::count: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkTrace, cap) == 16, "FkTrace::cap: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkTrace, pad) == 20, "FkTrace::pad: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkTrace, regions) == 20, "FkTrace::regions: the layout of transform::emit_cuda::abi");
 #endif
 
 // Sets `fk_m`.

@@ -1080,7 +1080,7 @@ __device__ void fk_region_end(const FkRegion &r);
 #define FK_REGION_FN extern "C" __global__ \
     void __launch_bounds__(FK_REGION_MAX)
 __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
-    if (fk_t.recs && threadIdx.x == 0) fk_r_trace() = FkRegionTrace{fk_now(), ~0u};
+    if (fk_t.regions && threadIdx.x == 0) fk_r_trace() = FkRegionTrace{fk_now(), ~0u};
     return FkRegion{slot_base, launch, 0};
 }
 #define FK_R_BODY(K, TH) K##_body(&TH)
@@ -1104,7 +1104,7 @@ __device__ int fk_r_threads(int g, int seq) {
 // rec[]. Subgroups of one split are numbered together and share the first one's as `event`.
 __device__ void fk_r_trace_groups(const FkRegion &r, const unsigned *parent, int pc, int first,
                                   int k, unsigned *rec) {
-    if (!fk_t.recs || threadIdx.x != 0) return;
+    if (!fk_t.regions || threadIdx.x != 0) return;
     int formed = 0;
     for (int c = 0; c < k; c++) formed += fk_m.groups[first + c].size > 0;
     unsigned i = atomicAdd(fk_t.count, (unsigned)formed), event = i;
@@ -1121,7 +1121,7 @@ __device__ void fk_r_trace_groups(const FkRegion &r, const unsigned *parent, int
 // one that runs it), as the simulator traces it.
 __device__ void fk_r_trace_seq(const FkRegion &r, const unsigned *parent, int pc, int g,
                                unsigned *rec) {
-    if (!fk_t.recs || threadIdx.x != 0) return;
+    if (!fk_t.regions || threadIdx.x != 0) return;
     const FkGroup &d = fk_m.groups[g];
     *rec = ~0u;
     for (int t = 0; t < d.size; t++) {
@@ -1135,7 +1135,7 @@ __device__ void fk_r_trace_seq(const FkRegion &r, const unsigned *parent, int pc
 
 // The instance of record *rec (fk_r_trace_groups, fk_r_trace_seq) ends now.
 __device__ inline void fk_r_trace_end(const unsigned *rec) {
-    if (fk_t.recs && threadIdx.x == 0 && *rec < fk_t.cap)
+    if (fk_t.regions && threadIdx.x == 0 && *rec < fk_t.cap)
         fk_t.recs[*rec].end = fk_now() - fk_r_trace().clock;
 }
 

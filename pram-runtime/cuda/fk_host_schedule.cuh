@@ -43,7 +43,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     // pram_runtime::gpu::timeline::decode_device reads).
     FkTrace trace;
     trace.cap = FK_TIMESTAMPS;
-    trace.pad = 0;
+    trace.regions = 1;
     fk_alloc_array(trace.recs, trace.cap, "timestamps");
     fk_alloc_array(trace.count, 1, "timestamps");
     fk_cuda(cudaMemcpyToSymbol(fk_t, &trace, sizeof trace), "the timestamps");

@@ -314,6 +314,7 @@ impl<'p> Machine<'p> {
             priority,
             timing,
             timestamps,
+            region_groups,
             limits,
             // The code is compiled and loaded before the machine exists.
             no_cache: _,
@@ -429,7 +430,7 @@ impl<'p> Machine<'p> {
                 recs: Ptr::at(base + recs),
                 count: Ptr::at(base + count),
                 cap: TRACE_RECORDS as u32,
-                pad: 0,
+                regions: region_groups.into(),
             };
             m.launch(1, 1, &kernels::SetTrace { t })?;
         }

@@ -269,6 +269,10 @@ pub struct Config {
     /// Timestamp every group instance (`--stats`' time per function, `--trace`):
     /// `%globaltimer` in the device schedule, CUDA events in the host schedule.
     pub timestamps: bool,
+    /// With `timestamps`, also the groups and `seq`s that block regions form (`--trace`).
+    /// `--stats` and the bench need only the calls, which no region holds, and the records
+    /// cost a region's loop (Hillis–Steele under the host schedule: 378 -> 472 ms).
+    pub region_groups: bool,
     pub limits: Limits,
     /// Compile with NVRTC even when the compile cache holds the code, and store nothing
     /// (`--no-cache`).

@@ -586,7 +586,9 @@ c_structs! {
         /// instances formed (also those beyond cap, which are not recorded)
         count: Ptr<u32>,
         cap: u32,
-        pad: u32,
+        /// 1: also the groups and `seq`s that block regions form (`--trace`); 0: only those
+        /// outside regions, which hold every call (`--stats`' time per function)
+        regions: u32,
     }
 }
 
