@@ -33,7 +33,6 @@ struct FkBounds {
     fk_u64 size;
     int object;
     bool freed;
-    bool lasting;  // the bounds never change: a static object or a heap block (fk_at caches it)
 };
 
 // No CUDA allocation lies in the first 64 KiB of the address space: a non-null pointer below
@@ -86,7 +85,6 @@ __device__ int fk_object_of(const char *p, int group, FkBounds *b) {
     if (p == 0) return FK_OBJ_NULL;
     if ((fk_u64)p < FK_LOW_ADDRESSES) return FK_OBJ_INVALID;
     int i = -1;
-    b->lasting = true;
     if (p >= fk_m.strings && p < fk_m.strings + FK_STRINGS_BYTES) {
         i = fk_static_object(0, FK_OBJECTS_SHARED, p - fk_m.strings, 1);
         if (i >= 0) b->base = fk_m.strings + fk_objects[i].offset;
@@ -110,13 +108,10 @@ __device__ int fk_object_of(const char *p, int group, FkBounds *b) {
         b->size = h->size;
         b->object = h->kind == 2 ? FK_OBJECT_SHMALLOC : FK_OBJECT_MALLOC;
         b->freed = *(volatile const int *)&h->freed != 0;
-        b->lasting = true;
         return FK_OBJ_FOUND;
     } else {
-        // A shared frame's memory is another frame's after the group ends.
         i = fk_frame_object(p, group, b);
         if (i == -2) return FK_OBJ_UNKNOWN;
-        b->lasting = false;
     }
     if (i < 0) return FK_OBJ_INVALID;  // padding between objects
     b->size = fk_objects[i].size;
@@ -146,24 +141,7 @@ __device__ __noinline__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 by
 template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkThread *th) {
 #if FK_CHECKS
     FkBounds b;
-    const char *c = (const char *)p;
-    int found;
-    if (th->seen_base != nullptr && c >= th->seen_base && c < th->seen_base + th->seen_size) {
-        b.base = th->seen_base;
-        b.size = th->seen_size;
-        b.object = th->seen_object;
-        bool heap = b.object == FK_OBJECT_SHMALLOC || b.object == FK_OBJECT_MALLOC;
-        b.freed = heap && *(volatile const int *)&((const FkBlock *)b.base - 1)->freed != 0;
-        found = FK_OBJ_FOUND;
-    } else {
-        found = fk_object_of(c, th->group, &b);
-        if (found == FK_OBJ_FOUND && b.lasting) {
-            th->seen_base = b.base;
-            th->seen_size = b.size;
-            th->seen_object = b.object;
-        }
-    }
-    switch (found) {
+    switch (fk_object_of((const char *)p, th->group, &b)) {
     case FK_OBJ_FOUND: {
         fk_i64 at = ((const char *)p - b.base) + offset;
         if (b.freed) {

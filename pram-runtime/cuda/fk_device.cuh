@@ -46,14 +46,6 @@ struct FkThread {
     int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a
                         // block region the region's group
 #endif
-#if FK_CHECKS
-    // The memory checks' last object (fk_at) whose bounds never change (a static object or a
-    // heap block, not a shared frame's local): the next access into it skips the lookup,
-    // which a sequential loop over one array would otherwise repeat at every access.
-    mutable const char *seen_base = nullptr;
-    mutable fk_u64 seen_size = 0;
-    mutable int seen_object = 0;
-#endif
 };
 
 __host__ __device__ inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u64 size) {
