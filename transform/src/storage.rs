@@ -13,6 +13,9 @@ use std::collections::{HashMap, HashSet};
 
 /// The largest alignment of any type (pointers, `long`, `double`).
 const MAX_ALIGN: u64 = 8;
+// The device schedule's slot-stack heights are sums of frames rounded to it, and `fk_slot`
+// finds a variable's 8-byte granule from its offset in its frame alone.
+const _: () = assert!(MAX_ALIGN.is_multiple_of(8));
 
 /// Lays out every variable; sets `frame_bytes` of each host function.
 pub fn layout(
