@@ -114,7 +114,7 @@ typedef long long fk_i64;
 // other processors wait, so smaller groups run the region's instructions one by one,
 // side by side with their siblings (docs/device-schedule.md)
 #ifndef FK_REGION_TASK_MIN
-#define FK_REGION_TASK_MIN 32
+#define FK_REGION_TASK_MIN 16
 #endif
 
 struct FkProc;

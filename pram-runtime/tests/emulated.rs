@@ -921,7 +921,7 @@ fn group_tree(t: &pram_trace::Trace) -> Vec<String> {
 /// The GPU's trace has the simulator's group tree: per construct and site, the same group
 /// instances with the same `@`, size and parent. Inside block regions (the device schedule
 /// with FK_REGION_TASK_MIN 2, so that these small groups run their regions on a block, as
-/// groups of 32 to 1024 do on the GPU), where the regions record the instances they form
+/// groups of 16 to 1024 do on the GPU), where the regions record the instances they form
 /// (`if` and `else` subgroups, loop groups, `seq`), and outside (the GPU's
 /// FK_REGION_TASK_MIN: the same instructions one by one). Where an `if` or loop runs inside
 /// one kernel (`exact` false: matmul's inner loop, quicksort's `seq_quicksort` called by a

@@ -742,7 +742,7 @@ c_consts! {
     /// one block of its persistent kernel: a block runs one region at a time while its
     /// other processors wait, so smaller groups run the region's instructions one by one,
     /// side by side with their siblings (docs/device-schedule.md)
-    FK_REGION_TASK_MIN: u32 = 32;
+    FK_REGION_TASK_MIN: u32 = 16;
 }
 
 /// The runtime kernels' signatures; the driver fills these by name.
