@@ -58,6 +58,7 @@ rule!(
     rule6_farm_in_async_code,
     rule6_start_under_private_condition,
     rule6_recursive_async_call_under_private_condition,
-    unsupported_recursive_async_call_with_array_under_private_condition,
+    rule6_recursive_async_call_with_array_under_private_condition,
+    rule6_recursive_async_call_with_pointer_into_frame,
     rule6_group_construct_call_under_private_condition,
 );

@@ -18,9 +18,15 @@ use super::*;
 use fork_frontend::hir::Block;
 use fork_frontend::sync_calls::{children, expr_calls, own_exprs, stmt_calls};
 
-/// The callee's variables in one inlined copy: each parameter and local gets a fresh private
-/// local of the caller.
-type Renaming = HashMap<VarId, VarId>;
+/// The callee's variables in one copy: each parameter and local gets a fresh private local of
+/// the caller, except those of a recursion's frame that live in memory, which live in their
+/// frame's home on the processor's stack (`recursion`, `Home`).
+#[derive(Default)]
+pub(super) struct Renaming {
+    pub names: HashMap<VarId, VarId>,
+    /// By the callee's variable.
+    pub homes: HashMap<VarId, super::recursion::Home>,
+}
 
 impl Builder<'_> {
     /// The statements of an asynchronous region with every inlinable call replaced by the
@@ -118,7 +124,7 @@ impl Builder<'_> {
         span: Span,
     ) -> Vec<Stmt> {
         let f = self.program.func(func).clone();
-        let mut names = Renaming::new();
+        let mut names = Renaming::default();
         let mut stmts = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
             let local = self.renamed(*p, func, &mut names);
@@ -262,7 +268,7 @@ impl Builder<'_> {
         if !own {
             return v;
         }
-        if let Some(&local) = names.get(&v) {
+        if let Some(&local) = names.names.get(&v) {
             return local;
         }
         let copy = Var {
@@ -277,7 +283,7 @@ impl Builder<'_> {
         };
         let local = VarId(self.program.vars.len() as u32);
         self.program.vars.push(copy);
-        names.insert(v, local);
+        names.names.insert(v, local);
         local
     }
 
@@ -285,9 +291,14 @@ impl Builder<'_> {
         match &mut s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.rename_expr(e, callee, names),
             StmtKind::Decl { var, init } => {
+                let home = names.homes.get(var).cloned();
                 *var = self.renamed(*var, callee, names);
                 for i in init.iter_mut().flatten() {
                     self.rename_expr(&mut i.value, callee, names);
+                }
+                if let Some(home) = home {
+                    let scratch = *var;
+                    *s = self.declared_home(&home, scratch, s.clone());
                 }
             }
             StmtKind::Block(b) => {
@@ -336,6 +347,10 @@ impl Builder<'_> {
 
     fn rename_expr(&mut self, e: &mut Expr, callee: FuncId, names: &mut Renaming) {
         if let ExprKind::Var(v) = &mut e.kind {
+            if let Some(home) = names.homes.get(v) {
+                *e = self.home_place(home, e.span);
+                return;
+            }
             *v = self.renamed(*v, callee, names);
         }
         e.for_each_child_mut(|c| self.rename_expr(c, callee, names));

@@ -40,8 +40,7 @@ pub const E0501: Code = Code {
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
 code, a call of a recursive asynchronous function that synchronises (it contains a \
 `barrier`, `start` or `seq`) and cannot be compiled in place: it (or a function of its \
-recursion) has a `sh` parameter, an array or a variable whose address is taken, a `fork` or \
-`farm`, or calls into its recursion inside a group construct of its own. Other asynchronous \
+recursion) calls into its recursion inside a group construct of its own. Other asynchronous \
 callees are compiled in place of the call (a recursive one as a state machine over a \
 per-processor call stack), and their barriers pair with the other processors' barriers as in \
 the simulator; these need a host call of the group for the processors that reach it while \
