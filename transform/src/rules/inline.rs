@@ -8,15 +8,18 @@
 //! with the callee's body in place of the call: its barriers become the region's own, which
 //! `async_region` turns into kernels or barrier phases like any other.
 //!
-//! A function is inlined where that is exact: it is `async`, synchronises, is not recursive,
-//! has no `sh` parameter and contains no `farm` (whose group needs the host call; a `start`
-//! or `seq` in place is a stop of the caller's region, `has_group_construct`); the call is a whole statement or runs before the rest of
-//! its statement, as the simulator enters it step by step (`inline_site`). Other calls stay
-//! host calls.
+//! A function is inlined where that is exact: it is `async`, synchronises, does not call
+//! itself in its own frame (`recursive`: calls in a group construct's body are calls of the
+//! group it forms, not of the frame), has no `sh` parameter and contains no `farm` (whose
+//! group needs the host call; a `start` or `seq` in place is a stop of the caller's region,
+//! `has_group_construct`); the call is a whole statement or runs before the rest of its
+//! statement, as the simulator enters it step by step (`inline_site`). A function whose copies
+//! in place would hold copies of it without end, through a group construct's body, is not
+//! (`regrouped`). Other calls stay host calls.
 
 use super::*;
 use fork_frontend::hir::Block;
-use fork_frontend::sync_calls::{children, expr_calls, own_exprs, stmt_calls};
+use fork_frontend::sync_calls::{children, expr_calls, own_exprs};
 
 /// The callee's variables in one copy: each parameter and local gets a fresh private local of
 /// the caller, except those of a recursion's frame that live in memory, which live in their
@@ -423,6 +426,9 @@ pub(super) fn replace_first(s: &mut Stmt, call: &Expr, value: Expr) {
 /// recursive, as a state machine (`recursion`).
 fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     let f = program.func(func);
+    if regrouped(program, func) {
+        return false;
+    }
     if recursive(program, func) {
         return super::recursion::flattenable(program, summaries, func);
     }
@@ -434,16 +440,18 @@ fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
         && !f.body.stmts.iter().any(has_group_construct)
 }
 
-/// Whether `func` may call itself, directly or through other functions.
+/// Whether `func` may call itself in its own frame, directly or through other functions
+/// (`frame_calls`): whether a copy of its body in place of a call would hold another.
 pub(crate) fn recursive(program: &Program, func: FuncId) -> bool {
     reaches(program, func, func, &mut Vec::new())
 }
 
-/// Whether a call of `from` may call `to`, directly or through other functions.
+/// Whether a call of `from` may call `to` in its own frame, directly or through other
+/// functions (`frame_calls`).
 pub(super) fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
     let mut callees = Vec::new();
     for s in &program.func(from).body.stmts {
-        stmt_calls(s, &mut callees);
+        frame_calls(s, &mut callees);
     }
     callees.into_iter().any(|c| {
         c == to
@@ -451,6 +459,83 @@ pub(super) fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Ve
                 seen.push(c);
                 reaches(program, c, to, seen)
             })
+    })
+}
+
+/// The functions `s` calls in the frame of its function: not those called in a group
+/// construct's body, which the group it forms calls (a host call, or code in place in a
+/// region of its own), however the frame is compiled.
+pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
+    if let StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. } =
+        s.kind
+    {
+        return;
+    }
+    own_exprs(s).into_iter().for_each(|e| expr_calls(e, out));
+    children(s).into_iter().for_each(|c| frame_calls(c, out));
+}
+
+/// Whether copies of `func` in place of its calls would hold copies of it without end: it is
+/// on a cycle of calls compiled in place (those in asynchronous code, and in a `seq` body,
+/// which runs as the asynchronous code of its one member, `seq_region`) one of which is in a
+/// group construct's body (a `farm` or `seq` in a `start`). A state machine repeats the
+/// frames of a recursion at run time, but such a body is compiled apart from the machine (by
+/// the host, for the group it forms), with the callee's body in place again. So such a
+/// function stays a host call of the group.
+fn regrouped(program: &Program, func: FuncId) -> bool {
+    // The calls compiled in place in each function: callee, and whether in a group
+    // construct's body.
+    fn visit(s: &Stmt, grouped: bool, in_seq: bool, out: &mut Vec<(FuncId, bool)>) {
+        if s.mode == Mode::Async || in_seq {
+            let mut calls = Vec::new();
+            own_exprs(s)
+                .into_iter()
+                .for_each(|e| expr_calls(e, &mut calls));
+            out.extend(calls.into_iter().map(|c| (c, grouped)));
+        }
+        let group = matches!(
+            s.kind,
+            StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. }
+        );
+        let seq = matches!(s.kind, StmtKind::Seq(_));
+        for c in children(s) {
+            visit(c, grouped || group, in_seq || seq, out);
+        }
+    }
+    let calls: Vec<Vec<(FuncId, bool)>> = program
+        .funcs
+        .iter()
+        .map(|f| {
+            let mut out = Vec::new();
+            f.body
+                .stmts
+                .iter()
+                .for_each(|s| visit(s, false, false, &mut out));
+            out
+        })
+        .collect();
+    // Whether `to` is `from` or reached from it by those calls.
+    let reaches = |from: FuncId, to: FuncId| {
+        let mut seen = vec![from];
+        let mut next = vec![from];
+        while let Some(f) = next.pop() {
+            if f == to {
+                return true;
+            }
+            for &(g, _) in &calls[f.0 as usize] {
+                if !seen.contains(&g) {
+                    seen.push(g);
+                    next.push(g);
+                }
+            }
+        }
+        false
+    };
+    (0..program.funcs.len()).any(|h| {
+        let h = FuncId(h as u32);
+        calls[h.0 as usize]
+            .iter()
+            .any(|&(g, grouped)| grouped && reaches(g, func) && reaches(func, h))
     })
 }
 

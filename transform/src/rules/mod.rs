@@ -38,9 +38,10 @@ pub const E0501: Code = Code {
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
-code, a call of a recursive asynchronous function that synchronises (it contains a \
-`barrier`, `start` or `seq`) and cannot be compiled in place: it (or a function of its \
-recursion) calls into its recursion inside a group construct of its own. Other asynchronous \
+code, a call of an asynchronous function that synchronises (it contains a `barrier`, \
+`start` or `seq`) and cannot be compiled in place: it calls itself (directly or \
+through other functions) in a `seq` or a `farm` inside a `start` of its own, so its copies in \
+place would not end. Other asynchronous \
 callees are compiled in place of the call (a recursive one as a state machine over a \
 per-processor call stack), and their barriers pair with the other processors' barriers as in \
 the simulator; these need a host call of the group for the processors that reach it while \

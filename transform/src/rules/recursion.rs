@@ -32,17 +32,25 @@
 //! scratch copy (zeroes, then the initialiser) that the home takes whole: an array is the
 //! only field of a struct there, so that this is one assignment.
 //!
+//! The recursion is that of the frames (`inline::frame_calls`): a call in a group construct's
+//! body (a `start` or `seq` of the function) is made by the group it forms, in synchronous
+//! code a host call of that group (`HostOp::Call`, exact as any call from synchronous code),
+//! whose host function compiles its own frame's calls as a state machine again; no state
+//! machine holds it.
+//!
 //! What is compiled so (`flattenable`): a recursion whose functions are `async` (so it has no
-//! `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are blocks) and make no
-//! call into the recursion inside a group construct. Other recursive callees stay host calls
-//! of the group (`HostOp::Call`).
+//! `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are blocks), unless a
+//! copy of the body in place would hold another one without end (`inline::regrouped`: a
+//! call of the recursion in a `seq` or a `farm` inside a `start` of its own, which is
+//! compiled in place apart from the machine). Other recursive callees stay host calls of
+//! the group (`HostOp::Call`).
 
-use super::inline::Renaming;
+use super::inline::{frame_calls, Renaming};
 use super::*;
 use fork_frontend::hir::{
     BinOp, Block, Builtin, Field, FuncId, Function, Stmt, StructDef, StructId, SwitchCase, VarId,
 };
-use fork_frontend::sync_calls::{children, own_exprs, stmt_calls};
+use fork_frontend::sync_calls::children;
 
 use crate::plan::STACK_FRAMES;
 
@@ -335,7 +343,7 @@ impl Builder<'_> {
                 .for_each(|s| places_of(&self.program, self.summaries, s, funcs, &mut places));
             stops |= has_stops(&self.program, self.summaries, &places);
             let mut calls = Vec::new();
-            body.iter().for_each(|s| stmt_calls(s, &mut calls));
+            body.iter().for_each(|s| frame_calls(s, &mut calls));
             let sites = calls.iter().filter(|c| funcs.contains(c)).count();
             most = most.max(places.len() + sites);
         }
@@ -771,9 +779,7 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
     super::inline::recursive(program, func)
         && funcs.iter().all(|&g| {
             let f = program.func(g);
-            f.kind == FnKind::Async
-                && summaries.is_host_fn(g)
-                && !f.body.stmts.iter().any(|s| grouped_call(s, &funcs, false))
+            f.kind == FnKind::Async && summaries.is_host_fn(g)
         })
 }
 
@@ -786,14 +792,14 @@ fn frame_vars(f: &Function) -> Vec<VarId> {
 }
 
 /// The functions of `func`'s recursion: `func` first, then those it may call that may call
-/// it, in the program's order.
+/// it, in the program's order, all in their frames (`inline::frame_calls`).
 fn recursion_of(program: &Program, func: FuncId) -> Vec<FuncId> {
     let mut seen = Vec::new();
     let mut next = vec![func];
     while let Some(f) = next.pop() {
         let mut callees = Vec::new();
         for s in &program.func(f).body.stmts {
-            stmt_calls(s, &mut callees);
+            frame_calls(s, &mut callees);
         }
         for c in callees {
             if !seen.contains(&c) {
@@ -932,31 +938,10 @@ fn decls(s: &Stmt, out: &mut Vec<VarId>) {
     }
 }
 
-/// Whether `s` calls `func` inside a group construct's body (`inside`: it is in one) or in a
-/// loop's test or step.
-fn grouped_call(s: &Stmt, funcs: &[FuncId], inside: bool) -> bool {
-    let here = |e: &Expr| {
-        let mut c = Vec::new();
-        fork_frontend::sync_calls::expr_calls(e, &mut c);
-        c.iter().any(|f| funcs.contains(f))
-    };
-    let own = match &s.kind {
-        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).any(here),
-        _ => inside && own_exprs(s).into_iter().any(here),
-    };
-    let group = matches!(
-        s.kind,
-        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. }
-    );
-    own || children(s)
-        .into_iter()
-        .any(|c| grouped_call(c, funcs, inside || group))
-}
-
-/// Whether `s` calls one of `funcs` anywhere.
+/// Whether `s` calls one of `funcs` in its frame (`inline::frame_calls`).
 fn calls(s: &Stmt, funcs: &[FuncId]) -> bool {
     let mut c = Vec::new();
-    stmt_calls(s, &mut c);
+    frame_calls(s, &mut c);
     c.iter().any(|f| funcs.contains(f))
 }
 
