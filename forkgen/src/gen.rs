@@ -79,6 +79,7 @@ pub const FEATURES: &[&str] = &[
     "seq-in-async",
     "async-recursion",
     "recursion-frames",
+    "recursion-in-start",
 ];
 
 #[derive(Clone, Debug)]
@@ -1002,6 +1003,13 @@ impl Gen<'_> {
                     // The callee adds to this frame's array through `UP` (`FRAME`).
                     let i = self.expr(ctx, 1, false);
                     body.insert(0, Stmt::simple("UP = &w[(", i, ") & 3];"));
+                }
+                if recursive && self.opts.on("recursion-in-start") && self.rng.chance(25) {
+                    // A call by the group a `start` forms: a host call of that group, not a
+                    // frame of the state machine (docs/language.md §8).
+                    let mut start = Stmt::nest("start", None, "");
+                    set_body(&mut start, body, None);
+                    body = vec![start];
                 }
                 let mut s = Stmt::nest("if (d > 0)", None, "");
                 set_body(&mut s, body, None);
