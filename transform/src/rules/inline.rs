@@ -13,9 +13,9 @@
 //! group it forms, not of the frame), has no `sh` parameter and contains no `farm` (whose
 //! group needs the host call; a `start` or `seq` in place is a stop of the caller's region,
 //! `has_group_construct`); the call is a whole statement or runs before the rest of its
-//! statement, as the simulator enters it step by step (`inline_site`). A function whose copies
-//! in place would hold copies of it without end, through a group construct's body, is not
-//! (`regrouped`). Other calls stay host calls.
+//! statement, as the simulator enters it step by step (`inline_site`). In a group construct's
+//! body, a function whose copies in place would hold copies of it without end through such
+//! bodies is not (`regrouped`). Other calls stay host calls.
 
 use super::*;
 use fork_frontend::hir::Block;
@@ -74,8 +74,17 @@ impl Builder<'_> {
         Some(rest)
     }
 
+    /// The call of `s` compiled in place here (`inline_site`): not, inside a group construct's
+    /// body, one of a `regrouped` function, which stays a host call of the group there.
+    fn in_place_site<'s>(&self, s: &'s Stmt) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
+        let (program, summaries) = (&self.program, self.summaries);
+        first_call(s, &|f| {
+            inlinable(program, summaries, f) && !(self.group_bodies > 0 && regrouped(program, f))
+        })
+    }
+
     fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        if let Some((call, func, args)) = inline_site(&self.program, self.summaries, s) {
+        if let Some((call, func, args)) = self.in_place_site(s) {
             let span = s.span;
             let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
@@ -426,9 +435,6 @@ pub(super) fn replace_first(s: &mut Stmt, call: &Expr, value: Expr) {
 /// recursive, as a state machine (`recursion`).
 fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     let f = program.func(func);
-    if regrouped(program, func) {
-        return false;
-    }
     if recursive(program, func) {
         return super::recursion::flattenable(program, summaries, func);
     }
@@ -480,8 +486,9 @@ pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
 /// which runs as the asynchronous code of its one member, `seq_region`) one of which is in a
 /// group construct's body (a `farm` or `seq` in a `start`). A state machine repeats the
 /// frames of a recursion at run time, but such a body is compiled apart from the machine (by
-/// the host, for the group it forms), with the callee's body in place again. So such a
-/// function stays a host call of the group.
+/// the host, for the group it forms), with the callee's body in place again. So inside a
+/// group construct's body a call of such a function stays a host call of the group
+/// (`Builder::in_place_site`): the cycle ends there.
 fn regrouped(program: &Program, func: FuncId) -> bool {
     // The calls compiled in place in each function: callee, and whether in a group
     // construct's body.
@@ -493,13 +500,9 @@ fn regrouped(program: &Program, func: FuncId) -> bool {
                 .for_each(|e| expr_calls(e, &mut calls));
             out.extend(calls.into_iter().map(|c| (c, grouped)));
         }
-        let group = matches!(
-            s.kind,
-            StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. }
-        );
         let seq = matches!(s.kind, StmtKind::Seq(_));
         for c in children(s) {
-            visit(c, grouped || group, in_seq || seq, out);
+            visit(c, grouped || is_group_construct(s), in_seq || seq, out);
         }
     }
     let calls: Vec<Vec<(FuncId, bool)>> = program
@@ -545,25 +548,46 @@ pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncI
 }
 
 /// Whether some call of `func` runs as a host call: one that is not a whole statement of
-/// asynchronous code (`inline_site`).
+/// asynchronous code (`inline_site`), or is one in a group construct's body where `func` is
+/// `regrouped` (`Builder::in_place_site`).
 fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
-    fn visit(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> bool {
+    /// `hosted`: calls of `func` in a group construct's body are host calls; `grouped`: `s` is
+    /// in one.
+    fn visit(
+        program: &Program,
+        summaries: &Summaries,
+        s: &Stmt,
+        func: FuncId,
+        hosted: bool,
+        grouped: bool,
+    ) -> bool {
         let inlined = s.mode == Mode::Async
+            && !(grouped && hosted)
             && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
         own_exprs(s)
             .into_iter()
             .for_each(|e| expr_calls(e, &mut own));
+        let grouped = grouped || is_group_construct(s);
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)
             || children(s)
                 .into_iter()
-                .any(|c| visit(program, summaries, c, func))
+                .any(|c| visit(program, summaries, c, func, hosted, grouped))
     }
+    let hosted = regrouped(program, func);
     program
         .funcs
         .iter()
         .flat_map(|f| &f.body.stmts)
-        .any(|s| visit(program, summaries, s, func))
+        .any(|s| visit(program, summaries, s, func, hosted, false))
+}
+
+/// A `start`, `seq`, `farm` or `fork`: its body is run by a group it forms.
+pub(super) fn is_group_construct(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. }
+    )
 }
 
 /// Whether the asynchronous code `s` holds a group construct that needs the host call: a

@@ -39,11 +39,11 @@
 //! machine holds it.
 //!
 //! What is compiled so (`flattenable`): a recursion whose functions are `async` (so it has no
-//! `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are blocks), unless a
-//! copy of the body in place would hold another one without end (`inline::regrouped`: a
-//! call of the recursion in a `seq` or a `farm` inside a `start` of its own, which is
-//! compiled in place apart from the machine). Other recursive callees stay host calls of
-//! the group (`HostOp::Call`).
+//! `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are blocks). Inside a
+//! group construct's body, a call of a function whose copies in place would hold copies of
+//! it without end (`inline::regrouped`: it calls itself in a `seq` or `farm` inside a
+//! `start` of its own, compiled in place apart from the machine) stays a host call of the
+//! group (`HostOp::Call`).
 
 use super::inline::{frame_calls, Renaming};
 use super::*;
