@@ -45,7 +45,7 @@
 //! `start` of its own, compiled in place apart from the machine) stays a host call of the
 //! group (`HostOp::Call`).
 
-use super::inline::{frame_calls, Renaming};
+use super::inline::{frame_calls, is_group_construct, Renaming};
 use super::*;
 use fork_frontend::hir::{
     BinOp, Block, Builtin, Field, FuncId, Function, Stmt, StructDef, StructId, SwitchCase, VarId,
@@ -933,7 +933,7 @@ fn deeper(b: &Builder, c: &Chain, base: i64, digit: i64, span: Span) -> Vec<Stmt
 fn decls(s: &Stmt, out: &mut Vec<VarId>) {
     match &s.kind {
         StmtKind::Decl { var, .. } => out.push(*var),
-        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. } => {}
+        _ if is_group_construct(s) => {}
         _ => children(s).into_iter().for_each(|c| decls(c, out)),
     }
 }
