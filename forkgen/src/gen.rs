@@ -78,6 +78,8 @@ pub const FEATURES: &[&str] = &[
     "start-in-async",
     "seq-in-async",
     "async-recursion",
+    "recursion-frames",
+    "recursion-in-start",
 ];
 
 #[derive(Clone, Debug)]
@@ -256,7 +258,7 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
 fn header() -> String {
     format!(
         "#define MAXP {MAXP}\n#define K {ROW}\n\nstruct cell {{\n    int a;\n    int b;\n}};\n\n\
-         sh int S[MAXP][K];\nsh struct cell R[MAXP];\nsh int ACC[{}];\nsh int G0, G1;\n",
+         sh int S[MAXP][K];\nsh struct cell R[MAXP];\nsh int ACC[{}];\nsh int G0, G1;\npr int *UP;\n",
         ACC_OPS.len()
     )
 }
@@ -330,6 +332,12 @@ impl Gen<'_> {
         let mut body = vec![Stmt::raw(prologue, false)];
         if mode != Mode::Straight {
             body.push(pointers());
+        }
+        if recursive && self.frames() {
+            body.push(Stmt::raw(FRAME, true));
+            self.scope
+                .privs
+                .extend(["w[0]", "w[d & 3]", "*wp"].map(String::from));
         }
         if let Kind::Async { barrier: true } = kind {
             // Every member must reach the barrier: no `return` before it.
@@ -978,8 +986,8 @@ impl Gen<'_> {
             }
             S::Recurse => {
                 let this = &self.funcs[ctx.this.expect("recursion in a function")];
-                let (mut name, kind) = (this.name.clone(), this.kind);
-                if this.recursive && self.rng.chance(40) {
+                let (mut name, kind, recursive) = (this.name.clone(), this.kind, this.recursive);
+                if recursive && self.rng.chance(40) {
                     // Another function of the recursion, maybe not generated yet.
                     name = self.rng.pick(&self.recursive).clone();
                 }
@@ -990,8 +998,21 @@ impl Gen<'_> {
                 } else {
                     Stmt::simple(format!("{v} = {name}("), e, ", d - 1);")
                 };
+                let mut body = vec![call];
+                if recursive && self.frames() {
+                    // The callee adds to this frame's array through `UP` (`FRAME`).
+                    let i = self.expr(ctx, 1, false);
+                    body.insert(0, Stmt::simple("UP = &w[(", i, ") & 3];"));
+                }
+                if recursive && self.opts.on("recursion-in-start") && self.rng.chance(25) {
+                    // A call by the group a `start` forms: a host call of that group, not a
+                    // frame of the state machine (docs/language.md §8).
+                    let mut start = Stmt::nest("start", None, "");
+                    set_body(&mut start, body, None);
+                    body = vec![start];
+                }
                 let mut s = Stmt::nest("if (d > 0)", None, "");
-                set_body(&mut s, vec![call], None);
+                set_body(&mut s, body, None);
                 out.push(s);
             }
             S::Print => {
@@ -1160,6 +1181,12 @@ impl Gen<'_> {
             });
         }
         Expr::Call(f, args)
+    }
+
+    /// Whether recursive `async` functions have an array and a variable whose address is
+    /// taken in each frame, and pass a pointer into it to the frames they call (`FRAME`).
+    fn frames(&self) -> bool {
+        self.opts.on("recursion-frames")
     }
 
     /// Whether `ctx` is in the body of an `async` function.
@@ -1342,6 +1369,17 @@ fn set_body(s: &mut Stmt, new_body: Vec<Stmt>, new_alt: Option<Vec<Stmt>>) {
         *alt = new_alt;
     }
 }
+
+/// The frame of a recursive `async` function (`recursion-frames`): an array and a variable
+/// whose address is taken, which statements assign and read (`w[0]`, `w[d & 3]`, `*wp`); the
+/// caller's frame pointed to by `UP` (set just before the call, so the caller's frame is
+/// running) gets the argument added, which the caller reads after the call.
+const FRAME: &str = "pr int w[4] = {x, d, 7};
+    pr int *wp = &v1;
+    if (UP) {
+        *UP = (*UP + x) % 5000;
+        UP = 0;
+    }";
 
 /// The end of `main`, run by the root group: a hash of all memory the program wrote.
 const CHECKSUM: &str = "seq {

@@ -8,19 +8,28 @@
 //! with the callee's body in place of the call: its barriers become the region's own, which
 //! `async_region` turns into kernels or barrier phases like any other.
 //!
-//! A function is inlined where that is exact: it is `async`, synchronises, is not recursive,
-//! has no `sh` parameter and contains no `farm` (whose group needs the host call; a `start`
-//! or `seq` in place is a stop of the caller's region, `has_group_construct`); the call is a whole statement or runs before the rest of
-//! its statement, as the simulator enters it step by step (`inline_site`). Other calls stay
-//! host calls.
+//! A function is inlined where that is exact: it is `async`, synchronises, does not call
+//! itself in its own frame (`recursive`: calls in a group construct's body are calls of the
+//! group it forms, not of the frame), has no `sh` parameter and contains no `farm` (whose
+//! group needs the host call; a `start` or `seq` in place is a stop of the caller's region,
+//! `has_group_construct`); the call is a whole statement or runs before the rest of its
+//! statement, as the simulator enters it step by step (`inline_site`). In a group construct's
+//! body, a function whose copies in place would hold copies of it without end through such
+//! bodies is not (`regrouped`). Other calls stay host calls.
 
 use super::*;
 use fork_frontend::hir::Block;
-use fork_frontend::sync_calls::{children, expr_calls, own_exprs, stmt_calls};
+use fork_frontend::sync_calls::{children, expr_calls, own_exprs};
 
-/// The callee's variables in one inlined copy: each parameter and local gets a fresh private
-/// local of the caller.
-type Renaming = HashMap<VarId, VarId>;
+/// The callee's variables in one copy: each parameter and local gets a fresh private local of
+/// the caller, except those of a recursion's frame that live in memory, which live in their
+/// frame's home on the processor's stack (`recursion`, `Home`).
+#[derive(Default)]
+pub(super) struct Renaming {
+    pub names: HashMap<VarId, VarId>,
+    /// By the callee's variable.
+    pub homes: HashMap<VarId, super::recursion::Home>,
+}
 
 impl Builder<'_> {
     /// The statements of an asynchronous region with every inlinable call replaced by the
@@ -65,8 +74,17 @@ impl Builder<'_> {
         Some(rest)
     }
 
+    /// The call of `s` compiled in place here (`inline_site`): not, inside a group construct's
+    /// body, one of a `regrouped` function, which stays a host call of the group there.
+    fn in_place_site<'s>(&self, s: &'s Stmt) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
+        let (program, summaries) = (&self.program, self.summaries);
+        first_call(s, &|f| {
+            inlinable(program, summaries, f) && !(self.group_bodies > 0 && regrouped(program, f))
+        })
+    }
+
     fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        if let Some((call, func, args)) = inline_site(&self.program, self.summaries, s) {
+        if let Some((call, func, args)) = self.in_place_site(s) {
             let span = s.span;
             let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
@@ -118,7 +136,7 @@ impl Builder<'_> {
         span: Span,
     ) -> Vec<Stmt> {
         let f = self.program.func(func).clone();
-        let mut names = Renaming::new();
+        let mut names = Renaming::default();
         let mut stmts = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
             let local = self.renamed(*p, func, &mut names);
@@ -262,7 +280,7 @@ impl Builder<'_> {
         if !own {
             return v;
         }
-        if let Some(&local) = names.get(&v) {
+        if let Some(&local) = names.names.get(&v) {
             return local;
         }
         let copy = Var {
@@ -277,7 +295,7 @@ impl Builder<'_> {
         };
         let local = VarId(self.program.vars.len() as u32);
         self.program.vars.push(copy);
-        names.insert(v, local);
+        names.names.insert(v, local);
         local
     }
 
@@ -285,9 +303,14 @@ impl Builder<'_> {
         match &mut s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.rename_expr(e, callee, names),
             StmtKind::Decl { var, init } => {
+                let home = names.homes.get(var).cloned();
                 *var = self.renamed(*var, callee, names);
                 for i in init.iter_mut().flatten() {
                     self.rename_expr(&mut i.value, callee, names);
+                }
+                if let Some(home) = home {
+                    let scratch = *var;
+                    *s = self.declared_home(&home, scratch, s.clone());
                 }
             }
             StmtKind::Block(b) => {
@@ -336,6 +359,10 @@ impl Builder<'_> {
 
     fn rename_expr(&mut self, e: &mut Expr, callee: FuncId, names: &mut Renaming) {
         if let ExprKind::Var(v) = &mut e.kind {
+            if let Some(home) = names.homes.get(v) {
+                *e = self.home_place(home, e.span);
+                return;
+            }
             *v = self.renamed(*v, callee, names);
         }
         e.for_each_child_mut(|c| self.rename_expr(c, callee, names));
@@ -419,16 +446,18 @@ fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
         && !f.body.stmts.iter().any(has_group_construct)
 }
 
-/// Whether `func` may call itself, directly or through other functions.
+/// Whether `func` may call itself in its own frame, directly or through other functions
+/// (`frame_calls`): whether a copy of its body in place of a call would hold another.
 pub(crate) fn recursive(program: &Program, func: FuncId) -> bool {
     reaches(program, func, func, &mut Vec::new())
 }
 
-/// Whether a call of `from` may call `to`, directly or through other functions.
+/// Whether a call of `from` may call `to` in its own frame, directly or through other
+/// functions (`frame_calls`).
 pub(super) fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Vec<FuncId>) -> bool {
     let mut callees = Vec::new();
     for s in &program.func(from).body.stmts {
-        stmt_calls(s, &mut callees);
+        frame_calls(s, &mut callees);
     }
     callees.into_iter().any(|c| {
         c == to
@@ -439,31 +468,126 @@ pub(super) fn reaches(program: &Program, from: FuncId, to: FuncId, seen: &mut Ve
     })
 }
 
+/// The functions `s` calls in the frame of its function: not those called in a group
+/// construct's body, which the group it forms calls (a host call, or code in place in a
+/// region of its own), however the frame is compiled.
+pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
+    if let StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. } =
+        s.kind
+    {
+        return;
+    }
+    own_exprs(s).into_iter().for_each(|e| expr_calls(e, out));
+    children(s).into_iter().for_each(|c| frame_calls(c, out));
+}
+
+/// Whether copies of `func` in place of its calls would hold copies of it without end: it is
+/// on a cycle of calls compiled in place (those in asynchronous code, and in a `seq` body,
+/// which runs as the asynchronous code of its one member, `seq_region`) one of which is in a
+/// group construct's body (a `farm` or `seq` in a `start`). A state machine repeats the
+/// frames of a recursion at run time, but such a body is compiled apart from the machine (by
+/// the host, for the group it forms), with the callee's body in place again. So inside a
+/// group construct's body a call of such a function stays a host call of the group
+/// (`Builder::in_place_site`): the cycle ends there.
+fn regrouped(program: &Program, func: FuncId) -> bool {
+    // The calls compiled in place in each function: callee, and whether in a group
+    // construct's body.
+    fn visit(s: &Stmt, grouped: bool, in_seq: bool, out: &mut Vec<(FuncId, bool)>) {
+        if s.mode == Mode::Async || in_seq {
+            let mut calls = Vec::new();
+            own_exprs(s)
+                .into_iter()
+                .for_each(|e| expr_calls(e, &mut calls));
+            out.extend(calls.into_iter().map(|c| (c, grouped)));
+        }
+        let seq = matches!(s.kind, StmtKind::Seq(_));
+        for c in children(s) {
+            visit(c, grouped || is_group_construct(s), in_seq || seq, out);
+        }
+    }
+    let calls: Vec<Vec<(FuncId, bool)>> = program
+        .funcs
+        .iter()
+        .map(|f| {
+            let mut out = Vec::new();
+            f.body
+                .stmts
+                .iter()
+                .for_each(|s| visit(s, false, false, &mut out));
+            out
+        })
+        .collect();
+    // Whether `to` is `from` or reached from it by those calls.
+    let reaches = |from: FuncId, to: FuncId| {
+        let mut seen = vec![from];
+        let mut next = vec![from];
+        while let Some(f) = next.pop() {
+            if f == to {
+                return true;
+            }
+            for &(g, _) in &calls[f.0 as usize] {
+                if !seen.contains(&g) {
+                    seen.push(g);
+                    next.push(g);
+                }
+            }
+        }
+        false
+    };
+    (0..program.funcs.len()).any(|h| {
+        let h = FuncId(h as u32);
+        calls[h.0 as usize]
+            .iter()
+            .any(|&(g, grouped)| grouped && reaches(g, func) && reaches(func, h))
+    })
+}
+
 /// Whether every call of `func` is inlined: it needs no host function.
 pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     inlinable(program, summaries, func) && !called_on_host(program, summaries, func)
 }
 
 /// Whether some call of `func` runs as a host call: one that is not a whole statement of
-/// asynchronous code (`inline_site`).
+/// asynchronous code (`inline_site`), or is one in a group construct's body where `func` is
+/// `regrouped` (`Builder::in_place_site`).
 fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
-    fn visit(program: &Program, summaries: &Summaries, s: &Stmt, func: FuncId) -> bool {
+    /// `hosted`: calls of `func` in a group construct's body are host calls; `grouped`: `s` is
+    /// in one.
+    fn visit(
+        program: &Program,
+        summaries: &Summaries,
+        s: &Stmt,
+        func: FuncId,
+        hosted: bool,
+        grouped: bool,
+    ) -> bool {
         let inlined = s.mode == Mode::Async
+            && !(grouped && hosted)
             && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
         own_exprs(s)
             .into_iter()
             .for_each(|e| expr_calls(e, &mut own));
+        let grouped = grouped || is_group_construct(s);
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)
             || children(s)
                 .into_iter()
-                .any(|c| visit(program, summaries, c, func))
+                .any(|c| visit(program, summaries, c, func, hosted, grouped))
     }
+    let hosted = regrouped(program, func);
     program
         .funcs
         .iter()
         .flat_map(|f| &f.body.stmts)
-        .any(|s| visit(program, summaries, s, func))
+        .any(|s| visit(program, summaries, s, func, hosted, false))
+}
+
+/// A `start`, `seq`, `farm` or `fork`: its body is run by a group it forms.
+pub(super) fn is_group_construct(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. }
+    )
 }
 
 /// Whether the asynchronous code `s` holds a group construct that needs the host call: a

@@ -38,10 +38,10 @@ pub const E0501: Code = Code {
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
-code, a call of a recursive asynchronous function that synchronises (it contains a \
-`barrier`, `start` or `seq`) and cannot be compiled in place: it (or a function of its \
-recursion) has a `sh` parameter, an array or a variable whose address is taken, a `fork` or \
-`farm`, or calls into its recursion inside a group construct of its own. Other asynchronous \
+code, a call of an asynchronous function that synchronises (it contains a `barrier`, \
+`start` or `seq`) and cannot be compiled in place: the call is in a `farm` inside a `start` \
+of that function itself (directly or through other functions), where copies of its body in \
+place would not end. Other asynchronous \
 callees are compiled in place of the call (a recursive one as a state machine over a \
 per-processor call stack), and their barriers pair with the other processors' barriers as in \
 the simulator; these need a host call of the group for the processors that reach it while \
@@ -87,6 +87,9 @@ pub struct Builder<'s> {
     /// variables, the digits of their calls of other recursive functions, how many of those
     /// were compiled.
     pub(crate) chain_parents: Vec<(VarId, VarId, Vec<i64>, usize)>,
+    /// How many group constructs' bodies (`start`, `seq`, `farm`, `fork`) are being compiled
+    /// around the code being compiled (`inline::regrouped`).
+    pub(crate) group_bodies: u32,
 }
 
 impl<'s> Builder<'s> {
@@ -110,6 +113,7 @@ impl<'s> Builder<'s> {
             temps: 0,
             machines: HashMap::new(),
             chain_parents: Vec::new(),
+            group_bodies: 0,
         }
     }
 
@@ -133,6 +137,14 @@ impl<'s> Builder<'s> {
         self.close(&mut ops, CutReason::BlockEnd);
         self.scopes.pop();
         (ops, frame)
+    }
+
+    /// `compile`, the compilation of a group construct's body (`group_bodies`).
+    pub(crate) fn group_body<R>(&mut self, compile: impl FnOnce(&mut Self) -> R) -> R {
+        self.group_bodies += 1;
+        let compiled = compile(self);
+        self.group_bodies -= 1;
+        compiled
     }
 
     /// A private temporary of the current function.

@@ -16,7 +16,8 @@ impl Builder<'_> {
     pub(crate) fn start_region(&mut self, body: &Stmt, span: Span, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
         if self.reached_by_all(body) {
-            let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
+            let (body, shared_frame) =
+                self.group_body(|b| b.scoped_block(body, Mode::Sync, "start"));
             return ops.push(HostOp::Start {
                 body,
                 shared_frame,
@@ -48,7 +49,7 @@ impl Builder<'_> {
         let proc = mk(ExprKind::ProcNr, Type::INT, body.span);
         let dollar = Some(slot(self, proc, "start_dollar"));
         self.close(ops, CutReason::HostConstruct);
-        let (body_ops, frame) = self.scoped_block(body, Mode::Sync, "start");
+        let (body_ops, frame) = self.group_body(|b| b.scoped_block(body, Mode::Sync, "start"));
         ops.push(HostOp::Split(Split {
             kind: SplitKind::Fork { count, at, dollar },
             arms: vec![body_ops],
@@ -82,7 +83,7 @@ impl Builder<'_> {
     /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
     pub(crate) fn farm_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
-        self.async_region(block_stmts(body), ops);
+        self.group_body(|b| b.async_region(block_stmts(body), ops));
         self.close(ops, CutReason::Barrier);
     }
 
@@ -93,7 +94,7 @@ impl Builder<'_> {
         self.close(ops, CutReason::HostConstruct);
         let body = one_member(body, false);
         let mut seq_ops = Vec::new();
-        self.async_region(block_stmts(&body), &mut seq_ops);
+        self.group_body(|b| b.async_region(block_stmts(&body), &mut seq_ops));
         self.close(&mut seq_ops, CutReason::BlockEnd);
         ops.push(HostOp::Seq {
             body: seq_ops,

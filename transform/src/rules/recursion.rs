@@ -22,14 +22,35 @@
 //! point restores them. A call of another recursion inside is a state machine of its own
 //! that goes on with the chain number.
 //!
-//! What is compiled so (`flattenable`): a recursion whose functions are `async`, have only
-//! private scalar or struct variables whose address is not taken, no `fork` or `farm`, and no
-//! call into the recursion inside a group construct or a loop's test. Other recursive callees
-//! stay host calls of the group (`HostOp::Call`).
+//! The variables of a frame: a scalar or struct whose address is not taken is saved by value
+//! at a call and restored at its return point. An array, or a variable whose address is
+//! taken (`&v`, an array used as a pointer), lives in a *home* per frame instead: a stack of
+//! places indexed by `%sp`, where every use of it goes (`Home`). A pointer into the running
+//! frame then stays valid while the frame runs, in the frames it calls too, which is C's
+//! lifetime (one into a frame that has returned dangles, as in C); saving by value would
+//! leave it pointing at the deeper frame's copy. A declaration of such a variable declares a
+//! scratch copy (zeroes, then the initialiser) that the home takes whole: an array is the
+//! only field of a struct there, so that this is one assignment.
+//!
+//! The recursion is that of the frames (`inline::frame_calls`): a call in a group construct's
+//! body (a `start` or `seq` of the function) is made by the group it forms, in synchronous
+//! code a host call of that group (`HostOp::Call`, exact as any call from synchronous code),
+//! whose host function compiles its own frame's calls as a state machine again; no state
+//! machine holds it.
+//!
+//! What is compiled so (`flattenable`): a recursion whose functions are `async` (so it has no
+//! `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are blocks). Inside a
+//! group construct's body, a call of a function whose copies in place would hold copies of
+//! it without end (`inline::regrouped`: it calls itself in a `seq` or `farm` inside a
+//! `start` of its own, compiled in place apart from the machine) stays a host call of the
+//! group (`HostOp::Call`).
 
+use super::inline::{frame_calls, is_group_construct, Renaming};
 use super::*;
-use fork_frontend::hir::{BinOp, Block, Builtin, FuncId, Stmt, SwitchCase, VarId};
-use fork_frontend::sync_calls::{children, own_exprs, stmt_calls};
+use fork_frontend::hir::{
+    BinOp, Block, Builtin, Field, FuncId, Function, Stmt, StructDef, StructId, SwitchCase, VarId,
+};
+use fork_frontend::sync_calls::children;
 
 use crate::plan::STACK_FRAMES;
 
@@ -54,6 +75,19 @@ pub(crate) struct Chain {
     pub stops: Vec<i64>,
 }
 
+/// Where a variable of the recursion whose address is taken, or an array, lives: its place in
+/// each frame on the processor's stack (`Builder::home`), so that a pointer into a frame stays
+/// valid while the frame runs, also in the deeper frames it calls.
+#[derive(Debug, Clone)]
+pub(super) struct Home {
+    stack: VarId,
+    sp: VarId,
+    /// The variable's type.
+    ty: Type,
+    /// An array, the field of a struct on the stack.
+    wrapped: bool,
+}
+
 /// The case numbers: 0 ends the loop.
 const ENTRY: i64 = 1;
 const POP: i64 = 2;
@@ -63,8 +97,9 @@ struct Member {
     func: FuncId,
     /// Its first case.
     entry: i64,
-    params: Vec<VarId>,
-    /// Its variables (renamed) and their stacks.
+    /// Where its parameters live: renamed locals or homes.
+    params: Vec<Expr>,
+    /// Its variables saved by value (renamed) and their stacks.
     saved: Vec<(VarId, VarId)>,
     result: Option<VarId>,
 }
@@ -117,30 +152,52 @@ impl Builder<'_> {
             p.3 += 1;
             (p.0, p.1, digit)
         });
+        let originals: Vec<Vec<Stmt>> = funcs
+            .iter()
+            .map(|&g| self.program.func(g).body.stmts.clone())
+            .collect();
+        let (chain, frames) = self.chain(&originals, &funcs, pc, outer, span);
+        let sp = self.temp(Type::INT, "sp", span);
+        let mut names = Renaming::default();
+        for &g in &funcs {
+            for v in frame_vars(self.program.func(g)) {
+                let var = self.program.var(v);
+                if var.addr_taken || matches!(var.ty, Type::Array(..)) {
+                    let home = self.home(g, v, frames, sp, span);
+                    names.homes.insert(v, home);
+                }
+            }
+        }
         let mut bodies = Vec::new();
         let mut frames_of = Vec::new();
-        for &g in &funcs {
+        for (&g, mut body) in funcs.iter().zip(originals) {
             let f = self.program.func(g).clone();
-            let mut names = HashMap::new();
-            let params: Vec<VarId> = f
+            let params: Vec<Expr> = f
                 .params
                 .iter()
-                .map(|p| self.renamed(*p, g, &mut names))
+                .map(|p| match names.homes.get(p) {
+                    Some(home) => self.home_place(home, span),
+                    None => {
+                        let local = self.renamed(*p, g, &mut names);
+                        self.var_expr(local, span)
+                    }
+                })
                 .collect();
-            let mut body = f.body.stmts.clone();
             for s in &mut body {
                 self.rename_stmt(s, g, &mut names);
             }
-            // The variables of the running frame: those of a group construct's body end
-            // there, before any call of the recursion.
-            let mut own = f.params.clone();
-            f.body.stmts.iter().for_each(|s| decls(s, &mut own));
-            let mut own: Vec<VarId> = own.iter().filter_map(|v| names.get(v).copied()).collect();
+            // The variables of the running frame that are saved by value: those of a group
+            // construct's body end there, before any call of the recursion; those with a
+            // home stay in it.
+            let mut own: Vec<VarId> = frame_vars(&f)
+                .iter()
+                .filter(|v| !names.homes.contains_key(v))
+                .filter_map(|v| names.names.get(v).copied())
+                .collect();
             own.sort();
             bodies.push(body);
             frames_of.push((params, own, f.ret.clone()));
         }
-        let (chain, frames) = self.chain(&bodies, &funcs, pc, outer, span);
         let mut members = Vec::new();
         for (i, (&g, (params, mut own, ret))) in funcs.iter().zip(frames_of).enumerate() {
             // The chain number is the running frame's too: a return restores the caller's.
@@ -172,7 +229,6 @@ impl Builder<'_> {
             format!("%{}_returns", self.program.func(func).name),
             span,
         );
-        let sp = self.temp(Type::INT, "sp", span);
         let next = POP + members.len() as i64;
         let mut flat = Flat {
             members,
@@ -202,12 +258,15 @@ impl Builder<'_> {
         }
         let pop = flat.pop(self);
         flat.cases.push((POP, pop));
-        let mut stmts: Vec<Stmt> = flat.members[0]
-            .params
-            .iter()
-            .zip(args)
-            .map(|(p, a)| asg(self, *p, a, span))
-            .collect();
+        // The outermost frame's parameters, in their homes at `%sp` 0 where they have one.
+        let mut stmts = vec![asg(self, sp, int(0, span), span)];
+        stmts.extend(
+            flat.members[0]
+                .params
+                .iter()
+                .zip(args)
+                .map(|(p, a)| store(p.clone(), a, span)),
+        );
         let mut after = Vec::new();
         if let Some((c, base)) = &flat.chain {
             match outer {
@@ -229,7 +288,6 @@ impl Builder<'_> {
             self.chain_parents
                 .push((c.prefix, c.scale, std::mem::take(&mut flat.nested), 0));
         }
-        stmts.push(asg(self, sp, int(0, span), span));
         stmts.push(asg(self, pc, int(ENTRY, span), span));
         let cases = std::mem::take(&mut flat.cases)
             .into_iter()
@@ -285,7 +343,7 @@ impl Builder<'_> {
                 .for_each(|s| places_of(&self.program, self.summaries, s, funcs, &mut places));
             stops |= has_stops(&self.program, self.summaries, &places);
             let mut calls = Vec::new();
-            body.iter().for_each(|s| stmt_calls(s, &mut calls));
+            body.iter().for_each(|s| frame_calls(s, &mut calls));
             let sites = calls.iter().filter(|c| funcs.contains(c)).count();
             most = most.max(places.len() + sites);
         }
@@ -315,6 +373,60 @@ impl Builder<'_> {
             stops: Vec::new(),
         };
         (Some((chain, base)), frames)
+    }
+
+    /// The home of `func`'s variable `v` in each frame: a stack of `frames + 1` places, the
+    /// running frame's at `%sp` (module docs). An array is the only field of a struct there,
+    /// so that its declaration can copy its initial value in one assignment.
+    fn home(&mut self, func: FuncId, v: VarId, frames: i64, sp: VarId, span: Span) -> Home {
+        let var = self.program.var(v).clone();
+        let name = format!("{}_{}", self.program.func(func).name, var.name);
+        let wrapped = matches!(var.ty, Type::Array(..));
+        let elem = if wrapped {
+            let structs = &mut self.program.structs;
+            structs.push(StructDef {
+                name: format!("frame_{name}"),
+                fields: vec![Field {
+                    name: var.name.clone(),
+                    ty: var.ty.clone(),
+                    offset: 0,
+                }],
+                size: var.ty.size(structs),
+                align: var.ty.align(structs),
+                span,
+            });
+            Type::Struct(StructId(structs.len() as u32 - 1))
+        } else {
+            var.ty.clone()
+        };
+        let ty = Type::Array(Box::new(elem), frames as u64 + 1);
+        let stack = self.stack_temp(ty, format!("%{name}_frames"), span);
+        Home {
+            stack,
+            sp,
+            ty: var.ty,
+            wrapped,
+        }
+    }
+
+    /// The variable that lives in `home`, in the running frame.
+    pub(super) fn home_place(&self, home: &Home, span: Span) -> Expr {
+        let frame = self.top(home.stack, home.sp, span);
+        if !home.wrapped {
+            return frame;
+        }
+        let base = Box::new(frame);
+        mk(ExprKind::Member { base, field: 0 }, home.ty.clone(), span)
+    }
+
+    /// The declaration `decl` of a variable that lives in `home`: it declares `scratch`
+    /// instead (of the home's type), whose value the home then takes.
+    pub(super) fn declared_home(&mut self, home: &Home, scratch: VarId, decl: Stmt) -> Stmt {
+        let span = decl.span;
+        let place = self.top(home.stack, home.sp, span);
+        self.program.vars[scratch.0 as usize].ty = place.ty.clone();
+        let copy = store(place, self.var_expr(scratch, span), span);
+        block(vec![decl, copy], span)
     }
 
     /// A private array temporary (a stack of the state machine), addressed by index.
@@ -538,8 +650,9 @@ impl Flat {
         }
         self.open
             .push(asg(b, self.sp, add(b, self.sp, 1, span), span));
+        // `%sp` is the callee's frame: parameters with a home go there.
         for (p, t) in self.members[callee].params.clone().into_iter().zip(values) {
-            self.open.push(asg(b, p, b.var_expr(t, span), span));
+            self.open.push(store(p, b.var_expr(t, span), span));
         }
         // The chain: this site's digit in the running frame's place, the callee's one lower.
         self.places += 1;
@@ -666,30 +779,27 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
     super::inline::recursive(program, func)
         && funcs.iter().all(|&g| {
             let f = program.func(g);
-            let mut vars = f.params.clone();
-            f.body.stmts.iter().for_each(|s| decls(s, &mut vars));
-            f.kind == FnKind::Async
-                && summaries.is_host_fn(g)
-                && vars.iter().all(|v| {
-                    let v = program.var(*v);
-                    v.sharity == Sharity::Private
-                        && !v.addr_taken
-                        && !matches!(v.ty, Type::Array(..))
-                })
-                && !f.body.stmts.iter().any(super::inline::has_group_construct)
-                && !f.body.stmts.iter().any(|s| grouped_call(s, &funcs, false))
+            f.kind == FnKind::Async && summaries.is_host_fn(g)
         })
 }
 
+/// The variables of a frame of `f`: its parameters and the locals of its asynchronous code
+/// (those of a group construct's body end there, before any call of the recursion).
+fn frame_vars(f: &Function) -> Vec<VarId> {
+    let mut vars = f.params.clone();
+    f.body.stmts.iter().for_each(|s| decls(s, &mut vars));
+    vars
+}
+
 /// The functions of `func`'s recursion: `func` first, then those it may call that may call
-/// it, in the program's order.
+/// it, in the program's order, all in their frames (`inline::frame_calls`).
 fn recursion_of(program: &Program, func: FuncId) -> Vec<FuncId> {
     let mut seen = Vec::new();
     let mut next = vec![func];
     while let Some(f) = next.pop() {
         let mut callees = Vec::new();
         for s in &program.func(f).body.stmts {
-            stmt_calls(s, &mut callees);
+            frame_calls(s, &mut callees);
         }
         for c in callees {
             if !seen.contains(&c) {
@@ -823,36 +933,15 @@ fn deeper(b: &Builder, c: &Chain, base: i64, digit: i64, span: Span) -> Vec<Stmt
 fn decls(s: &Stmt, out: &mut Vec<VarId>) {
     match &s.kind {
         StmtKind::Decl { var, .. } => out.push(*var),
-        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. } => {}
+        _ if is_group_construct(s) => {}
         _ => children(s).into_iter().for_each(|c| decls(c, out)),
     }
 }
 
-/// Whether `s` calls `func` inside a group construct's body (`inside`: it is in one) or in a
-/// loop's test or step.
-fn grouped_call(s: &Stmt, funcs: &[FuncId], inside: bool) -> bool {
-    let here = |e: &Expr| {
-        let mut c = Vec::new();
-        fork_frontend::sync_calls::expr_calls(e, &mut c);
-        c.iter().any(|f| funcs.contains(f))
-    };
-    let own = match &s.kind {
-        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).any(here),
-        _ => inside && own_exprs(s).into_iter().any(here),
-    };
-    let group = matches!(
-        s.kind,
-        StmtKind::Start(_) | StmtKind::Seq(_) | StmtKind::Farm(_) | StmtKind::Fork { .. }
-    );
-    own || children(s)
-        .into_iter()
-        .any(|c| grouped_call(c, funcs, inside || group))
-}
-
-/// Whether `s` calls one of `funcs` anywhere.
+/// Whether `s` calls one of `funcs` in its frame (`inline::frame_calls`).
 fn calls(s: &Stmt, funcs: &[FuncId]) -> bool {
     let mut c = Vec::new();
-    stmt_calls(s, &mut c);
+    frame_calls(s, &mut c);
     c.iter().any(|f| funcs.contains(f))
 }
 
