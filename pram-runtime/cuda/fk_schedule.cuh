@@ -830,8 +830,10 @@ __device__ bool fk_s_subgroup_end(int p, FkProc *s) {
     return false;
 }
 
+// The participants are the members that run kernels (fk_runs): inside a `seq` only its one
+// member, whose kernels compute the loop's condition (the others' copies of it are stale).
 __device__ bool fk_s_loop_begin(int p, FkProc *s, int next) {
-    int flags = fk_m.status[p] == FK_ACTIVE ? FK_FLAG_PARTICIPANT : 0;
+    int flags = fk_runs(p, s) ? FK_FLAG_PARTICIPANT : 0;
     if (!fk_push(p, s, FK_FRAME_LOOP, flags)) return true;
     s->pc = next;
     return false;
