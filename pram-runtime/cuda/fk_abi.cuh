@@ -71,8 +71,9 @@ typedef long long fk_i64;
 #define FK_SLOT_BYTES 32
 // Threads per block of the per-member runtime kernels
 #define FK_BLOCK_THREADS 256
-// Threads per block of the device schedule's persistent kernel: the first half run
-// processors, all of them run the block's region tasks (128 registers a thread)
+// Threads per block of the device schedule's persistent kernel: the first `runners`
+// (at most half) run processors, all of them run the block's region tasks (128
+// registers a thread)
 #define FK_DEVICE_THREADS 512
 // A block region's kernel runs its group's members rounded up to whole warps of this
 // many threads (FK_REGION_THREADS)
@@ -620,7 +621,8 @@ extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s);
 extern "C" __global__ void fk_set_trace(FkTrace t);
 // Device schedule: every processor's state.
 extern "C" __global__ void fk_device_init();
-// Device schedule: the persistent kernel.
-extern "C" __global__ void fk_device_run();
+// Device schedule: the persistent kernel; `runners` threads of each block run
+// processors (`device_runners`).
+extern "C" __global__ void fk_device_run(int runners);
 // The parameters of every Plan kernel (FK_KERNEL).
 #define FK_PLAN_KERNEL_PARAMS int g, int n, fk_u64 slot_base, unsigned launch, int serial

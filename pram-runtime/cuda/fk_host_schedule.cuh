@@ -4,6 +4,20 @@
 
 #include <vector>
 
+// Threads of each block of the persistent kernel that run processors: the processors spread
+// over every block that can be resident (a warp at least, half the block at most), so that
+// P = 4096 runs on 128 SMs rather than 16. The driver's `device_runners` is the same.
+// -DFK_DEVICE_RUNNERS=N sets it (a multiple of 32, at most FK_DEVICE_THREADS / 2).
+inline int fk_device_runners(fk_u64 procs, fk_u64 resident_blocks) {
+#ifdef FK_DEVICE_RUNNERS
+    (void)procs, (void)resident_blocks;
+    return FK_DEVICE_RUNNERS;
+#else
+    fk_u64 per_block = (procs + resident_blocks - 1) / resident_blocks;
+    return (int)std::min<fk_u64>((per_block + 31) / 32 * 32, FK_DEVICE_THREADS / 2);
+#endif
+}
+
 // `fk_schedule_depth(P)` and the slot stack size are generated with the program (the GPU
 // driver uses the same rules: transform::emit_cuda::schedule).
 inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wide) {
@@ -51,16 +65,15 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     fk_device_init<<<FK_BLOCKS(h.procs)>>>();
     fk_after_launch("fk_device_init");
 #ifdef FK_EMU
-    fk_device_run<<<1, FK_SCAN_THREADS>>>();
+    fk_device_run<<<1, FK_SCAN_THREADS>>>(FK_SCAN_THREADS / 2);
 #else
     int per_sm = 0, sms = 0;
     fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_DEVICE_THREADS, 0),
             "the persistent kernel's occupancy");
     fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
-    // Half of a block's threads run processors (fk_device_run).
-    fk_u64 runners = FK_DEVICE_THREADS / 2;
+    int runners = fk_device_runners(P, (fk_u64)per_sm * sms);
     fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + runners - 1) / runners);
-    void *args[1] = {0};
+    void *args[1] = {&runners};
     fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, FK_DEVICE_THREADS, args, 0, 0),
             "launching the persistent kernel");
 #endif

@@ -1315,18 +1315,18 @@ __device__ __noinline__ bool fk_block_meeting(bool done, char *frames) {
     }
 }
 
-// The persistent kernel: the first half of each block's threads run processors, thread t of
-// them (t numbered across the blocks, T of them) processors t, t + T, ... until all are done
-// (or a fault or a runtime limit stops the run). The other half wait in the block's meeting
-// and join its region tasks, which get twice the threads for the same count of blocks
-// (spread over as many SMs as a block per 256 processors gives). The lanes of a warp meet
+// The persistent kernel: the first `runners` threads of each block (at most half, whole
+// warps; the launcher spreads the processors over every SM, fk_device_runners) run
+// processors, thread t of them (t numbered across the blocks, T of them) processors t,
+// t + T, ... until all are done (or a fault or a runtime limit stops the run). The others
+// wait in the block's meeting and join its region tasks, which so get a whole block of
+// threads however few processors the block runs. The lanes of a warp meet
 // after every pass (the votes): a waiting lane spinning on its own would keep the warp from
 // the lane whose processor the others wait for, as divergent paths of a warp take turns. At the meeting the
 // warp runs the leader actions its lanes owe (fk_arrive): a lane that owes one ends its pass
 // there, and its next pass starts at its next processor. The warps of a block meet when one
 // of them posted a region task, and at the end (fk_block_meeting).
-extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run() {
-    int runners = blockDim.x / 2;
+extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run(int runners) {
     int t = blockIdx.x * runners + threadIdx.x;
     int T = gridDim.x * runners;
     FkWarpTeam team{(int)(threadIdx.x & 31)};

@@ -147,6 +147,19 @@ struct CommonRegions {
     writers: u64,
 }
 
+/// Threads of each block of the persistent kernel that run processors: the processors spread
+/// over every block that can be resident (`resident`; a warp at least, half the block at
+/// most), so that P = 4096 runs on 128 SMs rather than 16. The `.cu`'s `fk_device_runners`
+/// (pram-runtime/cuda/fk_host_schedule.cuh) is the same.
+fn device_runners(procs: u64, resident: u64) -> u32 {
+    let per_block = procs.div_ceil(resident.max(1));
+    let warp = u64::from(abi::FK_WARP_THREADS);
+    per_block
+        .div_ceil(warp)
+        .saturating_mul(warp)
+        .min(u64::from(abi::FK_DEVICE_THREADS / 2)) as u32
+}
+
 fn align(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
@@ -942,21 +955,25 @@ impl<'p> Machine<'p> {
                 cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
             )
             .map_err(GpuError::driver("the GPU's SM count"))?;
-        // Half of a block's threads run processors (`fk_device_run`).
-        let blocks = (per_sm.max(1) as u64 * sms.max(1) as u64)
-            .min(self.procs.div_ceil((abi::FK_DEVICE_THREADS / 2).into()))
-            as u32;
+        let resident = per_sm.max(1) as u64 * sms.max(1) as u64;
+        let runners = device_runners(self.procs, resident);
+        let blocks = resident.min(self.procs.div_ceil(runners.into())) as u32;
         let cfg = LaunchConfig {
             grid_dim: (blocks.max(1), 1, 1),
             block_dim: (abi::FK_DEVICE_THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
+        let args = kernels::DeviceRun {
+            runners: runners as i32,
+        };
         let mut b = self.stream.launch_builder(&f);
+        args.push(&mut abi::Launch(&mut b));
         if self.timing {
             b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
         }
-        // SAFETY: `fk_device_run` takes no arguments; it touches only the arena. Cooperative
-        // launch guarantees every block is resident, which its barriers need.
+        // SAFETY: the argument is the kernel's C signature's, which the ABI declares once; the
+        // kernel touches only the arena. Cooperative launch guarantees every block is
+        // resident, which its barriers need.
         let events = unsafe { b.launch_cooperative(cfg) }
             .map_err(GpuError::driver("launching the persistent kernel"))?;
         if let Some(e) = events {
@@ -1661,5 +1678,22 @@ impl HostMachine for Machine<'_> {
         self.stats.regions += 1;
         self.pop(tops);
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::device_runners;
+
+    #[test]
+    fn the_processors_spread_over_every_resident_block_in_whole_warps() {
+        // An H100: 132 SMs, one block of the persistent kernel each.
+        assert_eq!(device_runners(4096, 132), 32);
+        assert_eq!(device_runners(1024, 132), 32);
+        assert_eq!(device_runners(8448, 132), 64);
+        assert_eq!(device_runners(8449, 132), 96);
+        assert_eq!(device_runners(1, 132), 32);
+        // At most half a block; the blocks then run several processors a thread.
+        assert_eq!(device_runners(1 << 20, 132), 256);
     }
 }

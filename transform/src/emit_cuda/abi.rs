@@ -696,8 +696,9 @@ c_consts! {
 
     /// Threads per block of the per-member runtime kernels
     FK_BLOCK_THREADS: u32 = 256;
-    /// Threads per block of the device schedule's persistent kernel: the first half run
-    /// processors, all of them run the block's region tasks (128 registers a thread)
+    /// Threads per block of the device schedule's persistent kernel: the first `runners`
+    /// (at most half) run processors, all of them run the block's region tasks (128
+    /// registers a thread)
     FK_DEVICE_THREADS: u32 = 512;
     /// A block region's kernel runs its group's members rounded up to whole warps of this
     /// many threads (FK_REGION_THREADS)
@@ -809,8 +810,9 @@ pub mod kernels {
         SetTrace = "fk_set_trace"(t: FkTrace);
         /// Device schedule: every processor's state.
         DeviceInit = "fk_device_init"();
-        /// Device schedule: the persistent kernel.
-        DeviceRun = "fk_device_run"();
+        /// Device schedule: the persistent kernel; `runners` threads of each block run
+        /// processors (`device_runners`).
+        DeviceRun = "fk_device_run"(runners: i32);
         /// A Plan kernel (`FK_KERNEL`; its name is the kernel's).
         PlanKernel(g: i32, n: i32, slot_base: u64, launch: u32, serial: i32);
         /// A block region (`emit_cuda::region`; its name is the region's).
