@@ -163,6 +163,60 @@ template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkTh
     return (T *)((char *)p + offset);
 }
 
+// The object an access site in a loop found last time (`fk_at_seen`; `size` 0: none yet).
+// A site in a loop mostly meets the same object again: `seq_quicksort`'s `x[i]` is the same
+// array in every iteration. While the function runs, a static object's bounds cannot
+// change, nor a shared frame's (its group outlives the call), nor a heap block's, whose
+// memory is never reused; only a heap block's freed mark can, so it is read at every hit.
+struct FkSeen {
+    const char *base;
+    fk_u64 size;
+    bool heap;
+    bool untracked;  // p lay where the checks track no objects (FK_OBJ_UNKNOWN): fk_at passes
+};
+
+// Whether the access of `bytes` bytes at `offset` from p lies in the object seen, from a
+// pointer into it, and the object is not freed: then fk_at would find that object and pass.
+__device__ __forceinline__ bool fk_seen_holds(const FkSeen &seen, const void *p, fk_i64 offset,
+                                              fk_u64 bytes) {
+    fk_u64 rel = (fk_u64)((const char *)p - seen.base), at = rel + (fk_u64)offset;
+    return rel < seen.size && at < seen.size && bytes <= seen.size - at &&
+           !(seen.heap && *(volatile const int *)&((const FkBlock *)seen.base - 1)->freed);
+}
+
+// The object p points into, for a site's FkSeen (size 0 where there is none to keep). Cold:
+// returned by value, so the caller's FkSeen stays in registers.
+__device__ __noinline__ FkSeen fk_seen_of(const void *p, int group) {
+    FkBounds b;
+    switch (fk_object_of((const char *)p, group, &b)) {
+    case FK_OBJ_FOUND:
+        if (b.freed) break;
+        return FkSeen{b.base, b.size, b.object == FK_OBJECT_MALLOC || b.object == FK_OBJECT_SHMALLOC,
+                      false};
+    case FK_OBJ_UNKNOWN: return FkSeen{0, 0, false, true};
+    default: break;
+    }
+    return FkSeen{0, 0, false, false};
+}
+
+// fk_at for an access site in a loop, with the object it found last time (`seen`, a local
+// of the function per site): a hit costs a subtraction and three comparisons instead of
+// the lookup. What the object seen does not pass, fk_at checks and reports.
+template <class T>
+__device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, const FkThread *th,
+                                         FkSeen &seen) {
+#if FK_CHECKS
+    if (!fk_seen_holds(seen, p, offset, sizeof(T))) {
+        seen = fk_seen_of(p, th->group);
+        if (!seen.untracked && !fk_seen_holds(seen, p, offset, sizeof(T)))
+            return fk_at(p, offset, site, th);
+    }
+#else
+    (void)site, (void)th, (void)seen;
+#endif
+    return (T *)((char *)p + offset);
+}
+
 // An element of an array variable (`a[i]`, `m[i][j]`): `offset` bytes from the variable's
 // first element, checked against the whole variable as the simulator checks (so `m[0][5]` of
 // an `int m[4][4]` is `m[1][1]`); else a fault, and the thread touches the sink instead. One

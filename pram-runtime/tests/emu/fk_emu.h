@@ -29,6 +29,7 @@
 #define __global__
 #define __device__
 #define __noinline__
+#define __forceinline__ inline
 #define FK_EMU 1
 #define __host__
 #define __launch_bounds__(...)

@@ -59,6 +59,9 @@ pub struct DeviceEmitter<'a, 's> {
     /// Enclosing loops and switches inside the current body.
     loops: usize,
     switches: usize,
+    /// The access sites in loops of the body being emitted, each with the object it found
+    /// last (`FkSeen fk_seen<site>`, fk_checks.cuh's `fk_at_seen`).
+    seen: Vec<usize>,
     /// Device functions called so far (emitted after the kernels are known).
     pub called: BTreeSet<FuncId>,
     /// Device functions called by the body being emitted.
@@ -104,6 +107,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             body: Body::Device { func: None },
             loops: 0,
             switches: 0,
+            seen: Vec::new(),
             called: BTreeSet::new(),
             body_calls: BTreeSet::new(),
             objects,
@@ -262,6 +266,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         for f in &self.frames {
             let _ = writeln!(out, "    char *fr_{f} = fk_frame(th->group, {f});");
         }
+        for site in std::mem::take(&mut self.seen) {
+            let _ = writeln!(out, "    FkSeen fk_seen{site} = {{}};");
+        }
         out.push_str(&refs);
         for v in &self.locals {
             let ty = &self.program.var(*v).ty;
@@ -330,6 +337,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 body,
                 test_first,
             } => {
+                // The condition and the step run in every iteration too (`self.loops`).
+                self.loops += 1;
                 let cond = match cond {
                     Some(c) => self.truth_operand(c)?,
                     None => "1".into(),
@@ -338,7 +347,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 // The iterations, for the step and time limits (fk_spin).
                 let site = self.sites.loop_site(s.span);
                 let it = format!("fk_it{site}");
-                self.loops += 1;
                 let mut inner = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
                 self.stmt(body, depth + 1, &mut inner)?;
                 self.loops -= 1;
@@ -635,6 +643,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             }
         };
         let site = access.map_or(0, |a| self.access_sites(a, size));
+        if self.loops > 0 {
+            self.seen.push(site);
+            return Ok(format!(
+                "(*fk_at_seen({base}, {offset}, {site}, th, fk_seen{site}))"
+            ));
+        }
         Ok(format!("(*fk_at({base}, {offset}, {site}, th))"))
     }
 
