@@ -36,9 +36,9 @@
 # as it finishes, status word first), OUT/logs/<case>.<backend>.{out,err}. The exit status is
 # 0 only when every case agrees. FILES="a.fork b.fork" narrows the run to some programs;
 # FIRST_ONLY=1 runs only the first `//! run:` case of each. CUD_FLAGS: more nvcc flags for the
-# device schedule's `.cu` (cud), e.g. CUD_FLAGS=-DFK_REGION_TASK_MIN=2 runs block regions on
-# the persistent kernel's blocks for every group of 2 or more members (the GPU's default is
-# 32: the corpus's small runs would not take that path).
+# device schedule's `.cu` (cud), e.g. CUD_FLAGS=-DFK_REGION_TASK_MIN=1073741824 runs no block
+# region on a block of the persistent kernel (the default runs one for every group of 2 or
+# more members), so the `cud` column checks the regions' instructions run one by one.
 
 set -u
 

@@ -111,11 +111,11 @@ typedef long long fk_i64;
 #define FK_REGION_MAX 1024
 #endif
 // The fewest members of a group for which the device schedule runs a block region on
-// one block of its persistent kernel: a block runs one region at a time while its
-// other processors wait, so smaller groups run the region's instructions one by one,
-// side by side with their siblings (docs/device-schedule.md)
+// one block of its persistent kernel (2: every group but a group of one; a larger
+// value leaves smaller groups to run the region's instructions one by one, side by
+// side with their siblings, docs/device-schedule.md)
 #ifndef FK_REGION_TASK_MIN
-#define FK_REGION_TASK_MIN 16
+#define FK_REGION_TASK_MIN 2
 #endif
 
 struct FkProc;

@@ -778,22 +778,28 @@ fn simulator_trace(checked: &fork_frontend::Checked, procs: u32, title: &str) ->
     .expect("a trace")
 }
 
-/// The device schedule's timestamps (no group runs a block region on a block at these
-/// sizes, as on the GPU): each Fork function called as often as the simulator calls it,
-/// the `fork` subgroups the simulator's (by `@` and size), its `seq` instances, and a trace
-/// that nests.
+/// `-DFK_REGION_TASK_MIN` above every group: no group runs a block region on a block, the
+/// regions' instructions run one by one.
+const NO_REGION_TASKS: u32 = 1 << 30;
+
+/// The device schedule's timestamps (with block regions on blocks, as on the GPU, and
+/// without): each Fork function called as often as the simulator calls it, the `fork`
+/// subgroups the simulator's (by `@` and size), its `seq` instances, and a trace that nests.
 fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
     use pram_trace::Construct;
     let dir = tempfile::tempdir().expect("a temporary folder");
-    for (file, procs, n) in [
+    let cases = [
         ("classroom-examples/quicksort.fork", 8u32, 200),
         ("classroom-examples/groups.fork", 4, 0),
         ("classroom-examples/prefix_hillis_steele.fork", 5, 13),
-    ] {
+    ];
+    let task_mins = [
+        transform::emit_cuda::abi::FK_REGION_TASK_MIN,
+        NO_REGION_TASKS,
+    ];
+    for ((file, procs, n), task_min) in cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t))) {
         let defines: &[(&str, u32)] = if n > 0 { &[("N", n)] } else { &[] };
         let program = checked_plan(file, defines);
-        // The GPU's smallest group for a region on a block: these runs are below it.
-        let task_min = transform::emit_cuda::abi::FK_REGION_TASK_MIN;
         let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
         let (checked, plan) = program;
 
@@ -919,11 +925,10 @@ fn group_tree(t: &pram_trace::Trace) -> Vec<String> {
 }
 
 /// The GPU's trace has the simulator's group tree: per construct and site, the same group
-/// instances with the same `@`, size and parent. Inside block regions (the device schedule
-/// with FK_REGION_TASK_MIN 2, so that these small groups run their regions on a block, as
-/// groups of 16 to 1024 do on the GPU), where the regions record the instances they form
-/// (`if` and `else` subgroups, loop groups, `seq`), and outside (the GPU's
-/// FK_REGION_TASK_MIN: the same instructions one by one). Where an `if` or loop runs inside
+/// instances with the same `@`, size and parent. Inside block regions (the device schedule's
+/// FK_REGION_TASK_MIN, as on the GPU), where the regions record the instances they form
+/// (`if` and `else` subgroups, loop groups, `seq`), and outside (`NO_REGION_TASKS`: the
+/// same instructions one by one). Where an `if` or loop runs inside
 /// one kernel (`exact` false: matmul's inner loop, quicksort's `seq_quicksort` called by a
 /// group of one), the GPU forms no group for it and the simulator does: there each of the
 /// GPU's instances is one of the simulator's.
@@ -964,7 +969,10 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
             false,
         ),
     ];
-    let task_mins = [2, transform::emit_cuda::abi::FK_REGION_TASK_MIN];
+    let task_mins = [
+        transform::emit_cuda::abi::FK_REGION_TASK_MIN,
+        NO_REGION_TASKS,
+    ];
     for ((file, procs, defines, exact), task_min) in
         cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
     {

@@ -44,11 +44,6 @@
 #define FK_REGION_MAX FK_SCAN_THREADS
 #endif
 #define FK_REGION_THREADS(n) FK_SCAN_THREADS
-// The device schedule runs a region on its block for every group of two members or more,
-// so that the corpus's small runs take that path (a test may ask for the GPU's number).
-#ifndef FK_REGION_TASK_MIN
-#define FK_REGION_TASK_MIN 2
-#endif
 
 struct fk_emu_dim {
     unsigned x;

@@ -740,10 +740,10 @@ c_consts! {
     /// asynchronous kernel, else members t, t + 256, ... on one thread)
     FK_REGION_MAX: u32 = crate::regions::MAX_MEMBERS;
     /// The fewest members of a group for which the device schedule runs a block region on
-    /// one block of its persistent kernel: a block runs one region at a time while its
-    /// other processors wait, so smaller groups run the region's instructions one by one,
-    /// side by side with their siblings (docs/device-schedule.md)
-    FK_REGION_TASK_MIN: u32 = 16;
+    /// one block of its persistent kernel (2: every group but a group of one; a larger
+    /// value leaves smaller groups to run the region's instructions one by one, side by
+    /// side with their siblings, docs/device-schedule.md)
+    FK_REGION_TASK_MIN: u32 = 2;
 }
 
 /// The runtime kernels' signatures; the driver fills these by name.
