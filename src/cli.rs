@@ -93,6 +93,15 @@ enum Command {
         /// else `~/.cache/forkcc`).
         #[arg(long)]
         no_cache: bool,
+        /// `gpu`: MiB of the heap of `malloc` and `shmalloc` (under the checks a fifth of it is
+        /// their shadow map, and freed blocks are not reused).
+        #[arg(long, value_name = "MIB", default_value_t = pram_runtime::gpu::Memory::default().heap_bytes >> 20,
+              value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+        heap_mib: u64,
+        /// `gpu`: MiB of the buffer of printf records (the output and its order keys).
+        #[arg(long, value_name = "MIB", default_value_t = pram_runtime::gpu::Memory::default().out_bytes >> 20,
+              value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+        printf_mib: u64,
     },
     /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.
     Test {
@@ -195,6 +204,7 @@ pub fn main() -> ExitCode {
             Schedule::Host,
             false,
             false,
+            pram_runtime::gpu::Memory::default(),
         ),
         Command::Run {
             sim,
@@ -203,6 +213,8 @@ pub fn main() -> ExitCode {
             schedule,
             unchecked,
             no_cache,
+            heap_mib,
+            printf_mib,
         } => cmd_sim::run(
             &sim,
             backend,
@@ -210,6 +222,10 @@ pub fn main() -> ExitCode {
             schedule.schedule(),
             unchecked,
             no_cache,
+            pram_runtime::gpu::Memory {
+                heap_bytes: heap_mib << 20,
+                out_bytes: printf_mib << 20,
+            },
         ),
         Command::Test { files, backend } => cmd_test::test(&files, backend),
         Command::Bench(args) => crate::cmd_bench::bench(&args),

@@ -83,6 +83,7 @@ pub fn execute(
         timestamps: run.stats || run.trace.is_some(),
         region_groups: run.trace.is_some(),
         limits: flags.gpu_limits(),
+        memory: run.memory,
         no_cache: run.no_cache,
     };
     match gpu::run(&plan, &emitted, config) {

@@ -222,6 +222,8 @@ pub struct RunOptions<'a> {
     pub unchecked: bool,
     /// `gpu`: `--no-cache`.
     pub no_cache: bool,
+    /// `gpu`: `--heap-mib`, `--printf-mib`.
+    pub memory: pram_runtime::gpu::Memory,
     pub stats: bool,
     pub trace: Option<&'a str>,
 }
@@ -290,6 +292,7 @@ pub fn run(
     schedule: Schedule,
     unchecked: bool,
     no_cache: bool,
+    memory: pram_runtime::gpu::Memory,
 ) -> ExitCode {
     let reporter = Reporter::stderr(args.source.front.message_format);
     let format = match args.trace.as_deref().map(pram_trace::Format::of_path) {
@@ -349,6 +352,7 @@ pub fn run(
         schedule,
         unchecked,
         no_cache,
+        memory,
         stats: args.stats,
         trace: format.is_some().then_some(title.as_str()),
     };

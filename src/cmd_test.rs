@@ -104,6 +104,7 @@ fn run_case(file: &Path, case: &Case, backend: Backend, gpu_present: bool) -> Re
                 schedule: Schedule::Host,
                 unchecked: false,
                 no_cache: false,
+                memory: pram_runtime::gpu::Memory::default(),
                 stats: false,
                 trace: None,
             };

@@ -93,12 +93,16 @@ typedef long long fk_i64;
 // frame (after the private globals) per processor
 #define FK_SLOTS_BYTES_MIN 67108864
 #define FK_MAIN_ACTIVATIONS 64
-// Bytes of the heap (malloc, shmalloc)
-#define FK_HEAP_BYTES 67108864
-// Bytes of printf records
-#define FK_OUT_BYTES 67108864
 // Bytes of the device schedule's heap of shared frames
 #define FK_FRAME_HEAP_BYTES 67108864
+// Bytes of the heap (malloc, shmalloc; `--heap-mib`)
+#ifndef FK_HEAP_BYTES
+#define FK_HEAP_BYTES 67108864
+#endif
+// Bytes of printf records (`--printf-mib`)
+#ifndef FK_OUT_BYTES
+#define FK_OUT_BYTES 67108864
+#endif
 // Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
 // 32, at most 1024
 #ifndef FK_SCAN_THREADS

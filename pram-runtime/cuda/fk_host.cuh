@@ -896,7 +896,8 @@ inline int fk_finish() {
         return 1;
     }
     if (top > fk_h.m.out_bytes) {
-        fprintf(stderr, "error: the output (%llu bytes of printf records) overflowed the %llu-byte buffer\n",
+        fprintf(stderr, "error: the output (%llu bytes of printf records) overflowed the %llu-byte buffer; "
+                "raise it with -DFK_OUT_BYTES=N\n",
                 top, fk_h.m.out_bytes);
         return 1;
     }

@@ -10,7 +10,7 @@ use super::abi::{
     FK_CONTINUE, FK_RETURN,
 };
 use super::timeline::{self, HostRecorder, Timeline};
-use super::{Config, GpuError, Limits, Stats};
+use super::{Config, GpuError, Limits, Memory, Stats};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig,
 };
@@ -216,7 +216,13 @@ pub(super) struct Layout {
 impl Layout {
     /// The arena of `plan` as `emitted` for `procs` processors (`timestamps`: the
     /// `FkTraceRec`s).
-    pub(super) fn new(plan: &Plan, emitted: &Emitted, procs: u64, timestamps: bool) -> Layout {
+    pub(super) fn new(
+        plan: &Plan,
+        emitted: &Emitted,
+        procs: u64,
+        timestamps: bool,
+        memory: Memory,
+    ) -> Layout {
         let main = plan.function(plan.main);
         let depth = abi::device_depth(procs) as u64;
         let device = emitted.schedule == Schedule::Device;
@@ -235,8 +241,8 @@ impl Layout {
                     * procs,
             ),
             counts: procs.max(abi::FK_COUNTS_MIN),
-            heap: abi::FK_HEAP_BYTES,
-            out: abi::FK_OUT_BYTES,
+            heap: memory.heap_bytes,
+            out: memory.out_bytes,
         };
         let strings: Vec<u8> = plan.program.strings.concat();
         let mut arena = Arena::default();
@@ -329,6 +335,7 @@ impl<'p> Machine<'p> {
             timestamps,
             region_groups,
             limits,
+            memory,
             // The code is compiled and loaded before the machine exists.
             no_cache: _,
         } = config;
@@ -342,7 +349,7 @@ impl<'p> Machine<'p> {
             trace,
             arrays: _,
             strings,
-        } = Layout::new(plan, emitted, procs, timestamps);
+        } = Layout::new(plan, emitted, procs, timestamps, memory);
         let common = common.map(|regions| (regions, &emitted.common_kernels));
         let (free, _) = ctx
             .mem_get_info()

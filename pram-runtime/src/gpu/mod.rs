@@ -127,7 +127,10 @@ pub enum GpuError {
         site: String,
         proc: usize,
     },
-    OutputOverflow,
+    /// The printf records outgrew their buffer of `bytes` (`Memory::out_bytes`).
+    OutputOverflow {
+        bytes: u64,
+    },
     /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
     /// order.
     PriorityNeedsHostSchedule,
@@ -222,10 +225,11 @@ impl fmt::Display for GpuError {
                      on processor {proc}"
                 ),
             },
-            GpuError::OutputOverflow => write!(
+            GpuError::OutputOverflow { bytes } => write!(
                 f,
-                "the printf record buffer ({} MiB) overflowed",
-                abi::FK_OUT_BYTES >> 20
+                "the printf record buffer ({} MiB) overflowed; raise it with `--printf-mib N` \
+                 (a `.cu`: `-DFK_OUT_BYTES=N`)",
+                bytes >> 20
             ),
             GpuError::PriorityNeedsHostSchedule => write!(
                 f,
@@ -274,9 +278,30 @@ pub struct Config {
     /// cost time in a region's loops (sieve 10^7 on the device schedule: 265 -> 258 ms).
     pub region_groups: bool,
     pub limits: Limits,
+    pub memory: Memory,
     /// Compile with NVRTC even when the compile cache holds the code, and store nothing
     /// (`--no-cache`).
     pub no_cache: bool,
+}
+
+/// The sizes of the program's memory a run may raise (`--heap-mib`, `--printf-mib`; the
+/// `.cu`: `-DFK_HEAP_BYTES`, `-DFK_OUT_BYTES`); the ABI's by default.
+#[derive(Debug, Clone, Copy)]
+pub struct Memory {
+    /// The heap of `malloc` and `shmalloc` (under the checks a fifth of it is the shadow map,
+    /// and freed blocks are not reused).
+    pub heap_bytes: u64,
+    /// The printf records.
+    pub out_bytes: u64,
+}
+
+impl Default for Memory {
+    fn default() -> Memory {
+        Memory {
+            heap_bytes: abi::FK_HEAP_BYTES,
+            out_bytes: abi::FK_OUT_BYTES,
+        }
+    }
 }
 
 /// What stops a run that does not end (docs/gpu-limits.md): a fault with R0006 at the loop
@@ -307,7 +332,7 @@ impl Default for Limits {
 /// processors: `Struct.field` and bytes, without a GPU. The standalone `.cu` allocates the same
 /// (`tests/emulated.rs` compares them): both sides take each element size from the ABI.
 pub fn arena_arrays(plan: &Plan, emitted: &Emitted, procs: u64) -> Vec<(&'static str, u64)> {
-    machine::Layout::new(plan, emitted, procs, false).arrays
+    machine::Layout::new(plan, emitted, procs, false, Memory::default()).arrays
 }
 
 /// Runs the Plan on GPU 0, under the schedule it was emitted for.
@@ -369,7 +394,9 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
             },
             (None, None) => fault_report(emitted, &f)?,
         }),
-        None if overflow => Some(GpuError::OutputOverflow),
+        None if overflow => Some(GpuError::OutputOverflow {
+            bytes: config.memory.out_bytes,
+        }),
         None => None,
     };
     Ok(GpuRun {

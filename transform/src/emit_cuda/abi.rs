@@ -719,18 +719,20 @@ c_consts! {
     /// frame (after the private globals) per processor
     FK_SLOTS_BYTES_MIN: u64 = 64 << 20;
     FK_MAIN_ACTIVATIONS: u64 = 64;
-    /// Bytes of the heap (malloc, shmalloc)
-    FK_HEAP_BYTES: u64 = 64 << 20;
-    /// Bytes of printf records
-    FK_OUT_BYTES: u64 = 64 << 20;
     /// Bytes of the device schedule's heap of shared frames
     FK_FRAME_HEAP_BYTES: u64 = 64 << 20;
 }
 
 c_consts! {
-    /// The numbers the CPU stand-in of the tests (`tests/emu/fk_emu.h`) lowers: the header
-    /// defines them where they are not defined yet.
+    /// The numbers a build of the `.cu` may set (`-DNAME=N`; the driver: `gpu::Memory`) and
+    /// the CPU stand-in of the tests (`tests/emu/fk_emu.h`) lowers: the header defines them
+    /// where they are not defined yet.
     DEFAULTS;
+
+    /// Bytes of the heap (malloc, shmalloc; `--heap-mib`)
+    FK_HEAP_BYTES: u64 = 64 << 20;
+    /// Bytes of printf records (`--printf-mib`)
+    FK_OUT_BYTES: u64 = 64 << 20;
 
     /// Threads of the block-wide runtime kernels (split ranks, multiprefix): a multiple of
     /// 32, at most 1024

@@ -953,10 +953,14 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ),
             Builtin::Shmalloc | Builtin::Malloc => {
                 // The sites: the heap is full, a negative size.
-                let full = self.site(
+                let full = self.sites.add_with_help(
                     &fault::R0012,
                     e.span,
                     "cannot allocate {value} bytes: the GPU's heap is full",
+                    Some(
+                        "raise the heap (64 MiB by default; freed blocks are not reused) with `forkcc run \
+                         --heap-mib N`, or build the `.cu` with `-DFK_HEAP_BYTES=N`",
+                    ),
                 );
                 self.site(
                     &fault::R0012,
