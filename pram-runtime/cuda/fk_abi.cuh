@@ -114,6 +114,14 @@ typedef long long fk_i64;
 #ifndef FK_REGION_MAX
 #define FK_REGION_MAX 1024
 #endif
+// The most members of a group for which the device schedule runs a block region whose
+// kernels are all synchronous on one block of its persistent kernel (its threads take
+// the members in turn); a larger group runs the region's instructions one by one, on
+// the threads of all blocks (docs/device-schedule.md: one block beat all of them up to
+// 4096 members on the H100)
+#ifndef FK_REGION_TASK_MAX
+#define FK_REGION_TASK_MAX 4096
+#endif
 // The fewest members of a group for which the device schedule runs a block region on
 // one block of its persistent kernel (2: every group but a group of one; a larger
 // value leaves smaller groups to run the region's instructions one by one, side by

@@ -1085,7 +1085,7 @@ __device__ void fk_s_start_end(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
-// `region`: a group of FK_REGION_TASK_MIN to FK_REGION_MAX members runs the region's
+// `region`: a group of FK_REGION_TASK_MIN to FK_REGION_TASK_MAX members runs the region's
 // instructions on one block (fk_post_region, fk_run_task), then goes on at its `end`; one
 // thread per member unless every kernel of the region is synchronous (`shares_threads`:
 // members of an asynchronous kernel may wait for each other). Otherwise, or when the
@@ -1097,7 +1097,7 @@ __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, in
     if (s->phase == 0) {
         int n = fk_m.groups[g].size;
         if (n < FK_REGION_TASK_MIN || n < 2 ||
-            n > (shares_threads ? FK_REGION_MAX : (int)blockDim.x)) {
+            n > (shares_threads ? FK_REGION_TASK_MAX : (int)blockDim.x)) {
             s->pc = next;
             return false;
         }

@@ -352,7 +352,7 @@ fn the_cu_allocates_the_arrays_of_the_drivers_arena() {
 }
 
 /// The device schedule's block regions with more members than the block has threads, as the
-/// GPU's sieve at P = 1024 runs on a block of 256: FK_REGION_MAX raised to 256 over the 64
+/// GPU's sieve at P = 1024 runs on a block of 512: FK_REGION_TASK_MAX 256 over the 64
 /// emulated threads, so thread t runs members t, t + 64, ... The sieve runs all of its
 /// groups in block regions (its whole run after the root group's call): the timestamps of
 /// every group instance but the root's and the call's say so.
@@ -391,7 +391,7 @@ fn device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_
             &emu,
             &cpp,
             &bin,
-            &["-DFK_REGION_MAX=256", "-DFK_TIMESTAMPS=4096"],
+            &["-DFK_REGION_TASK_MAX=256", "-DFK_TIMESTAMPS=4096"],
         );
         assert!(built.status.success(), "{file}: g++ failed");
         let out = Command::new("timeout")

@@ -741,6 +741,12 @@ c_consts! {
     /// host schedule; under the device schedule one thread per member when the region has an
     /// asynchronous kernel, else members t, t + 256, ... on one thread)
     FK_REGION_MAX: u32 = crate::regions::MAX_MEMBERS;
+    /// The most members of a group for which the device schedule runs a block region whose
+    /// kernels are all synchronous on one block of its persistent kernel (its threads take
+    /// the members in turn); a larger group runs the region's instructions one by one, on
+    /// the threads of all blocks (docs/device-schedule.md: one block beat all of them up to
+    /// 4096 members on the H100)
+    FK_REGION_TASK_MAX: u32 = 4 * crate::regions::MAX_MEMBERS;
     /// The fewest members of a group for which the device schedule runs a block region on
     /// one block of its persistent kernel (2: every group but a group of one; a larger
     /// value leaves smaller groups to run the region's instructions one by one, side by
