@@ -8,6 +8,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use transform::emit_cuda::{EmitOptions, Schedule};
 
+/// `--heap-mib`, `--printf-mib`: MiB, from 1 to 2^20 (a TiB; the GPU's memory refuses what
+/// it cannot hold, naming the bytes).
+fn parse_mib(text: &str) -> Result<u64, String> {
+    text.parse()
+        .ok()
+        .filter(|m| (1..=1 << 20).contains(m))
+        .ok_or_else(|| "give the size in MiB, a number from 1 to 1048576".into())
+}
+
 #[derive(Parser)]
 #[command(
     name = "forkcc",
@@ -96,11 +105,11 @@ enum Command {
         /// `gpu`: MiB of the heap of `malloc` and `shmalloc` (under the checks a fifth of it is
         /// their shadow map, and freed blocks are not reused).
         #[arg(long, value_name = "MIB", default_value_t = pram_runtime::gpu::Memory::default().heap_bytes >> 20,
-              value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+              value_parser = parse_mib, allow_negative_numbers = true)]
         heap_mib: u64,
         /// `gpu`: MiB of the buffer of printf records (the output and its order keys).
         #[arg(long, value_name = "MIB", default_value_t = pram_runtime::gpu::Memory::default().out_bytes >> 20,
-              value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+              value_parser = parse_mib, allow_negative_numbers = true)]
         printf_mib: u64,
     },
     /// Run the cases recorded in files (`//! run:` / `//! expect:`) and compare the output.

@@ -127,6 +127,31 @@ fn a_bad_processor_count_says_what_p_may_be() {
     assert!(text(&out.stderr).contains("P must be a number from 1 on"));
 }
 
+/// The GPU's heap and printf buffer are given in MiB, from 1 on; a bad size says so.
+#[test]
+fn a_bad_gpu_memory_size_is_refused() {
+    for flag in ["--heap-mib", "--printf-mib"] {
+        for size in ["0", "-1", "x"] {
+            let out = forkcc(&[
+                "run",
+                "classroom-examples/groups.fork",
+                "-p",
+                "4",
+                "--backend",
+                "sim",
+                flag,
+                size,
+            ]);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{flag} {size}: {stderr}");
+            assert!(
+                stderr.contains(flag) && stderr.contains("a number from 1 to 1048576"),
+                "{flag} {size}: {stderr}"
+            );
+        }
+    }
+}
+
 /// An input error comes first, and alone: no note about the GPU for a run that never starts.
 #[test]
 fn run_reports_a_missing_file_before_choosing_a_backend() {
