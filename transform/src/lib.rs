@@ -93,6 +93,7 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         main: HostFnId(0),
         storage,
         host: Default::default(),
+        async_regions: builder.async_regions,
     };
     regions::mark_block_regions(&mut plan);
     plan.host = host_program::lower(&plan);

@@ -81,6 +81,24 @@ pub struct Plan {
     /// The host control graph of every function lowered once (`host_program::lower`): what
     /// the executors walk.
     pub host: crate::host_program::HostProgram,
+    /// The `farm`s and synchronous statements' asynchronous calls, for the GPU's trace
+    /// (`AsyncRegion`); an asynchronous host function (`HostFunction::mode`) is one too.
+    pub async_regions: Vec<AsyncRegion>,
+}
+
+/// Asynchronous code that a group runs as one region of the simulator's trace: a `farm`, or
+/// a synchronous statement's call of an `async` function (which the simulator also traces as
+/// a call). Its kernels were made one after the other while it was compiled, the kernels of
+/// the group constructs in it among them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AsyncRegion {
+    pub first: KernelId,
+    /// One past its last kernel.
+    pub end: KernelId,
+    /// Where the simulator's trace places it: the `farm`'s body, the callee's first statement.
+    pub span: Span,
+    /// The `async` function a synchronous statement calls, and the call.
+    pub call: Option<(FuncId, Span)>,
 }
 
 impl Plan {
@@ -92,6 +110,67 @@ impl Plan {
         &self.functions[id.0 as usize]
     }
 
+    /// The asynchronous regions of the simulator's trace as the host program holds them
+    /// (`AsyncRegion`s, then the asynchronous host functions), for the GPU's trace: the
+    /// instructions of each, and where they are in it.
+    pub fn traced_asyncs(&self) -> Vec<TracedAsync> {
+        use crate::host_program::Instr;
+        let code = &self.host.code;
+        let launches = |r: &AsyncRegion| -> Vec<(u32, KernelId)> {
+            code.iter()
+                .enumerate()
+                .filter_map(|(pc, i)| match i {
+                    Instr::Launch(k) if (r.first..r.end).contains(k) => Some((pc as u32, *k)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut out = Vec::new();
+        for r in &self.async_regions {
+            let launched = launches(r);
+            let Some(first) = launched.iter().map(|(pc, _)| *pc).min() else {
+                continue;
+            };
+            let mut pcs = first..first + 1;
+            for (pc, k) in launched {
+                pcs.end = pcs.end.max(pc + 1);
+                // Barrier phases: the host loop that launches the kernel again is the region's.
+                if self.kernel(k).ends == CutReason::Suspend {
+                    if let Some((_, exit)) = self.host.loop_of(crate::host_program::Pc(pc)) {
+                        let begin = code[..pc as usize]
+                            .iter()
+                            .rposition(|i| matches!(i, Instr::LoopBegin { exit: e, .. } if *e == exit))
+                            .map_or(pc, |b| b as u32);
+                        pcs.start = pcs.start.min(begin);
+                        pcs.end = pcs.end.max(exit.0 + 1);
+                    }
+                }
+            }
+            out.push(TracedAsync {
+                pcs,
+                span: r.span,
+                call: r.call,
+            });
+        }
+        for (f, hf) in self.functions.iter().enumerate() {
+            if hf.mode != Mode::Async {
+                continue;
+            }
+            let entry = self.host.entries[f].0;
+            let end = code[entry as usize..]
+                .iter()
+                .position(|i| matches!(i, Instr::Ret))
+                .map_or(code.len() as u32, |n| entry + n as u32 + 1);
+            let body = &self.program.func(hf.func).body.stmts;
+            out.push(TracedAsync {
+                pcs: entry..end,
+                span: body.first().map_or(self.program.func(hf.func).span, |s| s.span),
+                call: None,
+            });
+        }
+        out
+    }
+
     /// The host function that implements the HIR function `func`, if it runs on the host.
     pub fn host_function_of(&self, func: FuncId) -> Option<HostFnId> {
         self.functions
@@ -99,6 +178,21 @@ impl Plan {
             .position(|f| f.func == func)
             .map(|i| HostFnId(i as u32))
     }
+}
+
+/// An asynchronous region of the simulator's trace in the host program
+/// (`Plan::traced_asyncs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TracedAsync {
+    /// Its instructions: from its first kernel's launch (an asynchronous function's entry)
+    /// to its last one's (the function's `ret`), with the host loops of its barrier phases.
+    /// The group that runs it runs the collectives at its first instruction's nesting
+    /// (`HostProgram::nesting`); deeper ones are those of the groups it forms, and of their
+    /// ends.
+    pub pcs: std::ops::Range<u32>,
+    pub span: Span,
+    /// `AsyncRegion::call`.
+    pub call: Option<(FuncId, Span)>,
 }
 
 /// A piece of one function that runs without a barrier across processors.
@@ -134,8 +228,9 @@ pub enum CutReason {
     Output,
     /// A host construct follows (call, split, host loop, seq, start, multiprefix).
     HostConstruct,
-    /// `barrier` in asynchronous code, or the end of a `farm`.
-    Barrier,
+    /// `barrier` in asynchronous code (the statement), or the end of a `farm` or of a
+    /// synchronous statement's asynchronous call (None).
+    Barrier(Option<Span>),
     /// The end of the enclosing host block (branch, loop body, function).
     BlockEnd,
     /// Leaving: the kernel ends with an unconditional `return`.

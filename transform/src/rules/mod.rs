@@ -14,7 +14,9 @@
 //! `sequence::lower_statement`.
 
 use crate::effects::{Effects, Objects, Summaries};
-use crate::plan::{CutReason, HostFnId, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId};
+use crate::plan::{
+    AsyncRegion, CutReason, HostFnId, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId,
+};
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::{
     Expr, ExprKind, FnKind, FuncId, Mode, Program, Sharity, Stmt, StmtKind, Type, UnOp, Var, VarId,
@@ -90,6 +92,8 @@ pub struct Builder<'s> {
     /// How many group constructs' bodies (`start`, `seq`, `farm`, `fork`) are being compiled
     /// around the code being compiled (`inline::regrouped`).
     pub(crate) group_bodies: u32,
+    /// The `farm`s and asynchronous calls compiled so far (`Plan::async_regions`).
+    pub async_regions: Vec<AsyncRegion>,
 }
 
 impl<'s> Builder<'s> {
@@ -114,6 +118,7 @@ impl<'s> Builder<'s> {
             machines: HashMap::new(),
             chain_parents: Vec::new(),
             group_bodies: 0,
+            async_regions: Vec::new(),
         }
     }
 
@@ -145,6 +150,25 @@ impl<'s> Builder<'s> {
         let compiled = compile(self);
         self.group_bodies -= 1;
         compiled
+    }
+
+    /// `compile`, which compiles a region of the simulator's trace (`AsyncRegion`): its
+    /// kernels are those it makes.
+    pub(crate) fn traced_async_region(
+        &mut self,
+        span: Span,
+        call: Option<(FuncId, Span)>,
+        compile: impl FnOnce(&mut Self),
+    ) {
+        let first = KernelId(self.kernels.len() as u32);
+        compile(self);
+        let end = KernelId(self.kernels.len() as u32);
+        self.async_regions.push(AsyncRegion {
+            first,
+            end,
+            span,
+            call,
+        });
     }
 
     /// A private temporary of the current function.
@@ -375,7 +399,7 @@ impl<'s> Builder<'s> {
             // In asynchronous code `seq S` is `start { seq S }` (docs/language.md §8).
             StmtKind::Seq(_) if mode == Mode::Async => self.start_region(s, s.span, ops),
             StmtKind::Seq(body) => self.seq_region(body, s.span, ops),
-            StmtKind::Barrier => self.close(ops, CutReason::Barrier),
+            StmtKind::Barrier => self.close(ops, CutReason::Barrier(Some(s.span))),
             // Simple statements and leaving were handled above.
             _ => {}
         }
