@@ -91,6 +91,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers",
+            device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor",
             device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor,
         ),
@@ -1003,5 +1009,86 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
             missing,
             only(&sim, &gpu)
         );
+    }
+}
+
+/// The asynchronous regions of a trace (`farm`, an `async` function a group calls, an
+/// asynchronous `main`), each with its group (construct and site) and site, and the calls of
+/// `async` functions; and its barriers with their group, site and processors. Sorted.
+fn async_parts(t: &pram_trace::Trace, async_functions: &[String]) -> (Vec<String>, Vec<String>) {
+    use pram_trace::{MarkKind, SliceKind};
+    let group = |g: usize| format!("{} {}", t.groups[g].construct.name(), t.groups[g].site);
+    let mut slices: Vec<String> = t
+        .slices
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SliceKind::Async => Some(format!("async {} in {}", s.site, group(s.group))),
+            SliceKind::Call { function } if async_functions.contains(function) => {
+                Some(format!("call {function} {} in {}", s.site, group(s.group)))
+            }
+            _ => None,
+        })
+        .collect();
+    slices.sort();
+    let mut barriers: Vec<String> = t
+        .marks
+        .iter()
+        .filter_map(|m| match (&m.kind, m.group) {
+            (MarkKind::Barrier { processors }, Some(g)) => Some(format!(
+                "barrier {} ({processors} processors) in {}",
+                m.site,
+                group(g)
+            )),
+            _ => None,
+        })
+        .collect();
+    barriers.sort();
+    (slices, barriers)
+}
+
+/// The device schedule's records of asynchronous regions and barriers (`--trace`) give the
+/// simulator's: per group, the same asynchronous regions (`farm`, a call of an `async`
+/// function, an asynchronous `main` around its `start`) with the call slices of `async`
+/// functions, and the same barriers (one per meeting of a group's members, with their
+/// number), where no barrier phases run (`barriers` true); with barrier phases, the regions.
+fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let task_min = transform::emit_cuda::abi::FK_REGION_TASK_MIN;
+    for (file, procs, defines, barriers) in [
+        ("tests/semantics/farm_barrier.fork", 4u32, &[][..], true),
+        ("tests/semantics/farm_in_subgroups.fork", 4, &[][..], true),
+        ("tests/semantics/async_call_from_sync.fork", 3, &[][..], true),
+        ("tests/semantics/async_barrier_before_start.fork", 3, &[][..], true),
+        ("tests/semantics/async_divergent_barriers.fork", 4, &[][..], false),
+        ("classroom-examples/farm_tasks.fork", 8, &[("TASKS", 50)][..], true),
+    ] {
+        let program = checked_plan(file, defines);
+        let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
+        let (checked, plan) = program;
+        let title = format!("{file} -p {procs}");
+        let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
+        let sim_trace = simulator_trace(&checked, procs, &title);
+        let async_functions: Vec<String> = checked
+            .program
+            .funcs
+            .iter()
+            .filter(|f| f.kind == fork_frontend::hir::FnKind::Async)
+            .map(|f| f.name.clone())
+            .collect();
+        let (gpu_slices, gpu_barriers) = async_parts(&trace, &async_functions);
+        let (sim_slices, sim_barriers) = async_parts(&sim_trace, &async_functions);
+        assert!(!sim_slices.is_empty(), "{title}: no asynchronous region");
+        assert_eq!(gpu_slices, sim_slices, "{title}: asynchronous regions");
+        if barriers {
+            assert_eq!(gpu_barriers, sim_barriers, "{title}: barriers");
+        }
+        // Every asynchronous region lies in its group's time.
+        for s in &trace.slices {
+            let g = &trace.groups[s.group];
+            assert!(
+                g.begin <= s.begin && s.begin <= s.end && s.end <= g.end,
+                "{title}: {s:?} outside its group {g:?}"
+            );
+        }
     }
 }

@@ -44,8 +44,33 @@ pub struct Instance {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Timeline {
     pub instances: Vec<Instance>,
-    /// Instances formed after the record buffer was full: not in `instances`.
+    /// The instances' asynchronous regions (device schedule, `--trace`).
+    pub asyncs: Vec<AsyncRun>,
+    /// The barriers where an instance's members met (device schedule, `--trace`).
+    pub barriers: Vec<Barrier>,
+    /// Records made after the record buffer was full: not in the timeline.
     pub dropped: u64,
+}
+
+/// An asynchronous region that a group instance ran: from its previous collective's end to
+/// the end of the region's last one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsyncRun {
+    pub instance: usize,
+    /// Its index in `Plan::traced_asyncs`.
+    pub region: usize,
+    pub begin: u64,
+    pub end: u64,
+}
+
+/// The members of a group instance met at a `barrier`: at the end of the kernel launched at
+/// `pc`, which ends there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Barrier {
+    pub instance: usize,
+    pub pc: Pc,
+    pub processors: u32,
+    pub time: u64,
 }
 
 /// The time of one Fork function: its calls (group instances formed by a call of it; `main`
@@ -60,42 +85,64 @@ pub struct FunctionTime {
 /// Bytes of an `FkTraceRec`.
 const REC: usize = super::abi::FkTraceRec::BYTES as usize;
 
-/// The device schedule's records (`FkTraceRec`) of `formed` instances, as many as `bytes` holds. Times become nanoseconds from the
-/// root's formation; an instance a fault left open ends where the run's last one ended.
+/// The device schedule's records (`FkTraceRec`) of `formed` instances and asynchronous
+/// regions and barriers, as many as `bytes` holds. Times become nanoseconds from the root's
+/// formation; an instance a fault left open ends where the run's last one ended.
 pub fn decode_device(bytes: &[u8], formed: u64) -> Timeline {
+    use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
     let kept = (bytes.len() / REC).min(formed as usize);
-    let mut raw: Vec<(u64, u64, Instance)> = (0..kept)
-        .map(|i| {
-            let r = FkTraceRec::from_bytes(&bytes[i * REC..(i + 1) * REC]);
-            let (parent, pc) = (r.parent, r.pc);
-            let instance = Instance {
-                // A parent is formed before its subgroups: a larger number is a bad record.
-                parent: (parent >= 0 && (parent as usize) < i).then_some(parent as usize),
-                pc: (pc >= 0).then_some(Pc(pc as u32)),
-                index: r.index as i64,
-                at: r.at,
-                size: r.size.max(0) as u32,
-                event: r.event as u64,
-                begin: 0,
-                end: 0,
-            };
-            (r.begin, r.end, instance)
-        })
+    let recs: Vec<FkTraceRec> = (0..kept)
+        .map(|i| FkTraceRec::from_bytes(&bytes[i * REC..(i + 1) * REC]))
         .collect();
-    let origin = raw.first().map_or(0, |r| r.0);
-    let last = raw.iter().map(|r| r.0.max(r.1)).max().unwrap_or(origin);
-    let instances = raw
-        .drain(..)
-        .map(|(begin, end, mut i)| {
-            i.begin = begin.saturating_sub(origin);
-            i.end = if end == 0 { last } else { end.max(begin) }.saturating_sub(origin);
-            i
-        })
-        .collect();
-    Timeline {
-        instances,
+    let origin = recs.first().map_or(0, |r| r.begin);
+    let last = recs
+        .iter()
+        .map(|r| r.begin.max(r.end))
+        .max()
+        .unwrap_or(origin);
+    let time = |t: u64| t.saturating_sub(origin);
+    let mut t = Timeline {
         dropped: formed.saturating_sub(kept as u64),
+        ..Timeline::default()
+    };
+    // Record number -> instance. A parent is recorded before what it holds: a larger
+    // number is a bad record.
+    let mut number: Vec<Option<usize>> = vec![None; kept];
+    for (i, r) in recs.iter().enumerate() {
+        let parent = usize::try_from(r.parent)
+            .ok()
+            .filter(|&p| p < i)
+            .and_then(|p| number[p]);
+        match (r.size, parent) {
+            (FK_REC_ASYNC, Some(instance)) => t.asyncs.push(AsyncRun {
+                instance,
+                region: r.index.max(0) as usize,
+                begin: time(r.begin),
+                end: time(r.end.max(r.begin)),
+            }),
+            (FK_REC_BARRIER, Some(instance)) => t.barriers.push(Barrier {
+                instance,
+                pc: Pc(r.pc.max(0) as u32),
+                processors: r.at.max(0) as u32,
+                time: time(r.begin),
+            }),
+            (size, _) if size >= 0 => {
+                number[i] = Some(t.instances.len());
+                t.instances.push(Instance {
+                    parent,
+                    pc: (r.pc >= 0).then_some(Pc(r.pc as u32)),
+                    index: r.index as i64,
+                    at: r.at,
+                    size: size as u32,
+                    event: r.event as u64,
+                    begin: time(r.begin),
+                    end: time(if r.end == 0 { last } else { r.end.max(r.begin) }),
+                });
+            }
+            _ => {}
+        }
     }
+    t
 }
 
 /// The host schedule's timestamps: CUDA events in the stream where the walk forms and leaves
@@ -186,6 +233,7 @@ pub fn with_region_records(
     Timeline {
         instances,
         dropped: formed.saturating_sub(kept as u64),
+        ..Timeline::default()
     }
 }
 
@@ -424,6 +472,27 @@ impl Timeline {
                 children[p].push(id);
             }
         }
+        // An instance's asynchronous regions and barriers, in time order; those of an
+        // instance the trace leaves out are its nearest shown ancestor's.
+        let nearest_shown = |mut i: usize| {
+            while !shown[i] {
+                match self.instances[i].parent {
+                    Some(p) => i = p,
+                    None => break,
+                }
+            }
+            i
+        };
+        let mut marks: Vec<Vec<(u64, Mark)>> = vec![Vec::new(); self.instances.len()];
+        for (k, a) in self.asyncs.iter().enumerate() {
+            marks[nearest_shown(a.instance)].push((a.begin, Mark::Async(k)));
+        }
+        for (k, b) in self.barriers.iter().enumerate() {
+            marks[nearest_shown(b.instance)].push((b.time, Mark::Barrier(k)));
+        }
+        for m in &mut marks {
+            m.sort_by_key(|(t, _)| *t);
+        }
         let end = self.instances.iter().map(|i| i.end).max().unwrap_or(0);
         if let Some(root) = self.instances.first() {
             let main = plan.function(plan.main);
@@ -436,6 +505,8 @@ impl Timeline {
                 plan,
                 sources,
                 children: &children,
+                marks: &marks,
+                asyncs: &plan.traced_asyncs(),
             };
             replay.children(&mut rec, 0, root.begin, root.end);
             rec.leave(root.end);
@@ -447,16 +518,103 @@ impl Timeline {
     }
 }
 
+/// An asynchronous region or a barrier of an instance (`Timeline::asyncs`, `barriers`).
+#[derive(Debug, Clone, Copy)]
+enum Mark {
+    Async(usize),
+    Barrier(usize),
+}
+
+/// Where an instance's marks stand while its children are replayed.
+#[derive(Default)]
+struct Marks {
+    next: usize,
+    /// The open asynchronous region: its end and how many slices it opened (with the call
+    /// of an `async` function: 2).
+    open: Option<(u64, usize)>,
+    /// The end of the last child replayed: the open region ends no earlier.
+    floor: u64,
+}
+
 /// Feeds a `Recorder` depth-first: each instance's subgroups and calls inside it, a split's
-/// subgroups one after the other (the Recorder nests), each with its own real times.
+/// subgroups one after the other (the Recorder nests), each with its own real times; its
+/// asynchronous regions around the children that formed in them, and its barriers.
 struct Replay<'a> {
     timeline: &'a Timeline,
     plan: &'a Plan,
     sources: &'a SourceMap,
     children: &'a [Vec<usize>],
+    marks: &'a [Vec<(u64, Mark)>],
+    asyncs: &'a [transform::plan::TracedAsync],
 }
 
 impl Replay<'_> {
+    fn location(&self, span: Span) -> String {
+        self.sources.location(span).unwrap_or_default()
+    }
+
+    /// Replays instance `id`'s marks up to time `t` (all of them for `u64::MAX`), kept
+    /// inside `[begin, end]`: a region that ended before `t` ends.
+    fn marks_until(&self, rec: &mut Recorder, id: usize, t: u64, m: &mut Marks, end: u64) {
+        let marks = &self.marks[id];
+        let close = |rec: &mut Recorder, m: &mut Marks| {
+            if let Some((e, depth)) = m.open.take() {
+                for _ in 0..depth {
+                    rec.leave(e.max(m.floor).min(end));
+                }
+            }
+        };
+        loop {
+            let next = marks.get(m.next).map(|(time, _)| *time);
+            if let Some((e, _)) = m.open {
+                if e < t && next.is_none_or(|n| e <= n) {
+                    close(rec, m);
+                    continue;
+                }
+            }
+            let Some(at) = next.filter(|&n| n <= t) else {
+                break;
+            };
+            let at = at.min(end);
+            match marks[m.next].1 {
+                Mark::Async(k) => {
+                    close(rec, m);
+                    let run = &self.timeline.asyncs[k];
+                    let Some(region) = self.asyncs.get(run.region) else {
+                        m.next += 1;
+                        continue;
+                    };
+                    let mut depth = 1;
+                    if let Some((f, call)) = region.call {
+                        let name = &self.plan.program.func(f).name;
+                        rec.enter_call(at, name, &self.location(call));
+                        depth = 2;
+                    }
+                    rec.enter_async(at, &self.location(region.span));
+                    m.open = Some((run.end.clamp(at, end), depth));
+                    m.floor = at;
+                }
+                Mark::Barrier(k) => {
+                    let b = &self.timeline.barriers[k];
+                    let site = match self.plan.host.code.get(b.pc.0 as usize) {
+                        Some(Instr::Launch(k)) => match self.plan.kernel(*k).ends {
+                            transform::plan::CutReason::Barrier(Some(span)) => {
+                                self.location(span)
+                            }
+                            _ => String::new(),
+                        },
+                        _ => String::new(),
+                    };
+                    rec.barrier(at, b.processors, &site);
+                }
+            }
+            m.next += 1;
+        }
+        if t == u64::MAX {
+            close(rec, m);
+        }
+    }
+
     fn site(&self, pc: Option<Pc>) -> String {
         let span = match pc.and_then(|pc| self.plan.host.code.get(pc.0 as usize)) {
             Some(
@@ -490,15 +648,18 @@ impl Replay<'_> {
         let instances = &self.timeline.instances;
         let inside = |t: u64| t.clamp(begin, end);
         let kids = &self.children[id];
+        let mut marks = Marks::default();
         let mut k = 0;
         while k < kids.len() {
             let first = &instances[kids[k]];
+            self.marks_until(rec, id, inside(first.begin), &mut marks, end);
             let construct = match self.timeline.origin(self.plan, first) {
                 Origin::Call(callee) => {
                     let (b, e) = (inside(first.begin), inside(first.end));
                     rec.enter_call(b, &self.plan.function(callee).name, &self.site(first.pc));
                     self.children(rec, kids[k], b, e);
                     rec.leave(e);
+                    marks.floor = marks.floor.max(e);
                     k += 1;
                     continue;
                 }
@@ -535,8 +696,10 @@ impl Replay<'_> {
                 rec.leave(e);
             }
             rec.leave(split_end);
+            marks.floor = marks.floor.max(split_end);
             k += n;
         }
+        self.marks_until(rec, id, u64::MAX, &mut marks, end);
     }
 }
 
@@ -776,6 +939,75 @@ sync void main(void) {
                 (Some(3), 2_200, 2_800, 8, 3),
             ]
         );
+    }
+
+    /// A group's asynchronous region and barrier (device schedule, `--trace`): records that
+    /// are no group instance (`size` FK_REC_ASYNC, FK_REC_BARRIER) of their parent's time,
+    /// numbered among the instances; the trace has the region as an `async` slice of the
+    /// group at the simulator's site (the `farm`'s body) and the barrier as an instant at
+    /// the `barrier` statement.
+    #[test]
+    fn asynchronous_regions_and_barriers_decode_onto_their_group() {
+        use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
+        let checked = fork_frontend::check_source(
+            "f.fork",
+            "sh int a[4];\nsync void main(void) {\n    farm { a[$$] = 1; barrier; a[$$] = 2; }\n    if ($$ % 2) a[$$] = 3;\n}\n",
+            &Default::default(),
+        )
+        .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let launch = |n| pc(&plan, n, |i| matches!(i, Instr::Launch(_)));
+        let split = pc(&plan, 0, |i| matches!(i, Instr::Split { .. }));
+        let mark = |kind: i32, begin: u64, end: u64, at: i64, pc: i32, index: i32| {
+            let mut r = rec(begin, end, at, 0, pc, index, kind);
+            r[40..44].copy_from_slice(&0u32.to_le_bytes());
+            r
+        };
+        let records = [
+            rec(1_000, 9_000, 0, -1, -1, 0, 4),
+            mark(FK_REC_BARRIER, 2_000, 2_000, 4, launch(0), 0),
+            mark(FK_REC_ASYNC, 1_100, 3_000, 0, launch(0), 0),
+            rec(4_000, 5_000, 0, 0, split, 0, 2),
+        ]
+        .concat();
+        let t = decode_device(&records, 4);
+        assert_eq!(t.instances.len(), 2, "{t:?}");
+        assert_eq!(t.instances[1].parent, Some(0));
+        assert_eq!(
+            t.asyncs,
+            [AsyncRun {
+                instance: 0,
+                region: 0,
+                begin: 100,
+                end: 2_000
+            }]
+        );
+        assert_eq!(
+            t.barriers,
+            [Barrier {
+                instance: 0,
+                pc: Pc(launch(0) as u32),
+                processors: 4,
+                time: 1_000
+            }]
+        );
+        let trace = t.trace(&plan, &checked.sources, "f.fork -p 4", 100, None);
+        let json = pram_trace::json::write(&trace);
+        assert!(
+            json.contains("\"site\":\"f.fork:3:10\"},\"cat\":\"async\""),
+            "{json}"
+        );
+        assert!(
+            json.contains("{\"args\":{\"processors\":4,\"site\":\"f.fork:3:23\"},\"cat\":\"barrier\""),
+            "{json}"
+        );
+        // The region ends before the `if` splits the group.
+        let region = trace
+            .slices
+            .iter()
+            .find(|s| s.kind == pram_trace::SliceKind::Async)
+            .expect("the region");
+        assert_eq!((region.begin, region.end), (100, 2_000));
     }
 
     #[test]

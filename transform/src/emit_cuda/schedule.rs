@@ -315,7 +315,52 @@ pub fn interpreter(
     let _ = writeln!(out, "        default:\n            return;");
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
     region_dispatch(plan, out);
+    trace_async_at(plan, out);
     Ok(())
+}
+
+/// `fk_trace_async_at` (`pram-runtime/cuda/fk_schedule.cuh`): per instruction, the
+/// asynchronous region of `Plan::traced_asyncs` it lies in (the innermost), whether the
+/// region's own group runs it (its nesting is the region's first instruction's), and
+/// whether it is the launch of a kernel that ends at a `barrier`.
+fn trace_async_at(plan: &Plan, out: &mut String) {
+    use super::abi::{FK_AT_BARRIER, FK_AT_OPENS};
+    let host = &plan.host;
+    let asyncs = plan.traced_asyncs();
+    let nestings: Vec<_> = (0..host.entries.len())
+        .map(|f| host.nesting(crate::plan::HostFnId(f as u32)).ok())
+        .collect();
+    let nesting = |pc: u32| {
+        nestings[host.function_at(Pc(pc)).0 as usize]
+            .as_ref()
+            .and_then(|n| n.at(Pc(pc)))
+    };
+    let _ = writeln!(
+        out,
+        "__device__ int fk_trace_async_at(int pc) {{\n    switch (pc) {{"
+    );
+    for (pc, instr) in host.code.iter().enumerate() {
+        let pc = pc as u32;
+        let inner = asyncs
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.pcs.contains(&pc))
+            .min_by_key(|(_, a)| a.pcs.len());
+        let barrier = matches!(instr, Instr::Launch(k)
+            if matches!(plan.kernel(*k).ends, crate::plan::CutReason::Barrier(Some(_))));
+        let mut at = 0;
+        if let Some((i, a)) = inner {
+            let opens = nesting(pc).is_some() && nesting(pc) == nesting(a.pcs.start);
+            at = 4 * (i as i32 + 1) + if opens { FK_AT_OPENS } else { 0 };
+        }
+        if barrier {
+            at += FK_AT_BARRIER;
+        }
+        if at != 0 {
+            let _ = writeln!(out, "    case {pc}: return {at};");
+        }
+    }
+    let _ = writeln!(out, "    default: return 0;\n    }}\n}}\n");
 }
 
 /// The loop an instruction inside it belongs to (its header and exit).
