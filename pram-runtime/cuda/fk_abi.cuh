@@ -17,9 +17,10 @@ typedef long long fk_i64;
 // the parent group (from `begin` to `end`), a barrier where its members met (at `begin`)
 #define FK_REC_ASYNC -1
 #define FK_REC_BARRIER -2
-// fk_trace_async_at (device schedule): 4 * (1 + the asynchronous region an instruction
-// lies in, `Plan::traced_asyncs`), plus FK_AT_OPENS where the region's own group runs
-// it, plus FK_AT_BARRIER where it launches a kernel that ends at a `barrier`
+// fk_trace_async_at (device schedule): FK_AT_REGION * (1 + the asynchronous region an
+// instruction lies in, `Plan::traced_asyncs`), plus FK_AT_OPENS where the region's own
+// group runs it, plus FK_AT_BARRIER where it launches a kernel that ends at a `barrier`
+#define FK_AT_REGION 4
 #define FK_AT_OPENS 1
 #define FK_AT_BARRIER 2
 // A processor's status (FkMachine::status): active, or how it left a construct

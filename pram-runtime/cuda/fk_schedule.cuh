@@ -280,7 +280,7 @@ __device__ unsigned fk_trace_mark(const FkSync *y, int kind, int index, fk_i64 a
 // meet at, not per member.
 __device__ __noinline__ void fk_trace_release(FkSync *y, int size) {
     int at = fk_trace_async_at(y->trace_pc);
-    unsigned region = (unsigned)at >> 2;
+    unsigned region = (unsigned)(at / FK_AT_REGION);
     fk_u64 now = fk_now();
     if (region && y->async_region == region) {
         if (y->async_rec < fk_t.cap) fk_t.recs[y->async_rec].end = now;

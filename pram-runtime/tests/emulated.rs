@@ -1057,10 +1057,30 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
     for (file, procs, defines, barriers) in [
         ("tests/semantics/farm_barrier.fork", 4u32, &[][..], true),
         ("tests/semantics/farm_in_subgroups.fork", 4, &[][..], true),
-        ("tests/semantics/async_call_from_sync.fork", 3, &[][..], true),
-        ("tests/semantics/async_barrier_before_start.fork", 3, &[][..], true),
-        ("tests/semantics/async_divergent_barriers.fork", 4, &[][..], false),
-        ("classroom-examples/farm_tasks.fork", 8, &[("TASKS", 50)][..], true),
+        (
+            "tests/semantics/async_call_from_sync.fork",
+            3,
+            &[][..],
+            true,
+        ),
+        (
+            "tests/semantics/async_barrier_before_start.fork",
+            3,
+            &[][..],
+            true,
+        ),
+        (
+            "tests/semantics/async_divergent_barriers.fork",
+            4,
+            &[][..],
+            false,
+        ),
+        (
+            "classroom-examples/farm_tasks.fork",
+            8,
+            &[("TASKS", 50)][..],
+            true,
+        ),
     ] {
         let program = checked_plan(file, defines);
         let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
@@ -1082,6 +1102,27 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
         if barriers {
             assert_eq!(gpu_barriers, sim_barriers, "{title}: barriers");
         }
+        // A `start` of an asynchronous `main` runs inside main's region, as in the
+        // simulator's trace.
+        let starts_inside = |t: &pram_trace::Trace| -> Vec<bool> {
+            t.groups
+                .iter()
+                .filter(|g| g.construct == pram_trace::Construct::Start)
+                .map(|g| {
+                    t.slices.iter().any(|s| {
+                        Some(s.group) == g.parent
+                            && s.kind == pram_trace::SliceKind::Async
+                            && s.begin <= g.begin
+                            && g.end <= s.end
+                    })
+                })
+                .collect()
+        };
+        assert_eq!(
+            starts_inside(&trace),
+            starts_inside(&sim_trace),
+            "{title}: `start`s inside the asynchronous region"
+        );
         // Every asynchronous region lies in its group's time.
         for s in &trace.slices {
             let g = &trace.groups[s.group];

@@ -139,7 +139,9 @@ impl Plan {
                     if let Some((_, exit)) = self.host.loop_of(crate::host_program::Pc(pc)) {
                         let begin = code[..pc as usize]
                             .iter()
-                            .rposition(|i| matches!(i, Instr::LoopBegin { exit: e, .. } if *e == exit))
+                            .rposition(
+                                |i| matches!(i, Instr::LoopBegin { exit: e, .. } if *e == exit),
+                            )
                             .map_or(pc, |b| b as u32);
                         pcs.start = pcs.start.min(begin);
                         pcs.end = pcs.end.max(exit.0 + 1);
@@ -150,6 +152,7 @@ impl Plan {
                 pcs,
                 span: r.span,
                 call: r.call,
+                whole_function: false,
             });
         }
         for (f, hf) in self.functions.iter().enumerate() {
@@ -164,8 +167,11 @@ impl Plan {
             let body = &self.program.func(hf.func).body.stmts;
             out.push(TracedAsync {
                 pcs: entry..end,
-                span: body.first().map_or(self.program.func(hf.func).span, |s| s.span),
+                span: body
+                    .first()
+                    .map_or(self.program.func(hf.func).span, |s| s.span),
                 call: None,
+                whole_function: true,
             });
         }
         out
@@ -193,6 +199,9 @@ pub struct TracedAsync {
     pub span: Span,
     /// `AsyncRegion::call`.
     pub call: Option<(FuncId, Span)>,
+    /// An asynchronous function's body: the region ends when its group does (the members
+    /// leave the function), after its last collective.
+    pub whole_function: bool,
 }
 
 /// A piece of one function that runs without a barrier across processors.

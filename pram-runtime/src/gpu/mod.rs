@@ -41,8 +41,8 @@ pub struct Stats {
     pub total: Duration,
     /// Device time per Fork function, from the group instances' timestamps (`--stats`).
     pub functions: Vec<FunctionTime>,
-    /// Group instances formed after the timestamp buffer was full (their calls are missing
-    /// from `functions`).
+    /// Records made after the timestamp buffer was full: group instances (their calls are
+    /// missing from `functions`) and, with `--trace`, asynchronous regions and barriers.
     pub unstamped: u64,
 }
 
@@ -91,7 +91,7 @@ impl fmt::Display for Stats {
         if self.unstamped > 0 {
             write!(
                 f,
-                "\n  ({} group instances formed after the timestamp buffer was full are not counted)",
+                "\n  ({} group instances (with --trace: and asynchronous regions and barriers) recorded after the timestamp buffer was full are not counted)",
                 self.unstamped
             )?;
         }

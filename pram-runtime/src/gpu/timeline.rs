@@ -591,16 +591,15 @@ impl Replay<'_> {
                         depth = 2;
                     }
                     rec.enter_async(at, &self.location(region.span));
-                    m.open = Some((run.end.clamp(at, end), depth));
+                    let run_end = if region.whole_function { end } else { run.end };
+                    m.open = Some((run_end.clamp(at, end), depth));
                     m.floor = at;
                 }
                 Mark::Barrier(k) => {
                     let b = &self.timeline.barriers[k];
                     let site = match self.plan.host.code.get(b.pc.0 as usize) {
                         Some(Instr::Launch(k)) => match self.plan.kernel(*k).ends {
-                            transform::plan::CutReason::Barrier(Some(span)) => {
-                                self.location(span)
-                            }
+                            transform::plan::CutReason::Barrier(Some(span)) => self.location(span),
                             _ => String::new(),
                         },
                         _ => String::new(),
@@ -998,7 +997,9 @@ sync void main(void) {
             "{json}"
         );
         assert!(
-            json.contains("{\"args\":{\"processors\":4,\"site\":\"f.fork:3:23\"},\"cat\":\"barrier\""),
+            json.contains(
+                "{\"args\":{\"processors\":4,\"site\":\"f.fork:3:23\"},\"cat\":\"barrier\""
+            ),
             "{json}"
         );
         // The region ends before the `if` splits the group.

@@ -642,9 +642,10 @@ c_consts! {
     /// the parent group (from `begin` to `end`), a barrier where its members met (at `begin`)
     FK_REC_ASYNC: i32 = -1;
     FK_REC_BARRIER: i32 = -2;
-    /// fk_trace_async_at (device schedule): 4 * (1 + the asynchronous region an instruction
-    /// lies in, `Plan::traced_asyncs`), plus FK_AT_OPENS where the region's own group runs
-    /// it, plus FK_AT_BARRIER where it launches a kernel that ends at a `barrier`
+    /// fk_trace_async_at (device schedule): FK_AT_REGION * (1 + the asynchronous region an
+    /// instruction lies in, `Plan::traced_asyncs`), plus FK_AT_OPENS where the region's own
+    /// group runs it, plus FK_AT_BARRIER where it launches a kernel that ends at a `barrier`
+    FK_AT_REGION: i32 = 4;
     FK_AT_OPENS: i32 = 1;
     FK_AT_BARRIER: i32 = 2;
 

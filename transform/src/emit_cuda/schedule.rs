@@ -324,7 +324,6 @@ pub fn interpreter(
 /// region's own group runs it (its nesting is the region's first instruction's), and
 /// whether it is the launch of a kernel that ends at a `barrier`.
 fn trace_async_at(plan: &Plan, out: &mut String) {
-    use super::abi::{FK_AT_BARRIER, FK_AT_OPENS};
     let host = &plan.host;
     let asyncs = plan.traced_asyncs();
     let nestings: Vec<_> = (0..host.entries.len())
@@ -348,16 +347,18 @@ fn trace_async_at(plan: &Plan, out: &mut String) {
             .min_by_key(|(_, a)| a.pcs.len());
         let barrier = matches!(instr, Instr::Launch(k)
             if matches!(plan.kernel(*k).ends, crate::plan::CutReason::Barrier(Some(_))));
-        let mut at = 0;
+        let mut at = Vec::new();
         if let Some((i, a)) = inner {
-            let opens = nesting(pc).is_some() && nesting(pc) == nesting(a.pcs.start);
-            at = 4 * (i as i32 + 1) + if opens { FK_AT_OPENS } else { 0 };
+            at.push(format!("{} * FK_AT_REGION", i + 1));
+            if nesting(pc).is_some() && nesting(pc) == nesting(a.pcs.start) {
+                at.push("FK_AT_OPENS".into());
+            }
         }
         if barrier {
-            at += FK_AT_BARRIER;
+            at.push("FK_AT_BARRIER".into());
         }
-        if at != 0 {
-            let _ = writeln!(out, "    case {pc}: return {at};");
+        if !at.is_empty() {
+            let _ = writeln!(out, "    case {pc}: return {};", at.join(" + "));
         }
     }
     let _ = writeln!(out, "    default: return 0;\n    }}\n}}\n");
