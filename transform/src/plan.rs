@@ -177,6 +177,39 @@ impl Plan {
         out
     }
 
+    /// Per instruction of the host program, what its end means to the GPU's trace of
+    /// asynchronous code (`AsyncAt`).
+    pub fn async_at(&self) -> Vec<AsyncAt> {
+        use crate::host_program::{Instr, Pc};
+        let host = &self.host;
+        let asyncs = self.traced_asyncs();
+        let nestings: Vec<_> = (0..host.entries.len())
+            .map(|f| host.nesting(HostFnId(f as u32)).ok())
+            .collect();
+        let nesting = |pc: u32| {
+            nestings[host.function_at(Pc(pc)).0 as usize]
+                .as_ref()
+                .and_then(|n| n.at(Pc(pc)))
+        };
+        (0..host.code.len() as u32)
+            .map(|pc| {
+                let inner = asyncs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.pcs.contains(&pc))
+                    .min_by_key(|(_, a)| a.pcs.len());
+                AsyncAt {
+                    region: inner.map(|(i, _)| i),
+                    opens: inner.is_some_and(|(_, a)| {
+                        nesting(pc).is_some() && nesting(pc) == nesting(a.pcs.start)
+                    }),
+                    barrier: matches!(&host.code[pc as usize], Instr::Launch(k)
+                        if matches!(self.kernel(*k).ends, CutReason::Barrier(Some(_)))),
+                }
+            })
+            .collect()
+    }
+
     /// The host function that implements the HIR function `func`, if it runs on the host.
     pub fn host_function_of(&self, func: FuncId) -> Option<HostFnId> {
         self.functions
@@ -202,6 +235,21 @@ pub struct TracedAsync {
     /// An asynchronous function's body: the region ends when its group does (the members
     /// leave the function), after its last collective.
     pub whole_function: bool,
+}
+
+/// What an instruction's end means to the GPU's trace of asynchronous code
+/// (`Plan::async_at`): a group's asynchronous region is the run of its collectives inside
+/// the region's instructions, opened by the first one the group itself runs; a kernel that
+/// ends at a `barrier` is where the group's members meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AsyncAt {
+    /// The innermost region of `Plan::traced_asyncs` the instruction lies in.
+    pub region: Option<usize>,
+    /// The region's own group runs it (its nesting is the region's first instruction's, not
+    /// that of a group the region forms): it may open the region.
+    pub opens: bool,
+    /// It launches a kernel that ends at a `barrier` statement.
+    pub barrier: bool,
 }
 
 /// A piece of one function that runs without a barrier across processors.

@@ -319,42 +319,21 @@ pub fn interpreter(
     Ok(())
 }
 
-/// `fk_trace_async_at` (`pram-runtime/cuda/fk_schedule.cuh`): per instruction, the
-/// asynchronous region of `Plan::traced_asyncs` it lies in (the innermost), whether the
-/// region's own group runs it (its nesting is the region's first instruction's), and
-/// whether it is the launch of a kernel that ends at a `barrier`.
+/// `fk_trace_async_at` (`pram-runtime/cuda/fk_schedule.cuh`): `Plan::async_at` as a table.
 fn trace_async_at(plan: &Plan, out: &mut String) {
-    let host = &plan.host;
-    let asyncs = plan.traced_asyncs();
-    let nestings: Vec<_> = (0..host.entries.len())
-        .map(|f| host.nesting(crate::plan::HostFnId(f as u32)).ok())
-        .collect();
-    let nesting = |pc: u32| {
-        nestings[host.function_at(Pc(pc)).0 as usize]
-            .as_ref()
-            .and_then(|n| n.at(Pc(pc)))
-    };
     let _ = writeln!(
         out,
         "__device__ int fk_trace_async_at(int pc) {{\n    switch (pc) {{"
     );
-    for (pc, instr) in host.code.iter().enumerate() {
-        let pc = pc as u32;
-        let inner = asyncs
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| a.pcs.contains(&pc))
-            .min_by_key(|(_, a)| a.pcs.len());
-        let barrier = matches!(instr, Instr::Launch(k)
-            if matches!(plan.kernel(*k).ends, crate::plan::CutReason::Barrier(Some(_))));
+    for (pc, a) in plan.async_at().iter().enumerate() {
         let mut at = Vec::new();
-        if let Some((i, a)) = inner {
+        if let Some(i) = a.region {
             at.push(format!("{} * FK_AT_REGION", i + 1));
-            if nesting(pc).is_some() && nesting(pc) == nesting(a.pcs.start) {
+            if a.opens {
                 at.push("FK_AT_OPENS".into());
             }
         }
-        if barrier {
+        if a.barrier {
             at.push("FK_AT_BARRIER".into());
         }
         if !at.is_empty() {
