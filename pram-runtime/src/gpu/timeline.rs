@@ -19,7 +19,7 @@ use cudarc::driver::{CudaEvent, CudaStream};
 use fork_frontend::source::{SourceMap, Span};
 use pram_trace::{Clock, Construct, Recorder, Trace};
 use transform::host_program::{Instr, Pc};
-use transform::plan::{Call, Plan, SplitKind};
+use transform::plan::{AsyncAt, Call, Plan, SplitKind};
 
 /// One group instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,6 +158,15 @@ pub struct HostRecorder {
     regions: Vec<(u32, CudaEvent, Option<usize>)>,
     /// The walk's end ([`HostRecorder::stop`]).
     end: Option<CudaEvent>,
+    /// `Plan::async_at` (`--trace`; empty: no asynchronous regions and barriers).
+    async_at: Vec<AsyncAt>,
+    /// The asynchronous regions: instance, region, the event before its first launch and
+    /// after its last one.
+    asyncs: Vec<(usize, usize, CudaEvent, CudaEvent)>,
+    /// Each instance's open asynchronous region (an index into `asyncs`).
+    open_async: Vec<Option<usize>>,
+    /// The barriers: instance, the launch's instruction, processors, the event after it.
+    barriers: Vec<(usize, Pc, u32, CudaEvent)>,
 }
 
 /// A block region's launch under the host schedule, for [`with_region_records`].
@@ -171,20 +180,26 @@ pub struct RegionLaunch {
     pub parent: Option<usize>,
 }
 
-/// The host walk's `instances` with the group instances its block regions formed: the
-/// `FkTraceRec`s of `formed` (as many as `bytes` holds), in launches' order (ascending launch
-/// numbers). A record's times count from its region kernel's start, which is placed at the
+/// The host walk's timeline (its instances, their asynchronous regions and barriers) with
+/// the group instances its block regions formed: the `FkTraceRec`s of `formed` (as many as
+/// `bytes` holds), in launches' order (ascending launch numbers). A record's times count from its region kernel's start, which is placed at the
 /// event recorded before the launch (the kernel starts a little after it: the times are as
 /// early as that gap); its parent is an earlier record, or (-1) the instance the walk was in.
 /// Each region collective's `event` is numbered after the walk's `splits`. The result is in
 /// the order the instances formed, parents first.
 pub fn with_region_records(
-    mut instances: Vec<Instance>,
+    walk: Timeline,
     splits: u64,
     launches: &[RegionLaunch],
     bytes: &[u8],
     formed: u64,
 ) -> Timeline {
+    let Timeline {
+        mut instances,
+        mut asyncs,
+        mut barriers,
+        ..
+    } = walk;
     let kept = (bytes.len() / REC).min(formed as usize);
     // Record number -> instance.
     let mut number: Vec<Option<usize>> = vec![None; kept];
@@ -230,10 +245,17 @@ pub fn with_region_records(
             ..instances[i].clone()
         })
         .collect();
+    for a in &mut asyncs {
+        a.instance = place[a.instance];
+    }
+    for b in &mut barriers {
+        b.instance = place[b.instance];
+    }
     Timeline {
         instances,
+        asyncs,
+        barriers,
         dropped: formed.saturating_sub(kept as u64),
-        ..Timeline::default()
     }
 }
 
@@ -244,8 +266,9 @@ fn event(stream: &CudaStream) -> Driver<CudaEvent> {
 }
 
 impl HostRecorder {
-    /// Starts the clock and the root group of `procs` processors.
-    pub fn new(stream: &CudaStream, procs: u32) -> Driver<HostRecorder> {
+    /// Starts the clock and the root group of `procs` processors; with `async_at`
+    /// (`Plan::async_at`), also its asynchronous regions and barriers.
+    pub fn new(stream: &CudaStream, procs: u32, async_at: Vec<AsyncAt>) -> Driver<HostRecorder> {
         let start = event(stream)?;
         let mut r = HostRecorder {
             start,
@@ -254,6 +277,10 @@ impl HostRecorder {
             splits: 0,
             regions: Vec::new(),
             end: None,
+            async_at,
+            asyncs: Vec::new(),
+            open_async: Vec::new(),
+            barriers: Vec::new(),
         };
         r.enter(stream, None, 0, 0, procs, 0)?;
         Ok(r)
@@ -287,6 +314,50 @@ impl HostRecorder {
         };
         self.instances.push((instance, event(stream)?, None));
         self.open.push(self.instances.len() - 1);
+        self.open_async.push(None);
+        Ok(())
+    }
+
+    /// The walk is at `pc` in the innermost open instance: outside the instance's open
+    /// asynchronous region, that region has ended (with its last launch).
+    pub fn at(&mut self, pc: Pc) {
+        let (Some(a), Some(&i)) = (self.async_at.get(pc.0 as usize), self.open.last()) else {
+            return;
+        };
+        if let Some(k) = self.open_async[i] {
+            if Some(self.asyncs[k].1) != a.region {
+                self.open_async[i] = None;
+            }
+        }
+    }
+
+    /// The kernel at `pc` is launched next: where the instance runs its asynchronous region
+    /// first, the region begins.
+    pub fn before_launch(&mut self, stream: &CudaStream, pc: Pc) -> Driver<()> {
+        let (Some(a), Some(&i)) = (self.async_at.get(pc.0 as usize), self.open.last()) else {
+            return Ok(());
+        };
+        if let (Some(region), None, true) = (a.region, self.open_async[i], a.opens) {
+            let begin = event(stream)?;
+            let end = event(stream)?;
+            self.asyncs.push((i, region, begin, end));
+            self.open_async[i] = Some(self.asyncs.len() - 1);
+        }
+        Ok(())
+    }
+
+    /// The kernel at `pc` was launched for a group of `size`: the instance's region goes on
+    /// to here; a kernel that ends at a `barrier` is where the members met.
+    pub fn after_launch(&mut self, stream: &CudaStream, pc: Pc, size: u32) -> Driver<()> {
+        let (Some(a), Some(&i)) = (self.async_at.get(pc.0 as usize), self.open.last()) else {
+            return Ok(());
+        };
+        if a.barrier {
+            self.barriers.push((i, pc, size, event(stream)?));
+        }
+        if let Some(k) = self.open_async[i] {
+            self.asyncs[k].3 = event(stream)?;
+        }
         Ok(())
     }
 
@@ -340,8 +411,33 @@ impl HostRecorder {
                 parent: *parent,
             });
         }
-        Ok(with_region_records(
+        let mut asyncs = Vec::with_capacity(self.asyncs.len());
+        for (instance, region, begin, end) in &self.asyncs {
+            let begin = nanos(begin)?;
+            asyncs.push(AsyncRun {
+                instance: *instance,
+                region: *region,
+                begin,
+                end: nanos(end)?.max(begin),
+            });
+        }
+        let mut barriers = Vec::with_capacity(self.barriers.len());
+        for (instance, pc, processors, time) in &self.barriers {
+            barriers.push(Barrier {
+                instance: *instance,
+                pc: *pc,
+                processors: *processors,
+                time: nanos(time)?,
+            });
+        }
+        let walk = Timeline {
             instances,
+            asyncs,
+            barriers,
+            dropped: 0,
+        };
+        Ok(with_region_records(
+            walk,
             self.splits,
             &launches,
             bytes,
@@ -920,7 +1016,11 @@ sync void main(void) {
             region_rec(10, 50, -1, split, 0, 4, 3, 4),
         ]
         .concat();
-        let t = with_region_records(instances, 5, &launches, &records, 5);
+        let walk = Timeline {
+            instances,
+            ..Timeline::default()
+        };
+        let t = with_region_records(walk, 5, &launches, &records, 5);
         assert_eq!(t.dropped, 1);
         let got: Vec<(Option<usize>, u64, u64, u64, u32)> = t
             .instances
