@@ -128,9 +128,13 @@ struct FkSync {
     fk_u64 released;
     unsigned async_rec;
     unsigned async_region;
+    // --trace, barrier phases (fk_trace_stop): the least ($$, stop) of a member stopped at a
+    // barrier in this launch, and how many members stopped
+    fk_u64 first_barrier;
+    unsigned stopped;
     // The generation, which every waiting member polls, in a cache line of its own: on the
     // arrival counter's line the polls would slow the arrivals and the leader's writes.
-    unsigned pad[8];
+    unsigned pad[5];
     unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
     unsigned pad2[31];
 };
@@ -291,7 +295,22 @@ __device__ __noinline__ void fk_trace_release(FkSync *y, int size) {
         y->async_region = 0;
     }
     if (at & FK_AT_BARRIER) fk_trace_mark(y, FK_REC_BARRIER, 0, size, now, now);
+    // Barrier phases: the members met where the first (in $$ order) stopped at a barrier
+    // waits, as the simulator names the meeting; those stopped at a `start` or `seq` met too.
+    if (y->first_barrier != ~0ull)
+        fk_trace_mark(y, FK_REC_BARRIER, (int)(unsigned)y->first_barrier, y->stopped, now, now);
+    y->first_barrier = ~0ull;
+    y->stopped = 0;
     y->released = now;
+}
+
+// --trace, barrier phases: after its launch the processor stopped at stop `stop` (1, 2, ...;
+// 0: it ran to the end), a `barrier` when `barrier`. Counted for the leader (fk_trace_release).
+__device__ void fk_trace_stop(const FkProc *s, fk_i64 stop, bool barrier) {
+    if (stop <= 0) return;
+    FkSync *y = &fk_d.sync[s->group];
+    atomicAdd(&y->stopped, 1u);
+    if (barrier) atomicMin(&y->first_barrier, ((fk_u64)(unsigned)s->rank << 32) | (fk_u64)stop);
 }
 
 // Whether a waiting processor's barrier has released it.
@@ -354,6 +373,8 @@ __device__ void fk_new_group(int id, int leader, int parent, int size, fk_i64 at
     if (fk_t.regions) {
         y->released = fk_now();
         y->async_region = 0;
+        y->first_barrier = ~0ull;
+        y->stopped = 0;
     }
 }
 
@@ -1307,6 +1328,8 @@ extern "C" __global__ void fk_device_init() {
         y->trace = 0;
         y->released = fk_now();
         y->async_region = 0;
+        y->first_barrier = ~0ull;
+        y->stopped = 0;
         if (fk_t.recs) {
             // The root group is instance 0; it ends when the last processor leaves main.
             fk_trace_record(0, -1, -1, 0, fk_m.procs, 0, 0, fk_now(), 0);

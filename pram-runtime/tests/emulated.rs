@@ -1050,36 +1050,24 @@ fn async_parts(t: &pram_trace::Trace, async_functions: &[String]) -> (Vec<String
 /// simulator's: per group, the same asynchronous regions (`farm`, a call of an `async`
 /// function, an asynchronous `main` around its `start`) with the call slices of `async`
 /// functions, and the same barriers (one per meeting of a group's members, with their
-/// number), where no barrier phases run (`barriers` true); with barrier phases, the regions.
+/// number and the simulator's site; with barrier phases too: `async_divergent_barriers`).
 fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let task_min = transform::emit_cuda::abi::FK_REGION_TASK_MIN;
-    for (file, procs, defines, barriers) in [
-        ("tests/semantics/farm_barrier.fork", 4u32, &[][..], true),
-        ("tests/semantics/farm_in_subgroups.fork", 4, &[][..], true),
-        (
-            "tests/semantics/async_call_from_sync.fork",
-            3,
-            &[][..],
-            true,
-        ),
+    for (file, procs, defines) in [
+        ("tests/semantics/farm_barrier.fork", 4u32, &[][..]),
+        ("tests/semantics/farm_in_subgroups.fork", 4, &[][..]),
+        ("tests/semantics/async_call_from_sync.fork", 3, &[][..]),
         (
             "tests/semantics/async_barrier_before_start.fork",
             3,
             &[][..],
-            true,
         ),
-        (
-            "tests/semantics/async_divergent_barriers.fork",
-            4,
-            &[][..],
-            false,
-        ),
+        ("tests/semantics/async_divergent_barriers.fork", 4, &[][..]),
         (
             "classroom-examples/farm_tasks.fork",
             8,
             &[("TASKS", 50)][..],
-            true,
         ),
     ] {
         let program = checked_plan(file, defines);
@@ -1099,9 +1087,7 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
         let (sim_slices, sim_barriers) = async_parts(&sim_trace, &async_functions);
         assert!(!sim_slices.is_empty(), "{title}: no asynchronous region");
         assert_eq!(gpu_slices, sim_slices, "{title}: asynchronous regions");
-        if barriers {
-            assert_eq!(gpu_barriers, sim_barriers, "{title}: barriers");
-        }
+        assert_eq!(gpu_barriers, sim_barriers, "{title}: barriers");
         // A `start` of an asynchronous `main` runs inside main's region, as in the
         // simulator's trace.
         let starts_inside = |t: &pram_trace::Trace| -> Vec<bool> {

@@ -94,6 +94,7 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         storage,
         host: Default::default(),
         async_regions: builder.async_regions,
+        phase_barriers: builder.phase_barriers,
     };
     regions::mark_block_regions(&mut plan);
     plan.host = host_program::lower(&plan);

@@ -84,6 +84,20 @@ pub struct Plan {
     /// The `farm`s and synchronous statements' asynchronous calls, for the GPU's trace
     /// (`AsyncRegion`); an asynchronous host function (`HostFunction::mode`) is one too.
     pub async_regions: Vec<AsyncRegion>,
+    /// The barriers of each kernel of barrier phases (`CutReason::Suspend`), for the GPU's
+    /// trace.
+    pub phase_barriers: Vec<PhaseBarriers>,
+}
+
+/// The `barrier`s of a kernel of barrier phases (`phases`): a processor that stopped at its
+/// k-th stop (a `barrier`, `start` or `seq`) holds -k in `phase` after the launch, 0 once it
+/// ran to the end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseBarriers {
+    pub kernel: KernelId,
+    pub phase: VarId,
+    /// The stops that are `barrier`s: k and the statement.
+    pub barriers: Vec<(u32, Span)>,
 }
 
 /// Asynchronous code that a group runs as one region of the simulator's trace: a `farm`, or

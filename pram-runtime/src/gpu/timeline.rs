@@ -64,11 +64,13 @@ pub struct AsyncRun {
 }
 
 /// The members of a group instance met at a `barrier`: at the end of the kernel launched at
-/// `pc`, which ends there.
+/// `pc`, which ends there, or (a kernel of barrier phases) at its `stop`-th stop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Barrier {
     pub instance: usize,
     pub pc: Pc,
+    /// Barrier phases: where the first member that stopped at a barrier waits; else 0.
+    pub stop: u32,
     pub processors: u32,
     pub time: u64,
 }
@@ -123,6 +125,7 @@ pub fn decode_device(bytes: &[u8], formed: u64) -> Timeline {
             (FK_REC_BARRIER, Some(instance)) => t.barriers.push(Barrier {
                 instance,
                 pc: Pc(r.pc.max(0) as u32),
+                stop: r.index.max(0) as u32,
                 processors: r.at.max(0) as u32,
                 time: time(r.begin),
             }),
@@ -426,6 +429,7 @@ impl HostRecorder {
             barriers.push(Barrier {
                 instance: *instance,
                 pc: *pc,
+                stop: 0,
                 processors: *processors,
                 time: nanos(time)?,
             });
@@ -693,13 +697,21 @@ impl Replay<'_> {
                 }
                 Mark::Barrier(k) => {
                     let b = &self.timeline.barriers[k];
-                    let site = match self.plan.host.code.get(b.pc.0 as usize) {
+                    let span = match self.plan.host.code.get(b.pc.0 as usize) {
                         Some(Instr::Launch(k)) => match self.plan.kernel(*k).ends {
-                            transform::plan::CutReason::Barrier(Some(span)) => self.location(span),
-                            _ => String::new(),
+                            transform::plan::CutReason::Barrier(span) => span,
+                            _ => self
+                                .plan
+                                .phase_barriers
+                                .iter()
+                                .filter(|p| p.kernel == *k)
+                                .flat_map(|p| &p.barriers)
+                                .find(|(stop, _)| *stop == b.stop)
+                                .map(|(_, span)| *span),
                         },
-                        _ => String::new(),
+                        _ => None,
                     };
+                    let site = span.map(|s| self.location(s)).unwrap_or_default();
                     rec.barrier(at, b.processors, &site);
                 }
             }
@@ -1086,6 +1098,7 @@ sync void main(void) {
             [Barrier {
                 instance: 0,
                 pc: Pc(launch(0) as u32),
+                stop: 0,
                 processors: 4,
                 time: 1_000
             }]

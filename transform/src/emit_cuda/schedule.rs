@@ -154,12 +154,33 @@ pub fn interpreter(
         let span = plan.program.func(f.func).span;
         let _ = writeln!(out, "        case {pc}: // {}", describe(plan, instr));
         let body = match instr {
-            Instr::Launch(k) => {
-                let k = plan.kernel(*k);
+            Instr::Launch(id) => {
+                let k = plan.kernel(*id);
                 let sync = (k.mode == Mode::Sync) as i32;
                 let check = common_kernels.contains(&k.name) as i32;
+                // --trace, barrier phases with barriers: where the processor stopped
+                // (fk_trace_stop).
+                let phases = plan
+                    .phase_barriers
+                    .iter()
+                    .find(|b| b.kernel == *id && !b.barriers.is_empty());
+                let stop = match phases {
+                    Some(b) => {
+                        let at_barrier: Vec<String> = b
+                            .barriers
+                            .iter()
+                            .map(|(k, _)| format!("stop == {k}"))
+                            .collect();
+                        format!(
+                            "\n                if (fk_t.regions) {{\n                    fk_i64 stop = -fk_s_read({}, p, s);\n                    fk_trace_stop(s, stop, {});\n                }}",
+                            var(b.phase, k.span)?,
+                            at_barrier.join(" || ")
+                        )
+                    }
+                    None => String::new(),
+                };
                 format!(
-                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
+                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);{stop}\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
                     k.name
                 )
             }

@@ -94,6 +94,8 @@ pub struct Builder<'s> {
     pub(crate) group_bodies: u32,
     /// The `farm`s and asynchronous calls compiled so far (`Plan::async_regions`).
     pub async_regions: Vec<AsyncRegion>,
+    /// The barriers of the kernels of barrier phases so far (`Plan::phase_barriers`).
+    pub phase_barriers: Vec<crate::plan::PhaseBarriers>,
 }
 
 impl<'s> Builder<'s> {
@@ -119,6 +121,7 @@ impl<'s> Builder<'s> {
             chain_parents: Vec::new(),
             group_bodies: 0,
             async_regions: Vec::new(),
+            phase_barriers: Vec::new(),
         }
     }
 
