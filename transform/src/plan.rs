@@ -207,6 +207,21 @@ impl Plan {
                 .as_ref()
                 .and_then(|n| n.at(Pc(pc)))
         };
+        // The nesting of each region's own group: a function's entry's; else the outermost
+        // of its launches' (a `farm` may begin with a `seq` or `start`, whose kernels are
+        // deeper).
+        let bases: Vec<Option<&[crate::host_program::Open]>> = asyncs
+            .iter()
+            .map(|a| match a.whole_function {
+                true => nesting(a.pcs.start),
+                false => a
+                    .pcs
+                    .clone()
+                    .filter(|&pc| matches!(host.code[pc as usize], Instr::Launch(_)))
+                    .filter_map(nesting)
+                    .min_by_key(|n| n.len()),
+            })
+            .collect();
         (0..host.code.len() as u32)
             .map(|pc| {
                 let inner = asyncs
@@ -216,9 +231,8 @@ impl Plan {
                     .min_by_key(|(_, a)| a.pcs.len());
                 AsyncAt {
                     region: inner.map(|(i, _)| i),
-                    opens: inner.is_some_and(|(_, a)| {
-                        nesting(pc).is_some() && nesting(pc) == nesting(a.pcs.start)
-                    }),
+                    opens: inner
+                        .is_some_and(|(i, _)| nesting(pc).is_some() && nesting(pc) == bases[i]),
                     barrier: matches!(&host.code[pc as usize], Instr::Launch(k)
                         if matches!(self.kernel(*k).ends, CutReason::Barrier(Some(_)))),
                 }
@@ -241,9 +255,9 @@ impl Plan {
 pub struct TracedAsync {
     /// Its instructions: from its first kernel's launch (an asynchronous function's entry)
     /// to its last one's (the function's `ret`), with the host loops of its barrier phases.
-    /// The group that runs it runs the collectives at its first instruction's nesting
-    /// (`HostProgram::nesting`); deeper ones are those of the groups it forms, and of their
-    /// ends.
+    /// The group that runs it runs the collectives at the nesting of a function's entry, or
+    /// of its outermost launch (`HostProgram::nesting`); deeper ones are those of the groups
+    /// it forms, and of their ends.
     pub pcs: std::ops::Range<u32>,
     pub span: Span,
     /// `AsyncRegion::call`.
