@@ -264,7 +264,7 @@ __device__ inline void fk_trace_leave(int g) {
 }
 
 // Per instruction, what its collective's end means to the trace of asynchronous code (FK_AT_*,
-// emitted from transform::plan::Plan::traced_asyncs).
+// emitted from transform::plan::Plan::async_at).
 __device__ int fk_trace_async_at(int pc);
 
 // A new record of group y's time (FK_REC_ASYNC, FK_REC_BARRIER) from `begin` to `end`.

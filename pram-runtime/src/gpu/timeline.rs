@@ -44,9 +44,9 @@ pub struct Instance {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Timeline {
     pub instances: Vec<Instance>,
-    /// The instances' asynchronous regions (device schedule, `--trace`).
+    /// The instances' asynchronous regions (`--trace`).
     pub asyncs: Vec<AsyncRun>,
-    /// The barriers where an instance's members met (device schedule, `--trace`).
+    /// The barriers where an instance's members met (`--trace`).
     pub barriers: Vec<Barrier>,
     /// Records made after the record buffer was full: not in the timeline.
     pub dropped: u64,
@@ -185,11 +185,12 @@ pub struct RegionLaunch {
 
 /// The host walk's timeline (its instances, their asynchronous regions and barriers) with
 /// the group instances its block regions formed: the `FkTraceRec`s of `formed` (as many as
-/// `bytes` holds), in launches' order (ascending launch numbers). A record's times count from its region kernel's start, which is placed at the
-/// event recorded before the launch (the kernel starts a little after it: the times are as
-/// early as that gap); its parent is an earlier record, or (-1) the instance the walk was in.
-/// Each region collective's `event` is numbered after the walk's `splits`. The result is in
-/// the order the instances formed, parents first.
+/// `bytes` holds), in launches' order (ascending launch numbers). A record's times count
+/// from its region kernel's start, which is placed at the event recorded before the launch
+/// (the kernel starts a little after it: the times are as early as that gap); its parent is
+/// an earlier record, or (-1) the instance the walk was in. Each region collective's `event`
+/// is numbered after the walk's `splits`. The result is in the order the instances formed,
+/// parents first.
 pub fn with_region_records(
     walk: Timeline,
     splits: u64,
