@@ -117,8 +117,13 @@ pub struct AsyncRegion {
 #[derive(Debug, Clone, PartialEq)]
 pub enum AsyncWithin {
     /// A `farm` or a call: the kernels made while it was compiled, one after the other (the
-    /// kernels of the group constructs in it among them); `end` is one past the last.
-    Kernels { first: KernelId, end: KernelId },
+    /// kernels of the group constructs in it among them); `end` is one past the last. `own`:
+    /// one the region's own group launches (None: a `farm` of group constructs only).
+    Kernels {
+        first: KernelId,
+        end: KernelId,
+        own: Option<KernelId>,
+    },
     /// A function: all of its code.
     Function(HostFnId),
 }
@@ -142,7 +147,7 @@ impl Plan {
             .iter()
             .map(|r| {
                 let pcs = match r.within {
-                    AsyncWithin::Kernels { first, end } => self.kernels_pcs(first..end),
+                    AsyncWithin::Kernels { first, end, .. } => self.kernels_pcs(first..end),
                     AsyncWithin::Function(f) => {
                         let entry = self.host.entry(f).0;
                         let end = code[entry as usize..]
@@ -152,8 +157,17 @@ impl Plan {
                         entry..end
                     }
                 };
+                let own = match r.within {
+                    AsyncWithin::Kernels { own, .. } => own.and_then(|k| {
+                        code.iter()
+                            .position(|i| matches!(i, Instr::Launch(l) if *l == k))
+                            .map(|pc| pc as u32)
+                    }),
+                    AsyncWithin::Function(_) => Some(pcs.start),
+                };
                 TracedAsync {
                     pcs,
+                    own,
                     span: r.span,
                     call: r.call,
                     whole_function: matches!(r.within, AsyncWithin::Function(_)),
@@ -207,21 +221,8 @@ impl Plan {
                 .as_ref()
                 .and_then(|n| n.at(Pc(pc)))
         };
-        // The nesting of each region's own group: a function's entry's; else the outermost
-        // of its launches' (a `farm` may begin with a `seq` or `start`, whose kernels are
-        // deeper).
-        let bases: Vec<Option<&[crate::host_program::Open]>> = asyncs
-            .iter()
-            .map(|a| match a.whole_function {
-                true => nesting(a.pcs.start),
-                false => a
-                    .pcs
-                    .clone()
-                    .filter(|&pc| matches!(host.code[pc as usize], Instr::Launch(_)))
-                    .filter_map(nesting)
-                    .min_by_key(|n| n.len()),
-            })
-            .collect();
+        // The nesting of each region's own group.
+        let bases: Vec<_> = asyncs.iter().map(|a| a.own.and_then(nesting)).collect();
         (0..host.code.len() as u32)
             .map(|pc| {
                 let inner = asyncs
@@ -255,10 +256,12 @@ impl Plan {
 pub struct TracedAsync {
     /// Its instructions: from its first kernel's launch (an asynchronous function's entry)
     /// to its last one's (the function's `ret`), with the host loops of its barrier phases.
-    /// The group that runs it runs the collectives at the nesting of a function's entry, or
-    /// of its outermost launch (`HostProgram::nesting`); deeper ones are those of the groups
-    /// it forms, and of their ends.
     pub pcs: std::ops::Range<u32>,
+    /// An instruction its own group runs (a function's entry, a launch of an `own` kernel):
+    /// the group runs its collectives at this one's nesting (`HostProgram::nesting`); deeper
+    /// ones are those of the groups it forms, and of their ends. None: a `farm` of group
+    /// constructs only, which is not recorded.
+    pub own: Option<u32>,
     pub span: Span,
     /// `AsyncRegion::call`.
     pub call: Option<(FuncId, Span)>,

@@ -155,19 +155,25 @@ impl<'s> Builder<'s> {
         compiled
     }
 
-    /// `compile`, which compiles a region of the simulator's trace (`AsyncRegion`): its
-    /// kernels are those it makes.
+    /// `compile`, which compiles a region of the simulator's trace (`AsyncRegion`) into
+    /// `ops`: its kernels are those it makes, its own those it adds to `ops` itself.
     pub(crate) fn traced_async_region(
         &mut self,
         span: Span,
         call: Option<(FuncId, Span)>,
-        compile: impl FnOnce(&mut Self),
+        ops: &mut Vec<HostOp>,
+        compile: impl FnOnce(&mut Self, &mut Vec<HostOp>),
     ) {
         let first = KernelId(self.kernels.len() as u32);
-        compile(self);
+        let at = ops.len();
+        compile(self, ops);
         let end = KernelId(self.kernels.len() as u32);
+        let own = ops[at..].iter().find_map(|op| match op {
+            HostOp::Launch(k) => Some(*k),
+            _ => None,
+        });
         self.async_regions.push(AsyncRegion {
-            within: crate::plan::AsyncWithin::Kernels { first, end },
+            within: crate::plan::AsyncWithin::Kernels { first, end, own },
             span,
             call,
         });

@@ -56,7 +56,7 @@ impl Builder<'_> {
         let span = call
             .and_then(|(f, _)| self.program.func(f).body.stmts.first())
             .map_or(s.span, |first| first.span);
-        self.traced_async_region(span, call, |b| {
+        self.traced_async_region(span, call, ops, |b, ops| {
             b.append(s, Mode::Async, ops);
             b.close(ops, CutReason::Barrier(None));
         });
