@@ -225,10 +225,12 @@ impl Plan {
         let bases: Vec<_> = asyncs.iter().map(|a| a.own.and_then(nesting)).collect();
         (0..host.code.len() as u32)
             .map(|pc| {
+                // An asynchronous function's region is its group instance's whole time: the
+                // executors record none (`gpu::timeline` adds it).
                 let inner = asyncs
                     .iter()
                     .enumerate()
-                    .filter(|(_, a)| a.pcs.contains(&pc))
+                    .filter(|(_, a)| !a.whole_function && a.pcs.contains(&pc))
                     .min_by_key(|(_, a)| a.pcs.len());
                 AsyncAt {
                     region: inner.map(|(i, _)| i),
@@ -265,15 +267,15 @@ pub struct TracedAsync {
     pub span: Span,
     /// `AsyncRegion::call`.
     pub call: Option<(FuncId, Span)>,
-    /// An asynchronous function's body: the region ends when its group does (the members
-    /// leave the function), after its last collective.
+    /// An asynchronous function's body: the region is its group instance's whole time, from
+    /// its formation to the members' return.
     pub whole_function: bool,
 }
 
 /// What an instruction's end means to the GPU's trace of asynchronous code
-/// (`Plan::async_at`): a group's asynchronous region is the run of its collectives inside
-/// the region's instructions, opened by the first one the group itself runs; a kernel that
-/// ends at a `barrier` is where the group's members meet.
+/// (`Plan::async_at`): a group's asynchronous region (a `farm`, an asynchronous call) is the
+/// run of its collectives inside the region's instructions, opened by the first one the
+/// group itself runs; a kernel that ends at a `barrier` is where the group's members meet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct AsyncAt {
     /// The innermost region of `Plan::traced_asyncs` the instruction lies in.

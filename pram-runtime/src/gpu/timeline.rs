@@ -584,8 +584,29 @@ impl Timeline {
             }
             i
         };
+        // The executors' regions, and each asynchronous function's: the whole time of the
+        // group instance that runs it (the root for `main`, a call's group).
+        let mut runs = self.asyncs.clone();
+        for (id, i) in self.instances.iter().enumerate() {
+            let f = match self.origin(plan, i) {
+                Origin::Root => plan.main,
+                Origin::Call(f) => f,
+                Origin::Group(_) => continue,
+            };
+            let region = plan.async_regions.iter().position(
+                |r| matches!(r.within, transform::plan::AsyncWithin::Function(g) if g == f),
+            );
+            if let Some(region) = region {
+                runs.push(AsyncRun {
+                    instance: id,
+                    region,
+                    begin: i.begin,
+                    end: i.end,
+                });
+            }
+        }
         let mut marks: Vec<Vec<(u64, Mark)>> = vec![Vec::new(); self.instances.len()];
-        for (k, a) in self.asyncs.iter().enumerate() {
+        for (k, a) in runs.iter().enumerate() {
             marks[nearest_shown(a.instance)].push((a.begin, Mark::Async(k)));
         }
         for (k, b) in self.barriers.iter().enumerate() {
@@ -607,6 +628,7 @@ impl Timeline {
                 sources,
                 children: &children,
                 marks: &marks,
+                runs: &runs,
                 asyncs: &plan.traced_asyncs(),
             };
             replay.children(&mut rec, 0, root.begin, root.end);
@@ -619,7 +641,7 @@ impl Timeline {
     }
 }
 
-/// An asynchronous region or a barrier of an instance (`Timeline::asyncs`, `barriers`).
+/// An asynchronous region or a barrier of an instance (`Replay::runs`, `Timeline::barriers`).
 #[derive(Debug, Clone, Copy)]
 enum Mark {
     Async(usize),
@@ -646,6 +668,8 @@ struct Replay<'a> {
     sources: &'a SourceMap,
     children: &'a [Vec<usize>],
     marks: &'a [Vec<(u64, Mark)>],
+    /// The asynchronous regions the marks name.
+    runs: &'a [AsyncRun],
     asyncs: &'a [transform::plan::TracedAsync],
 }
 
@@ -680,7 +704,7 @@ impl Replay<'_> {
             match marks[m.next].1 {
                 Mark::Async(k) => {
                     close(rec, m);
-                    let run = &self.timeline.asyncs[k];
+                    let run = &self.runs[k];
                     let Some(region) = self.asyncs.get(run.region) else {
                         m.next += 1;
                         continue;
