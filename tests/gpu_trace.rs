@@ -149,24 +149,21 @@ fn asynchronous_events(json: &str) -> Vec<String> {
     v
 }
 
-/// `--trace` on the GPU records the simulator's asynchronous regions and barriers. Under the
-/// device schedule, with groups of fewer than 16 members (larger ones, up to 1024, run block
-/// regions on one block, which record none): `farm`s with barriers, in `fork` subgroups, a
-/// call of an `async` function, an asynchronous `main` with a barrier before its `start`,
-/// barrier phases (`async_divergent_barriers`). Under both, a `farm` in a group of more than
-/// 1024 members (the host schedule runs every smaller group's block regions as one kernel).
+/// `--trace` on the GPU records the simulator's asynchronous regions and barriers: `farm`s
+/// with barriers, in `fork` subgroups, a call of an `async` function, an asynchronous `main`
+/// with a barrier before its `start`, barrier phases (`async_divergent_barriers`), all in
+/// block regions at these sizes; and `farm_tasks` on 2048 processors, whose `farm` runs in a
+/// group of more than 1024 members (outside block regions).
 fn gpu_trace_asynchronous_regions_and_barriers(schedule: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut cases = vec![("classroom-examples/farm_tasks.fork", "2048")];
-    if schedule == "device" {
-        cases.extend([
-            ("tests/semantics/farm_barrier.fork", "4"),
-            ("tests/semantics/farm_in_subgroups.fork", "4"),
-            ("tests/semantics/async_call_from_sync.fork", "3"),
-            ("tests/semantics/async_barrier_before_start.fork", "3"),
-            ("tests/semantics/async_divergent_barriers.fork", "4"),
-        ]);
-    }
+    let cases = [
+        ("tests/semantics/farm_barrier.fork", "4"),
+        ("tests/semantics/farm_in_subgroups.fork", "4"),
+        ("tests/semantics/async_call_from_sync.fork", "3"),
+        ("tests/semantics/async_barrier_before_start.fork", "3"),
+        ("tests/semantics/async_divergent_barriers.fork", "4"),
+        ("classroom-examples/farm_tasks.fork", "2048"),
+    ];
     for (file, procs) in cases {
         let trace = |command: &str, options: &[&str], name: &str| -> Vec<String> {
             let out = dir.path().join(name);

@@ -785,7 +785,10 @@ __device__ fk_u64 fk_step_tag(const FkThread *th) {
 // A block region of group g (fk_device.cuh): its records' times are %globaltimer's, and its
 // group's record is the parent of those it forms.
 __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
-    if (fk_t.regions && threadIdx.x == 0) fk_r_trace() = FkRegionTrace{0, fk_d.sync[g].trace};
+    if (fk_t.regions && threadIdx.x == 0) {
+        fk_r_trace() = FkRegionTrace{0, fk_d.sync[g].trace};
+        fk_r_async() = FkRegionAsync{0, ~0u, fk_now()};
+    }
     return FkRegion{slot_base, launch, 0, g};
 }
 

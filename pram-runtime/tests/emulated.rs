@@ -1053,8 +1053,7 @@ fn async_parts(t: &pram_trace::Trace, async_functions: &[String]) -> (Vec<String
 /// number and the simulator's site; with barrier phases too: `async_divergent_barriers`).
 fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers() {
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let task_min = transform::emit_cuda::abi::FK_REGION_TASK_MIN;
-    for (file, procs, defines) in [
+    let cases = [
         ("tests/semantics/farm_barrier.fork", 4u32, &[][..]),
         ("tests/semantics/farm_in_subgroups.fork", 4, &[][..]),
         ("tests/semantics/farm_in_async_code.fork", 4, &[][..]),
@@ -1078,11 +1077,17 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
             &[("TASKS", 50)][..],
         ),
         ("classroom-examples/matmul.fork", 16, &[("N", 8)][..]),
-    ] {
+    ];
+    // Inside block regions run on a block (FK_REGION_TASK_MIN 2: these small groups run
+    // them there, as groups of 16 to 1024 do on the GPU) and outside.
+    let task_mins = [2, transform::emit_cuda::abi::FK_REGION_TASK_MIN];
+    for ((file, procs, defines), task_min) in
+        cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
+    {
         let program = checked_plan(file, defines);
         let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
         let (checked, plan) = program;
-        let title = format!("{file} -p {procs}");
+        let title = format!("{file} -p {procs} (FK_REGION_TASK_MIN {task_min})");
         let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
         let sim_trace = simulator_trace(&checked, procs, &title);
         let async_functions: Vec<String> = checked

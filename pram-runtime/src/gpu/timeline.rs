@@ -204,6 +204,7 @@ pub fn with_region_records(
         mut barriers,
         ..
     } = walk;
+    use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
     let kept = (bytes.len() / REC).min(formed as usize);
     // Record number -> instance.
     let mut number: Vec<Option<usize>> = vec![None; kept];
@@ -222,12 +223,32 @@ pub fn with_region_records(
             Err(_) => launch.parent,
         };
         let begin = launch.at + r.begin;
+        // A region's asynchronous region or barrier (fk_r_trace_async).
+        match (r.size, parent) {
+            (FK_REC_ASYNC, Some(instance)) => asyncs.push(AsyncRun {
+                instance,
+                region: r.index.max(0) as usize,
+                begin,
+                end: launch.at + r.end.max(r.begin),
+            }),
+            (FK_REC_BARRIER, Some(instance)) => barriers.push(Barrier {
+                instance,
+                pc: Pc(r.pc.max(0) as u32),
+                stop: r.index.max(0) as u32,
+                processors: r.at.max(0) as u32,
+                time: begin,
+            }),
+            _ => {}
+        }
+        if r.size < 0 {
+            continue;
+        }
         instances.push(Instance {
             parent,
             pc: (r.pc >= 0).then_some(Pc(r.pc as u32)),
             index: r.index as i64,
             at: r.at,
-            size: r.size.max(0) as u32,
+            size: r.size as u32,
             event: splits + 1 + u64::from(r.event),
             begin,
             end: launch.at + r.end.max(r.begin),

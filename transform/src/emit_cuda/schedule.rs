@@ -347,21 +347,26 @@ fn trace_async_at(plan: &Plan, out: &mut String) {
         "__device__ int fk_trace_async_at(int pc) {{\n    switch (pc) {{"
     );
     for (pc, a) in plan.async_at().iter().enumerate() {
-        let mut at = Vec::new();
-        if let Some(i) = a.region {
-            at.push(format!("{} * FK_AT_REGION", i + 1));
-            if a.opens {
-                at.push("FK_AT_OPENS".into());
-            }
-        }
-        if a.barrier {
-            at.push("FK_AT_BARRIER".into());
-        }
-        if !at.is_empty() {
-            let _ = writeln!(out, "    case {pc}: return {};", at.join(" + "));
+        if let Some(at) = async_at_value(a) {
+            let _ = writeln!(out, "    case {pc}: return {at};");
         }
     }
     let _ = writeln!(out, "    default: return 0;\n    }}\n}}\n");
+}
+
+/// An `AsyncAt` as its C value (FK_AT_*); None for 0.
+pub(super) fn async_at_value(a: &crate::plan::AsyncAt) -> Option<String> {
+    let mut at = Vec::new();
+    if let Some(i) = a.region {
+        at.push(format!("{} * FK_AT_REGION", i + 1));
+        if a.opens {
+            at.push("FK_AT_OPENS".into());
+        }
+    }
+    if a.barrier {
+        at.push("FK_AT_BARRIER".into());
+    }
+    (!at.is_empty()).then(|| at.join(" + "))
 }
 
 /// The loop an instruction inside it belongs to (its header and exit).
