@@ -1035,9 +1035,11 @@ sync void main(void) {
     /// The host schedule's block regions: their records join the walk's instances, each
     /// placed at its launch's event, a record with parent -1 inside the instance the walk
     /// was in, the others inside their region parents; all in the order they formed, and the
-    /// regions' collectives numbered after the walk's splits.
+    /// regions' collectives numbered after the walk's splits. Their asynchronous regions and
+    /// barriers, and the walk's, follow their instances into that order.
     #[test]
     fn region_records_join_the_host_walk() {
+        use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
         let (_, plan) = plan();
         let split = pc(&plan, 0, |i| matches!(i, Instr::Split { .. }));
         let walk = |parent, begin, end| Instance {
@@ -1072,13 +1074,33 @@ sync void main(void) {
             region_rec(200, 800, 0, split, 0, 3, 2, 8),
             // Launch 3.
             region_rec(10, 50, -1, split, 0, 4, 3, 4),
+            // Launch 7: an asynchronous region of the `if`'s first subgroup (record 0);
+            // launch 3: a barrier of the root's members (-1: the walk's instance).
+            region_rec(300, 700, 0, split, 2, FK_REC_ASYNC, 0, 8),
+            region_rec(20, 20, -1, split, 0, FK_REC_BARRIER, 0, 4),
         ]
         .concat();
+        // The walk's own asynchronous region, of the call's group (walk instance 1).
+        let run = AsyncRun {
+            instance: 1,
+            region: 1,
+            begin: 1_100,
+            end: 1_900,
+        };
         let walk = Timeline {
             instances,
+            asyncs: vec![run],
             ..Timeline::default()
         };
-        let t = with_region_records(walk, 5, &launches, &records, 5);
+        let t = with_region_records(walk, 5, &launches, &records, 7);
+        let runs: Vec<(usize, usize, u64, u64)> = t
+            .asyncs
+            .iter()
+            .map(|a| (a.instance, a.region, a.begin, a.end))
+            .collect();
+        assert_eq!(runs, [(2, 1, 1_100, 1_900), (3, 2, 2_300, 2_700)]);
+        let barriers: Vec<(usize, u64)> = t.barriers.iter().map(|b| (b.instance, b.time)).collect();
+        assert_eq!(barriers, [(0, 520)]);
         assert_eq!(t.dropped, 1);
         let got: Vec<(Option<usize>, u64, u64, u64, u32)> = t
             .instances
