@@ -1,7 +1,8 @@
 //! `forkcc run --backend gpu --trace FILE.json --stats` on a GPU, under both schedules: the
 //! program prints what the simulator prints, `--stats` gives each Fork function's calls (as
 //! many as the simulator's) and device time, and the trace follows the trace-event format in
-//! microseconds with a call slice per call. Reported as ignored without a GPU.
+//! microseconds with a call slice per call; the asynchronous regions and barriers are the
+//! simulator's. Reported as ignored without a GPU.
 
 mod trace_format;
 
@@ -23,7 +24,23 @@ fn main() {
         .with_kind("needs a GPU")
         .with_ignored_flag(!gpu)
     };
-    let trials = vec![trial("host"), trial("device")];
+    let asynchronous = |schedule: &'static str| {
+        libtest_mimic::Trial::test(
+            format!("gpu_trace_asynchronous_regions_and_barriers_{schedule}_schedule"),
+            move || {
+                gpu_trace_asynchronous_regions_and_barriers(schedule);
+                Ok(())
+            },
+        )
+        .with_kind("needs a GPU")
+        .with_ignored_flag(!gpu)
+    };
+    let trials = vec![
+        trial("host"),
+        trial("device"),
+        asynchronous("host"),
+        asynchronous("device"),
+    ];
     libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
 }
 
@@ -110,4 +127,68 @@ fn gpu_trace_and_stats(schedule: &str) {
             .any(|e| e["cat"] == "group" && e["args"]["construct"] == "fork"),
         "no fork subgroup in the trace"
     );
+}
+
+/// The asynchronous regions (`async` slices) and barriers (instants) of a trace, each with
+/// its site (and a barrier's processors), sorted.
+fn asynchronous_events(json: &str) -> Vec<String> {
+    let doc = trace_format::check_trace_events(json);
+    let mut v: Vec<String> = doc["traceEvents"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["cat"] == "async" || e["cat"] == "barrier")
+        .map(|e| {
+            format!(
+                "{} {} {}",
+                e["cat"], e["args"]["site"], e["args"]["processors"]
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// `--trace` on the GPU records the simulator's asynchronous regions and barriers: `farm`s
+/// with barriers, in `fork` subgroups, a call of an `async` function, an asynchronous `main`
+/// with a barrier before its `start`, barrier phases (`async_divergent_barriers`), all in
+/// block regions at these sizes; and `farm_tasks` on 2048 processors, whose `farm` runs in a
+/// group of more than 1024 members (outside block regions).
+fn gpu_trace_asynchronous_regions_and_barriers(schedule: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases = [
+        ("tests/semantics/farm_barrier.fork", "4"),
+        ("tests/semantics/farm_in_subgroups.fork", "4"),
+        ("tests/semantics/async_call_from_sync.fork", "3"),
+        ("tests/semantics/async_barrier_before_start.fork", "3"),
+        ("tests/semantics/async_divergent_barriers.fork", "4"),
+        ("classroom-examples/farm_tasks.fork", "2048"),
+    ];
+    for (file, procs) in cases {
+        let trace = |command: &str, options: &[&str], name: &str| -> Vec<String> {
+            let out = dir.path().join(name);
+            let run = Command::new(env!("CARGO_BIN_EXE_forkcc"))
+                .args([command, file])
+                .args(options)
+                .args(["-p", procs, "--trace"])
+                .arg(&out)
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .output()
+                .expect("forkcc runs");
+            assert!(
+                run.status.success(),
+                "{file}: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            asynchronous_events(&std::fs::read_to_string(&out).expect("a trace"))
+        };
+        let sim = trace("sim", &[], "sim.json");
+        let gpu = trace(
+            "run",
+            &["--backend", "gpu", "--schedule", schedule],
+            "gpu.json",
+        );
+        assert!(!sim.is_empty(), "{file}: nothing asynchronous");
+        assert_eq!(gpu, sim, "{file} under the {schedule} schedule");
+    }
 }

@@ -13,6 +13,16 @@ typedef long long fk_i64;
 #define FK_VAR_SHARED_GLOBAL 2
 // FkVar::kind: a shared local in its group's shared frame
 #define FK_VAR_SHARED_FRAME 3
+// FkTraceRec::size of a record that is no group instance: an asynchronous region of
+// the parent group (from `begin` to `end`), a barrier where its members met (at `begin`)
+#define FK_REC_ASYNC -1
+#define FK_REC_BARRIER -2
+// fk_trace_async_at (device schedule): FK_AT_REGION * (1 + the asynchronous region an
+// instruction lies in, `Plan::traced_asyncs`), plus FK_AT_OPENS where the region's own
+// group runs it, plus FK_AT_BARRIER where it launches a kernel that ends at a `barrier`
+#define FK_AT_REGION 4
+#define FK_AT_OPENS 1
+#define FK_AT_BARRIER 2
 // A processor's status (FkMachine::status): active, or how it left a construct
 #define FK_ACTIVE 0
 #define FK_BREAK 1
@@ -533,7 +543,9 @@ static_assert(__builtin_offsetof(FkDevice, fault_key) == 88, "FkDevice::fault_ke
 #endif
 
 // A group instance's timestamps (`gpu::timeline` decodes them): every instance under
-// the device schedule, those a block region forms under the host schedule.
+// the device schedule, those a block region forms under the host schedule. Under the
+// device schedule with `FkTrace::regions`, also a group's asynchronous regions and
+// barriers (`size` FK_REC_ASYNC, FK_REC_BARRIER).
 struct FkTraceRec {
     // %globaltimer when the leader action formed it (in a host-schedule region: the
     // nanoseconds since the region kernel's start)
@@ -546,8 +558,12 @@ struct FkTraceRec {
     int parent;
     // the instruction that formed it (-1 for the root)
     int pc;
-    // split: the subgroup index (then 0, else 1; fork: @)
+    // split: the subgroup index (then 0, else 1; fork: @); an asynchronous region:
+    // its number in `Plan::traced_asyncs`
     int index;
+    // the group's size; or FK_REC_ASYNC, FK_REC_BARRIER: not a group instance, but a
+    // stretch or a point of the `parent`'s time, `pc` the collective that ended it
+    // (a barrier: `at` members met there)
     int size;
     // the parent's step at the forming collective (siblings share it); in a block
     // region, the number of the collective's first record
@@ -577,8 +593,9 @@ struct FkTrace {
     // instances formed (also those beyond cap, which are not recorded)
     unsigned *count;
     unsigned cap;
-    // 1: also the groups and `seq`s that block regions form (`--trace`); 0: only those
-    // outside regions, which hold every call (`--stats`' time per function)
+    // 1: also the groups and `seq`s that block regions form, and (device schedule)
+    // asynchronous regions and barriers (`--trace`); 0: only the groups outside
+    // regions, which hold every call (`--stats`' time per function)
     unsigned regions;
 };
 static_assert(sizeof(FkTrace) == 24, "FkTrace: the layout of transform::emit_cuda::abi");

@@ -1054,6 +1054,18 @@ __device__ inline FkRegionTrace &fk_r_trace() {
     return t;
 }
 
+// --trace: the asynchronous region running in a block region (fk_r_trace_async), thread 0's:
+// 1 + its number (0: none), its record, and when the last traced instruction ended.
+struct FkRegionAsync {
+    unsigned region;
+    unsigned rec;
+    fk_u64 last;
+};
+__device__ inline FkRegionAsync &fk_r_async() {
+    __shared__ FkRegionAsync a;
+    return a;
+}
+
 #ifdef FK_SCHEDULE_DEVICE
 #define FK_REGION_FN __device__ __noinline__ void
 __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch);
@@ -1072,7 +1084,10 @@ __device__ void fk_region_end(const FkRegion &r);
 #define FK_REGION_FN extern "C" __global__ \
     void __launch_bounds__(FK_REGION_MAX)
 __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
-    if (fk_t.regions && threadIdx.x == 0) fk_r_trace() = FkRegionTrace{fk_now(), ~0u};
+    if (fk_t.regions && threadIdx.x == 0) {
+        fk_r_trace() = FkRegionTrace{fk_now(), ~0u};
+        fk_r_async() = FkRegionAsync{0, ~0u, 0};
+    }
     return FkRegion{slot_base, launch, 0};
 }
 #define FK_R_BODY(K, TH) K##_body(&TH)
@@ -1129,6 +1144,81 @@ __device__ void fk_r_trace_seq(const FkRegion &r, const unsigned *parent, int pc
 __device__ inline void fk_r_trace_end(const unsigned *rec) {
     if (fk_t.regions && threadIdx.x == 0 && *rec < fk_t.cap)
         fk_t.recs[*rec].end = fk_now() - fk_r_trace().clock;
+}
+
+// --trace: the block ran the kernel launched at `pc` for the group instance of record *parent
+// (`size` members); `at` says what that means (FK_AT_*, transform::plan::Plan::async_at), as
+// fk_trace_release does outside regions: the group's asynchronous region opens or goes on,
+// a kernel that ends at a `barrier` is a meeting.
+__device__ void fk_r_trace_async(const FkRegion &r, const unsigned *parent, int pc, int at,
+                                 int size) {
+    if (!fk_t.regions || threadIdx.x != 0) return;
+    FkRegionAsync &a = fk_r_async();
+    fk_u64 now = fk_now() - fk_r_trace().clock;
+    unsigned region = (unsigned)(at / FK_AT_REGION);
+    unsigned count = (region && a.region != region && (at & FK_AT_OPENS)) + ((at & FK_AT_BARRIER) != 0);
+    unsigned i = count ? atomicAdd(fk_t.count, count) : 0;
+    if (region && a.region == region) {
+        if (a.rec < fk_t.cap) fk_t.recs[a.rec].end = now;
+    } else if (region && (at & FK_AT_OPENS)) {
+        a.region = region;
+        a.rec = fk_trace_record(i++, (int)*parent, pc, (int)region - 1, FK_REC_ASYNC, 0, 0, a.last,
+                                r.launch + 1);
+        if (a.rec < fk_t.cap) fk_t.recs[a.rec].end = now;
+    } else {
+        a.region = 0;
+    }
+    if (at & FK_AT_BARRIER) {
+        unsigned b = fk_trace_record(i, (int)*parent, pc, 0, FK_REC_BARRIER, size, 0, now, r.launch + 1);
+        if (b < fk_t.cap) fk_t.recs[b].end = now;
+    }
+    a.last = now;
+}
+
+// --trace, barrier phases: after the block ran the kernel launched at `pc` for group g (of
+// record *parent), the members stopped where their `phase` says (-k: at stop k, a `barrier`
+// where bit k - 1 of `barriers` is set): as fk_trace_release does outside regions, one
+// record where a member waits at a barrier, with the members that stopped and the stop of
+// the first in $$ order. Block-uniform (every thread calls it).
+__device__ void fk_r_trace_stops(const FkRegion &r, const unsigned *parent, int pc, int g, int seq,
+                                 FkVar phase, fk_u64 barriers) {
+    if (!fk_t.regions) return;
+    __shared__ unsigned stopped;
+    __shared__ fk_u64 first;
+    if (threadIdx.x == 0) {
+        stopped = 0;
+        first = ~0ull;
+    }
+    __syncthreads();
+    int n = fk_r_threads(g, seq);
+    for (int t = threadIdx.x; t < n; t += blockDim.x) {
+        int m = fk_member_index(g, n, t);
+        int proc = fk_m.members[fk_m.groups[g].members + m];
+        if (fk_m.status[proc] != FK_ACTIVE) continue;
+        fk_i64 stop = -fk_load_int(fk_var_addr(phase, g, r.slot_base, proc), phase.size);
+        if (stop <= 0) continue;
+        atomicAdd(&stopped, 1u);
+        if (stop <= 64 && ((barriers >> (stop - 1)) & 1))
+            atomicMin(&first, ((fk_u64)(unsigned)m << 32) | (fk_u64)stop);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && first != ~0ull) {
+        fk_u64 now = fk_now() - fk_r_trace().clock;
+        unsigned b = fk_trace_record(atomicAdd(fk_t.count, 1u), (int)*parent, pc,
+                                     (int)(unsigned)first, FK_REC_BARRIER, stopped, 0, now,
+                                     r.launch + 1);
+        if (b < fk_t.cap) fk_t.recs[b].end = now;
+    }
+    __syncthreads();
+}
+
+// --trace: the block ran an instruction of asynchronous region `at` / FK_AT_REGION (0: none)
+// other than a launch: outside the running region, the region has ended.
+__device__ inline void fk_r_trace_async_at(int at) {
+    if (!fk_t.regions || threadIdx.x != 0) return;
+    FkRegionAsync &a = fk_r_async();
+    if (a.region != (unsigned)(at / FK_AT_REGION)) a.region = 0;
+    a.last = fk_now() - fk_r_trace().clock;
 }
 
 // One Plan kernel K in a region: its members run K_body, then the block waits.

@@ -122,9 +122,19 @@ struct FkSync {
     FkAction action;     // the leader action a warp owes the group (large groups)
     unsigned trace;      // the group instance's number in fk_t (when tracing)
     int trace_pc;        // the pc of the collective whose leader action runs (when tracing)
+    // --trace (fk_t.regions): when its last collective ended (or it formed), the record of
+    // its asynchronous region and 1 + the region's number while one goes on
+    // (fk_trace_release)
+    fk_u64 released;
+    unsigned async_rec;
+    unsigned async_region;
+    // --trace, barrier phases (fk_trace_stop): the least ($$, stop) of a member stopped at a
+    // barrier in this launch, and how many members stopped
+    fk_u64 first_barrier;
+    unsigned stopped;
     // The generation, which every waiting member polls, in a cache line of its own: on the
     // arrival counter's line the polls would slow the arrivals and the leader's writes.
-    unsigned pad[12];
+    unsigned pad[5];
     unsigned gen;        // barrier generation (only ever increases, also across reuse of the id)
     unsigned pad2[31];
 };
@@ -253,6 +263,56 @@ __device__ inline void fk_trace_leave(int g) {
     if (fk_t.recs) fk_trace_end(fk_d.sync[g].trace);
 }
 
+// Per instruction, what its collective's end means to the trace of asynchronous code (FK_AT_*,
+// emitted from transform::plan::Plan::async_at).
+__device__ int fk_trace_async_at(int pc);
+
+// A new record of group y's time (FK_REC_ASYNC, FK_REC_BARRIER) from `begin` to `end`.
+__device__ unsigned fk_trace_mark(const FkSync *y, int kind, int index, fk_i64 at, fk_u64 begin,
+                                  fk_u64 end) {
+    unsigned i = fk_trace_record(atomicAdd(fk_t.count, 1u), (int)y->trace, y->trace_pc, index,
+                                 kind, at, 0, begin, 0);
+    if (i < fk_t.cap) fk_t.recs[i].end = end;
+    return i;
+}
+
+// --trace: group y of `size` members ends the collective at y->trace_pc now (its leader, once).
+// An asynchronous region is the run of its group's collectives inside the region's
+// instructions: the first, where the group itself runs it, opens a record (from the group's
+// previous collective's end), each one after extends it, a collective outside ends the run.
+// A kernel that ends at a `barrier` records it: one record per barrier a group's members
+// meet at, not per member.
+__device__ __noinline__ void fk_trace_release(FkSync *y, int size) {
+    int at = fk_trace_async_at(y->trace_pc);
+    unsigned region = (unsigned)(at / FK_AT_REGION);
+    fk_u64 now = fk_now();
+    if (region && y->async_region == region) {
+        if (y->async_rec < fk_t.cap) fk_t.recs[y->async_rec].end = now;
+    } else if (region && (at & FK_AT_OPENS)) {
+        y->async_region = region;
+        y->async_rec = fk_trace_mark(y, FK_REC_ASYNC, (int)region - 1, 0, y->released, now);
+    } else {
+        y->async_region = 0;
+    }
+    if (at & FK_AT_BARRIER) fk_trace_mark(y, FK_REC_BARRIER, 0, size, now, now);
+    // Barrier phases: the members met where the first (in $$ order) stopped at a barrier
+    // waits, as the simulator names the meeting; those stopped at a `start` or `seq` met too.
+    if (y->first_barrier != ~0ull)
+        fk_trace_mark(y, FK_REC_BARRIER, (int)(unsigned)y->first_barrier, y->stopped, now, now);
+    y->first_barrier = ~0ull;
+    y->stopped = 0;
+    y->released = now;
+}
+
+// --trace, barrier phases: after its launch the processor stopped at stop `stop` (1, 2, ...;
+// 0: it ran to the end), a `barrier` when `barrier`. Counted for the leader (fk_trace_release).
+__device__ void fk_trace_stop(const FkProc *s, fk_i64 stop, bool barrier) {
+    if (stop <= 0) return;
+    FkSync *y = &fk_d.sync[s->group];
+    atomicAdd(&y->stopped, 1u);
+    if (barrier) atomicMin(&y->first_barrier, ((fk_u64)(unsigned)s->rank << 32) | (fk_u64)stop);
+}
+
 // Whether a waiting processor's barrier has released it.
 __device__ inline bool fk_released(FkProc *s) {
     if (fk_load_acquire(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
@@ -310,6 +370,12 @@ __device__ void fk_new_group(int id, int leader, int parent, int size, fk_i64 at
     y->aux = 0;
     y->scratch = scratch;
     y->trace = fk_trace_form(parent, size, at);
+    if (fk_t.regions) {
+        y->released = fk_now();
+        y->async_region = 0;
+        y->first_barrier = ~0ull;
+        y->stopped = 0;
+    }
 }
 
 // ---- leader actions ----
@@ -592,7 +658,8 @@ template <class Team> __device__ __noinline__ void fk_leader(Team t, int g, FkAc
 }
 
 // The end of a collective: the next step, and the waiting members go on.
-__device__ void fk_release(FkSync *y) {
+__device__ void fk_release(FkSync *y, int size) {
+    if (fk_t.regions) fk_trace_release(y, size);
     y->step++;
     y->arrived = 0;
     fk_add_release(&y->gen, 1u);
@@ -652,6 +719,7 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     if (n == 1) {
         // A group of one processor: no barrier, nobody to release.
         if (a.kind != FK_ACT_NONE) fk_leader(FkSoloTeam{0}, g, a);
+        if (fk_t.regions) fk_trace_release(y, 1);
         y->step++;
         return false;
     }
@@ -663,12 +731,12 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     if (last && a.kind == FK_ACT_REGION) {
         // The block that runs the region releases the group (fk_run_task).
         if (!fk_post_region(p, s, g, a.d)) {
-            fk_release(y);
+            fk_release(y, n);
             return false;
         }
     } else if (last && (a.kind == FK_ACT_NONE || n <= FK_SOLO_MAX)) {
         if (a.kind != FK_ACT_NONE) fk_leader(FkSoloTeam{0}, g, a);
-        fk_release(y);
+        fk_release(y, n);
         return false;
     } else if (last) {
         y->action = a;
@@ -688,7 +756,7 @@ __device__ void fk_run_owed_action(const FkWarpTeam &t, int g) {
     fk_leader(t, g, a);
     __threadfence();
     t.sync();
-    if (t.lane == 0) fk_release(y);
+    if (t.lane == 0) fk_release(y, fk_m.groups[g].size);
     t.sync();
 }
 
@@ -717,7 +785,10 @@ __device__ fk_u64 fk_step_tag(const FkThread *th) {
 // A block region of group g (fk_device.cuh): its records' times are %globaltimer's, and its
 // group's record is the parent of those it forms.
 __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
-    if (fk_t.regions && threadIdx.x == 0) fk_r_trace() = FkRegionTrace{0, fk_d.sync[g].trace};
+    if (fk_t.regions && threadIdx.x == 0) {
+        fk_r_trace() = FkRegionTrace{0, fk_d.sync[g].trace};
+        fk_r_async() = FkRegionAsync{0, ~0u, fk_now()};
+    }
     return FkRegion{slot_base, launch, 0, g};
 }
 
@@ -1258,6 +1329,10 @@ extern "C" __global__ void fk_device_init() {
         y->step = 0;
         y->scratch = 0;
         y->trace = 0;
+        y->released = fk_now();
+        y->async_region = 0;
+        y->first_barrier = ~0ull;
+        y->stopped = 0;
         if (fk_t.recs) {
             // The root group is instance 0; it ends when the last processor leaves main.
             fk_trace_record(0, -1, -1, 0, fk_m.procs, 0, 0, fk_now(), 0);
@@ -1289,7 +1364,7 @@ __device__ __noinline__ void fk_run_task(int p, char *frames) {
     fk_run_region(s.pc, g, s.seq != 0, s.slot_base, groups_top, list + n, list, (fk_u64)frames);
     __threadfence();
     __syncthreads();
-    if (threadIdx.x == 0) fk_release(y);
+    if (threadIdx.x == 0) fk_release(y, n);
 }
 
 // The block's meeting, when a warp found a region task posted (fk_block_tasks) or has nothing

@@ -91,6 +91,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers",
+            device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor",
             device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_executor,
         ),
@@ -1011,5 +1017,128 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
             missing,
             only(&sim, &gpu)
         );
+    }
+}
+
+/// The asynchronous regions of a trace (`farm`, an `async` function a group calls, an
+/// asynchronous `main`), each with its group (construct and site) and site, and the calls of
+/// `async` functions; and its barriers with their group, site and processors. Sorted.
+fn async_parts(t: &pram_trace::Trace, async_functions: &[String]) -> (Vec<String>, Vec<String>) {
+    use pram_trace::{MarkKind, SliceKind};
+    let group = |g: usize| format!("{} {}", t.groups[g].construct.name(), t.groups[g].site);
+    let mut slices: Vec<String> = t
+        .slices
+        .iter()
+        .filter_map(|s| match &s.kind {
+            SliceKind::Async => Some(format!("async {} in {}", s.site, group(s.group))),
+            SliceKind::Call { function } if async_functions.contains(function) => {
+                Some(format!("call {function} {} in {}", s.site, group(s.group)))
+            }
+            _ => None,
+        })
+        .collect();
+    slices.sort();
+    let mut barriers: Vec<String> = t
+        .marks
+        .iter()
+        .filter_map(|m| match (&m.kind, m.group) {
+            (MarkKind::Barrier { processors }, Some(g)) => Some(format!(
+                "barrier {} ({processors} processors) in {}",
+                m.site,
+                group(g)
+            )),
+            _ => None,
+        })
+        .collect();
+    barriers.sort();
+    (slices, barriers)
+}
+
+/// The device schedule's records of asynchronous regions and barriers (`--trace`) give the
+/// simulator's: per group, the same asynchronous regions (`farm`, a call of an `async`
+/// function, an asynchronous `main` around its `start`) with the call slices of `async`
+/// functions, and the same barriers (one per meeting of a group's members, with their
+/// number and the simulator's site; with barrier phases too: `async_divergent_barriers`).
+fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barriers() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let cases = [
+        ("tests/semantics/farm_barrier.fork", 4u32, &[][..]),
+        ("tests/semantics/farm_in_subgroups.fork", 4, &[][..]),
+        ("tests/semantics/farm_in_async_code.fork", 4, &[][..]),
+        ("tests/semantics/async_call_from_sync.fork", 3, &[][..]),
+        ("tests/semantics/async_call_in_expression.fork", 2, &[][..]),
+        ("tests/semantics/async_output_order.fork", 3, &[][..]),
+        (
+            "tests/semantics/async_barrier_before_start.fork",
+            3,
+            &[][..],
+        ),
+        ("tests/semantics/async_divergent_barriers.fork", 4, &[][..]),
+        (
+            "tests/semantics/start_seq_in_function_under_condition.fork",
+            4,
+            &[][..],
+        ),
+        (
+            "classroom-examples/farm_tasks.fork",
+            8,
+            &[("TASKS", 50)][..],
+        ),
+        ("classroom-examples/matmul.fork", 16, &[("N", 8)][..]),
+    ];
+    // Inside block regions run on a block (FK_REGION_TASK_MIN 2: these small groups run
+    // them there, as groups of 16 to 1024 do on the GPU) and outside.
+    let task_mins = [2, transform::emit_cuda::abi::FK_REGION_TASK_MIN];
+    for ((file, procs, defines), task_min) in
+        cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
+    {
+        let program = checked_plan(file, defines);
+        let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
+        let (checked, plan) = program;
+        let title = format!("{file} -p {procs} (FK_REGION_TASK_MIN {task_min})");
+        let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
+        let sim_trace = simulator_trace(&checked, procs, &title);
+        let async_functions: Vec<String> = checked
+            .program
+            .funcs
+            .iter()
+            .filter(|f| f.kind == fork_frontend::hir::FnKind::Async)
+            .map(|f| f.name.clone())
+            .collect();
+        let (gpu_slices, gpu_barriers) = async_parts(&trace, &async_functions);
+        let (sim_slices, sim_barriers) = async_parts(&sim_trace, &async_functions);
+        assert!(!sim_slices.is_empty(), "{title}: no asynchronous region");
+        assert_eq!(gpu_slices, sim_slices, "{title}: asynchronous regions");
+        assert_eq!(gpu_barriers, sim_barriers, "{title}: barriers");
+        // A `start` of an asynchronous `main` runs inside main's region, as in the
+        // simulator's trace (async_barrier_before_start, farm_tasks).
+        let starts_inside = |t: &pram_trace::Trace| -> Vec<bool> {
+            t.groups
+                .iter()
+                .filter(|g| g.construct == pram_trace::Construct::Start)
+                .map(|g| {
+                    t.slices.iter().any(|s| {
+                        Some(s.group) == g.parent
+                            && s.kind == pram_trace::SliceKind::Async
+                            && s.begin <= g.begin
+                            && g.end <= s.end
+                    })
+                })
+                .collect()
+        };
+        // (A `start` that barrier phases run is a one-way `fork` in the GPU's group tree.)
+        let gpu_starts = starts_inside(&trace);
+        assert!(
+            gpu_starts.is_empty() || gpu_starts == starts_inside(&sim_trace),
+            "{title}: `start`s inside the asynchronous region"
+        );
+        // Every asynchronous region lies in its group's time.
+        for s in &trace.slices {
+            let g = &trace.groups[s.group];
+            assert!(
+                g.begin <= s.begin && s.begin <= s.end && s.end <= g.end,
+                "{title}: {s:?} outside its group {g:?}"
+            );
+        }
     }
 }

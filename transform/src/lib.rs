@@ -34,6 +34,7 @@ pub const CODES: &[&Code] = &[&rules::E0501, &valid::E0590, &emit_cuda::E0591];
 /// Splits a checked program into a Plan. Errors name the construct the transform cannot
 /// handle, with its location.
 pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
+    let source = program;
     let program = &rules::farms_in_async_code_as_blocks(&rules::return_zero_at_end(program));
     let summaries = Summaries::new(program);
     // `main` first, then every other function that runs on the host.
@@ -79,6 +80,18 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
     if !builder.diagnostics.is_empty() {
         return Err(builder.diagnostics);
     }
+    // An asynchronous host function is a region of the simulator's trace, named by its first
+    // statement in the source.
+    for (i, f) in functions.iter().enumerate() {
+        if f.mode == Mode::Async {
+            let func = source.func(f.func);
+            builder.async_regions.push(plan::AsyncRegion {
+                within: plan::AsyncWithin::Function(HostFnId(i as u32)),
+                span: func.body.stmts.first().map_or(func.span, |s| s.span),
+                call: None,
+            });
+        }
+    }
     let storage = storage::layout(
         &builder.program,
         &builder.kernels,
@@ -93,6 +106,8 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         main: HostFnId(0),
         storage,
         host: Default::default(),
+        async_regions: builder.async_regions,
+        phase_barriers: builder.phase_barriers,
     };
     regions::mark_block_regions(&mut plan);
     plan.host = host_program::lower(&plan);

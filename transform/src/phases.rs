@@ -109,6 +109,7 @@ impl Builder<'_> {
             next: 0,
             span,
             starts: Vec::new(),
+            barriers: Vec::new(),
             chains: Vec::new(),
             chains_met: Default::default(),
         };
@@ -156,7 +157,15 @@ impl Builder<'_> {
         for s in body {
             self.append(s, Mode::Async, &mut loop_body);
         }
+        let kernel = crate::plan::KernelId(self.kernels.len() as u32);
         self.close(&mut loop_body, CutReason::Suspend);
+        if self.kernels.len() as u32 > kernel.0 {
+            self.phase_barriers.push(crate::plan::PhaseBarriers {
+                kernel,
+                phase,
+                barriers: std::mem::take(&mut phases.barriers),
+            });
+        }
         for run in runs {
             match run {
                 Run::One(at, start) => self.start_split(at, start, &mut loop_body),
@@ -400,6 +409,8 @@ struct Phases {
     span: Span,
     /// The `start`s among them.
     starts: Vec<Stopped>,
+    /// The `barrier`s among them: k and the statement.
+    barriers: Vec<(u32, Span)>,
     /// The call chains of the state machines (`rules::recursion`) around the statement
     /// being rewritten, and how many stops of each were met.
     chains: Vec<Chain>,
@@ -550,6 +561,9 @@ impl Phases {
             StmtKind::Barrier | StmtKind::Start(_) | StmtKind::Seq(_) => {
                 self.next += 1;
                 let k = self.next;
+                if matches!(s.kind, StmtKind::Barrier) {
+                    self.barriers.push((k as u32, s.span));
+                }
                 let body = match &s.kind {
                     StmtKind::Start(body) => Some((**body).clone()),
                     // `seq S` in asynchronous code is `start { seq S }`.

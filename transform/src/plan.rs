@@ -81,6 +81,51 @@ pub struct Plan {
     /// The host control graph of every function lowered once (`host_program::lower`): what
     /// the executors walk.
     pub host: crate::host_program::HostProgram,
+    /// The asynchronous regions of the simulator's trace, for the GPU's trace
+    /// (`AsyncRegion`).
+    pub async_regions: Vec<AsyncRegion>,
+    /// The barriers of each kernel of barrier phases (`CutReason::Suspend`), for the GPU's
+    /// trace.
+    pub phase_barriers: Vec<PhaseBarriers>,
+}
+
+/// The `barrier`s of a kernel of barrier phases (`phases`): a processor that stopped at its
+/// k-th stop (a `barrier`, `start` or `seq`) holds -k in `phase` after the launch, 0 once it
+/// ran to the end.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PhaseBarriers {
+    pub kernel: KernelId,
+    pub phase: VarId,
+    /// The stops that are `barrier`s: k and the statement.
+    pub barriers: Vec<(u32, Span)>,
+}
+
+/// Asynchronous code that a group runs as one region of the simulator's trace: a `farm`, a
+/// synchronous statement's call of an `async` function (which the simulator also traces as a
+/// call), an asynchronous host function (`main`, or an `async` function a group calls).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AsyncRegion {
+    pub within: AsyncWithin,
+    /// Where the simulator's trace places it: the `farm`'s body, the function's first
+    /// statement (in the source: a `farm` there is no block yet).
+    pub span: Span,
+    /// The `async` function a synchronous statement calls, and the call.
+    pub call: Option<(FuncId, Span)>,
+}
+
+/// What an `AsyncRegion` compiled into.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AsyncWithin {
+    /// A `farm` or a call: the kernels made while it was compiled, one after the other (the
+    /// kernels of the group constructs in it among them); `end` is one past the last. `own`:
+    /// one the region's own group launches (None: a `farm` of group constructs only).
+    Kernels {
+        first: KernelId,
+        end: KernelId,
+        own: Option<KernelId>,
+    },
+    /// A function: all of its code.
+    Function(HostFnId),
 }
 
 impl Plan {
@@ -92,6 +137,112 @@ impl Plan {
         &self.functions[id.0 as usize]
     }
 
+    /// The asynchronous regions of the simulator's trace as the host program holds them
+    /// (`Plan::async_regions`), for the GPU's trace: the instructions of each, and where they
+    /// are in it. A region whose code holds no kernel (a `farm` of a `seq` only) has none.
+    pub fn traced_asyncs(&self) -> Vec<TracedAsync> {
+        use crate::host_program::Instr;
+        let code = &self.host.code;
+        self.async_regions
+            .iter()
+            .map(|r| {
+                let pcs = match r.within {
+                    AsyncWithin::Kernels { first, end, .. } => self.kernels_pcs(first..end),
+                    AsyncWithin::Function(f) => {
+                        let entry = self.host.entry(f).0;
+                        let end = code[entry as usize..]
+                            .iter()
+                            .position(|i| matches!(i, Instr::Ret))
+                            .map_or(code.len() as u32, |n| entry + n as u32 + 1);
+                        entry..end
+                    }
+                };
+                let own = match r.within {
+                    AsyncWithin::Kernels { own, .. } => own.and_then(|k| {
+                        code.iter()
+                            .position(|i| matches!(i, Instr::Launch(l) if *l == k))
+                            .map(|pc| pc as u32)
+                    }),
+                    AsyncWithin::Function(_) => Some(pcs.start),
+                };
+                TracedAsync {
+                    pcs,
+                    own,
+                    span: r.span,
+                    call: r.call,
+                    whole_function: matches!(r.within, AsyncWithin::Function(_)),
+                }
+            })
+            .collect()
+    }
+
+    /// The instructions from the first launch of `kernels` to the last, with the host loops of
+    /// barrier phases among them (empty when none is launched).
+    fn kernels_pcs(&self, kernels: std::ops::Range<KernelId>) -> std::ops::Range<u32> {
+        use crate::host_program::{Instr, Pc};
+        let code = &self.host.code;
+        let mut pcs: Option<std::ops::Range<u32>> = None;
+        for (pc, instr) in code.iter().enumerate() {
+            let Instr::Launch(k) = instr else { continue };
+            if !kernels.contains(k) {
+                continue;
+            }
+            let pc = pc as u32;
+            let mut here = pc..pc + 1;
+            // Barrier phases: the host loop that launches the kernel again is the region's.
+            if self.kernel(*k).ends == CutReason::Suspend {
+                if let Some((_, exit)) = self.host.loop_of(Pc(pc)) {
+                    let begin = code[..pc as usize]
+                        .iter()
+                        .rposition(|i| matches!(i, Instr::LoopBegin { exit: e, .. } if *e == exit))
+                        .map_or(pc, |b| b as u32);
+                    here = begin..exit.0 + 1;
+                }
+            }
+            pcs = Some(match pcs {
+                Some(p) => p.start.min(here.start)..p.end.max(here.end),
+                None => here,
+            });
+        }
+        pcs.unwrap_or(0..0)
+    }
+
+    /// Per instruction of the host program, what its end means to the GPU's trace of
+    /// asynchronous code (`AsyncAt`).
+    pub fn async_at(&self) -> Vec<AsyncAt> {
+        use crate::host_program::{Instr, Pc};
+        let host = &self.host;
+        let asyncs = self.traced_asyncs();
+        let nestings: Vec<_> = (0..host.entries.len())
+            .map(|f| host.nesting(HostFnId(f as u32)).ok())
+            .collect();
+        let nesting = |pc: u32| {
+            nestings[host.function_at(Pc(pc)).0 as usize]
+                .as_ref()
+                .and_then(|n| n.at(Pc(pc)))
+        };
+        // The nesting of each region's own group.
+        let bases: Vec<_> = asyncs.iter().map(|a| a.own.and_then(nesting)).collect();
+        (0..host.code.len() as u32)
+            .map(|pc| {
+                // An asynchronous function's region is its group instance's whole time: the
+                // executors record none (`gpu::timeline` adds it).
+                let inner = asyncs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| !a.whole_function && a.pcs.contains(&pc))
+                    .min_by_key(|(_, a)| a.pcs.len());
+                AsyncAt {
+                    region: inner.map(|(i, _)| i),
+                    opens: inner
+                        .is_some_and(|(i, _)| nesting(pc).is_some() && nesting(pc) == bases[i]),
+                    barrier: matches!(&host.code[pc as usize], Instr::Launch(k)
+                        if matches!(self.kernel(*k).ends, CutReason::Barrier(Some(_)))),
+                }
+            })
+            .collect()
+    }
+
     /// The host function that implements the HIR function `func`, if it runs on the host.
     pub fn host_function_of(&self, func: FuncId) -> Option<HostFnId> {
         self.functions
@@ -99,6 +250,41 @@ impl Plan {
             .position(|f| f.func == func)
             .map(|i| HostFnId(i as u32))
     }
+}
+
+/// An asynchronous region of the simulator's trace in the host program
+/// (`Plan::traced_asyncs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TracedAsync {
+    /// Its instructions: from its first kernel's launch (an asynchronous function's entry)
+    /// to its last one's (the function's `ret`), with the host loops of its barrier phases.
+    pub pcs: std::ops::Range<u32>,
+    /// An instruction its own group runs (a function's entry, a launch of an `own` kernel):
+    /// the group runs its collectives at this one's nesting (`HostProgram::nesting`); deeper
+    /// ones are those of the groups it forms, and of their ends. None: a `farm` of group
+    /// constructs only, which is not recorded.
+    pub own: Option<u32>,
+    pub span: Span,
+    /// `AsyncRegion::call`.
+    pub call: Option<(FuncId, Span)>,
+    /// An asynchronous function's body: the region is its group instance's whole time, from
+    /// its formation to the members' return.
+    pub whole_function: bool,
+}
+
+/// What an instruction's end means to the GPU's trace of asynchronous code
+/// (`Plan::async_at`): a group's asynchronous region (a `farm`, an asynchronous call) is the
+/// run of its collectives inside the region's instructions, opened by the first one the
+/// group itself runs; a kernel that ends at a `barrier` is where the group's members meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AsyncAt {
+    /// The innermost region of `Plan::traced_asyncs` the instruction lies in.
+    pub region: Option<usize>,
+    /// The region's own group runs it (its nesting is the region's first instruction's, not
+    /// that of a group the region forms): it may open the region.
+    pub opens: bool,
+    /// It launches a kernel that ends at a `barrier` statement.
+    pub barrier: bool,
 }
 
 /// A piece of one function that runs without a barrier across processors.
@@ -134,8 +320,9 @@ pub enum CutReason {
     Output,
     /// A host construct follows (call, split, host loop, seq, start, multiprefix).
     HostConstruct,
-    /// `barrier` in asynchronous code, or the end of a `farm`.
-    Barrier,
+    /// `barrier` in asynchronous code (the statement), or the end of a `farm` or of a
+    /// synchronous statement's asynchronous call (None).
+    Barrier(Option<Span>),
     /// The end of the enclosing host block (branch, loop body, function).
     BlockEnd,
     /// Leaving: the kernel ends with an unconditional `return`.

@@ -235,7 +235,7 @@ fn kernel(plan: &Plan, k: &Kernel, out: &mut String) {
         CutReason::WriteAfterRead => "the next statement overwrites what this one reads",
         CutReason::Output => "output",
         CutReason::HostConstruct => "host construct",
-        CutReason::Barrier => "barrier",
+        CutReason::Barrier(_) => "barrier",
         CutReason::BlockEnd => "end of block",
         CutReason::Return => "return",
         CutReason::Suspend => "each processor's next barrier (barrier phases)",

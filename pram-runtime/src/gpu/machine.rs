@@ -103,6 +103,8 @@ pub struct Machine<'p> {
     trace: Option<(u64, u64)>,
     /// ... under the host schedule: its CUDA events, from the start of the walk.
     recorder: Option<HostRecorder>,
+    /// `Config::region_groups` (`--trace`): also the asynchronous regions and barriers.
+    region_groups: bool,
     /// Where the walk is (the instruction forming a group instance).
     pc: Pc,
     limits: Limits,
@@ -411,6 +413,7 @@ impl<'p> Machine<'p> {
             device,
             trace,
             recorder: None,
+            region_groups,
             pc: Pc(0),
             limits,
             span_sites,
@@ -870,7 +873,12 @@ impl<'p> Machine<'p> {
         let main = plan.function(plan.main);
         let g = self.group_of_all(-1, main.shared_frame)?;
         if self.trace.is_some() && self.device.is_none() {
-            let recorder = HostRecorder::new(&self.stream, self.procs as u32)
+            let async_at = if self.region_groups {
+                plan.async_at()
+            } else {
+                Vec::new()
+            };
+            let recorder = HostRecorder::new(&self.stream, self.procs as u32, async_at)
                 .map_err(GpuError::driver("recording a timestamp"))?;
             self.recorder = Some(recorder);
         }
@@ -1261,11 +1269,27 @@ impl HostMachine for Machine<'_> {
 
     fn at(&mut self, pc: Pc) {
         self.pc = pc;
+        if let Some(r) = self.recorder.as_mut() {
+            r.at(pc);
+        }
     }
 
     fn launch(&mut self, k: KernelId, c: &Ctx) -> Result<(), GpuError> {
         let k = self.plan.kernel(k);
-        self.kernel(&k.name, k.mode == fork_frontend::hir::Mode::Sync, *c)
+        let size = self.groups[c.group as usize].size.max(0) as u32;
+        let (stream, pc) = (&self.stream, self.pc);
+        if let Some(r) = self.recorder.as_mut() {
+            r.before_launch(stream, pc)
+                .map_err(GpuError::driver("recording a timestamp"))?;
+        }
+        self.kernel(&k.name, k.mode == fork_frontend::hir::Mode::Sync, *c)?;
+        let (stream, pc) = (&self.stream, self.pc);
+        match self.recorder.as_mut() {
+            Some(r) => r
+                .after_launch(stream, pc, size)
+                .map_err(GpuError::driver("recording a timestamp")),
+            None => Ok(()),
+        }
     }
 
     fn branch(&mut self, cond: VarId, c: &Ctx) -> Result<Option<bool>, GpuError> {

@@ -41,8 +41,8 @@ pub struct Stats {
     pub total: Duration,
     /// Device time per Fork function, from the group instances' timestamps (`--stats`).
     pub functions: Vec<FunctionTime>,
-    /// Group instances formed after the timestamp buffer was full (their calls are missing
-    /// from `functions`).
+    /// Records made after the timestamp buffer was full: group instances (their calls are
+    /// missing from `functions`) and, with `--trace`, asynchronous regions and barriers.
     pub unstamped: u64,
 }
 
@@ -91,7 +91,7 @@ impl fmt::Display for Stats {
         if self.unstamped > 0 {
             write!(
                 f,
-                "\n  ({} group instances formed after the timestamp buffer was full are not counted)",
+                "\n  ({} group instances (with --trace: and asynchronous regions and barriers) recorded after the timestamp buffer was full are not counted)",
                 self.unstamped
             )?;
         }
@@ -273,7 +273,8 @@ pub struct Config {
     /// Timestamp every group instance (`--stats`' time per function, `--trace`):
     /// `%globaltimer` in the device schedule, CUDA events in the host schedule.
     pub timestamps: bool,
-    /// With `timestamps`, also the groups and `seq`s that block regions form (`--trace`).
+    /// With `timestamps`, also the groups and `seq`s that block regions form, and the
+    /// asynchronous regions and barriers (`--trace`).
     /// `--stats` and the bench need only the calls, which no region holds, and the records
     /// cost time in a region's loops (sieve 10^7 on the device schedule: 265 -> 258 ms).
     pub region_groups: bool,

@@ -19,7 +19,7 @@ use cudarc::driver::{CudaEvent, CudaStream};
 use fork_frontend::source::{SourceMap, Span};
 use pram_trace::{Clock, Construct, Recorder, Trace};
 use transform::host_program::{Instr, Pc};
-use transform::plan::{Call, Plan, SplitKind};
+use transform::plan::{AsyncAt, Call, Plan, SplitKind};
 
 /// One group instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,8 +44,35 @@ pub struct Instance {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Timeline {
     pub instances: Vec<Instance>,
-    /// Instances formed after the record buffer was full: not in `instances`.
+    /// The instances' asynchronous regions (`--trace`).
+    pub asyncs: Vec<AsyncRun>,
+    /// The barriers where an instance's members met (`--trace`).
+    pub barriers: Vec<Barrier>,
+    /// Records made after the record buffer was full: not in the timeline.
     pub dropped: u64,
+}
+
+/// An asynchronous region that a group instance ran: from its previous collective's end to
+/// the end of the region's last one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsyncRun {
+    pub instance: usize,
+    /// Its index in `Plan::traced_asyncs`.
+    pub region: usize,
+    pub begin: u64,
+    pub end: u64,
+}
+
+/// The members of a group instance met at a `barrier`: at the end of the kernel launched at
+/// `pc`, which ends there, or (a kernel of barrier phases) at its `stop`-th stop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Barrier {
+    pub instance: usize,
+    pub pc: Pc,
+    /// Barrier phases: where the first member that stopped at a barrier waits; else 0.
+    pub stop: u32,
+    pub processors: u32,
+    pub time: u64,
 }
 
 /// The time of one Fork function: its calls (group instances formed by a call of it; `main`
@@ -60,42 +87,65 @@ pub struct FunctionTime {
 /// Bytes of an `FkTraceRec`.
 const REC: usize = super::abi::FkTraceRec::BYTES as usize;
 
-/// The device schedule's records (`FkTraceRec`) of `formed` instances, as many as `bytes` holds. Times become nanoseconds from the
-/// root's formation; an instance a fault left open ends where the run's last one ended.
+/// The device schedule's records (`FkTraceRec`) of `formed` instances and asynchronous
+/// regions and barriers, as many as `bytes` holds. Times become nanoseconds from the root's
+/// formation; an instance a fault left open ends where the run's last one ended.
 pub fn decode_device(bytes: &[u8], formed: u64) -> Timeline {
+    use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
     let kept = (bytes.len() / REC).min(formed as usize);
-    let mut raw: Vec<(u64, u64, Instance)> = (0..kept)
-        .map(|i| {
-            let r = FkTraceRec::from_bytes(&bytes[i * REC..(i + 1) * REC]);
-            let (parent, pc) = (r.parent, r.pc);
-            let instance = Instance {
-                // A parent is formed before its subgroups: a larger number is a bad record.
-                parent: (parent >= 0 && (parent as usize) < i).then_some(parent as usize),
-                pc: (pc >= 0).then_some(Pc(pc as u32)),
-                index: r.index as i64,
-                at: r.at,
-                size: r.size.max(0) as u32,
-                event: r.event as u64,
-                begin: 0,
-                end: 0,
-            };
-            (r.begin, r.end, instance)
-        })
+    let recs: Vec<FkTraceRec> = (0..kept)
+        .map(|i| FkTraceRec::from_bytes(&bytes[i * REC..(i + 1) * REC]))
         .collect();
-    let origin = raw.first().map_or(0, |r| r.0);
-    let last = raw.iter().map(|r| r.0.max(r.1)).max().unwrap_or(origin);
-    let instances = raw
-        .drain(..)
-        .map(|(begin, end, mut i)| {
-            i.begin = begin.saturating_sub(origin);
-            i.end = if end == 0 { last } else { end.max(begin) }.saturating_sub(origin);
-            i
-        })
-        .collect();
-    Timeline {
-        instances,
+    let origin = recs.first().map_or(0, |r| r.begin);
+    let last = recs
+        .iter()
+        .map(|r| r.begin.max(r.end))
+        .max()
+        .unwrap_or(origin);
+    let time = |t: u64| t.saturating_sub(origin);
+    let mut t = Timeline {
         dropped: formed.saturating_sub(kept as u64),
+        ..Timeline::default()
+    };
+    // Record number -> instance. A parent is recorded before what it holds: a larger
+    // number is a bad record.
+    let mut number: Vec<Option<usize>> = vec![None; kept];
+    for (i, r) in recs.iter().enumerate() {
+        let parent = usize::try_from(r.parent)
+            .ok()
+            .filter(|&p| p < i)
+            .and_then(|p| number[p]);
+        match (r.size, parent) {
+            (FK_REC_ASYNC, Some(instance)) => t.asyncs.push(AsyncRun {
+                instance,
+                region: r.index.max(0) as usize,
+                begin: time(r.begin),
+                end: time(r.end.max(r.begin)),
+            }),
+            (FK_REC_BARRIER, Some(instance)) => t.barriers.push(Barrier {
+                instance,
+                pc: Pc(r.pc.max(0) as u32),
+                stop: r.index.max(0) as u32,
+                processors: r.at.max(0) as u32,
+                time: time(r.begin),
+            }),
+            (size, _) if size >= 0 => {
+                number[i] = Some(t.instances.len());
+                t.instances.push(Instance {
+                    parent,
+                    pc: (r.pc >= 0).then_some(Pc(r.pc as u32)),
+                    index: r.index as i64,
+                    at: r.at,
+                    size: size as u32,
+                    event: r.event as u64,
+                    begin: time(r.begin),
+                    end: time(if r.end == 0 { last } else { r.end.max(r.begin) }),
+                });
+            }
+            _ => {}
+        }
     }
+    t
 }
 
 /// The host schedule's timestamps: CUDA events in the stream where the walk forms and leaves
@@ -111,6 +161,15 @@ pub struct HostRecorder {
     regions: Vec<(u32, CudaEvent, Option<usize>)>,
     /// The walk's end ([`HostRecorder::stop`]).
     end: Option<CudaEvent>,
+    /// `Plan::async_at` (`--trace`; empty: no asynchronous regions and barriers).
+    async_at: Vec<AsyncAt>,
+    /// The asynchronous regions: instance, region, the event before its first launch and
+    /// after its last one.
+    asyncs: Vec<(usize, usize, CudaEvent, CudaEvent)>,
+    /// Each instance's open asynchronous region (an index into `asyncs`).
+    open_async: Vec<Option<usize>>,
+    /// The barriers: instance, the launch's instruction, processors, the event after it.
+    barriers: Vec<(usize, Pc, u32, CudaEvent)>,
 }
 
 /// A block region's launch under the host schedule, for [`with_region_records`].
@@ -124,20 +183,28 @@ pub struct RegionLaunch {
     pub parent: Option<usize>,
 }
 
-/// The host walk's `instances` with the group instances its block regions formed: the
-/// `FkTraceRec`s of `formed` (as many as `bytes` holds), in launches' order (ascending launch
-/// numbers). A record's times count from its region kernel's start, which is placed at the
-/// event recorded before the launch (the kernel starts a little after it: the times are as
-/// early as that gap); its parent is an earlier record, or (-1) the instance the walk was in.
-/// Each region collective's `event` is numbered after the walk's `splits`. The result is in
-/// the order the instances formed, parents first.
+/// The host walk's timeline (its instances, their asynchronous regions and barriers) with
+/// the group instances its block regions formed: the `FkTraceRec`s of `formed` (as many as
+/// `bytes` holds), in launches' order (ascending launch numbers). A record's times count
+/// from its region kernel's start, which is placed at the event recorded before the launch
+/// (the kernel starts a little after it: the times are as early as that gap); its parent is
+/// an earlier record, or (-1) the instance the walk was in. Each region collective's `event`
+/// is numbered after the walk's `splits`. The result is in the order the instances formed,
+/// parents first.
 pub fn with_region_records(
-    mut instances: Vec<Instance>,
+    walk: Timeline,
     splits: u64,
     launches: &[RegionLaunch],
     bytes: &[u8],
     formed: u64,
 ) -> Timeline {
+    let Timeline {
+        mut instances,
+        mut asyncs,
+        mut barriers,
+        ..
+    } = walk;
+    use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
     let kept = (bytes.len() / REC).min(formed as usize);
     // Record number -> instance.
     let mut number: Vec<Option<usize>> = vec![None; kept];
@@ -156,12 +223,32 @@ pub fn with_region_records(
             Err(_) => launch.parent,
         };
         let begin = launch.at + r.begin;
+        // A region's asynchronous region or barrier (fk_r_trace_async).
+        match (r.size, parent) {
+            (FK_REC_ASYNC, Some(instance)) => asyncs.push(AsyncRun {
+                instance,
+                region: r.index.max(0) as usize,
+                begin,
+                end: launch.at + r.end.max(r.begin),
+            }),
+            (FK_REC_BARRIER, Some(instance)) => barriers.push(Barrier {
+                instance,
+                pc: Pc(r.pc.max(0) as u32),
+                stop: r.index.max(0) as u32,
+                processors: r.at.max(0) as u32,
+                time: begin,
+            }),
+            _ => {}
+        }
+        if r.size < 0 {
+            continue;
+        }
         instances.push(Instance {
             parent,
             pc: (r.pc >= 0).then_some(Pc(r.pc as u32)),
             index: r.index as i64,
             at: r.at,
-            size: r.size.max(0) as u32,
+            size: r.size as u32,
             event: splits + 1 + u64::from(r.event),
             begin,
             end: launch.at + r.end.max(r.begin),
@@ -183,8 +270,16 @@ pub fn with_region_records(
             ..instances[i].clone()
         })
         .collect();
+    for a in &mut asyncs {
+        a.instance = place[a.instance];
+    }
+    for b in &mut barriers {
+        b.instance = place[b.instance];
+    }
     Timeline {
         instances,
+        asyncs,
+        barriers,
         dropped: formed.saturating_sub(kept as u64),
     }
 }
@@ -196,8 +291,9 @@ fn event(stream: &CudaStream) -> Driver<CudaEvent> {
 }
 
 impl HostRecorder {
-    /// Starts the clock and the root group of `procs` processors.
-    pub fn new(stream: &CudaStream, procs: u32) -> Driver<HostRecorder> {
+    /// Starts the clock and the root group of `procs` processors; with `async_at`
+    /// (`Plan::async_at`), also its asynchronous regions and barriers.
+    pub fn new(stream: &CudaStream, procs: u32, async_at: Vec<AsyncAt>) -> Driver<HostRecorder> {
         let start = event(stream)?;
         let mut r = HostRecorder {
             start,
@@ -206,6 +302,10 @@ impl HostRecorder {
             splits: 0,
             regions: Vec::new(),
             end: None,
+            async_at,
+            asyncs: Vec::new(),
+            open_async: Vec::new(),
+            barriers: Vec::new(),
         };
         r.enter(stream, None, 0, 0, procs, 0)?;
         Ok(r)
@@ -239,6 +339,50 @@ impl HostRecorder {
         };
         self.instances.push((instance, event(stream)?, None));
         self.open.push(self.instances.len() - 1);
+        self.open_async.push(None);
+        Ok(())
+    }
+
+    /// The walk is at `pc` in the innermost open instance: outside the instance's open
+    /// asynchronous region, that region has ended (with its last launch).
+    pub fn at(&mut self, pc: Pc) {
+        let (Some(a), Some(&i)) = (self.async_at.get(pc.0 as usize), self.open.last()) else {
+            return;
+        };
+        if let Some(k) = self.open_async[i] {
+            if Some(self.asyncs[k].1) != a.region {
+                self.open_async[i] = None;
+            }
+        }
+    }
+
+    /// The kernel at `pc` is launched next: where the instance runs its asynchronous region
+    /// first, the region begins.
+    pub fn before_launch(&mut self, stream: &CudaStream, pc: Pc) -> Driver<()> {
+        let (Some(a), Some(&i)) = (self.async_at.get(pc.0 as usize), self.open.last()) else {
+            return Ok(());
+        };
+        if let (Some(region), None, true) = (a.region, self.open_async[i], a.opens) {
+            let begin = event(stream)?;
+            let end = event(stream)?;
+            self.asyncs.push((i, region, begin, end));
+            self.open_async[i] = Some(self.asyncs.len() - 1);
+        }
+        Ok(())
+    }
+
+    /// The kernel at `pc` was launched for a group of `size`: the instance's region goes on
+    /// to here; a kernel that ends at a `barrier` is where the members met.
+    pub fn after_launch(&mut self, stream: &CudaStream, pc: Pc, size: u32) -> Driver<()> {
+        let (Some(a), Some(&i)) = (self.async_at.get(pc.0 as usize), self.open.last()) else {
+            return Ok(());
+        };
+        if a.barrier {
+            self.barriers.push((i, pc, size, event(stream)?));
+        }
+        if let Some(k) = self.open_async[i] {
+            self.asyncs[k].3 = event(stream)?;
+        }
         Ok(())
     }
 
@@ -292,8 +436,34 @@ impl HostRecorder {
                 parent: *parent,
             });
         }
-        Ok(with_region_records(
+        let mut asyncs = Vec::with_capacity(self.asyncs.len());
+        for (instance, region, begin, end) in &self.asyncs {
+            let begin = nanos(begin)?;
+            asyncs.push(AsyncRun {
+                instance: *instance,
+                region: *region,
+                begin,
+                end: nanos(end)?.max(begin),
+            });
+        }
+        let mut barriers = Vec::with_capacity(self.barriers.len());
+        for (instance, pc, processors, time) in &self.barriers {
+            barriers.push(Barrier {
+                instance: *instance,
+                pc: *pc,
+                stop: 0,
+                processors: *processors,
+                time: nanos(time)?,
+            });
+        }
+        let walk = Timeline {
             instances,
+            asyncs,
+            barriers,
+            dropped: 0,
+        };
+        Ok(with_region_records(
+            walk,
             self.splits,
             &launches,
             bytes,
@@ -424,6 +594,48 @@ impl Timeline {
                 children[p].push(id);
             }
         }
+        // An instance's asynchronous regions and barriers, in time order; those of an
+        // instance the trace leaves out are its nearest shown ancestor's.
+        let nearest_shown = |mut i: usize| {
+            while !shown[i] {
+                match self.instances[i].parent {
+                    Some(p) => i = p,
+                    None => break,
+                }
+            }
+            i
+        };
+        // The executors' regions, and each asynchronous function's: the whole time of the
+        // group instance that runs it (the root for `main`, a call's group).
+        let mut runs = self.asyncs.clone();
+        for (id, i) in self.instances.iter().enumerate() {
+            let f = match self.origin(plan, i) {
+                Origin::Root => plan.main,
+                Origin::Call(f) => f,
+                Origin::Group(_) => continue,
+            };
+            let region = plan.async_regions.iter().position(
+                |r| matches!(r.within, transform::plan::AsyncWithin::Function(g) if g == f),
+            );
+            if let Some(region) = region {
+                runs.push(AsyncRun {
+                    instance: id,
+                    region,
+                    begin: i.begin,
+                    end: i.end,
+                });
+            }
+        }
+        let mut marks: Vec<Vec<(u64, Mark)>> = vec![Vec::new(); self.instances.len()];
+        for (k, a) in runs.iter().enumerate() {
+            marks[nearest_shown(a.instance)].push((a.begin, Mark::Async(k)));
+        }
+        for (k, b) in self.barriers.iter().enumerate() {
+            marks[nearest_shown(b.instance)].push((b.time, Mark::Barrier(k)));
+        }
+        for m in &mut marks {
+            m.sort_by_key(|(t, _)| *t);
+        }
         let end = self.instances.iter().map(|i| i.end).max().unwrap_or(0);
         if let Some(root) = self.instances.first() {
             let main = plan.function(plan.main);
@@ -436,6 +648,9 @@ impl Timeline {
                 plan,
                 sources,
                 children: &children,
+                marks: &marks,
+                runs: &runs,
+                asyncs: &plan.traced_asyncs(),
             };
             replay.children(&mut rec, 0, root.begin, root.end);
             rec.leave(root.end);
@@ -447,16 +662,112 @@ impl Timeline {
     }
 }
 
+/// An asynchronous region or a barrier of an instance (`Replay::runs`, `Timeline::barriers`).
+#[derive(Debug, Clone, Copy)]
+enum Mark {
+    Async(usize),
+    Barrier(usize),
+}
+
+/// Where an instance's marks stand while its children are replayed.
+#[derive(Default)]
+struct Marks {
+    next: usize,
+    /// The open asynchronous region: its end and how many slices it opened (with the call
+    /// of an `async` function: 2).
+    open: Option<(u64, usize)>,
+    /// The end of the last child replayed: the open region ends no earlier.
+    floor: u64,
+}
+
 /// Feeds a `Recorder` depth-first: each instance's subgroups and calls inside it, a split's
-/// subgroups one after the other (the Recorder nests), each with its own real times.
+/// subgroups one after the other (the Recorder nests), each with its own real times; its
+/// asynchronous regions around the children that formed in them, and its barriers.
 struct Replay<'a> {
     timeline: &'a Timeline,
     plan: &'a Plan,
     sources: &'a SourceMap,
     children: &'a [Vec<usize>],
+    marks: &'a [Vec<(u64, Mark)>],
+    /// The asynchronous regions the marks name.
+    runs: &'a [AsyncRun],
+    asyncs: &'a [transform::plan::TracedAsync],
 }
 
 impl Replay<'_> {
+    fn location(&self, span: Span) -> String {
+        self.sources.location(span).unwrap_or_default()
+    }
+
+    /// Replays instance `id`'s marks up to time `t` (all of them for `u64::MAX`), kept
+    /// inside `[begin, end]`: a region that ended before `t` ends.
+    fn marks_until(&self, rec: &mut Recorder, id: usize, t: u64, m: &mut Marks, end: u64) {
+        let marks = &self.marks[id];
+        let close = |rec: &mut Recorder, m: &mut Marks| {
+            if let Some((e, depth)) = m.open.take() {
+                for _ in 0..depth {
+                    rec.leave(e.max(m.floor).min(end));
+                }
+            }
+        };
+        loop {
+            let next = marks.get(m.next).map(|(time, _)| *time);
+            if let Some((e, _)) = m.open {
+                if e < t && next.is_none_or(|n| e <= n) {
+                    close(rec, m);
+                    continue;
+                }
+            }
+            let Some(at) = next.filter(|&n| n <= t) else {
+                break;
+            };
+            let at = at.min(end);
+            match marks[m.next].1 {
+                Mark::Async(k) => {
+                    close(rec, m);
+                    let run = &self.runs[k];
+                    let Some(region) = self.asyncs.get(run.region) else {
+                        m.next += 1;
+                        continue;
+                    };
+                    let mut depth = 1;
+                    if let Some((f, call)) = region.call {
+                        let name = &self.plan.program.func(f).name;
+                        rec.enter_call(at, name, &self.location(call));
+                        depth = 2;
+                    }
+                    rec.enter_async(at, &self.location(region.span));
+                    let run_end = if region.whole_function { end } else { run.end };
+                    m.open = Some((run_end.clamp(at, end), depth));
+                    m.floor = at;
+                }
+                Mark::Barrier(k) => {
+                    let b = &self.timeline.barriers[k];
+                    let span = match self.plan.host.code.get(b.pc.0 as usize) {
+                        Some(Instr::Launch(k)) => match self.plan.kernel(*k).ends {
+                            transform::plan::CutReason::Barrier(span) => span,
+                            _ => self
+                                .plan
+                                .phase_barriers
+                                .iter()
+                                .filter(|p| p.kernel == *k)
+                                .flat_map(|p| &p.barriers)
+                                .find(|(stop, _)| *stop == b.stop)
+                                .map(|(_, span)| *span),
+                        },
+                        _ => None,
+                    };
+                    let site = span.map(|s| self.location(s)).unwrap_or_default();
+                    rec.barrier(at, b.processors, &site);
+                }
+            }
+            m.next += 1;
+        }
+        if t == u64::MAX {
+            close(rec, m);
+        }
+    }
+
     fn site(&self, pc: Option<Pc>) -> String {
         let span = match pc.and_then(|pc| self.plan.host.code.get(pc.0 as usize)) {
             Some(
@@ -490,15 +801,18 @@ impl Replay<'_> {
         let instances = &self.timeline.instances;
         let inside = |t: u64| t.clamp(begin, end);
         let kids = &self.children[id];
+        let mut marks = Marks::default();
         let mut k = 0;
         while k < kids.len() {
             let first = &instances[kids[k]];
+            self.marks_until(rec, id, inside(first.begin), &mut marks, end);
             let construct = match self.timeline.origin(self.plan, first) {
                 Origin::Call(callee) => {
                     let (b, e) = (inside(first.begin), inside(first.end));
                     rec.enter_call(b, &self.plan.function(callee).name, &self.site(first.pc));
                     self.children(rec, kids[k], b, e);
                     rec.leave(e);
+                    marks.floor = marks.floor.max(e);
                     k += 1;
                     continue;
                 }
@@ -535,8 +849,10 @@ impl Replay<'_> {
                 rec.leave(e);
             }
             rec.leave(split_end);
+            marks.floor = marks.floor.max(split_end);
             k += n;
         }
+        self.marks_until(rec, id, u64::MAX, &mut marks, end);
     }
 }
 
@@ -719,9 +1035,11 @@ sync void main(void) {
     /// The host schedule's block regions: their records join the walk's instances, each
     /// placed at its launch's event, a record with parent -1 inside the instance the walk
     /// was in, the others inside their region parents; all in the order they formed, and the
-    /// regions' collectives numbered after the walk's splits.
+    /// regions' collectives numbered after the walk's splits. Their asynchronous regions and
+    /// barriers, and the walk's, follow their instances into that order.
     #[test]
     fn region_records_join_the_host_walk() {
+        use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
         let (_, plan) = plan();
         let split = pc(&plan, 0, |i| matches!(i, Instr::Split { .. }));
         let walk = |parent, begin, end| Instance {
@@ -756,9 +1074,33 @@ sync void main(void) {
             region_rec(200, 800, 0, split, 0, 3, 2, 8),
             // Launch 3.
             region_rec(10, 50, -1, split, 0, 4, 3, 4),
+            // Launch 7: an asynchronous region of the `if`'s first subgroup (record 0);
+            // launch 3: a barrier of the root's members (-1: the walk's instance).
+            region_rec(300, 700, 0, split, 2, FK_REC_ASYNC, 0, 8),
+            region_rec(20, 20, -1, split, 0, FK_REC_BARRIER, 0, 4),
         ]
         .concat();
-        let t = with_region_records(instances, 5, &launches, &records, 5);
+        // The walk's own asynchronous region, of the call's group (walk instance 1).
+        let run = AsyncRun {
+            instance: 1,
+            region: 1,
+            begin: 1_100,
+            end: 1_900,
+        };
+        let walk = Timeline {
+            instances,
+            asyncs: vec![run],
+            ..Timeline::default()
+        };
+        let t = with_region_records(walk, 5, &launches, &records, 7);
+        let runs: Vec<(usize, usize, u64, u64)> = t
+            .asyncs
+            .iter()
+            .map(|a| (a.instance, a.region, a.begin, a.end))
+            .collect();
+        assert_eq!(runs, [(2, 1, 1_100, 1_900), (3, 2, 2_300, 2_700)]);
+        let barriers: Vec<(usize, u64)> = t.barriers.iter().map(|b| (b.instance, b.time)).collect();
+        assert_eq!(barriers, [(0, 520)]);
         assert_eq!(t.dropped, 1);
         let got: Vec<(Option<usize>, u64, u64, u64, u32)> = t
             .instances
@@ -776,6 +1118,78 @@ sync void main(void) {
                 (Some(3), 2_200, 2_800, 8, 3),
             ]
         );
+    }
+
+    /// A group's asynchronous region and barrier (device schedule, `--trace`): records that
+    /// are no group instance (`size` FK_REC_ASYNC, FK_REC_BARRIER) of their parent's time,
+    /// numbered among the instances; the trace has the region as an `async` slice of the
+    /// group at the simulator's site (the `farm`'s body) and the barrier as an instant at
+    /// the `barrier` statement.
+    #[test]
+    fn asynchronous_regions_and_barriers_decode_onto_their_group() {
+        use transform::emit_cuda::abi::{FK_REC_ASYNC, FK_REC_BARRIER};
+        let checked = fork_frontend::check_source(
+            "f.fork",
+            "sh int a[4];\nsync void main(void) {\n    farm { a[$$] = 1; barrier; a[$$] = 2; }\n    if ($$ % 2) a[$$] = 3;\n}\n",
+            &Default::default(),
+        )
+        .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let launch = |n| pc(&plan, n, |i| matches!(i, Instr::Launch(_)));
+        let split = pc(&plan, 0, |i| matches!(i, Instr::Split { .. }));
+        let mark = |kind: i32, begin: u64, end: u64, at: i64, pc: i32, index: i32| {
+            let mut r = rec(begin, end, at, 0, pc, index, kind);
+            r[40..44].copy_from_slice(&0u32.to_le_bytes());
+            r
+        };
+        let records = [
+            rec(1_000, 9_000, 0, -1, -1, 0, 4),
+            mark(FK_REC_BARRIER, 2_000, 2_000, 4, launch(0), 0),
+            mark(FK_REC_ASYNC, 1_100, 3_000, 0, launch(0), 0),
+            rec(4_000, 5_000, 0, 0, split, 0, 2),
+        ]
+        .concat();
+        let t = decode_device(&records, 4);
+        assert_eq!(t.instances.len(), 2, "{t:?}");
+        assert_eq!(t.instances[1].parent, Some(0));
+        assert_eq!(
+            t.asyncs,
+            [AsyncRun {
+                instance: 0,
+                region: 0,
+                begin: 100,
+                end: 2_000
+            }]
+        );
+        assert_eq!(
+            t.barriers,
+            [Barrier {
+                instance: 0,
+                pc: Pc(launch(0) as u32),
+                stop: 0,
+                processors: 4,
+                time: 1_000
+            }]
+        );
+        let trace = t.trace(&plan, &checked.sources, "f.fork -p 4", 100, None);
+        let json = pram_trace::json::write(&trace);
+        assert!(
+            json.contains("\"site\":\"f.fork:3:10\"},\"cat\":\"async\""),
+            "{json}"
+        );
+        assert!(
+            json.contains(
+                "{\"args\":{\"processors\":4,\"site\":\"f.fork:3:23\"},\"cat\":\"barrier\""
+            ),
+            "{json}"
+        );
+        // The region ends before the `if` splits the group.
+        let region = trace
+            .slices
+            .iter()
+            .find(|s| s.kind == pram_trace::SliceKind::Async)
+            .expect("the region");
+        assert_eq!((region.begin, region.end), (100, 2_000));
     }
 
     #[test]

@@ -554,7 +554,9 @@ c_structs! {
     }
 
     /// A group instance's timestamps (`gpu::timeline` decodes them): every instance under
-    /// the device schedule, those a block region forms under the host schedule.
+    /// the device schedule, those a block region forms under the host schedule. Under the
+    /// device schedule with `FkTrace::regions`, also a group's asynchronous regions and
+    /// barriers (`size` FK_REC_ASYNC, FK_REC_BARRIER).
     struct FkTraceRec {
         /// %globaltimer when the leader action formed it (in a host-schedule region: the
         /// nanoseconds since the region kernel's start)
@@ -567,8 +569,12 @@ c_structs! {
         parent: i32,
         /// the instruction that formed it (-1 for the root)
         pc: i32,
-        /// split: the subgroup index (then 0, else 1; fork: @)
+        /// split: the subgroup index (then 0, else 1; fork: @); an asynchronous region:
+        /// its number in `Plan::traced_asyncs`
         index: i32,
+        /// the group's size; or FK_REC_ASYNC, FK_REC_BARRIER: not a group instance, but a
+        /// stretch or a point of the `parent`'s time, `pc` the collective that ended it
+        /// (a barrier: `at` members met there)
         size: i32,
         /// the parent's step at the forming collective (siblings share it); in a block
         /// region, the number of the collective's first record
@@ -586,8 +592,9 @@ c_structs! {
         /// instances formed (also those beyond cap, which are not recorded)
         count: Ptr<u32>,
         cap: u32,
-        /// 1: also the groups and `seq`s that block regions form (`--trace`); 0: only those
-        /// outside regions, which hold every call (`--stats`' time per function)
+        /// 1: also the groups and `seq`s that block regions form, and (device schedule)
+        /// asynchronous regions and barriers (`--trace`); 0: only the groups outside
+        /// regions, which hold every call (`--stats`' time per function)
         regions: u32,
     }
 }
@@ -630,6 +637,17 @@ c_consts! {
     FK_VAR_SHARED_GLOBAL: i32 = 2;
     /// FkVar::kind: a shared local in its group's shared frame
     FK_VAR_SHARED_FRAME: i32 = 3;
+
+    /// FkTraceRec::size of a record that is no group instance: an asynchronous region of
+    /// the parent group (from `begin` to `end`), a barrier where its members met (at `begin`)
+    FK_REC_ASYNC: i32 = -1;
+    FK_REC_BARRIER: i32 = -2;
+    /// fk_trace_async_at (device schedule): FK_AT_REGION * (1 + the asynchronous region an
+    /// instruction lies in, `Plan::traced_asyncs`), plus FK_AT_OPENS where the region's own
+    /// group runs it, plus FK_AT_BARRIER where it launches a kernel that ends at a `barrier`
+    FK_AT_REGION: i32 = 4;
+    FK_AT_OPENS: i32 = 1;
+    FK_AT_BARRIER: i32 = 2;
 
     /// A processor's status (FkMachine::status): active, or how it left a construct
     FK_ACTIVE: i32 = 0;

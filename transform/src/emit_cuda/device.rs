@@ -141,13 +141,17 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let location = self.sites.location(k.span);
         let _ = writeln!(
             out,
-            "// {} ({}): {location}; ends: {:?}",
+            "// {} ({}): {location}; ends: {}",
             k.name,
             match k.mode {
                 Mode::Sync => "sync",
                 Mode::Async => "async",
             },
-            k.ends
+            // The cut's kind (a barrier's span is no reading for the comment).
+            match k.ends {
+                crate::plan::CutReason::Barrier(_) => "Barrier".to_string(),
+                ends => format!("{ends:?}"),
+            }
         );
         let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
         self.prologue(out);

@@ -54,6 +54,17 @@ pub fn region_kernel(
     };
     // The operations open around the region are the host's; inside, those after them.
     let outer = open_at(at)?.len();
+    // --trace: where the region runs asynchronous code or barrier phases with barriers, each
+    // instruction says what it means to the trace (fk_r_trace_async, fk_r_trace_stops); a
+    // region without any records nothing.
+    let async_at = plan.async_at();
+    let traced = (at.0 + 1..end.0).any(|pc| {
+        let a = &async_at[pc as usize];
+        a.region.is_some()
+            || a.barrier
+            || matches!(host.code[pc as usize], Instr::Launch(k)
+                if plan.phase_barriers.iter().any(|b| b.kernel == k && !b.barriers.is_empty()))
+    });
     let mut e = RegionEmitter {
         plan,
         sites,
@@ -63,6 +74,7 @@ pub fn region_kernel(
         targets: BTreeSet::new(),
         state: Vec::new(),
         seqs: Vec::new(),
+        async_at: if traced { async_at } else { Vec::new() },
     };
     let mut body = Vec::new();
     for pc in (at.0 + 1..end.0).map(Pc) {
@@ -155,6 +167,8 @@ struct RegionEmitter<'a, 's> {
     state: Vec<String>,
     /// The open `seq`s (their `SeqBegin`), innermost last: each has its record's variable.
     seqs: Vec<Pc>,
+    /// `Plan::async_at` where the region runs asynchronous code; else empty.
+    async_at: Vec<crate::plan::AsyncAt>,
 }
 
 /// Where an instruction runs: its group, whether only `$$ == 0` runs (`seq`), how much of
@@ -272,9 +286,18 @@ impl RegionEmitter<'_, '_> {
                 "a loop or split instruction outside its operation",
             )),
         };
+        let traced = self.async_at.get(pc.0 as usize);
+        if let Some(a) =
+            traced.filter(|_| !matches!(plan.host.code[pc.0 as usize], Instr::Launch(_)))
+        {
+            let region = a
+                .region
+                .map_or("0".to_string(), |i| format!("{} * FK_AT_REGION", i + 1));
+            out.push(format!("fk_r_trace_async_at({region});"));
+        }
         match &plan.host.code[pc.0 as usize] {
-            Instr::Launch(k) => {
-                let k = plan.kernel(*k);
+            Instr::Launch(id) => {
+                let k = plan.kernel(*id);
                 out.push(format!(
                     "FK_R_LAUNCH({}, {}, {}, {});",
                     k.name,
@@ -284,6 +307,33 @@ impl RegionEmitter<'_, '_> {
                 ));
                 if self.common_kernels.contains(&k.name) {
                     out.push(format!("fk_r_common_check({}, {}, r);", c.g, c.seq));
+                }
+                let phases = plan.phase_barriers.iter().find(|b| b.kernel == *id);
+                if let Some(b) = phases.filter(|_| traced.is_some()) {
+                    // Stops past the 64th are not told apart (fk_r_trace_stops).
+                    let mask = b
+                        .barriers
+                        .iter()
+                        .filter(|(k, _)| (1..=64).contains(k))
+                        .fold(0u64, |m, (k, _)| m | 1 << (k - 1));
+                    if mask != 0 {
+                        out.push(format!(
+                            "fk_r_trace_stops(r, {}, {}, {}, {}, {}, {mask}ull);",
+                            c.trace,
+                            pc.0,
+                            c.g,
+                            c.seq,
+                            fk_var(plan, b.phase, k.span)?
+                        ));
+                    }
+                }
+                if let Some(at) = traced.and_then(super::schedule::async_at_value) {
+                    out.push(format!(
+                        "fk_r_trace_async(r, {}, {}, {at}, fk_m.groups[{}].size);",
+                        c.trace, pc.0, c.g
+                    ));
+                } else if traced.is_some() {
+                    out.push("fk_r_trace_async_at(0);".into());
                 }
             }
             Instr::Multiprefix(Multiprefix {

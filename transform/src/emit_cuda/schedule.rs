@@ -154,12 +154,33 @@ pub fn interpreter(
         let span = plan.program.func(f.func).span;
         let _ = writeln!(out, "        case {pc}: // {}", describe(plan, instr));
         let body = match instr {
-            Instr::Launch(k) => {
-                let k = plan.kernel(*k);
+            Instr::Launch(id) => {
+                let k = plan.kernel(*id);
                 let sync = (k.mode == Mode::Sync) as i32;
                 let check = common_kernels.contains(&k.name) as i32;
+                // --trace, barrier phases with barriers: where the processor stopped
+                // (fk_trace_stop).
+                let phases = plan
+                    .phase_barriers
+                    .iter()
+                    .find(|b| b.kernel == *id && !b.barriers.is_empty());
+                let stop = match phases {
+                    Some(b) => {
+                        let at_barrier: Vec<String> = b
+                            .barriers
+                            .iter()
+                            .map(|(k, _)| format!("stop == {k}"))
+                            .collect();
+                        format!(
+                            "\n                if (fk_t.regions) {{\n                    fk_i64 stop = -fk_s_read({}, p, s);\n                    fk_trace_stop(s, stop, {});\n                }}",
+                            var(b.phase, k.span)?,
+                            at_barrier.join(" || ")
+                        )
+                    }
+                    None => String::new(),
+                };
                 format!(
-                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
+                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);{stop}\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
                     k.name
                 )
             }
@@ -315,7 +336,37 @@ pub fn interpreter(
     let _ = writeln!(out, "        default:\n            return;");
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
     region_dispatch(plan, out);
+    trace_async_at(plan, out);
     Ok(())
+}
+
+/// `fk_trace_async_at` (`pram-runtime/cuda/fk_schedule.cuh`): `Plan::async_at` as a table.
+fn trace_async_at(plan: &Plan, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "__device__ int fk_trace_async_at(int pc) {{\n    switch (pc) {{"
+    );
+    for (pc, a) in plan.async_at().iter().enumerate() {
+        if let Some(at) = async_at_value(a) {
+            let _ = writeln!(out, "    case {pc}: return {at};");
+        }
+    }
+    let _ = writeln!(out, "    default: return 0;\n    }}\n}}\n");
+}
+
+/// An `AsyncAt` as its C value (FK_AT_*); None for 0.
+pub(super) fn async_at_value(a: &crate::plan::AsyncAt) -> Option<String> {
+    let mut at = Vec::new();
+    if let Some(i) = a.region {
+        at.push(format!("{} * FK_AT_REGION", i + 1));
+        if a.opens {
+            at.push("FK_AT_OPENS".into());
+        }
+    }
+    if a.barrier {
+        at.push("FK_AT_BARRIER".into());
+    }
+    (!at.is_empty()).then(|| at.join(" + "))
 }
 
 /// The loop an instruction inside it belongs to (its header and exit).

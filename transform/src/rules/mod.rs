@@ -14,7 +14,9 @@
 //! `sequence::lower_statement`.
 
 use crate::effects::{Effects, Objects, Summaries};
-use crate::plan::{CutReason, HostFnId, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId};
+use crate::plan::{
+    AsyncRegion, CutReason, HostFnId, HostOp, Kernel, KernelId, SharedFrame, SharedFrameId,
+};
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::hir::{
     Expr, ExprKind, FnKind, FuncId, Mode, Program, Sharity, Stmt, StmtKind, Type, UnOp, Var, VarId,
@@ -90,6 +92,10 @@ pub struct Builder<'s> {
     /// How many group constructs' bodies (`start`, `seq`, `farm`, `fork`) are being compiled
     /// around the code being compiled (`inline::regrouped`).
     pub(crate) group_bodies: u32,
+    /// The `farm`s and asynchronous calls compiled so far (`Plan::async_regions`).
+    pub async_regions: Vec<AsyncRegion>,
+    /// The barriers of the kernels of barrier phases so far (`Plan::phase_barriers`).
+    pub phase_barriers: Vec<crate::plan::PhaseBarriers>,
 }
 
 impl<'s> Builder<'s> {
@@ -114,6 +120,8 @@ impl<'s> Builder<'s> {
             machines: HashMap::new(),
             chain_parents: Vec::new(),
             group_bodies: 0,
+            async_regions: Vec::new(),
+            phase_barriers: Vec::new(),
         }
     }
 
@@ -145,6 +153,30 @@ impl<'s> Builder<'s> {
         let compiled = compile(self);
         self.group_bodies -= 1;
         compiled
+    }
+
+    /// `compile`, which compiles a region of the simulator's trace (`AsyncRegion`) into
+    /// `ops`: its kernels are those it makes, its own those it adds to `ops` itself.
+    pub(crate) fn traced_async_region(
+        &mut self,
+        span: Span,
+        call: Option<(FuncId, Span)>,
+        ops: &mut Vec<HostOp>,
+        compile: impl FnOnce(&mut Self, &mut Vec<HostOp>),
+    ) {
+        let first = KernelId(self.kernels.len() as u32);
+        let at = ops.len();
+        compile(self, ops);
+        let end = KernelId(self.kernels.len() as u32);
+        let own = ops[at..].iter().find_map(|op| match op {
+            HostOp::Launch(k) => Some(*k),
+            _ => None,
+        });
+        self.async_regions.push(AsyncRegion {
+            within: crate::plan::AsyncWithin::Kernels { first, end, own },
+            span,
+            call,
+        });
     }
 
     /// A private temporary of the current function.
@@ -375,7 +407,7 @@ impl<'s> Builder<'s> {
             // In asynchronous code `seq S` is `start { seq S }` (docs/language.md §8).
             StmtKind::Seq(_) if mode == Mode::Async => self.start_region(s, s.span, ops),
             StmtKind::Seq(body) => self.seq_region(body, s.span, ops),
-            StmtKind::Barrier => self.close(ops, CutReason::Barrier),
+            StmtKind::Barrier => self.close(ops, CutReason::Barrier(Some(s.span))),
             // Simple statements and leaving were handled above.
             _ => {}
         }

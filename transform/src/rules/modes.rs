@@ -83,8 +83,10 @@ impl Builder<'_> {
     /// `farm S`: asynchronous kernels (cut only at `barrier`), a group barrier at the end.
     pub(crate) fn farm_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
-        self.group_body(|b| b.async_region(block_stmts(body), ops));
-        self.close(ops, CutReason::Barrier);
+        self.traced_async_region(body.span, None, ops, |b, ops| {
+            b.group_body(|b| b.async_region(block_stmts(body), ops));
+            b.close(ops, CutReason::Barrier(None));
+        });
     }
 
     /// `seq S`: one processor (`$$ == 0`) runs S; one processor needs no cut, so S is

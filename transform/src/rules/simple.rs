@@ -52,8 +52,14 @@ impl Builder<'_> {
     /// A synchronous statement that calls an `async` function: it runs like a `farm`.
     pub(crate) fn async_call_statement(&mut self, s: Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
-        self.append(s, Mode::Async, ops);
-        self.close(ops, CutReason::Barrier);
+        let call = async_callee(&self.program, &s);
+        let span = call
+            .and_then(|(f, _)| self.program.func(f).body.stmts.first())
+            .map_or(s.span, |first| first.span);
+        self.traced_async_region(span, call, ops, |b, ops| {
+            b.append(s, Mode::Async, ops);
+            b.close(ops, CutReason::Barrier(None));
+        });
     }
 
     /// Whether running the host calls and synchronous multiprefix operations of a
@@ -473,17 +479,29 @@ pub(crate) fn direct_call_of_plain_args(e: &Expr, writes: &dyn Fn(&Expr) -> bool
 
 /// Whether a simple statement calls an `async` function (device code that runs like `farm`).
 pub(crate) fn calls_async(program: &Program, s: &Stmt) -> bool {
-    pub(crate) fn walk(program: &Program, e: &Expr) -> bool {
-        let mut found = matches!(&e.kind, ExprKind::Call { func, .. } if program.func(*func).kind == FnKind::Async);
-        e.for_each_child(|c| found |= walk(program, c));
+    async_callee(program, s).is_some()
+}
+
+/// The first `async` function a simple statement (or the `then` of a guarded one) calls, and
+/// the call.
+fn async_callee(program: &Program, s: &Stmt) -> Option<(FuncId, Span)> {
+    fn walk(program: &Program, e: &Expr) -> Option<(FuncId, Span)> {
+        let mut found = match &e.kind {
+            ExprKind::Call { func, .. } if program.func(*func).kind == FnKind::Async => {
+                Some((*func, e.span))
+            }
+            _ => None,
+        };
+        e.for_each_child(|c| found = found.or_else(|| walk(program, c)));
         found
     }
     match &s.kind {
         StmtKind::Expr(e) | StmtKind::Return(Some(e)) => walk(program, e),
         StmtKind::Decl {
             init: Some(init), ..
-        } => init.iter().any(|i| walk(program, &i.value)),
-        _ => false,
+        } => init.iter().find_map(|i| walk(program, &i.value)),
+        StmtKind::If { then, .. } => async_callee(program, then),
+        _ => None,
     }
 }
 
