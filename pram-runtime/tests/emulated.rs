@@ -1086,9 +1086,11 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
         ),
         ("classroom-examples/matmul.fork", 16, &[("N", 8)][..]),
     ];
-    // Inside block regions run on a block (FK_REGION_TASK_MIN 2: these small groups run
-    // them there, as groups of 16 to 1024 do on the GPU) and outside.
-    let task_mins = [2, transform::emit_cuda::abi::FK_REGION_TASK_MIN];
+    // Inside block regions run on a block (the GPU's FK_REGION_TASK_MIN) and outside.
+    let task_mins = [
+        transform::emit_cuda::abi::FK_REGION_TASK_MIN,
+        NO_REGION_TASKS,
+    ];
     for ((file, procs, defines), task_min) in
         cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
     {
