@@ -8,7 +8,8 @@
 //! with the callee's body in place of the call: its barriers become the region's own, which
 //! `async_region` turns into kernels or barrier phases like any other.
 //!
-//! A function is inlined where that is exact: it is `async`, synchronises, does not call
+//! A function is inlined where that is exact: it is `async` or `straight` (which runs as its
+//! caller's code there, each processor alone), synchronises, does not call
 //! itself in its own frame (`recursive`: calls in a group construct's body are calls of the
 //! group it forms, not of the frame), has no `sh` parameter and contains no `farm` (whose
 //! group needs the host call; a `start` or `seq` in place is a stop of the caller's region,
@@ -438,7 +439,7 @@ fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     if recursive(program, func) {
         return super::recursion::flattenable(program, summaries, func);
     }
-    f.kind == FnKind::Async
+    matches!(f.kind, FnKind::Async | FnKind::Straight)
         && summaries.is_host_fn(func)
         && f.params
             .iter()
