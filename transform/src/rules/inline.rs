@@ -484,7 +484,8 @@ pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
 
 /// Whether copies of `func` in place of its calls would hold copies of it without end: it is
 /// on a cycle of calls compiled in place (those in asynchronous code, and in a `seq` body,
-/// which runs as the asynchronous code of its one member, `seq_region`) one of which is in a
+/// which runs as the asynchronous code of its one member, `seq_region`, and those of a
+/// `straight` function, whose body is compiled in place where it is) one of which is in a
 /// group construct's body (a `farm` or `seq` in a `start`). A state machine repeats the
 /// frames of a recursion at run time, but such a body is compiled apart from the machine (by
 /// the host, for the group it forms), with the callee's body in place again. So inside a
@@ -493,8 +494,9 @@ pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
 fn regrouped(program: &Program, func: FuncId) -> bool {
     // The calls compiled in place in each function: callee, and whether in a group
     // construct's body.
-    fn visit(s: &Stmt, grouped: bool, in_seq: bool, out: &mut Vec<(FuncId, bool)>) {
-        if s.mode == Mode::Async || in_seq {
+    /// `in_place`: `s` is in a `seq` body or a `straight` function.
+    fn visit(s: &Stmt, grouped: bool, in_place: bool, out: &mut Vec<(FuncId, bool)>) {
+        if s.mode == Mode::Async || in_place {
             let mut calls = Vec::new();
             own_exprs(s)
                 .into_iter()
@@ -503,7 +505,7 @@ fn regrouped(program: &Program, func: FuncId) -> bool {
         }
         let seq = matches!(s.kind, StmtKind::Seq(_));
         for c in children(s) {
-            visit(c, grouped || is_group_construct(s), in_seq || seq, out);
+            visit(c, grouped || is_group_construct(s), in_place || seq, out);
         }
     }
     let calls: Vec<Vec<(FuncId, bool)>> = program
@@ -511,10 +513,11 @@ fn regrouped(program: &Program, func: FuncId) -> bool {
         .iter()
         .map(|f| {
             let mut out = Vec::new();
+            let straight = f.kind == FnKind::Straight;
             f.body
                 .stmts
                 .iter()
-                .for_each(|s| visit(s, false, false, &mut out));
+                .for_each(|s| visit(s, false, straight, &mut out));
             out
         })
         .collect();
