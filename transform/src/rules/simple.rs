@@ -331,8 +331,13 @@ impl Builder<'_> {
         let Some(&callee) = self.host_fns.get(func) else {
             return;
         };
-        if mode == Mode::Async && self.program.func(*func).kind == FnKind::Straight {
+        if mode == Mode::Async
+            && self.program.func(*func).kind == FnKind::Straight
+            && !self.summaries.is_host_fn(*func)
+        {
             // Asynchronous code runs a `straight` function per processor: a device call.
+            // One that synchronises is compiled in place (`inline`), or, where that would not
+            // end (`inline::regrouped`), is a host call of the group, as an `async` one is.
             return;
         }
         let span = e.span;
