@@ -555,17 +555,25 @@ pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncI
 /// asynchronous code (`inline_site`), or is one in a group construct's body where `func` is
 /// `regrouped` (`Builder::in_place_site`).
 fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
-    /// `hosted`: calls of `func` in a group construct's body are host calls; `grouped`: `s` is
-    /// in one.
+    on_host(program, summaries, func, &mut vec![func])
+}
+
+/// `called_on_host`; `seen`: the functions whose answer is being found (one met again counts
+/// as called on the host).
+fn on_host(program: &Program, summaries: &Summaries, func: FuncId, seen: &mut Vec<FuncId>) -> bool {
+    /// `hosted`: calls of `func` in a group construct's body are host calls; `in_place`: `s`
+    /// is compiled where its function is called, as asynchronous code; `grouped`: `s` is in a
+    /// group construct's body.
     fn visit(
         program: &Program,
         summaries: &Summaries,
         s: &Stmt,
         func: FuncId,
         hosted: bool,
+        in_place: bool,
         grouped: bool,
     ) -> bool {
-        let inlined = s.mode == Mode::Async
+        let inlined = (s.mode == Mode::Async || in_place)
             && !(grouped && hosted)
             && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
@@ -576,14 +584,29 @@ fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> boo
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)
             || children(s)
                 .into_iter()
-                .any(|c| visit(program, summaries, c, func, hosted, grouped))
+                .any(|c| visit(program, summaries, c, func, hosted, in_place, grouped))
     }
     let hosted = regrouped(program, func);
-    program
-        .funcs
-        .iter()
-        .flat_map(|f| &f.body.stmts)
-        .any(|s| visit(program, summaries, s, func, hosted, false))
+    program.funcs.iter().enumerate().any(|(i, f)| {
+        let h = FuncId(i as u32);
+        // The body of a `straight` function that is only compiled in place (it has no host
+        // function to make its calls) is asynchronous code where it is; where it may be in
+        // a group construct's body (`hosted`), its calls count as host calls.
+        let in_place = !hosted
+            && f.kind == FnKind::Straight
+            && inlinable(program, summaries, h)
+            && !seen.contains(&h)
+            && {
+                seen.push(h);
+                let host = on_host(program, summaries, h, seen);
+                seen.pop();
+                !host
+            };
+        f.body
+            .stmts
+            .iter()
+            .any(|s| visit(program, summaries, s, func, hosted, in_place, false))
+    })
 }
 
 /// A `start`, `seq`, `farm` or `fork`: its body is run by a group it forms.
