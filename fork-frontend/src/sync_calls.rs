@@ -1,6 +1,7 @@
 //! Synchronising calls (docs/language.md §8): calls, in asynchronous code, of an `async`
 //! function that executes `barrier` or a group construct (`start`, `seq`), directly or through the functions it
-//! calls. Its barriers pair by count with whichever barrier each other processor meets, so
+//! calls, and of a `straight` function that calls one (it runs as its caller's code there,
+//! each processor alone, so the barriers are the caller's). Its barriers pair by count with whichever barrier each other processor meets, so
 //! every backend must run it at the same point of its statement: as a whole statement
 //! (`f(x);`, `v = f(x);`, `T v = f(x);`), or inside a larger expression of an expression
 //! statement, a declaration, a `return` or an `if`/`switch` condition, where it runs before
@@ -42,7 +43,8 @@ impl SyncCalls {
         loop {
             let mut changed = false;
             for (i, f) in funcs.iter().enumerate() {
-                if sync[i] || f.kind != FnKind::Async {
+                // A `sync` function is called by a group, never in asynchronous code.
+                if sync[i] || f.kind == FnKind::Sync {
                     continue;
                 }
                 let mut calls = Vec::new();

@@ -80,6 +80,7 @@ pub const FEATURES: &[&str] = &[
     "async-recursion",
     "recursion-frames",
     "recursion-in-start",
+    "straight-recursion",
 ];
 
 #[derive(Clone, Debug)]
@@ -235,17 +236,31 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         .filter(|&i| recursive[i])
         .map(|i| format!("a{}", straight + i))
         .collect();
+    // A `straight` function on the recursion (`straight-recursion`): the recursive `async`
+    // functions call it as they call each other, and it calls one of them back.
+    let asyncs_of_recursion = g.recursive.clone();
+    let bridge =
+        (!asyncs_of_recursion.is_empty() && opts.on("straight-recursion") && g.rng.chance(50))
+            .then(|| format!("b{}", straight + asyncs));
+    g.recursive.extend(bridge.clone());
     for &recursive in &recursive {
         let barrier = opts.on("async-barrier") && g.rng.chance(40);
         funcs.push(g.function(Kind::Async { barrier }, recursive));
+    }
+    if let Some(name) = &bridge {
+        let callee = g.rng.pick(&asyncs_of_recursion).clone();
+        funcs.push(g.bridge(name, &callee));
     }
     for _ in 0..syncs {
         funcs.push(g.function(Kind::Sync, false));
     }
     funcs.push(g.main());
     let mut header = header();
-    for name in &g.recursive {
+    for name in &asyncs_of_recursion {
         header.push_str(&format!("async int {name}(int x, int d);\n"));
+    }
+    if let Some(name) = &bridge {
+        header.push_str(&format!("straight int {name}(int x, int d);\n"));
     }
     Program {
         seed,
@@ -380,6 +395,23 @@ impl Gen<'_> {
             signature: self.funcs[index].signature(),
             body,
             removable: true,
+        }
+    }
+
+    /// The `straight` function `name` of a recursion (`straight-recursion`): it calls the
+    /// recursive `callee` with its own depth (its callers count it down), as a whole
+    /// statement or inside an expression, where the call runs first (docs/language.md §8).
+    fn bridge(&mut self, name: &str, callee: &str) -> Func {
+        let call = format!("{callee}((x + {}){MOD}, d)", self.rng.range(0, 9));
+        let body = match self.rng.below(3) {
+            0 => format!("return {call};"),
+            1 => format!("int v0 = {call};\n    return (v0 * 2 + d){MOD};"),
+            _ => format!("return (x + {call}){MOD};"),
+        };
+        Func {
+            signature: format!("straight int {name}(int x, int d)"),
+            body: vec![Stmt::raw(body, true)],
+            removable: false,
         }
     }
 

@@ -59,7 +59,8 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
     for func in host_funcs {
         let f = program.func(func);
         // A `straight` function runs in its caller's mode: on the host it is called by a
-        // synchronous group (asynchronous callers run it as a device function).
+        // synchronous group (asynchronous callers run it as a device function, or in place
+        // where it synchronises).
         let mode = if f.kind == FnKind::Async {
             Mode::Async
         } else {

@@ -63,6 +63,8 @@ rule!(
     rule6_recursive_async_call_in_start_under_private_condition,
     rule6_recursive_async_call_in_seq_of_start_under_private_condition,
     unsupported_recursive_async_call_in_farm_of_start_under_private_condition,
-    unsupported_recursive_call_through_straight_function_under_private_condition,
+    rule6_recursive_call_through_straight_function_under_private_condition,
+    rule6_straight_call_that_synchronises_under_private_condition,
+    rule6_recursive_call_through_straight_function_in_seq_of_start,
     rule6_group_construct_call_under_private_condition,
 );

@@ -155,8 +155,9 @@ operations (`mpadd`).";
     sh int f(void);   // error\n\nRemove the qualifier.";
     E0412 = "E0412", "a call that synchronises is placed where it cannot run first",
         "In asynchronous code, a call of an `async` function that executes `barrier` (or \
-`start`, `seq`, directly or through its callees) runs before the rest of its \
-statement, as `t = f(x);` written just before it would, so that its barriers pair with the \
+`start`, `seq`, directly or through its callees), or of a `straight` function that calls \
+one (called there, it runs as asynchronous code; so do its own statements), runs before the \
+rest of its statement, as `t = f(x);` written just before it would, so that its barriers pair with the \
 other processors' barriers the same way on every backend. It may be a whole statement \
 (`f(x);`, `v = f(x);`, `int v = f(x);`) or sit in the expression of a statement, \
 declaration, `return`, `if` or `switch` condition (`v = f(x) + 1;`, `return f(x);`, \

@@ -157,8 +157,11 @@ impl Checker {
         let sync = SyncCalls::new(&self.funcs);
         let mut found = Vec::new();
         for f in &self.funcs {
+            // A `straight` function's statements (marked synchronous) run as asynchronous
+            // code where it is called from asynchronous code (docs/language.md §8).
+            let straight = f.kind == FnKind::Straight;
             for s in &f.body.stmts {
-                misplaced_calls(&sync, s, &mut found);
+                misplaced_calls(&sync, s, straight, &mut found);
             }
         }
         for (call, func, why) in found {
@@ -201,9 +204,15 @@ impl Checker {
     }
 }
 
-/// The misplaced synchronising calls of the asynchronous statements in `s`.
-fn misplaced_calls(sync: &SyncCalls, s: &Stmt, out: &mut Vec<(Span, FuncId, Misplaced)>) {
-    if s.mode == Mode::Async {
+/// The misplaced synchronising calls of the asynchronous statements in `s` (all of them in a
+/// `straight` function).
+fn misplaced_calls(
+    sync: &SyncCalls,
+    s: &Stmt,
+    straight: bool,
+    out: &mut Vec<(Span, FuncId, Misplaced)>,
+) {
+    if s.mode == Mode::Async || straight {
         if let Some((call, why)) = sync.misplaced(s) {
             if let ExprKind::Call { func, .. } = &call.kind {
                 out.push((call.span, *func, why));
@@ -211,7 +220,7 @@ fn misplaced_calls(sync: &SyncCalls, s: &Stmt, out: &mut Vec<(Span, FuncId, Misp
         }
     }
     for c in crate::sync_calls::children(s) {
-        misplaced_calls(sync, c, out);
+        misplaced_calls(sync, c, straight, out);
     }
 }
 

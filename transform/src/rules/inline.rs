@@ -8,7 +8,8 @@
 //! with the callee's body in place of the call: its barriers become the region's own, which
 //! `async_region` turns into kernels or barrier phases like any other.
 //!
-//! A function is inlined where that is exact: it is `async`, synchronises, does not call
+//! A function is inlined where that is exact: it is `async` or `straight` (which runs as its
+//! caller's code there, each processor alone), synchronises, does not call
 //! itself in its own frame (`recursive`: calls in a group construct's body are calls of the
 //! group it forms, not of the frame), has no `sh` parameter and contains no `farm` (whose
 //! group needs the host call; a `start` or `seq` in place is a stop of the caller's region,
@@ -438,7 +439,7 @@ fn inlinable(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     if recursive(program, func) {
         return super::recursion::flattenable(program, summaries, func);
     }
-    f.kind == FnKind::Async
+    matches!(f.kind, FnKind::Async | FnKind::Straight)
         && summaries.is_host_fn(func)
         && f.params
             .iter()
@@ -483,7 +484,8 @@ pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
 
 /// Whether copies of `func` in place of its calls would hold copies of it without end: it is
 /// on a cycle of calls compiled in place (those in asynchronous code, and in a `seq` body,
-/// which runs as the asynchronous code of its one member, `seq_region`) one of which is in a
+/// which runs as the asynchronous code of its one member, `seq_region`, and those of a
+/// `straight` function, whose body is compiled in place where it is) one of which is in a
 /// group construct's body (a `farm` or `seq` in a `start`). A state machine repeats the
 /// frames of a recursion at run time, but such a body is compiled apart from the machine (by
 /// the host, for the group it forms), with the callee's body in place again. So inside a
@@ -492,8 +494,9 @@ pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
 fn regrouped(program: &Program, func: FuncId) -> bool {
     // The calls compiled in place in each function: callee, and whether in a group
     // construct's body.
-    fn visit(s: &Stmt, grouped: bool, in_seq: bool, out: &mut Vec<(FuncId, bool)>) {
-        if s.mode == Mode::Async || in_seq {
+    /// `in_place`: `s` is in a `seq` body or a `straight` function.
+    fn visit(s: &Stmt, grouped: bool, in_place: bool, out: &mut Vec<(FuncId, bool)>) {
+        if s.mode == Mode::Async || in_place {
             let mut calls = Vec::new();
             own_exprs(s)
                 .into_iter()
@@ -502,7 +505,7 @@ fn regrouped(program: &Program, func: FuncId) -> bool {
         }
         let seq = matches!(s.kind, StmtKind::Seq(_));
         for c in children(s) {
-            visit(c, grouped || is_group_construct(s), in_seq || seq, out);
+            visit(c, grouped || is_group_construct(s), in_place || seq, out);
         }
     }
     let calls: Vec<Vec<(FuncId, bool)>> = program
@@ -510,10 +513,11 @@ fn regrouped(program: &Program, func: FuncId) -> bool {
         .iter()
         .map(|f| {
             let mut out = Vec::new();
+            let straight = f.kind == FnKind::Straight;
             f.body
                 .stmts
                 .iter()
-                .for_each(|s| visit(s, false, false, &mut out));
+                .for_each(|s| visit(s, false, straight, &mut out));
             out
         })
         .collect();
@@ -551,17 +555,25 @@ pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncI
 /// asynchronous code (`inline_site`), or is one in a group construct's body where `func` is
 /// `regrouped` (`Builder::in_place_site`).
 fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
-    /// `hosted`: calls of `func` in a group construct's body are host calls; `grouped`: `s` is
-    /// in one.
+    on_host(program, summaries, func, &mut vec![func])
+}
+
+/// `called_on_host`; `seen`: the functions whose answer is being found (one met again counts
+/// as called on the host).
+fn on_host(program: &Program, summaries: &Summaries, func: FuncId, seen: &mut Vec<FuncId>) -> bool {
+    /// `hosted`: calls of `func` in a group construct's body are host calls; `in_place`: `s`
+    /// is compiled where its function is called, as asynchronous code; `grouped`: `s` is in a
+    /// group construct's body.
     fn visit(
         program: &Program,
         summaries: &Summaries,
         s: &Stmt,
         func: FuncId,
         hosted: bool,
+        in_place: bool,
         grouped: bool,
     ) -> bool {
-        let inlined = s.mode == Mode::Async
+        let inlined = (s.mode == Mode::Async || in_place)
             && !(grouped && hosted)
             && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
@@ -572,14 +584,29 @@ fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> boo
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)
             || children(s)
                 .into_iter()
-                .any(|c| visit(program, summaries, c, func, hosted, grouped))
+                .any(|c| visit(program, summaries, c, func, hosted, in_place, grouped))
     }
     let hosted = regrouped(program, func);
-    program
-        .funcs
-        .iter()
-        .flat_map(|f| &f.body.stmts)
-        .any(|s| visit(program, summaries, s, func, hosted, false))
+    program.funcs.iter().enumerate().any(|(i, f)| {
+        let h = FuncId(i as u32);
+        // The body of a `straight` function that is only compiled in place (it has no host
+        // function to make its calls) is asynchronous code where it is; where it may be in
+        // a group construct's body (`hosted`), its calls count as host calls.
+        let in_place = !hosted
+            && f.kind == FnKind::Straight
+            && inlinable(program, summaries, h)
+            && !seen.contains(&h)
+            && {
+                seen.push(h);
+                let host = on_host(program, summaries, h, seen);
+                seen.pop();
+                !host
+            };
+        f.body
+            .stmts
+            .iter()
+            .any(|s| visit(program, summaries, s, func, hosted, in_place, false))
+    })
 }
 
 /// A `start`, `seq`, `farm` or `fork`: its body is run by a group it forms.

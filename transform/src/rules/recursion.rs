@@ -38,8 +38,9 @@
 //! whose host function compiles its own frame's calls as a state machine again; no state
 //! machine holds it.
 //!
-//! What is compiled so (`flattenable`): a recursion whose functions are `async` (so it has no
-//! `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are blocks). Inside a
+//! What is compiled so (`flattenable`): a recursion whose functions are `async` or `straight`
+//! (so it has no `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are
+//! blocks; a `straight` one runs as its asynchronous caller's code, each processor alone). Inside a
 //! group construct's body, a call of a function whose copies in place would hold copies of
 //! it without end (`inline::regrouped`: it calls itself in a `seq` or `farm` inside a
 //! `start` of its own, compiled in place apart from the machine) stays a host call of the
@@ -779,7 +780,7 @@ pub(crate) fn flattenable(program: &Program, summaries: &Summaries, func: FuncId
     super::inline::recursive(program, func)
         && funcs.iter().all(|&g| {
             let f = program.func(g);
-            f.kind == FnKind::Async && summaries.is_host_fn(g)
+            matches!(f.kind, FnKind::Async | FnKind::Straight) && summaries.is_host_fn(g)
         })
 }
 

@@ -337,8 +337,13 @@ impl Builder<'_> {
         let Some(&callee) = self.host_fns.get(func) else {
             return;
         };
-        if mode == Mode::Async && self.program.func(*func).kind == FnKind::Straight {
+        if mode == Mode::Async
+            && self.program.func(*func).kind == FnKind::Straight
+            && !self.summaries.is_host_fn(*func)
+        {
             // Asynchronous code runs a `straight` function per processor: a device call.
+            // One that synchronises is compiled in place (`inline`), or, where that would not
+            // end (`inline::regrouped`), is a host call of the group, as an `async` one is.
             return;
         }
         let span = e.span;
@@ -405,9 +410,15 @@ impl Builder<'_> {
     /// The host side of a `straight` function that needs lockstep
     /// (`Summaries::straight_needs_lockstep`): a group of one member calls it as the device
     /// function (one processor is its own lockstep, and the device function is much cheaper
-    /// than host steps); a larger group runs its body like a `sync` function's.
+    /// than host steps); a larger group runs its body like a `sync` function's, and so does
+    /// one member where the body makes host calls (of an `async` function with a `seq`,
+    /// say), which no kernel can run.
     pub(crate) fn lockstep_straight(&mut self, func: FuncId, ops: &mut Vec<HostOp>) {
         let f = self.program.func(func).clone();
+        if self.summaries.is_host_fn(func) {
+            self.block(&f.body.stmts, Mode::Sync, ops);
+            return self.close(ops, CutReason::BlockEnd);
+        }
         let span = f.span;
         let one = mk(
             ExprKind::Binary(
