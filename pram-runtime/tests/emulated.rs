@@ -788,6 +788,36 @@ fn simulator_trace(checked: &fork_frontend::Checked, procs: u32, title: &str) ->
 /// regions' instructions run one by one.
 const NO_REGION_TASKS: u32 = 1 << 30;
 
+/// The timestamp tests run each program with block regions on a block (the GPU's
+/// FK_REGION_TASK_MIN) and without.
+const TASK_MINS: [u32; 2] = [
+    transform::emit_cuda::abi::FK_REGION_TASK_MIN,
+    NO_REGION_TASKS,
+];
+
+/// The device schedule's trace of `file` on `procs` processors (regions on a block from
+/// `task_min` members) and the simulator's, with the program and its Plan.
+fn gpu_and_simulator_traces(
+    dir: &Path,
+    file: &str,
+    procs: u32,
+    defines: &[(&str, u32)],
+    task_min: u32,
+) -> (
+    fork_frontend::Checked,
+    transform::plan::Plan,
+    pram_trace::Trace,
+    pram_trace::Trace,
+) {
+    let program = checked_plan(file, defines);
+    let timeline = device_timeline(dir, file, &program, procs, task_min);
+    let (checked, plan) = program;
+    let title = format!("{file} -p {procs} (FK_REGION_TASK_MIN {task_min})");
+    let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
+    let sim_trace = simulator_trace(&checked, procs, &title);
+    (checked, plan, trace, sim_trace)
+}
+
 /// The device schedule's timestamps (with block regions on blocks, as on the GPU, and
 /// without): each Fork function called as often as the simulator calls it, the `fork`
 /// subgroups the simulator's (by `@` and size), its `seq` instances, and a trace that nests.
@@ -799,11 +829,7 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
         ("classroom-examples/groups.fork", 4, 0),
         ("classroom-examples/prefix_hillis_steele.fork", 5, 13),
     ];
-    let task_mins = [
-        transform::emit_cuda::abi::FK_REGION_TASK_MIN,
-        NO_REGION_TASKS,
-    ];
-    for ((file, procs, n), task_min) in cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t))) {
+    for ((file, procs, n), task_min) in cases.into_iter().flat_map(|c| TASK_MINS.map(|t| (c, t))) {
         let defines: &[(&str, u32)] = if n > 0 { &[("N", n)] } else { &[] };
         let program = checked_plan(file, defines);
         let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
@@ -975,19 +1001,12 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
             false,
         ),
     ];
-    let task_mins = [
-        transform::emit_cuda::abi::FK_REGION_TASK_MIN,
-        NO_REGION_TASKS,
-    ];
     for ((file, procs, defines, exact), task_min) in
-        cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
+        cases.into_iter().flat_map(|c| TASK_MINS.map(|t| (c, t)))
     {
-        let program = checked_plan(file, defines);
-        let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
-        let (checked, plan) = program;
         let title = format!("{file} -p {procs} (FK_REGION_TASK_MIN {task_min})");
-        let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
-        let sim_trace = simulator_trace(&checked, procs, &title);
+        let (_, _, trace, sim_trace) =
+            gpu_and_simulator_traces(dir.path(), file, procs, defines, task_min);
         let (gpu, sim) = (group_tree(&trace), group_tree(&sim_trace));
         assert!(sim.len() > 3, "{title}: the simulator's trace has {sim:?}");
         let only = |a: &[String], b: &[String]| -> Vec<String> {
@@ -1086,20 +1105,12 @@ fn device_schedule_timestamps_give_the_simulators_asynchronous_regions_and_barri
         ),
         ("classroom-examples/matmul.fork", 16, &[("N", 8)][..]),
     ];
-    // Inside block regions run on a block (the GPU's FK_REGION_TASK_MIN) and outside.
-    let task_mins = [
-        transform::emit_cuda::abi::FK_REGION_TASK_MIN,
-        NO_REGION_TASKS,
-    ];
     for ((file, procs, defines), task_min) in
-        cases.into_iter().flat_map(|c| task_mins.map(|t| (c, t)))
+        cases.into_iter().flat_map(|c| TASK_MINS.map(|t| (c, t)))
     {
-        let program = checked_plan(file, defines);
-        let timeline = device_timeline(dir.path(), file, &program, procs, task_min);
-        let (checked, plan) = program;
         let title = format!("{file} -p {procs} (FK_REGION_TASK_MIN {task_min})");
-        let trace = timeline.trace(&plan, &checked.sources, &title, 20_000, None);
-        let sim_trace = simulator_trace(&checked, procs, &title);
+        let (checked, _, trace, sim_trace) =
+            gpu_and_simulator_traces(dir.path(), file, procs, defines, task_min);
         let async_functions: Vec<String> = checked
             .program
             .funcs
