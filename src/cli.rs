@@ -206,15 +206,7 @@ pub fn main() -> ExitCode {
                 }
             }
         }
-        Command::Sim(args) => cmd_sim::run(
-            &args,
-            Backend::Sim,
-            Order::Forward,
-            Schedule::Host,
-            false,
-            false,
-            pram_runtime::gpu::Memory::default(),
-        ),
+        Command::Sim(args) => cmd_sim::run(&args, Backend::Sim, cmd_sim::RunOptions::default()),
         Command::Run {
             sim,
             backend,
@@ -227,13 +219,16 @@ pub fn main() -> ExitCode {
         } => cmd_sim::run(
             &sim,
             backend,
-            order,
-            schedule.schedule(),
-            unchecked,
-            no_cache,
-            pram_runtime::gpu::Memory {
-                heap_bytes: heap_mib << 20,
-                out_bytes: printf_mib << 20,
+            cmd_sim::RunOptions {
+                order,
+                schedule: schedule.schedule(),
+                unchecked,
+                no_cache,
+                memory: pram_runtime::gpu::Memory {
+                    heap_bytes: heap_mib << 20,
+                    out_bytes: printf_mib << 20,
+                },
+                ..cmd_sim::RunOptions::default()
             },
         ),
         Command::Test { files, backend } => cmd_test::test(&files, backend),

@@ -228,6 +228,21 @@ pub struct RunOptions<'a> {
     pub trace: Option<&'a str>,
 }
 
+/// `forkcc sim`'s and `forkcc test`'s: the flags' defaults, nothing recorded.
+impl Default for RunOptions<'_> {
+    fn default() -> Self {
+        RunOptions {
+            order: pram_runtime::cpu::Order::Forward,
+            schedule: Schedule::Host,
+            unchecked: false,
+            no_cache: false,
+            memory: pram_runtime::gpu::Memory::default(),
+            stats: false,
+            trace: None,
+        }
+    }
+}
+
 /// Runs a checked program on `backend` (not `auto`: see `choose`).
 pub fn execute(
     checked: &Checked,
@@ -285,15 +300,8 @@ fn simulate(
 /// `forkcc sim` (`backend` = sim) and `forkcc run`: the program's output on stdout and nothing
 /// else; diagnostics and `--stats` on stderr. Errors in the input come before any note about
 /// the backend.
-pub fn run(
-    args: &SimArgs,
-    backend: Backend,
-    order: pram_runtime::cpu::Order,
-    schedule: Schedule,
-    unchecked: bool,
-    no_cache: bool,
-    memory: pram_runtime::gpu::Memory,
-) -> ExitCode {
+/// `options` are the run's flags; `--stats` and the trace title come from `args`.
+pub fn run(args: &SimArgs, backend: Backend, options: RunOptions) -> ExitCode {
     let reporter = Reporter::stderr(args.source.front.message_format);
     let format = match args.trace.as_deref().map(pram_trace::Format::of_path) {
         Some(Err(err)) => {
@@ -330,7 +338,7 @@ pub fn run(
         let command = match backend {
             Backend::Gpu => format!(
                 "forkcc run --backend gpu --schedule {}",
-                match schedule {
+                match options.schedule {
                     Schedule::Host => "host",
                     Schedule::Device => "device",
                 }
@@ -348,13 +356,9 @@ pub fn run(
         title
     };
     let options = RunOptions {
-        order,
-        schedule,
-        unchecked,
-        no_cache,
-        memory,
         stats: args.stats,
         trace: format.is_some().then_some(title.as_str()),
+        ..options
     };
     let run = execute(&checked, backend, &args.machine, &options, reporter);
     let written = report::stdout(&run.output);

@@ -6,10 +6,9 @@ use crate::cmd_sim::{choose, execute, Backend, Execution, MachineFlags, RunOptio
 use crate::report::{self, Reporter};
 use clap::Parser;
 use fork_frontend::testspec::{self, Case, Expect};
-use pram_runtime::{cpu::Order, gpu};
+use pram_runtime::gpu;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use transform::emit_cuda::Schedule;
 
 /// The flags of one `//! run:` line.
 #[derive(Parser, Debug)]
@@ -99,15 +98,7 @@ fn run_case(file: &Path, case: &Case, backend: Backend, gpu_present: bool) -> Re
     let run = match fork_frontend::check_file(file, &defines_options(&args.define)) {
         Ok(checked) => {
             let (backend, _) = choose(backend, &args.machine, gpu_present);
-            let options = RunOptions {
-                order: Order::Forward,
-                schedule: Schedule::Host,
-                unchecked: false,
-                no_cache: false,
-                memory: pram_runtime::gpu::Memory::default(),
-                stats: false,
-                trace: None,
-            };
+            let options = RunOptions::default();
             let mut run = execute(&checked, backend, &args.machine, &options, reporter);
             let warnings = reporter.render(&checked.sources, &checked.warnings);
             run.diagnostics.insert_str(0, &warnings);
