@@ -112,7 +112,55 @@ fn main() {
             "the_cu_allocates_the_arrays_of_the_drivers_arena",
             the_cu_allocates_the_arrays_of_the_drivers_arena,
         ),
+        common::needing(
+            "g++",
+            gxx,
+            "the_cus_heap_is_as_large_as_fk_heap_bytes_says",
+            the_cus_heap_is_as_large_as_fk_heap_bytes_says,
+        ),
     ]);
+}
+
+/// `-DFK_HEAP_BYTES` sizes the `.cu`'s heap: quicksort's `shmalloc`s (about 12 KB at P = 8)
+/// stop with R0012 at the first that does not fit in 8 KiB, and run in the default 64 MiB.
+fn the_cus_heap_is_as_large_as_fk_heap_bytes_says() {
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = "classroom-examples/quicksort.fork";
+    let (checked, plan) = checked_plan(file, &[]);
+    let cpp = dir.path().join("t.cpp");
+    std::fs::write(
+        &cpp,
+        emulated_source(&checked, &plan, Schedule::Device, file),
+    )
+    .expect("write the source");
+    for (flags, code, expected) in [
+        (
+            &["-DFK_HEAP_BYTES=8192"][..],
+            1,
+            "error[R0012]: cannot allocate",
+        ),
+        (&[][..], 0, "sorted: yes"),
+    ] {
+        let bin = dir.path().join(format!("t{code}"));
+        assert!(gxx(&emu, &cpp, &bin, flags).status.success(), "g++ failed");
+        let out = Command::new(&bin)
+            .args(["-p", "8"])
+            .output()
+            .expect("the program runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.code() == Some(code) && text.contains(expected),
+            "{flags:?}: {text}"
+        );
+        if code == 1 {
+            assert!(text.contains("the GPU's heap is full"), "{text}");
+        }
+    }
 }
 
 fn launch_syntax_is_rewritten() {

@@ -793,6 +793,35 @@ mod tests {
         );
     }
 
+    /// A full heap and an overflowing printf buffer name their size and how to raise them,
+    /// on the driver (`--heap-mib`, `--printf-mib`) and in a `.cu` (`-DFK_*_BYTES`).
+    #[test]
+    fn the_heap_and_the_printf_buffer_say_how_to_raise_them() {
+        let overflow = GpuError::OutputOverflow { bytes: 256 << 20 }.to_string();
+        assert!(
+            overflow.contains("(256 MiB)")
+                && overflow.contains("--printf-mib")
+                && overflow.contains("-DFK_OUT_BYTES"),
+            "{overflow}"
+        );
+        let src = "sync void main(void) { pr int *p = malloc(8); free(p); }";
+        let checked = fork_frontend::check_source("t.fork", src, &Default::default())
+            .unwrap_or_else(|_| panic!("checks"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("plan"));
+        let emitted = transform::emit_cuda::emit(&plan, &checked.sources)
+            .unwrap_or_else(|e| panic!("{}", e.message));
+        let full = emitted
+            .sites
+            .iter()
+            .find(|s| s.what.contains("the GPU's heap is full"))
+            .expect("the site of a full heap");
+        let help = full.help.unwrap_or_default();
+        assert!(
+            help.contains("--heap-mib") && help.contains("-DFK_HEAP_BYTES"),
+            "{help}"
+        );
+    }
+
     /// What the device reports for `p[$$ * 1000] = 5` through `sh int *p = a` on processor 1
     /// becomes the simulator's fault, without the step: code, span, message, processor,
     /// help; rendered by the same code (fork_frontend's ariadne report).
