@@ -962,7 +962,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     e.span,
                     "cannot allocate {value} bytes: the GPU's heap is full",
                     Some(
-                        "raise the heap (64 MiB by default; freed blocks are not reused) with `forkcc run \
+                        "raise the heap (its blocks are not reused once freed) with `forkcc run \
                          --heap-mib N`, or build the `.cu` with `-DFK_HEAP_BYTES=N`",
                     ),
                 );
