@@ -82,9 +82,9 @@ typedef long long fk_i64;
 // Threads per block of the per-member runtime kernels
 #define FK_BLOCK_THREADS 256
 // Threads per block of the device schedule's persistent kernel: the first `runners`
-// (at most half) run processors, all of them run the block's region tasks (128
-// registers a thread)
-#define FK_DEVICE_THREADS 512
+// (at most half) run processors, the others run the block's region tasks; 640 (96
+// registers a thread) so that a task has 608 threads beside one runner warp
+#define FK_DEVICE_THREADS 640
 // A block region's kernel runs its group's members rounded up to whole warps of this
 // many threads (FK_REGION_THREADS)
 #define FK_WARP_THREADS 32

@@ -713,19 +713,56 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
 }
 #endif
 
-// Block-wide exclusive scan of one int per thread (a multiple of 32 threads, at most 1024);
-// returns the thread's prefix and the block total in *total.
+// ---- the block's team ----
+// The threads that run a block-wide helper together (a scan, a block region's constructs):
+// under the host schedule the whole block; under the device schedule the warps of a block
+// that run no processors (threads fk_team_first and up, fk_schedule.cuh's fk_device_run), so
+// that a region task neither waits for the processors' passes nor stops them. Their barrier
+// is a named one (1) of the team's threads; the processors' warps never meet it.
+#ifdef FK_SCHEDULE_DEVICE
+__shared__ int fk_team_first;
+__device__ inline int fk_team_tid() { return (int)threadIdx.x - fk_team_first; }
+__device__ inline int fk_team_size() { return (int)blockDim.x - fk_team_first; }
+__device__ inline void fk_team_sync() {
+#ifdef FK_EMU
+    fk_emu_named_sync(1, fk_team_size());
+#else
+    asm volatile("barrier.sync 1, %0;" ::"r"(fk_team_size()) : "memory");
+#endif
+}
+// How many of the team's threads pass `pred` (a barrier, as __syncthreads_count).
+__device__ inline int fk_team_count(bool pred) {
+#ifdef FK_EMU
+    return fk_emu_named_count(1, fk_team_size(), pred);
+#else
+    int n;
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; barrier.red.popc.u32 %0, 1, %2, p; }"
+                 : "=r"(n)
+                 : "r"((unsigned)pred), "r"(fk_team_size())
+                 : "memory");
+    return n;
+#endif
+}
+#else
+__device__ inline int fk_team_tid() { return (int)threadIdx.x; }
+__device__ inline int fk_team_size() { return (int)blockDim.x; }
+__device__ inline void fk_team_sync() { __syncthreads(); }
+__device__ inline int fk_team_count(bool pred) { return __syncthreads_count(pred); }
+#endif
+
+// Team-wide exclusive scan of one int per team thread (a multiple of 32 threads, at most 1024);
+// returns the thread's prefix and the team's total in *total.
 __device__ int fk_block_scan(int x, int *total) {
     __shared__ int warp_sums[32];
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int lane = fk_team_tid() & 31, warp = fk_team_tid() >> 5;
     int incl = x;
     for (int d = 1; d < 32; d <<= 1) {
         int y = __shfl_up_sync(0xffffffffu, incl, d);
         if (lane >= d) incl += y;
     }
     if (lane == 31) warp_sums[warp] = incl;
-    __syncthreads();
-    const int warps = blockDim.x / 32;
+    fk_team_sync();
+    const int warps = fk_team_size() / 32;
     if (warp == 0) {
         int s = lane < warps ? warp_sums[lane] : 0;
         for (int d = 1; d < 32; d <<= 1) {
@@ -734,10 +771,10 @@ __device__ int fk_block_scan(int x, int *total) {
         }
         warp_sums[lane] = s;
     }
-    __syncthreads();
+    fk_team_sync();
     int before = warp == 0 ? 0 : warp_sums[warp - 1];
     *total = warp_sums[warps - 1];
-    __syncthreads();
+    fk_team_sync();
     return before + incl - x;
 }
 
@@ -766,11 +803,11 @@ extern "C" __global__ void fk_split_rank(int g, int n, int k, int first, fk_u64 
                                          int inherit_at, int frame0, int frame1,
                                          fk_u64 frame_base, fk_u64 frame_stride) {
     __shared__ int carry;
-    if (threadIdx.x == 0) carry = 0;
-    __syncthreads();
+    if (fk_team_tid() == 0) carry = 0;
+    fk_team_sync();
     FkGroup parent = fk_m.groups[g];
     for (int c0 = 0; c0 < k; c0 += FK_SCAN_THREADS) {
-        int c = c0 + threadIdx.x;
+        int c = c0 + fk_team_tid();
         int size = c < k ? fk_m.counts[c] : 0;
         int total;
         int off = carry + fk_block_scan(size, &total);
@@ -786,23 +823,23 @@ extern "C" __global__ void fk_split_rank(int g, int n, int k, int first, fk_u64 
             fk_m.groups[first + c] = d;
             fk_m.counts[c] = 0;
         }
-        __syncthreads();
-        if (threadIdx.x == 0) carry += total;
-        __syncthreads();
+        fk_team_sync();
+        if (fk_team_tid() == 0) carry += total;
+        fk_team_sync();
     }
     if (k <= 2) {
         // An `if` split or a loop group: a block scan per subgroup and chunk (a few barriers
         // per chunk instead of every warp taking its turn).
         int at0 = fk_m.cursor[0], at1 = k == 2 ? fk_m.cursor[1] : 0;
         for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
-            int t = c0 + threadIdx.x;
+            int t = c0 + fk_team_tid();
             fk_place_in_two(t < n ? fk_m.keys[t] : -1, t, parent.members, member_base, &at0, &at1);
         }
         return;
     }
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int lane = fk_team_tid() & 31, warp = fk_team_tid() >> 5;
     for (int c0 = 0; c0 < n; c0 += FK_SCAN_THREADS) {
-        int t = c0 + threadIdx.x;
+        int t = c0 + fk_team_tid();
         int key = t < n ? fk_m.keys[t] : -1;
         unsigned same = __match_any_sync(0xffffffffu, key);
         int leader = __ffs(same) - 1;
@@ -819,7 +856,7 @@ extern "C" __global__ void fk_split_rank(int g, int n, int k, int first, fk_u64 
                     fk_m.members[member_base + base + before] =
                         fk_m.members[parent.members + t];
             }
-            __syncthreads();
+            fk_team_sync();
         }
     }
 }
@@ -980,10 +1017,10 @@ __device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
 // cell; each gets the exclusive prefix. Chunks and warps take their turn.
 __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
                                      FkVar value, int has_result, FkVar result) {
-    int warp = threadIdx.x >> 5;
-    FkWarpTeam team{(int)(threadIdx.x & 31)};
-    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
-        int t = c0 + threadIdx.x;
+    int warp = fk_team_tid() >> 5;
+    FkWarpTeam team{(int)(fk_team_tid() & 31)};
+    for (int c0 = 0; c0 < n; c0 += fk_team_size()) {
+        int t = c0 + fk_team_tid();
         int proc = -1;
         if (t < n) {
             proc = fk_m.members[fk_m.groups[g].members + t];
@@ -996,14 +1033,14 @@ __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkV
             v = (int)fk_load_int(fk_var_addr(value, g, slot_base, proc), value.size);
         }
         // Only the warps that hold members of this chunk take a turn.
-        int warps = (min(n - c0, (int)blockDim.x) + 31) / 32;
+        int warps = (min(n - c0, fk_team_size()) + 31) / 32;
         for (int w = 0; w < warps; w++) {
             if (w == warp) {
                 int acc = fk_mp_lanes(team, proc >= 0, cell, v, op);
                 if (proc >= 0 && has_result)
                     *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
             }
-            __syncthreads();
+            fk_team_sync();
         }
     }
 }
@@ -1016,15 +1053,16 @@ extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op
 #endif
 
 // ---- block regions ----
-// A block region (transform::regions) runs a piece of a host control graph in one block:
-// thread t is member t of the current group (members t, t + blockDim.x, ... when the group
-// is larger than the block, which only a region of synchronous kernels allows), and every
-// construct ends with __syncthreads, which also makes its global-memory writes visible to
-// the whole block. Every thread executes the same sequence of helpers (the group state they
-// read is the same for all), so the barriers match. The caller reserves the stack space the
-// region's nested groups take (`RegionNeeds`) and passes the tops; the emitted code hands
-// each construct its part. The host schedule launches a region as a kernel; the device
-// schedule runs it on one block of its persistent kernel (fk_schedule.cuh, fk_run_task).
+// A block region (transform::regions) runs a piece of a host control graph on one block's
+// team (fk_team_tid): team thread t is member t of the current group (members t,
+// t + fk_team_size(), ... when the group is larger than the team, which only a region of
+// synchronous kernels allows), and every construct ends with the team's barrier
+// (fk_team_sync), which also makes its global-memory writes visible to the whole team. Every
+// team thread executes the same sequence of helpers (the group state they read is the same
+// for all), so the barriers match. The caller reserves the stack space the region's nested
+// groups take (`RegionNeeds`) and passes the tops; the emitted code hands each construct its
+// part. The host schedule launches a region as a kernel; the device schedule runs it on the
+// task warps of one block of its persistent kernel (fk_schedule.cuh, fk_run_tasks).
 
 // Where a region is: its slot frame, its launch number and the segments run so far (a
 // segment is one Plan kernel's run; (launch, sub) orders printf records and faults; under
@@ -1084,7 +1122,7 @@ __device__ void fk_region_end(const FkRegion &r);
 #define FK_REGION_FN extern "C" __global__ \
     void __launch_bounds__(FK_REGION_MAX)
 __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
-    if (fk_t.regions && threadIdx.x == 0) {
+    if (fk_t.regions && fk_team_tid() == 0) {
         fk_r_trace() = FkRegionTrace{fk_now(), ~0u};
         fk_r_async() = FkRegionAsync{0, ~0u, 0};
     }
@@ -1104,14 +1142,14 @@ __device__ int fk_r_threads(int g, int seq) {
 // Timestamps in a region (fk_t set; otherwise one branch per site): thread 0 records the
 // group instances the region forms as they are recorded outside regions: formed by the
 // instruction at `pc` inside the instance whose record is *parent, ended when the block
-// leaves them (every member has: a region's constructs end with __syncthreads). The record
+// leaves them (every member has: a region's constructs end with fk_team_sync). The record
 // numbers are in shared memory, thread 0's (~0u: not recorded).
 
 // Groups first, ..., first + k - 1 formed now (those with members): their numbers into
 // rec[]. Subgroups of one split are numbered together and share the first one's as `event`.
 __device__ void fk_r_trace_groups(const FkRegion &r, const unsigned *parent, int pc, int first,
                                   int k, unsigned *rec) {
-    if (!fk_t.regions || threadIdx.x != 0) return;
+    if (!fk_t.regions || fk_team_tid() != 0) return;
     int formed = 0;
     for (int c = 0; c < k; c++) formed += fk_m.groups[first + c].size > 0;
     unsigned i = atomicAdd(fk_t.count, (unsigned)formed), event = i;
@@ -1128,7 +1166,7 @@ __device__ void fk_r_trace_groups(const FkRegion &r, const unsigned *parent, int
 // one that runs it), as the simulator traces it.
 __device__ void fk_r_trace_seq(const FkRegion &r, const unsigned *parent, int pc, int g,
                                unsigned *rec) {
-    if (!fk_t.regions || threadIdx.x != 0) return;
+    if (!fk_t.regions || fk_team_tid() != 0) return;
     const FkGroup &d = fk_m.groups[g];
     *rec = ~0u;
     for (int t = 0; t < d.size; t++) {
@@ -1142,7 +1180,7 @@ __device__ void fk_r_trace_seq(const FkRegion &r, const unsigned *parent, int pc
 
 // The instance of record *rec (fk_r_trace_groups, fk_r_trace_seq) ends now.
 __device__ inline void fk_r_trace_end(const unsigned *rec) {
-    if (fk_t.regions && threadIdx.x == 0 && *rec < fk_t.cap)
+    if (fk_t.regions && fk_team_tid() == 0 && *rec < fk_t.cap)
         fk_t.recs[*rec].end = fk_now() - fk_r_trace().clock;
 }
 
@@ -1152,7 +1190,7 @@ __device__ inline void fk_r_trace_end(const unsigned *rec) {
 // a kernel that ends at a `barrier` is a meeting.
 __device__ void fk_r_trace_async(const FkRegion &r, const unsigned *parent, int pc, int at,
                                  int size) {
-    if (!fk_t.regions || threadIdx.x != 0) return;
+    if (!fk_t.regions || fk_team_tid() != 0) return;
     FkRegionAsync &a = fk_r_async();
     fk_u64 now = fk_now() - fk_r_trace().clock;
     unsigned region = (unsigned)(at / FK_AT_REGION);
@@ -1185,13 +1223,13 @@ __device__ void fk_r_trace_stops(const FkRegion &r, const unsigned *parent, int 
     if (!fk_t.regions) return;
     __shared__ unsigned stopped;
     __shared__ fk_u64 first;
-    if (threadIdx.x == 0) {
+    if (fk_team_tid() == 0) {
         stopped = 0;
         first = ~0ull;
     }
-    __syncthreads();
+    fk_team_sync();
     int n = fk_r_threads(g, seq);
-    for (int t = threadIdx.x; t < n; t += blockDim.x) {
+    for (int t = fk_team_tid(); t < n; t += fk_team_size()) {
         int m = fk_member_index(g, n, t);
         int proc = fk_m.members[fk_m.groups[g].members + m];
         if (fk_m.status[proc] != FK_ACTIVE) continue;
@@ -1201,31 +1239,31 @@ __device__ void fk_r_trace_stops(const FkRegion &r, const unsigned *parent, int 
         if (stop <= 64 && ((barriers >> (stop - 1)) & 1))
             atomicMin(&first, ((fk_u64)(unsigned)m << 32) | (fk_u64)stop);
     }
-    __syncthreads();
-    if (threadIdx.x == 0 && first != ~0ull) {
+    fk_team_sync();
+    if (fk_team_tid() == 0 && first != ~0ull) {
         fk_u64 now = fk_now() - fk_r_trace().clock;
         unsigned b = fk_trace_record(atomicAdd(fk_t.count, 1u), (int)*parent, pc,
                                      (int)(unsigned)first, FK_REC_BARRIER, stopped, 0, now,
                                      r.launch + 1);
         if (b < fk_t.cap) fk_t.recs[b].end = now;
     }
-    __syncthreads();
+    fk_team_sync();
 }
 
 // --trace: the block ran an instruction of asynchronous region `at` / FK_AT_REGION (0: none)
 // other than a launch: outside the running region, the region has ended.
 __device__ inline void fk_r_trace_async_at(int at) {
-    if (!fk_t.regions || threadIdx.x != 0) return;
+    if (!fk_t.regions || fk_team_tid() != 0) return;
     FkRegionAsync &a = fk_r_async();
     if (a.region != (unsigned)(at / FK_AT_REGION)) a.region = 0;
     a.last = fk_now() - fk_r_trace().clock;
 }
 
-// One Plan kernel K in a region: its members run K_body, then the block waits.
+// One Plan kernel K in a region: its members run K_body, then the team waits.
 #define FK_R_LAUNCH(K, SYNC, G, SEQ)                                                  \
     do {                                                                             \
         int n_ = fk_r_threads(G, SEQ);                                               \
-        for (int t_ = threadIdx.x; t_ < n_; t_ += blockDim.x) {                      \
+        for (int t_ = fk_team_tid(); t_ < n_; t_ += fk_team_size()) {                \
             FkThread th_;                                                            \
             if (fk_thread(&th_, G, fk_member_index(G, n_, t_), r.slot_base, r.launch, \
                           SYNC)) {                                                   \
@@ -1234,25 +1272,25 @@ __device__ inline void fk_r_trace_async_at(int at) {
             }                                                                        \
         }                                                                            \
         r.sub++;                                                                     \
-        __syncthreads();                                                             \
+        fk_team_sync();                                                              \
     } while (0)
 
 // A shared branch: 1 or 0 for the condition of the first active member, -1 when none is
 // active (fk_read_first).
 __device__ int fk_r_branch(int g, int n, fk_u64 slot_base, FkVar v) {
     __shared__ int taken;
-    if (threadIdx.x == 0) {
+    if (fk_team_tid() == 0) {
         fk_i64 x = 0;
         taken = fk_first_active_value(g, n, slot_base, v, &x) ? (x != 0) : -1;
     }
-    __syncthreads();
+    fk_team_sync();
     int b = taken;
-    __syncthreads();
+    fk_team_sync();
     return b;
 }
 
 __device__ void fk_r_zero(char *p, fk_u64 bytes) {
-    for (fk_u64 i = threadIdx.x; i < bytes; i += blockDim.x) p[i] = 0;
+    for (fk_u64 i = fk_team_tid(); i < bytes; i += fk_team_size()) p[i] = 0;
 }
 
 // The subgroup key of member t of g: an `if` split (`marks` == ~0): 0 then, 1 else; a loop
@@ -1272,20 +1310,20 @@ __device__ void fk_r_split(int g, int n, fk_u64 slot_base, FkVar cond, fk_u64 ma
                            int first, fk_u64 member_base, int frame0, int frame1, char *frames,
                            fk_u64 stride) {
     int size0 = 0, size1 = 0;
-    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
-        int key = fk_r_key(g, c0 + threadIdx.x, n, slot_base, cond, marks);
-        size0 += __syncthreads_count(key == 0);
-        size1 += __syncthreads_count(key == 1);
+    for (int c0 = 0; c0 < n; c0 += fk_team_size()) {
+        int key = fk_r_key(g, c0 + fk_team_tid(), n, slot_base, cond, marks);
+        size0 += fk_team_count(key == 0);
+        size1 += fk_team_count(key == 1);
     }
     int carry0 = 0, carry1 = size0;
     FkGroup parent = fk_m.groups[g];
-    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
-        int t = c0 + threadIdx.x;
+    for (int c0 = 0; c0 < n; c0 += fk_team_size()) {
+        int t = c0 + fk_team_tid();
         int key = fk_r_key(g, t, n, slot_base, cond, marks);
         fk_place_in_two(key, t, parent.members, member_base, &carry0, &carry1);
     }
-    if (threadIdx.x < (unsigned)k) {
-        int c = threadIdx.x;
+    if (fk_team_tid() < k) {
+        int c = fk_team_tid();
         FkGroup d;
         d.at = parent.at;
         d.parent = g;
@@ -1296,12 +1334,12 @@ __device__ void fk_r_split(int g, int n, fk_u64 slot_base, FkVar cond, fk_u64 ma
         fk_m.groups[first + c] = d;
     }
     fk_r_zero(frames, k * stride);
-    __syncthreads();
+    fk_team_sync();
 }
 
 // A loop group that keeps the members of g: a new descriptor with the loop's frame.
 __device__ void fk_r_same_group(int g, int loop_g, int frame_id, char *frame, fk_u64 bytes) {
-    if (threadIdx.x == 0) {
+    if (fk_team_tid() == 0) {
         FkGroup d = fk_m.groups[g];
         d.parent = g;
         d.frame_id = frame_id;
@@ -1309,27 +1347,27 @@ __device__ void fk_r_same_group(int g, int loop_g, int frame_id, char *frame, fk
         fk_m.groups[loop_g] = d;
     }
     fk_r_zero(frame, bytes);
-    __syncthreads();
+    fk_team_sync();
 }
 
 __device__ void fk_r_mark_active(int g, int n, fk_u64 marks) {
-    for (int t = threadIdx.x; t < n; t += blockDim.x) fk_mark_member(g, t, marks);
-    __syncthreads();
+    for (int t = fk_team_tid(); t < n; t += fk_team_size()) fk_mark_member(g, t, marks);
+    fk_team_sync();
 }
 
 __device__ void fk_r_marked_status(int g, int n, fk_u64 marks, int from, int to) {
-    for (int t = threadIdx.x; t < n; t += blockDim.x) fk_marked_member_status(g, t, marks, from, to);
-    __syncthreads();
+    for (int t = fk_team_tid(); t < n; t += fk_team_size()) fk_marked_member_status(g, t, marks, from, to);
+    fk_team_sync();
 }
 
 // The loop-exit update (fk_loop_exit) in the block: returns the participants still active.
 __device__ int fk_r_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond,
                               FkVar cond, int cond_group) {
     int running = 0;
-    for (int c0 = 0; c0 < n; c0 += blockDim.x) {
-        int t = c0 + threadIdx.x;
+    for (int c0 = 0; c0 < n; c0 += fk_team_size()) {
+        int t = c0 + fk_team_tid();
         bool stays = t < n && fk_member_stays(g, t, slot_base, marks, has_cond, cond, cond_group);
-        running += __syncthreads_count(stays);
+        running += fk_team_count(stays);
     }
     return running;
 }
@@ -1341,31 +1379,31 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
     ++*it;
     if (!(fk_limits.max_steps && *it > fk_limits.max_steps) && (*it & 1023) != 0) return false;
     __shared__ int stop;
-    if (threadIdx.x == 0) {
+    if (fk_team_tid() == 0) {
         FkThread th = fk_first_member(g, r.launch, r.sub);
         fk_region_thread(&th, r, r.sub);
         stop = fk_limit(*it, site, th);
     }
-    __syncthreads();
+    fk_team_sync();
     int s = stop;
-    __syncthreads();
+    fk_team_sync();
     return s;
 }
 
 // --crcw common: the check after a region's logging kernel (its segment was r.sub - 1).
 __device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
     int n = fk_r_threads(g, seq);
-    for (int t = threadIdx.x; t < n; t += blockDim.x) {
+    for (int t = fk_team_tid(); t < n; t += fk_team_size()) {
         FkThread th = fk_first_member(g, r.launch, r.sub - 1);
         th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
         fk_region_thread(&th, r, r.sub - 1);
         fk_common_check(th, fk_step_tag(&th));
     }
-    __syncthreads();
+    fk_team_sync();
 }
 
 __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value,
                                  int has_result, FkVar result) {
     fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
-    __syncthreads();
+    fk_team_sync();
 }

@@ -313,9 +313,14 @@ __device__ void fk_trace_stop(const FkProc *s, fk_i64 stop, bool barrier) {
     if (barrier) atomicMin(&y->first_barrier, ((fk_u64)(unsigned)s->rank << 32) | (fk_u64)stop);
 }
 
-// Whether a waiting processor's barrier has released it.
+// Whether a waiting processor's barrier has released it. It polls with a plain load and
+// acquires only once released: an acquiring load invalidates the SM's L1 cache, which the
+// block's task warps, running a region meanwhile, depend on (every region ran 3.5 times
+// slower while the runner warps polled with acquiring loads).
 __device__ inline bool fk_released(FkProc *s) {
-    if (fk_load_acquire(&fk_d.sync[s->wait_group].gen) == s->wait_gen) return false;
+    const unsigned *gen = &fk_d.sync[s->wait_group].gen;
+    if (fk_load_volatile(gen) == s->wait_gen) return false;
+    (void)fk_load_acquire(gen);
     s->waiting = 0;
     return true;
 }
@@ -688,20 +693,31 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 // Groups up to this size run their leader action in the last arriver's thread.
 #define FK_SOLO_MAX 8
 
-// The region tasks posted in this block since its last meeting (fk_block_meeting): a list of
-// the posting processors, linked through their `next_task`, -1 at the end.
+// The region tasks posted in this block that its task warps have not taken yet
+// (fk_run_tasks): a list of the posting processors, linked through their `next_task`, -1 at
+// the end.
 __shared__ int fk_block_tasks;
 
-// The last member to arrive at a `region` posts it as a task of its own block: the block runs
-// it at its next meeting and releases the group. The region's inner groups take the ids of the
+// The last member to arrive at a `region` posts it as a task of its own block: the block's
+// task warps run it and release the group. The region's inner groups take the ids of the
 // group's leader's free frames (fk_group_id), so they must fit above its frame height; a
 // region that does not fit runs instruction by instruction (`value` 0).
 __device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
     int leader = fk_scratch(g, 0, 0)->proc;
     bool fits = fk_d.procs[leader].sp + groups <= fk_d.depth;
     fk_d.sync[g].value = fits;
-    if (fits) s->next_task = atomicExch(&fk_block_tasks, p);
-    return fits;
+    if (!fits) return false;
+    // The task warps may take the task at once: the state they read (its pc, group, slot
+    // frame) and its link are in memory before the task is in the list.
+    int head = *(volatile int *)&fk_block_tasks;
+    for (;;) {
+        s->next_task = head;
+        fk_d.procs[p] = *s;
+        __threadfence();
+        int was = atomicCAS(&fk_block_tasks, head, p);
+        if (was == head) return true;
+        head = was;
+    }
 }
 
 // Arrives at group g's barrier. The last member runs the leader action `a` and releases the
@@ -785,7 +801,7 @@ __device__ fk_u64 fk_step_tag(const FkThread *th) {
 // A block region of group g (fk_device.cuh): its records' times are %globaltimer's, and its
 // group's record is the parent of those it forms.
 __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
-    if (fk_t.regions && threadIdx.x == 0) {
+    if (fk_t.regions && fk_team_tid() == 0) {
         fk_r_trace() = FkRegionTrace{0, fk_d.sync[g].trace};
         fk_r_async() = FkRegionAsync{0, ~0u, fk_now()};
     }
@@ -802,7 +818,7 @@ __device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub) 
 
 // The region's segments were steps of its group: the group's step goes on after them.
 __device__ void fk_region_end(const FkRegion &r) {
-    if (threadIdx.x == 0) fk_d.sync[r.group].step += r.sub;
+    if (fk_team_tid() == 0) fk_d.sync[r.group].step += r.sub;
 }
 
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
@@ -1168,7 +1184,7 @@ __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, in
     if (s->phase == 0) {
         int n = fk_m.groups[g].size;
         if (n < FK_REGION_TASK_MIN || n < 2 ||
-            n > (shares_threads ? FK_REGION_TASK_MAX : (int)blockDim.x)) {
+            n > (shares_threads ? FK_REGION_TASK_MAX : fk_team_size())) {
             s->pc = next;
             return false;
         }
@@ -1341,12 +1357,12 @@ extern "C" __global__ void fk_device_init() {
     }
 }
 
-// Runs the region task that processor p posted (fk_post_region) on the whole block: thread t
-// is member t of p's group (and t + blockDim.x, ... for a larger group), with the group's
-// member list and the region's stacks in the parts of fk_m.members and fk_m.words that
-// belong to the group's scratch slice (FK_STACK_PER_PROC entries per member: sibling groups
-// have disjoint slices), its inner groups at the leader's free ids, its shared frames in the
-// block's `frames`. Then the group is released at the region's end.
+// Runs the region task that processor p posted (fk_post_region) on the block's team: team
+// thread t is member t of p's group (and t + fk_team_size(), ... for a larger group), with
+// the group's member list and the region's stacks in the parts of fk_m.members and
+// fk_m.words that belong to the group's scratch slice (FK_STACK_PER_PROC entries per member:
+// sibling groups have disjoint slices), its inner groups at the leader's free ids, its shared
+// frames in the block's `frames`. Then the group is released at the region's end.
 // Not inlined: the regions are off the interpreter's path.
 __device__ __noinline__ void fk_run_task(int p, char *frames) {
     FkProc s = fk_d.procs[p];
@@ -1356,37 +1372,60 @@ __device__ __noinline__ void fk_run_task(int p, char *frames) {
     (void)fk_load_acquire(&y->arrived);
     int n = fk_m.groups[g].size;
     fk_u64 list = y->scratch * FK_STACK_PER_PROC;
-    for (int t = threadIdx.x; t < n; t += blockDim.x)
+    for (int t = fk_team_tid(); t < n; t += fk_team_size())
         fk_m.members[list + t] = fk_scratch(g, 0, t)->proc;
-    if (threadIdx.x == 0) fk_m.groups[g].members = list;
+    if (fk_team_tid() == 0) fk_m.groups[g].members = list;
     int groups_top = fk_group_id(fk_scratch(g, 0, 0)->proc, 1);
-    __syncthreads();
+    fk_team_sync();
     fk_run_region(s.pc, g, s.seq != 0, s.slot_base, groups_top, list + n, list, (fk_u64)frames);
     __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) fk_release(y, n);
+    fk_team_sync();
+    if (fk_team_tid() == 0) fk_release(y, n);
 }
 
-// The block's meeting, when a warp found a region task posted (fk_block_tasks) or has nothing
-// left to run (`done`): every warp of the block comes (each after its pass), the block runs
-// the tasks, and the warps go on; a done warp stays in the meeting until every warp is done,
-// so that the block's barriers always have all its threads. After a fault or a runtime limit
-// the tasks do not run: the run ends. True when the block ends.
-__device__ __noinline__ bool fk_block_meeting(bool done, char *frames) {
+// A thread that found nothing to do lets the others run.
+__device__ inline void fk_idle() {
+#ifdef FK_EMU
+    fk_emu_yield();
+#else
+    __nanosleep(64);
+#endif
+}
+
+// The block's runner warps that have nothing left to run (fk_device_run).
+__shared__ int fk_runners_done;
+
+// The block's task warps (its team, fk_team_first and up): they take the region tasks its
+// processors post (fk_post_region) and run them one after another, each on the whole team,
+// while the runner warps go on with their other processors; they end when every one of the
+// block's `runner_warps` has ended (a posting processor waits for its task, so none is
+// left then). After a fault or a runtime limit the tasks do not run: the run ends.
+__device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
+    __shared__ int taken;
     for (;;) {
-        if (__syncthreads_count(done) == (int)blockDim.x) return true;
-        int task = fk_block_tasks;
-        // Also: every thread has read the list before thread 0 empties it.
-        bool stop = __syncthreads_count(fk_stopped()) != 0;
-        if (threadIdx.x == 0) fk_block_tasks = -1;
+        if (fk_team_tid() == 0) {
+            int list;
+            for (;;) {
+                bool ended = *(volatile int *)&fk_runners_done == runner_warps;
+                list = atomicExch(&fk_block_tasks, -1);
+                if (list >= 0 || ended) break;
+                fk_idle();
+            }
+            // The posters' states (fk_post_region), for every team thread after the barrier.
+            __threadfence();
+            taken = list;
+        }
+        fk_team_sync();
+        int task = taken;
+        // Also: every team thread has read `taken` before thread 0 writes it again.
+        bool stop = fk_team_count(fk_stopped()) != 0;
+        if (task < 0) return;
         while (task >= 0) {
-            // The poster is a processor of this block's threads, so it posts nothing meanwhile.
+            // Read first: once released, the poster may post its next task.
             int next = fk_d.procs[task].next_task;
             if (!stop) fk_run_task(task, frames);
             task = next;
         }
-        __syncthreads();
-        if (!done) return false;
     }
 }
 
@@ -1394,30 +1433,36 @@ __device__ __noinline__ bool fk_block_meeting(bool done, char *frames) {
 // warps; the launcher spreads the processors over every SM, fk_device_runners) run
 // processors, thread t of them (t numbered across the blocks, T of them) processors t,
 // t + T, ... until all are done (or a fault or a runtime limit stops the run). The others
-// wait in the block's meeting and join its region tasks, which so get a whole block of
-// threads however few processors the block runs. The lanes of a warp meet
+// are the block's team (fk_team_first): they run the region tasks the block's processors
+// post (fk_run_tasks), so a task gets the team's threads however few processors the block
+// runs, and the runner warps neither wait for a task nor delay one. The lanes of a warp meet
 // after every pass (the votes): a waiting lane spinning on its own would keep the warp from
-// the lane whose processor the others wait for, as divergent paths of a warp take turns. At the meeting the
-// warp runs the leader actions its lanes owe (fk_arrive): a lane that owes one ends its pass
-// there, and its next pass starts at its next processor. The warps of a block meet when one
-// of them posted a region task, and at the end (fk_block_meeting).
+// the lane whose processor the others wait for, as divergent paths of a warp take turns. At
+// the meeting the warp runs the leader actions its lanes owe (fk_arrive): a lane that owes
+// one ends its pass there, and its next pass starts at its next processor.
 extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run(int runners) {
+    __shared__ char *frames;  // the shared frames of the regions this block runs
+    if (threadIdx.x == 0) {
+        fk_block_tasks = -1;
+        fk_runners_done = 0;
+        fk_team_first = runners;
+        frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
+    }
+    __syncthreads();
+    if ((int)threadIdx.x >= runners) {
+        fk_run_tasks(runners / 32, frames);
+        return;
+    }
     int t = blockIdx.x * runners + threadIdx.x;
     int T = gridDim.x * runners;
     FkWarpTeam team{(int)(threadIdx.x & 31)};
     // This thread's processors.
-    int mine = (int)threadIdx.x < runners && t < fk_m.procs ? (fk_m.procs - 1 - t) / T + 1 : 0;
+    int mine = t < fk_m.procs ? (fk_m.procs - 1 - t) / T + 1 : 0;
     int from = 0;
     // A thread with one processor keeps its state in registers between passes (others read
     // only its frame height, which fk_arrive stores); with several it loads each one's.
     FkProc own;
     if (mine == 1) own = fk_d.procs[t];
-    __shared__ char *frames;  // the shared frames of the regions this block runs
-    if (threadIdx.x == 0) {
-        fk_block_tasks = -1;
-        frames = fk_frame_alloc(fk_region_frame_bytes(), t);
-    }
-    __syncthreads();
     for (;;) {
         bool live = false, moved = false;
         int owed = -1;
@@ -1457,14 +1502,10 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
             drain = fk_drains(mine == 1 ? own : fk_d.procs[t + i * T]);
         bool done = !__any_sync(0xffffffffu, live) ||
                     (__any_sync(0xffffffffu, stop) && !__any_sync(0xffffffffu, drain));
-        if (done || __any_sync(0xffffffffu, *(volatile int *)&fk_block_tasks >= 0)) {
-            if (fk_block_meeting(done, frames)) return;
-        } else if (!__any_sync(0xffffffffu, moved)) {
-#ifdef FK_EMU
-            fk_emu_yield();
-#else
-            __nanosleep(64);
-#endif
+        if (done) {
+            if (team.lane == 0) atomicAdd(&fk_runners_done, 1);
+            return;
         }
+        if (!__any_sync(0xffffffffu, moved)) fk_idle();
     }
 }

@@ -1724,7 +1724,8 @@ mod tests {
         assert_eq!(device_runners(8448, 132), 64);
         assert_eq!(device_runners(8449, 132), 96);
         assert_eq!(device_runners(1, 132), 32);
-        // At most half a block; the blocks then run several processors a thread.
-        assert_eq!(device_runners(1 << 20, 132), 256);
+        // At most half a block (of 640 threads); the blocks then run several processors a
+        // thread.
+        assert_eq!(device_runners(1 << 20, 132), 320);
     }
 }

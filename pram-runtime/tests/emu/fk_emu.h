@@ -72,6 +72,10 @@ struct fk_emu_block {
     unsigned current = 0, live = 0;
     bool running = false;  // inside a block-wide launch (a serial kernel has no fibers)
     fk_emu_barrier all, warps[FK_SCAN_THREADS / 32];
+    // Named barrier 1 (`barrier.sync 1, n`: the device schedule's task warps, fk_team_sync)
+    // and the count its `barrier.red.popc` returns.
+    fk_emu_barrier named;
+    int named_sum = 0, named_count = 0;
     unsigned long long slots[FK_SCAN_THREADS];  // one exchange word per thread
     std::function<void(unsigned)> job;
 };
@@ -155,6 +159,21 @@ inline int __syncthreads_count(int pred) {
     int n = sum;
     __syncthreads();
     return n;
+}
+
+// Named barrier 1 of `n` threads (the only one the runtime uses), and its popc reduction:
+// the last to arrive publishes the count, which every waiter reads before any of them can
+// arrive at the next one.
+inline void fk_emu_named_sync(unsigned, int n) { fk_emu_wait(fk_emu_current->named, (unsigned)n); }
+inline int fk_emu_named_count(unsigned, int n, int pred) {
+    fk_emu_block &b = *fk_emu_current;
+    b.named_sum += pred != 0;
+    if (b.named.arrived + 1 == (unsigned)n) {
+        b.named_count = b.named_sum;
+        b.named_sum = 0;
+    }
+    fk_emu_wait(b.named, (unsigned)n);
+    return b.named_count;
 }
 
 template <class T> T min(T a, T b) { return a < b ? a : b; }

@@ -715,9 +715,9 @@ c_consts! {
     /// Threads per block of the per-member runtime kernels
     FK_BLOCK_THREADS: u32 = 256;
     /// Threads per block of the device schedule's persistent kernel: the first `runners`
-    /// (at most half) run processors, all of them run the block's region tasks (128
-    /// registers a thread)
-    FK_DEVICE_THREADS: u32 = 512;
+    /// (at most half) run processors, the others run the block's region tasks; 640 (96
+    /// registers a thread) so that a task has 608 threads beside one runner warp
+    FK_DEVICE_THREADS: u32 = 640;
     /// A block region's kernel runs its group's members rounded up to whole warps of this
     /// many threads (FK_REGION_THREADS)
     FK_WARP_THREADS: u32 = 32;
