@@ -99,7 +99,7 @@ pub fn execute(
                     &plan,
                     &checked.sources,
                     title,
-                    pram_sim::DEFAULT_LIMIT,
+                    run.trace_limit,
                     fault.as_ref().map(|(m, p)| (m.as_str(), *p)),
                 )
             });

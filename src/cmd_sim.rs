@@ -155,6 +155,11 @@ pub struct SimArgs {
     /// processors against PRAM steps (simulator only).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// The most events `--trace` keeps (the trace then says where it was cut); a trace file
+    /// grows by a few hundred bytes an event.
+    #[arg(long, value_name = "N", requires = "trace", default_value_t = pram_sim::DEFAULT_LIMIT as u64,
+          value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub trace_limit: u64,
 }
 
 impl MachineFlags {
@@ -226,6 +231,8 @@ pub struct RunOptions<'a> {
     pub memory: pram_runtime::gpu::Memory,
     pub stats: bool,
     pub trace: Option<&'a str>,
+    /// `--trace-limit`: the most events the trace keeps.
+    pub trace_limit: usize,
 }
 
 /// `forkcc sim`'s and `forkcc test`'s: the flags' defaults, nothing recorded.
@@ -239,6 +246,7 @@ impl Default for RunOptions<'_> {
             memory: pram_runtime::gpu::Memory::default(),
             stats: false,
             trace: None,
+            trace_limit: pram_sim::DEFAULT_LIMIT,
         }
     }
 }
@@ -260,7 +268,7 @@ pub fn execute(
     }
     match backend {
         Backend::Auto | Backend::Sim => cpu_limit(flags, "simulator")
-            .unwrap_or_else(|| simulate(checked, flags, options.trace, reporter)),
+            .unwrap_or_else(|| simulate(checked, flags, options, reporter)),
         Backend::CpuPlan => cpu_limit(flags, "CPU Plan executor")
             .unwrap_or_else(|| crate::cmd_plan::execute(checked, flags, options.order, reporter)),
         Backend::Gpu => crate::cmd_cuda::execute(checked, flags, options, reporter),
@@ -271,14 +279,14 @@ pub fn execute(
 fn simulate(
     checked: &Checked,
     flags: &MachineFlags,
-    trace: Option<&str>,
+    options: &RunOptions,
     reporter: Reporter,
 ) -> Execution {
-    let outcome = match trace {
+    let outcome = match options.trace {
         Some(title) => {
             let options = pram_sim::TraceOptions {
                 title,
-                limit: pram_sim::DEFAULT_LIMIT,
+                limit: options.trace_limit,
                 sources: &checked.sources,
             };
             pram_sim::run_traced(&checked.program, &flags.config(), &options)
@@ -358,6 +366,7 @@ pub fn run(args: &SimArgs, backend: Backend, options: RunOptions) -> ExitCode {
     let options = RunOptions {
         stats: args.stats,
         trace: format.is_some().then_some(title.as_str()),
+        trace_limit: usize::try_from(args.trace_limit).unwrap_or(usize::MAX),
         ..options
     };
     let run = execute(&checked, backend, &args.machine, &options, reporter);

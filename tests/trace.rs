@@ -202,6 +202,51 @@ fn a_long_run_is_cut_at_the_bound_and_says_so() {
     check_svg(&svg);
 }
 
+/// `--trace-limit N` keeps N events instead of the default, for long runs one wants whole (or
+/// short pictures); it needs `--trace` and at least one event.
+#[test]
+fn the_trace_limit_is_a_flag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = "classroom-examples/quicksort.fork";
+    let (run, json) = traced(
+        file,
+        &["-p", "8", "--trace-limit", "100"],
+        &dir.path().join("t.json"),
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("limit of 100 events"),
+        "{}",
+        text(&run.stderr)
+    );
+    let events = check_trace_events(&json)["traceEvents"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert!(events < 200, "{events} events");
+    let (whole, _) = traced(
+        file,
+        &["-p", "8", "--trace-limit", "1000000"],
+        &dir.path().join("w.json"),
+    );
+    assert!(
+        !text(&whole.stderr).contains("trace was cut"),
+        "{}",
+        text(&whole.stderr)
+    );
+    for args in [
+        &["-p", "8", "--trace-limit", "100"][..],
+        &["-p", "8", "--trace", "x.json", "--trace-limit", "0"],
+    ] {
+        let mut all = vec!["sim", file];
+        all.extend_from_slice(args);
+        let refused = forkcc(&all);
+        assert!(
+            !refused.status.success() && !text(&refused.stderr).is_empty(),
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn a_trace_file_of_an_unknown_kind_is_refused_before_the_run() {
     let dir = tempfile::tempdir().expect("temp dir");
