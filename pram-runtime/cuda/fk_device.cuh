@@ -723,7 +723,10 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
 __shared__ int fk_team_first;
 __device__ inline int fk_team_tid() { return (int)threadIdx.x - fk_team_first; }
 __device__ inline int fk_team_size() { return (int)blockDim.x - fk_team_first; }
+// Each warp meets first (__syncwarp), so that it reaches the named barrier converged, as
+// compute-sanitizer's synccheck requires (it reported lanes that came one by one).
 __device__ inline void fk_team_sync() {
+    __syncwarp();
 #ifdef FK_EMU
     fk_emu_named_sync(1, fk_team_size());
 #else
@@ -732,6 +735,7 @@ __device__ inline void fk_team_sync() {
 }
 // How many of the team's threads pass `pred` (a barrier, as __syncthreads_count).
 __device__ inline int fk_team_count(bool pred) {
+    __syncwarp();
 #ifdef FK_EMU
     return fk_emu_named_count(1, fk_team_size(), pred);
 #else

@@ -1403,17 +1403,25 @@ __shared__ int fk_runners_done;
 __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
     __shared__ int taken;
     for (;;) {
-        if (fk_team_tid() == 0) {
+        // The team's first warp polls, converged (its lanes must not reach the barrier while
+        // one of them spins: compute-sanitizer's synccheck reports that as divergence).
+        if (fk_team_tid() < 32) {
             int list;
             for (;;) {
-                bool ended = *(volatile int *)&fk_runners_done == runner_warps;
-                list = atomicExch(&fk_block_tasks, -1);
-                if (list >= 0 || ended) break;
+                int ended = 0;
+                list = -1;
+                if (fk_team_tid() == 0) {
+                    ended = *(volatile int *)&fk_runners_done == runner_warps;
+                    list = atomicExch(&fk_block_tasks, -1);
+                }
+                list = __shfl_sync(0xffffffffu, list, 0);
+                if (list >= 0 || __shfl_sync(0xffffffffu, ended, 0)) break;
                 fk_idle();
             }
             // The posters' states (fk_post_region), for every team thread after the barrier.
             __threadfence();
-            taken = list;
+            if (fk_team_tid() == 0) taken = list;
+            __syncwarp();
         }
         fk_team_sync();
         int task = taken;
