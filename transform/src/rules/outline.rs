@@ -61,8 +61,8 @@ fn recurring_start<'s>(s: &'s mut Stmt, recurs: &dyn Fn(&Stmt) -> bool) -> Optio
         .find_map(|c| recurring_start(c, recurs))
 }
 
-/// The `start` (or `seq`) `start` of `h` with its body (the `seq`) moved into a new `sync`
-/// function `name` (module docs).
+/// `outlined`, a `start` of `h` (or a `seq` of its asynchronous code, `start { seq S }`), with
+/// its body (the `seq`) moved into a new `sync` function `name` (module docs).
 fn outline(program: &mut Program, h: FuncId, outlined: &mut Stmt, name: String) {
     let new = FuncId(program.funcs.len() as u32);
     let span = outlined.span;
