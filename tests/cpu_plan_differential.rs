@@ -52,13 +52,6 @@ fn compare(dir: &str) {
     let mut failures = Vec::new();
     let mut compared = 0;
     for file in corpus(dir) {
-        // Programs the transform reports as unsupported (E0501): their snapshots show it.
-        if file
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("unsupported_"))
-        {
-            continue;
-        }
         for args in run_lines(&file) {
             if args.iter().any(|a| SIM_ONLY_FLAGS.contains(&a.as_str())) {
                 continue;

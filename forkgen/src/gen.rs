@@ -81,6 +81,7 @@ pub const FEATURES: &[&str] = &[
     "recursion-frames",
     "recursion-in-start",
     "straight-recursion",
+    "recursion-in-farm",
 ];
 
 #[derive(Clone, Debug)]
@@ -608,9 +609,8 @@ impl Gen<'_> {
                 menu.push((1, S::Recurse));
             }
             // A recursive `async` function calls itself in its asynchronous code, anywhere
-            // (its barriers pair by count, `barrier_callable`), but not in a region of a
-            // group it forms (a `farm` in a `start`): the Plan compiles such a call as a
-            // host call, which it cannot make under a private condition (E0501).
+            // (its barriers pair by count, `barrier_callable`); in a group it forms only as
+            // `S::Recurse` wraps the call (`recursion-in-start`, `recursion-in-farm`).
             if self.funcs[this].recursive && ctx.mode == Mode::Async && ctx.level == self.fn_level {
                 menu.push((2, S::Recurse));
             }
@@ -1037,6 +1037,22 @@ impl Gen<'_> {
                     body.insert(0, Stmt::simple("UP = &w[(", i, ") & 3];"));
                 }
                 if recursive && self.opts.on("recursion-in-start") && self.rng.chance(25) {
+                    if self.opts.on("recursion-in-farm") && self.rng.chance(50) {
+                        // A call by some processors of a `farm` of the `start`, the others
+                        // at the `farm`'s end or at a `barrier` that pairs with the
+                        // callee's (the `start`'s body is outlined, transform
+                        // `rules::outline`).
+                        let cond = self.rng.pick(&["(__PROC_NR__ + d) % 2", "__PROC_NR__ % 3"]);
+                        let mut some = Stmt::nest(format!("if ({cond})"), None, "");
+                        set_body(&mut some, body, None);
+                        let mut farm_body = vec![some];
+                        if self.rng.chance(50) {
+                            farm_body.push(Stmt::raw("barrier;", false));
+                        }
+                        let mut farm = Stmt::nest("farm", None, "");
+                        set_body(&mut farm, farm_body, None);
+                        body = vec![farm];
+                    }
                     // A call by the group a `start` forms: a host call of that group, not a
                     // frame of the state machine (docs/language.md §8).
                     let mut start = Stmt::nest("start", None, "");

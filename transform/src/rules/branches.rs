@@ -221,7 +221,7 @@ impl Builder<'_> {
         let at = slot(self, at, "fork_at");
         let dollar = dollar.map(|d| slot(self, d, "fork_dollar"));
         self.close(ops, CutReason::HostConstruct);
-        let (body_ops, frame) = self.group_body(|b| b.scoped_block(body, Mode::Sync, "fork body"));
+        let (body_ops, frame) = self.scoped_block(body, Mode::Sync, "fork body");
         ops.push(HostOp::Split(Split {
             kind: SplitKind::Fork { count, at, dollar },
             arms: vec![body_ops],

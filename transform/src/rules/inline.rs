@@ -14,9 +14,10 @@
 //! group it forms, not of the frame), has no `sh` parameter and contains no `farm` (whose
 //! group needs the host call; a `start` or `seq` in place is a stop of the caller's region,
 //! `has_group_construct`); the call is a whole statement or runs before the rest of its
-//! statement, as the simulator enters it step by step (`inline_site`). In a group construct's
-//! body, a function whose copies in place would hold copies of it without end through such
-//! bodies is not (`regrouped`). Other calls stay host calls.
+//! statement, as the simulator enters it step by step (`inline_site`). Other calls stay host
+//! calls. The copies end: a recursion of frames is one state machine (`recursion`), and a
+//! `start` through whose body the calls come back to its function is a call of the body's
+//! own `sync` function by then (`outline`).
 
 use super::*;
 use fork_frontend::hir::Block;
@@ -75,17 +76,8 @@ impl Builder<'_> {
         Some(rest)
     }
 
-    /// The call of `s` compiled in place here (`inline_site`): not, inside a group construct's
-    /// body, one of a `regrouped` function, which stays a host call of the group there.
-    fn in_place_site<'s>(&self, s: &'s Stmt) -> Option<(&'s Expr, FuncId, &'s [Expr])> {
-        let (program, summaries) = (&self.program, self.summaries);
-        first_call(s, &|f| {
-            inlinable(program, summaries, f) && !(self.group_bodies > 0 && regrouped(program, f))
-        })
-    }
-
     fn inline_stmt(&mut self, s: &Stmt, out: &mut Vec<Stmt>) {
-        if let Some((call, func, args)) = self.in_place_site(s) {
+        if let Some((call, func, args)) = inline_site(&self.program, self.summaries, s) {
             let span = s.span;
             let ty = self.program.func(func).ret.clone();
             let result = (ty != Type::Void).then(|| self.temp(ty, "res", span));
@@ -482,78 +474,13 @@ pub(super) fn frame_calls(s: &Stmt, out: &mut Vec<FuncId>) {
     children(s).into_iter().for_each(|c| frame_calls(c, out));
 }
 
-/// Whether copies of `func` in place of its calls would hold copies of it without end: it is
-/// on a cycle of calls compiled in place (those in asynchronous code, and in a `seq` body,
-/// which runs as the asynchronous code of its one member, `seq_region`, and those of a
-/// `straight` function, whose body is compiled in place where it is) one of which is in a
-/// group construct's body (a `farm` or `seq` in a `start`). A state machine repeats the
-/// frames of a recursion at run time, but such a body is compiled apart from the machine (by
-/// the host, for the group it forms), with the callee's body in place again. So inside a
-/// group construct's body a call of such a function stays a host call of the group
-/// (`Builder::in_place_site`): the cycle ends there.
-fn regrouped(program: &Program, func: FuncId) -> bool {
-    // The calls compiled in place in each function: callee, and whether in a group
-    // construct's body.
-    /// `in_place`: `s` is in a `seq` body or a `straight` function.
-    fn visit(s: &Stmt, grouped: bool, in_place: bool, out: &mut Vec<(FuncId, bool)>) {
-        if s.mode == Mode::Async || in_place {
-            let mut calls = Vec::new();
-            own_exprs(s)
-                .into_iter()
-                .for_each(|e| expr_calls(e, &mut calls));
-            out.extend(calls.into_iter().map(|c| (c, grouped)));
-        }
-        let seq = matches!(s.kind, StmtKind::Seq(_));
-        for c in children(s) {
-            visit(c, grouped || is_group_construct(s), in_place || seq, out);
-        }
-    }
-    let calls: Vec<Vec<(FuncId, bool)>> = program
-        .funcs
-        .iter()
-        .map(|f| {
-            let mut out = Vec::new();
-            let straight = f.kind == FnKind::Straight;
-            f.body
-                .stmts
-                .iter()
-                .for_each(|s| visit(s, false, straight, &mut out));
-            out
-        })
-        .collect();
-    // Whether `to` is `from` or reached from it by those calls.
-    let reaches = |from: FuncId, to: FuncId| {
-        let mut seen = vec![from];
-        let mut next = vec![from];
-        while let Some(f) = next.pop() {
-            if f == to {
-                return true;
-            }
-            for &(g, _) in &calls[f.0 as usize] {
-                if !seen.contains(&g) {
-                    seen.push(g);
-                    next.push(g);
-                }
-            }
-        }
-        false
-    };
-    (0..program.funcs.len()).any(|h| {
-        let h = FuncId(h as u32);
-        calls[h.0 as usize]
-            .iter()
-            .any(|&(g, grouped)| grouped && reaches(g, func) && reaches(func, h))
-    })
-}
-
 /// Whether every call of `func` is inlined: it needs no host function.
 pub(crate) fn only_inlined(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     inlinable(program, summaries, func) && !called_on_host(program, summaries, func)
 }
 
 /// Whether some call of `func` runs as a host call: one that is not a whole statement of
-/// asynchronous code (`inline_site`), or is one in a group construct's body where `func` is
-/// `regrouped` (`Builder::in_place_site`).
+/// code compiled in place (`inline_site`).
 fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> bool {
     on_host(program, summaries, func, &mut vec![func])
 }
@@ -561,39 +488,31 @@ fn called_on_host(program: &Program, summaries: &Summaries, func: FuncId) -> boo
 /// `called_on_host`; `seen`: the functions whose answer is being found (one met again counts
 /// as called on the host).
 fn on_host(program: &Program, summaries: &Summaries, func: FuncId, seen: &mut Vec<FuncId>) -> bool {
-    /// `hosted`: calls of `func` in a group construct's body are host calls; `in_place`: `s`
-    /// is compiled where its function is called, as asynchronous code; `grouped`: `s` is in a
-    /// group construct's body.
+    /// `in_place`: `s` is compiled in place whatever its mode (`nested_in_place`).
     fn visit(
         program: &Program,
         summaries: &Summaries,
         s: &Stmt,
         func: FuncId,
-        hosted: bool,
         in_place: bool,
-        grouped: bool,
     ) -> bool {
         let inlined = (s.mode == Mode::Async || in_place)
-            && !(grouped && hosted)
             && inline_site(program, summaries, s).is_some_and(|(_, f, _)| f == func);
         let mut own = Vec::new();
         own_exprs(s)
             .into_iter()
             .for_each(|e| expr_calls(e, &mut own));
-        let grouped = grouped || is_group_construct(s);
+        let in_place = nested_in_place(s, in_place);
         own.iter().filter(|f| **f == func).count() > usize::from(inlined)
             || children(s)
                 .into_iter()
-                .any(|c| visit(program, summaries, c, func, hosted, in_place, grouped))
+                .any(|c| visit(program, summaries, c, func, in_place))
     }
-    let hosted = regrouped(program, func);
     program.funcs.iter().enumerate().any(|(i, f)| {
         let h = FuncId(i as u32);
         // The body of a `straight` function that is only compiled in place (it has no host
-        // function to make its calls) is asynchronous code where it is; where it may be in
-        // a group construct's body (`hosted`), its calls count as host calls.
-        let in_place = !hosted
-            && f.kind == FnKind::Straight
+        // function to make its calls) is asynchronous code where it is.
+        let in_place = f.kind == FnKind::Straight
             && inlinable(program, summaries, h)
             && !seen.contains(&h)
             && {
@@ -605,8 +524,21 @@ fn on_host(program: &Program, summaries: &Summaries, func: FuncId, seen: &mut Ve
         f.body
             .stmts
             .iter()
-            .any(|s| visit(program, summaries, s, func, hosted, in_place, false))
+            .any(|s| visit(program, summaries, s, func, in_place))
     })
+}
+
+/// Whether the statements nested in `s` are compiled in place (as asynchronous code, the
+/// calls in them inlined) whatever their mode, `in_place` saying it of `s`: those of a `seq`
+/// body, which runs as the asynchronous code of its one member (`seq_region`), and otherwise
+/// those of a statement compiled so (in a `straight` function compiled where it is called),
+/// except the bodies of the groups a `start`, `farm` or `fork` forms, which are their mode's.
+pub(super) fn nested_in_place(s: &Stmt, in_place: bool) -> bool {
+    match s.kind {
+        StmtKind::Seq(_) => true,
+        StmtKind::Start(_) | StmtKind::Farm(_) | StmtKind::Fork { .. } => false,
+        _ => in_place,
+    }
 }
 
 /// A `start`, `seq`, `farm` or `fork`: its body is run by a group it forms.

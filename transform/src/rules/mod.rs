@@ -29,10 +29,12 @@ mod branches;
 mod inline;
 mod loops;
 mod modes;
+mod outline;
 pub(crate) mod recursion;
 mod simple;
 
 pub(crate) use inline::only_inlined;
+pub use outline::recurring_starts_outlined;
 pub(crate) use simple::calls_async;
 
 pub const E0501: Code = Code {
@@ -40,18 +42,14 @@ pub const E0501: Code = Code {
     title: "a construct the transform cannot split into kernels",
     explain: "The transform (the Plan used by `forkcc build` and `forkcc run`) does not handle \
 this construct in this position: under a private condition (`if`, `switch`) in asynchronous \
-code, a call of an asynchronous function that synchronises (it contains a `barrier`, \
-`start` or `seq`) and cannot be compiled in place: the call is in a `farm` inside a `start` \
-of that function itself (directly or through other functions), where copies of its body in \
-place would not end. Other asynchronous \
-callees are compiled in place of the call (a recursive one as a state machine over a \
-per-processor call stack), and their barriers pair with the other processors' barriers as in \
-the simulator; these need a host call of the group for the processors that reach it while \
-the others run on, which the Plan cannot express. (A `barrier`, `start` or `seq` under a private \
-condition is compiled: the region becomes barrier phases. A `farm` in asynchronous code is \
-a block.)\n\nCall the function where every \
-processor of the region calls it, or put the callee's `barrier`s into the caller. `forkcc \
-sim` runs every checked program.",
+code, something that needs a host operation of the whole group for the processors that \
+reach it while the others run on, which the Plan cannot express. No program that `forkcc \
+check` accepts is known to reach it: a `barrier`, `start` or `seq` there makes the region \
+barrier phases, a call of an asynchronous function that synchronises is compiled in place \
+of the call (a recursive one as a state machine over a per-processor call stack, the body \
+of a `start` it comes back through as a function of its own), and a `farm` in asynchronous \
+code is a block. So this is a bug of the transform; please report it with the program.\n\n\
+`forkcc sim` runs every checked program.",
 };
 
 /// The kernel being filled.
@@ -89,9 +87,6 @@ pub struct Builder<'s> {
     /// variables, the digits of their calls of other recursive functions, how many of those
     /// were compiled.
     pub(crate) chain_parents: Vec<(VarId, VarId, Vec<i64>, usize)>,
-    /// How many group constructs' bodies (`start`, `seq`, `farm`, `fork`) are being compiled
-    /// around the code being compiled (`inline::regrouped`).
-    pub(crate) group_bodies: u32,
     /// The `farm`s and asynchronous calls compiled so far (`Plan::async_regions`).
     pub async_regions: Vec<AsyncRegion>,
     /// The barriers of the kernels of barrier phases so far (`Plan::phase_barriers`).
@@ -119,7 +114,6 @@ impl<'s> Builder<'s> {
             temps: 0,
             machines: HashMap::new(),
             chain_parents: Vec::new(),
-            group_bodies: 0,
             async_regions: Vec::new(),
             phase_barriers: Vec::new(),
         }
@@ -145,14 +139,6 @@ impl<'s> Builder<'s> {
         self.close(&mut ops, CutReason::BlockEnd);
         self.scopes.pop();
         (ops, frame)
-    }
-
-    /// `compile`, the compilation of a group construct's body (`group_bodies`).
-    pub(crate) fn group_body<R>(&mut self, compile: impl FnOnce(&mut Self) -> R) -> R {
-        self.group_bodies += 1;
-        let compiled = compile(self);
-        self.group_bodies -= 1;
-        compiled
     }
 
     /// `compile`, which compiles a region of the simulator's trace (`AsyncRegion`) into

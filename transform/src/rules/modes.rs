@@ -16,8 +16,7 @@ impl Builder<'_> {
     pub(crate) fn start_region(&mut self, body: &Stmt, span: Span, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
         if self.reached_by_all(body) {
-            let (body, shared_frame) =
-                self.group_body(|b| b.scoped_block(body, Mode::Sync, "start"));
+            let (body, shared_frame) = self.scoped_block(body, Mode::Sync, "start");
             return ops.push(HostOp::Start {
                 body,
                 shared_frame,
@@ -49,7 +48,7 @@ impl Builder<'_> {
         let proc = mk(ExprKind::ProcNr, Type::INT, body.span);
         let dollar = Some(slot(self, proc, "start_dollar"));
         self.close(ops, CutReason::HostConstruct);
-        let (body_ops, frame) = self.group_body(|b| b.scoped_block(body, Mode::Sync, "start"));
+        let (body_ops, frame) = self.scoped_block(body, Mode::Sync, "start");
         ops.push(HostOp::Split(Split {
             kind: SplitKind::Fork { count, at, dollar },
             arms: vec![body_ops],
@@ -84,7 +83,7 @@ impl Builder<'_> {
     pub(crate) fn farm_region(&mut self, body: &Stmt, ops: &mut Vec<HostOp>) {
         self.close(ops, CutReason::HostConstruct);
         self.traced_async_region(body.span, None, ops, |b, ops| {
-            b.group_body(|b| b.async_region(block_stmts(body), ops));
+            b.async_region(block_stmts(body), ops);
             b.close(ops, CutReason::Barrier(None));
         });
     }
@@ -96,7 +95,7 @@ impl Builder<'_> {
         self.close(ops, CutReason::HostConstruct);
         let body = one_member(body, false);
         let mut seq_ops = Vec::new();
-        self.group_body(|b| b.async_region(block_stmts(&body), &mut seq_ops));
+        self.async_region(block_stmts(&body), &mut seq_ops);
         self.close(&mut seq_ops, CutReason::BlockEnd);
         ops.push(HostOp::Seq {
             body: seq_ops,

@@ -40,11 +40,10 @@
 //!
 //! What is compiled so (`flattenable`): a recursion whose functions are `async` or `straight`
 //! (so it has no `sh` variable, E0402 and E0403, no `fork`, E0407, and its `farm`s are
-//! blocks; a `straight` one runs as its asynchronous caller's code, each processor alone). Inside a
-//! group construct's body, a call of a function whose copies in place would hold copies of
-//! it without end (`inline::regrouped`: it calls itself in a `seq` or `farm` inside a
-//! `start` of its own, compiled in place apart from the machine) stays a host call of the
-//! group (`HostOp::Call`).
+//! blocks; a `straight` one runs as its asynchronous caller's code, each processor alone). A
+//! `start` through whose body (a `seq` or `farm` in it, compiled apart from the machine) the
+//! recursion comes back is a call of the body's own `sync` function by the group it forms
+//! (`outline`), so the machine's copies of the callees in place end.
 
 use super::inline::{frame_calls, is_group_construct, Renaming};
 use super::*;

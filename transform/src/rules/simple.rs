@@ -342,8 +342,7 @@ impl Builder<'_> {
             && !self.summaries.is_host_fn(*func)
         {
             // Asynchronous code runs a `straight` function per processor: a device call.
-            // One that synchronises is compiled in place (`inline`), or, where that would not
-            // end (`inline::regrouped`), is a host call of the group, as an `async` one is.
+            // One that synchronises is compiled in place (`inline`).
             return;
         }
         let span = e.span;
