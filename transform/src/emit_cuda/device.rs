@@ -62,6 +62,10 @@ pub struct DeviceEmitter<'a, 's> {
     /// The access sites in loops of the body being emitted, each with the object it found
     /// last (`FkSeen fk_seen<site>`, fk_checks.cuh's `fk_at_seen`).
     seen: Vec<usize>,
+    /// Assignments that compute their place first (`place_first`) around the one being
+    /// emitted, and the most the body nests: its `void *fk_placeN` temporaries.
+    place_depth: usize,
+    places: usize,
     /// Device functions called so far (emitted after the kernels are known).
     pub called: BTreeSet<FuncId>,
     /// Device functions called by the body being emitted.
@@ -108,6 +112,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             loops: 0,
             switches: 0,
             seen: Vec::new(),
+            place_depth: 0,
+            places: 0,
             called: BTreeSet::new(),
             body_calls: BTreeSet::new(),
             objects,
@@ -272,6 +278,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }
         for site in std::mem::take(&mut self.seen) {
             let _ = writeln!(out, "    FkSeen fk_seen{site} = {{}};");
+        }
+        for temp in 0..std::mem::take(&mut self.places) {
+            let _ = writeln!(out, "    void *fk_place{temp};");
         }
         out.push_str(&refs);
         for v in &self.locals {
@@ -744,6 +753,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.expr(b)?
             ),
             ExprKind::Assign { place, value } => {
+                // Inner assignments that compute their place first use the next temporary.
+                // `place = f(x)` runs the call first, as the simulator runs such a statement
+                // (a resumable call that stores its result), and as C++17 does.
+                let call = matches!(value.kind, ExprKind::Call { .. });
+                let first = (!call && place_first(place, value)).then(|| self.enter_place_first());
                 let write = Access {
                     span: e.span,
                     write: true,
@@ -766,11 +780,23 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     _ => self.expr(value)?,
                 };
                 let lvalue = self.place(place, Some(write))?;
-                self.logged_write(place, e, &lvalue, "", &value)
+                match first {
+                    Some(temp) => {
+                        let cell = self.leave_place_first(temp, place);
+                        let store = self.logged_write(place, e, &cell, "", &value);
+                        format!("(fk_place{temp} = (void *)&{lvalue}, {store})")
+                    }
+                    None => self.logged_write(place, e, &lvalue, "", &value),
+                }
             }
             ExprKind::CompoundAssign { place, op, rhs, .. } => {
-                let (x, y) = (self.read_place(place)?, self.expr(rhs)?);
-                match op {
+                let first = place_first(place, rhs).then(|| self.enter_place_first());
+                let (lvalue, y) = (self.read_place(place)?, self.expr(rhs)?);
+                let x = match first {
+                    Some(temp) => self.leave_place_first(temp, place),
+                    None => lvalue.clone(),
+                };
+                let store = match op {
                     CompoundOp::Arith(BinOp::Div) | CompoundOp::Arith(BinOp::Rem)
                         if !matches!(rhs.ty, Type::Float(_)) =>
                     {
@@ -792,6 +818,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     CompoundOp::PtrSub { elem_size } => {
                         format!("fk_ptr_step({x}, -(long long){y} * {elem_size})")
                     }
+                };
+                match first {
+                    Some(temp) => format!("(fk_place{temp} = (void *)&{lvalue}, {store})"),
+                    None => store,
                 }
             }
             ExprKind::IncDec { place, inc, prefix } => {
@@ -894,6 +924,22 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         // fk_w's operator: the first character, `<` and `>` for the shifts.
         let op = op.chars().next().unwrap_or('=');
         format!("FK_W('{op}', {lvalue}, {value}, {site})")
+    }
+
+    /// An assignment that computes its place first begins: its temporary's number.
+    fn enter_place_first(&mut self) -> usize {
+        self.place_depth += 1;
+        self.places = self.places.max(self.place_depth);
+        self.place_depth - 1
+    }
+
+    /// Its subexpressions are emitted: the place, through its temporary.
+    fn leave_place_first(&mut self, temp: usize, place: &Expr) -> String {
+        self.place_depth -= 1;
+        format!(
+            "(*({} *)fk_place{temp})",
+            type_name(self.program, &place.ty)
+        )
     }
 
     fn binary(&mut self, op: BinOp, x: &str, y: &str, ty: &Type, e: &Expr) -> String {
@@ -1156,4 +1202,27 @@ fn emit_struct(program: &Program, i: usize, done: &mut [bool], out: &mut String)
         struct_name(program, i as u32),
         s.size
     );
+}
+
+/// Whether evaluating `e` may write memory or call a function.
+fn has_effects(e: &Expr) -> bool {
+    let mut effects = matches!(
+        e.kind,
+        ExprKind::Call { .. }
+            | ExprKind::Builtin { .. }
+            | ExprKind::Assign { .. }
+            | ExprKind::CompoundAssign { .. }
+            | ExprKind::IncDec { .. }
+    );
+    e.for_each_child(|c| effects |= has_effects(c));
+    effects
+}
+
+/// Whether an assignment must compute its place's address before its value: the simulator
+/// evaluates the place first, C++17 the right operand of `=` and `op=` first, which differs
+/// when either side has an effect the other's evaluation sees (`a[g()] = a[0]` with `g`
+/// writing `a[0]`). A variable's address needs no evaluation. Such an assignment is
+/// `(fk_placeN = &place, *fk_placeN = value)`: the comma orders them.
+fn place_first(place: &Expr, value: &Expr) -> bool {
+    !matches!(place.kind, ExprKind::Var(_)) && (has_effects(place) || has_effects(value))
 }
