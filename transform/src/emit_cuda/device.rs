@@ -66,6 +66,8 @@ pub struct DeviceEmitter<'a, 's> {
     /// emitted, and the most the body nests: its `void *fk_placeN` temporaries.
     place_depth: usize,
     places: usize,
+    /// Typed temporaries of the body being emitted (`temporary`), declared in its prologue.
+    temporaries: Vec<String>,
     /// Device functions called so far (emitted after the kernels are known).
     pub called: BTreeSet<FuncId>,
     /// Device functions called by the body being emitted.
@@ -114,6 +116,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             seen: Vec::new(),
             place_depth: 0,
             places: 0,
+            temporaries: Vec::new(),
             called: BTreeSet::new(),
             body_calls: BTreeSet::new(),
             objects,
@@ -281,6 +284,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }
         for temp in 0..std::mem::take(&mut self.places) {
             let _ = writeln!(out, "    void *fk_place{temp};");
+        }
+        for decl in std::mem::take(&mut self.temporaries) {
+            let _ = writeln!(out, "    {decl};");
         }
         out.push_str(&refs);
         for v in &self.locals {
@@ -790,12 +796,23 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 }
             }
             ExprKind::CompoundAssign { place, op, rhs, .. } => {
-                let first = place_first(place, rhs).then(|| self.enter_place_first());
-                let (lvalue, y) = (self.read_place(place)?, self.expr(rhs)?);
+                // A value with an effect may write the cell: the simulator reads the old value
+                // before it, so the old value and the value are held in temporaries and the old
+                // one is put back before the operation (C++ reads the cell after the value).
+                let held = has_effects(rhs);
+                let first = (held || place_first(place, rhs)).then(|| self.enter_place_first());
+                let (lvalue, mut y) = (self.read_place(place)?, self.expr(rhs)?);
                 let x = match first {
                     Some(temp) => self.leave_place_first(temp, place),
                     None => lvalue.clone(),
                 };
+                let mut hold = String::new();
+                if held {
+                    let old = self.temporary(&place.ty);
+                    let value = self.temporary(&rhs.ty);
+                    hold = format!("{old} = {x}, {value} = {y}, {x} = {old}, ");
+                    y = value;
+                }
                 let store = match op {
                     CompoundOp::Arith(BinOp::Div) | CompoundOp::Arith(BinOp::Rem)
                         if !matches!(rhs.ty, Type::Float(_)) =>
@@ -820,7 +837,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     }
                 };
                 match first {
-                    Some(temp) => format!("(fk_place{temp} = (void *)&{lvalue}, {store})"),
+                    Some(temp) => format!("(fk_place{temp} = (void *)&{lvalue}, {hold}{store})"),
                     None => store,
                 }
             }
@@ -931,6 +948,13 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.place_depth += 1;
         self.places = self.places.max(self.place_depth);
         self.place_depth - 1
+    }
+
+    /// A new temporary of type `ty` in the body being emitted: its name.
+    fn temporary(&mut self, ty: &Type) -> String {
+        let name = format!("fk_held{}", self.temporaries.len());
+        self.temporaries.push(declare(self.program, ty, &name));
+        name
     }
 
     /// Its subexpressions are emitted: the place, through its temporary.
