@@ -761,7 +761,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ExprKind::Assign { place, value } => {
                 // Inner assignments that compute their place first use the next temporary.
                 // `place = f(x)` runs the call first, as the simulator runs such a statement
-                // (a resumable call that stores its result), and as C++17 does.
+                // (a resumable call that stores its result), and as C++17 does. (Nested in a
+                // larger expression the simulator evaluates its place first; not followed.)
                 let call = matches!(value.kind, ExprKind::Call { .. });
                 let first = (!call && place_first(place, value)).then(|| self.enter_place_first());
                 let write = Access {
