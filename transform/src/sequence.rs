@@ -106,26 +106,10 @@ impl Builder<'_> {
         }
     }
 
-    /// Whether `e` has no side effect and no sequence point that matters: evaluating it later
-    /// in the same step gives the same value.
-    fn plain(e: &Expr) -> bool {
-        let here = match &e.kind {
-            ExprKind::Assign { .. }
-            | ExprKind::CompoundAssign { .. }
-            | ExprKind::IncDec { .. }
-            | ExprKind::Call { .. } => false,
-            ExprKind::Builtin { op, .. } => pure_builtin(*op),
-            _ => true,
-        };
-        let mut plain = here;
-        e.for_each_child(|c| plain &= Self::plain(c));
-        plain
-    }
-
     /// Lowers `e`; returns what is left to evaluate (an expression without side effects,
     /// evaluated in the current step).
     fn lower(&mut self, e: &Expr, lw: &mut Lowering, ops: &mut Vec<HostOp>) -> Expr {
-        if Self::plain(e) {
+        if plain(e) {
             return e.clone();
         }
         let span = e.span;
@@ -287,7 +271,7 @@ impl Builder<'_> {
             ExprKind::Convert(x) if e.ty == Type::Void => x,
             _ => e,
         };
-        if Self::plain(inner) {
+        if plain(inner) {
             return;
         }
         match &inner.kind {
@@ -353,7 +337,7 @@ impl Builder<'_> {
         ops: &mut Vec<HostOp>,
         all: bool,
     ) -> Vec<Expr> {
-        let last_effect = operands.iter().rposition(|o| !Self::plain(o));
+        let last_effect = operands.iter().rposition(|o| !plain(o));
         operands
             .iter()
             .enumerate()
@@ -570,6 +554,23 @@ impl Builder<'_> {
     fn var(&self, v: VarId, span: Span) -> Expr {
         mk(ExprKind::Var(v), self.program.var(v).ty.clone(), span)
     }
+}
+
+/// Whether `e` has no side effect and no sequence point that matters: evaluating it later
+/// in the same step gives the same value (and evaluating it earlier or later than another
+/// expression without effects changes neither).
+pub(crate) fn plain(e: &Expr) -> bool {
+    let here = match &e.kind {
+        ExprKind::Assign { .. }
+        | ExprKind::CompoundAssign { .. }
+        | ExprKind::IncDec { .. }
+        | ExprKind::Call { .. } => false,
+        ExprKind::Builtin { op, .. } => pure_builtin(*op),
+        _ => true,
+    };
+    let mut plain = here;
+    e.for_each_child(|c| plain &= self::plain(c));
+    plain
 }
 
 /// Builtins without an effect other than their value.

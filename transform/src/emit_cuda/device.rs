@@ -12,6 +12,7 @@ use super::ctype::{
 };
 use super::{EmitError, Objects, Sites};
 use crate::plan::{Home, Kernel, Plan};
+use crate::sequence::plain;
 use fork_frontend::fault;
 use fork_frontend::hir::{
     BinOp, Builtin, CompoundOp, Expr, ExprKind, FuncId, Mode, Program, Stmt, StmtKind, Type, UnOp,
@@ -800,7 +801,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 // A value with an effect may write the cell: the simulator reads the old value
                 // before it, so the old value and the value are held in temporaries and the old
                 // one is put back before the operation (C++ reads the cell after the value).
-                let held = has_effects(rhs);
+                let held = !plain(rhs);
                 let first = (held || place_first(place, rhs)).then(|| self.enter_place_first());
                 let (lvalue, mut y) = (self.read_place(place)?, self.expr(rhs)?);
                 let x = match first {
@@ -1229,25 +1230,11 @@ fn emit_struct(program: &Program, i: usize, done: &mut [bool], out: &mut String)
     );
 }
 
-/// Whether evaluating `e` may write memory or call a function.
-fn has_effects(e: &Expr) -> bool {
-    let mut effects = matches!(
-        e.kind,
-        ExprKind::Call { .. }
-            | ExprKind::Builtin { .. }
-            | ExprKind::Assign { .. }
-            | ExprKind::CompoundAssign { .. }
-            | ExprKind::IncDec { .. }
-    );
-    e.for_each_child(|c| effects |= has_effects(c));
-    effects
-}
-
 /// Whether an assignment must compute its place's address before its value: the simulator
 /// evaluates the place first, C++17 the right operand of `=` and `op=` first, which differs
 /// when either side has an effect the other's evaluation sees (`a[g()] = a[0]` with `g`
 /// writing `a[0]`). A variable's address needs no evaluation. Such an assignment is
 /// `(fk_placeN = &place, *fk_placeN = value)`: the comma orders them.
 fn place_first(place: &Expr, value: &Expr) -> bool {
-    !matches!(place.kind, ExprKind::Var(_)) && (has_effects(place) || has_effects(value))
+    !matches!(place.kind, ExprKind::Var(_)) && (!plain(place) || !plain(value))
 }
