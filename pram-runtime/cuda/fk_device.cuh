@@ -723,14 +723,17 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
 __shared__ int fk_team_first;
 __device__ inline int fk_team_tid() { return (int)threadIdx.x - fk_team_first; }
 __device__ inline int fk_team_size() { return (int)blockDim.x - fk_team_first; }
-// Each warp meets first (__syncwarp), so that it reaches the named barrier converged, as
-// compute-sanitizer's synccheck requires (it reported lanes that came one by one).
+// Each warp meets first (__syncwarp) and reaches the named barrier converged: the barriers are
+// `.aligned` (every call site is reached by all the team's threads alike), so ptxas emits the
+// warp-wide instruction. Without `.aligned`, after divergent code (the checks' fault paths)
+// ptxas may run barrier.red lane by lane, which compute-sanitizer's synccheck reports as
+// divergent threads at the barrier.
 __device__ inline void fk_team_sync() {
     __syncwarp();
 #ifdef FK_EMU
     fk_emu_named_sync(1, fk_team_size());
 #else
-    asm volatile("barrier.sync 1, %0;" ::"r"(fk_team_size()) : "memory");
+    asm volatile("barrier.sync.aligned 1, %0;" ::"r"(fk_team_size()) : "memory");
 #endif
 }
 // How many of the team's threads pass `pred` (a barrier, as __syncthreads_count).
@@ -740,7 +743,7 @@ __device__ inline int fk_team_count(bool pred) {
     return fk_emu_named_count(1, fk_team_size(), pred);
 #else
     int n;
-    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; barrier.red.popc.u32 %0, 1, %2, p; }"
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; barrier.red.popc.aligned.u32 %0, 1, %2, p; }"
                  : "=r"(n)
                  : "r"((unsigned)pred), "r"(fk_team_size())
                  : "memory");
