@@ -11,6 +11,7 @@
 //! `fork_frontend::sync_calls`). Other calls inside expressions run to completion within their
 //! statement.
 
+use crate::eval::Place;
 use crate::exec::Flow;
 use crate::machine::{Ctx, Frame, Lanes, Machine, R};
 use crate::value::truth;
@@ -29,10 +30,12 @@ enum Cont<'p> {
 }
 
 /// Where a returned value goes.
-#[derive(Clone, Copy)]
 enum Target<'p> {
     Discard,
-    Place(&'p Expr),
+    /// `place = f(x)`: the place, and its address when it was evaluated before the call (a
+    /// call that does not synchronise: the place comes first, as everywhere else); a
+    /// synchronising call runs before the rest of its statement, place included.
+    Place(&'p Expr, Option<Place>),
     Var(VarId),
     /// A synchronising call inside a larger expression: its value for the statement's run.
     First(&'p Expr),
@@ -122,7 +125,7 @@ fn statement_call(e: &Expr) -> Option<(&Expr, FuncId, Target<'_>)> {
     match &e.kind {
         ExprKind::Call { func, .. } => Some((e, *func, Target::Discard)),
         ExprKind::Assign { place, value } => match &value.kind {
-            ExprKind::Call { func, .. } => Some((value, *func, Target::Place(place))),
+            ExprKind::Call { func, .. } => Some((value, *func, Target::Place(place, None))),
             _ => None,
         },
         _ => None,
@@ -362,11 +365,18 @@ impl<'p> Machine<'p> {
     fn async_stmt_now(&mut self, fr: &mut Frame, t: &mut Thread<'p>, s: &'p Stmt) -> R<()> {
         match &s.kind {
             StmtKind::Expr(e) => match statement_call(e) {
-                Some((call, func, target))
+                Some((call, func, mut target))
                     if self.prog.func(func).kind != fork_frontend::hir::FnKind::Sync =>
                 {
+                    let synchronises = self.sync_calls.synchronises(func);
                     self.on_lane(fr, t, |m, frame, cx, lanes| {
-                        m.count_step(frame, cx, s.span, lanes)
+                        m.count_step(frame, cx, s.span, lanes)?;
+                        if let Target::Place(place, at) = &mut target {
+                            if !synchronises {
+                                *at = Some(m.place(frame, cx, place, lanes)?);
+                            }
+                        }
+                        Ok(())
                     })?;
                     self.push_call(fr, t, call, target, s.span)
                 }
@@ -596,8 +606,11 @@ impl<'p> Machine<'p> {
                 t.ran_first = Some((call, value));
                 Ok(())
             }
-            Target::Place(place) => self.on_lane(fr, t, |m, frame, cx, lanes| {
-                let p = m.place(frame, cx, place, lanes)?;
+            Target::Place(place, at) => self.on_lane(fr, t, |m, frame, cx, lanes| {
+                let p = match at {
+                    Some(p) => p,
+                    None => m.place(frame, cx, place, lanes)?,
+                };
                 let s = m.scalar(&place.ty);
                 m.store(frame, cx, &p, s, lanes, &[value], span)?;
                 m.end_step(cx)

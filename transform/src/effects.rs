@@ -4,7 +4,7 @@
 //! over the call graph (recursion allowed).
 
 use fork_frontend::hir::{
-    Builtin, Expr, ExprKind, FnKind, FuncId, Program, Sharity, Stmt, StmtKind, VarId,
+    Builtin, Expr, ExprKind, FnKind, FuncId, Program, Sharity, Stmt, StmtKind, VarId, VarKind,
 };
 use std::collections::BTreeSet;
 
@@ -55,7 +55,7 @@ pub struct Effects {
 }
 
 impl Effects {
-    fn union(mut self, o: &Effects) -> Effects {
+    pub(crate) fn union(mut self, o: &Effects) -> Effects {
         self.writes.union(&o.writes);
         self.reads.union(&o.reads);
         self.prints |= o.prints;
@@ -252,7 +252,7 @@ impl Summaries {
 /// The shared object an lvalue denotes: its root variable when it is named (through members,
 /// `*(&v + i)`, `*(array + i)`), nothing when that is private, unknown when reached through a
 /// pointer value.
-fn object_of(program: &Program, place: &Expr) -> Objects {
+pub(crate) fn object_of(program: &Program, place: &Expr) -> Objects {
     match root_var(place) {
         Some(v) => Objects {
             vars: match program.var(v).sharity {
@@ -265,6 +265,71 @@ fn object_of(program: &Program, place: &Expr) -> Objects {
             vars: BTreeSet::new(),
             unknown: true,
         },
+    }
+}
+
+/// What an expression reads that code which does not name it can change (a callee, a store
+/// through a pointer): shared memory, and private memory a callee or a pointer reaches (a
+/// private global, a private variable whose address is taken, memory through a pointer
+/// value). A private local whose address is never taken changes only by an assignment that
+/// names it. Used where an evaluation order is chosen (`rules::simple`, `emit_cuda`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Exposed {
+    pub shared: bool,
+    pub private: bool,
+}
+
+impl Exposed {
+    pub fn any(self) -> bool {
+        self.shared || self.private
+    }
+}
+
+/// `Exposed` for the value of `e`.
+pub fn exposed_reads(program: &Program, e: &Expr) -> Exposed {
+    let mut x = Exposed::default();
+    value_reads(program, e, &mut x);
+    x
+}
+
+/// `Exposed` for the address of the lvalue `place` (its contents are not read).
+pub fn exposed_address_reads(program: &Program, place: &Expr) -> Exposed {
+    let mut x = Exposed::default();
+    address_reads(program, place, &mut x);
+    x
+}
+
+fn value_reads(program: &Program, e: &Expr, x: &mut Exposed) {
+    match &e.kind {
+        ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member { .. } => {
+            match root_var(e) {
+                Some(v) => {
+                    let var = program.var(v);
+                    match var.sharity {
+                        Sharity::Shared => x.shared = true,
+                        Sharity::Private => {
+                            x.private |= var.addr_taken || var.kind == VarKind::Global
+                        }
+                    }
+                }
+                None => {
+                    x.shared = true;
+                    x.private = true;
+                }
+            }
+            address_reads(program, e, x);
+        }
+        ExprKind::Decay(place) | ExprKind::AddrOf(place) => address_reads(program, place, x),
+        _ => e.for_each_child(|c| value_reads(program, c, x)),
+    }
+}
+
+fn address_reads(program: &Program, place: &Expr, x: &mut Exposed) {
+    match &place.kind {
+        ExprKind::Var(_) => {}
+        ExprKind::Deref(p) => value_reads(program, p, x),
+        ExprKind::Member { base, .. } => address_reads(program, base, x),
+        _ => value_reads(program, place, x),
     }
 }
 

@@ -11,6 +11,7 @@ use super::ctype::{
     type_name, var_name,
 };
 use super::{EmitError, Objects, Sites};
+use crate::effects::exposed_address_reads;
 use crate::plan::{Home, Kernel, Plan};
 use crate::sequence::plain;
 use fork_frontend::fault;
@@ -761,11 +762,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             ),
             ExprKind::Assign { place, value } => {
                 // Inner assignments that compute their place first use the next temporary.
-                // `place = f(x)` runs the call first, as the simulator runs such a statement
-                // (a resumable call that stores its result), and as C++17 does. (Nested in a
-                // larger expression the simulator evaluates its place first; not followed.)
-                let call = matches!(value.kind, ExprKind::Call { .. });
-                let first = (!call && place_first(place, value)).then(|| self.enter_place_first());
+                let first = place_first(p, place, value).then(|| self.enter_place_first());
                 let write = Access {
                     span: e.span,
                     write: true,
@@ -802,7 +799,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 // before it, so the old value and the value are held in temporaries and the old
                 // one is put back before the operation (C++ reads the cell after the value).
                 let held = !plain(rhs);
-                let first = (held || place_first(place, rhs)).then(|| self.enter_place_first());
+                let first = (held || place_first(p, place, rhs)).then(|| self.enter_place_first());
                 let (lvalue, mut y) = (self.read_place(place)?, self.expr(rhs)?);
                 let x = match first {
                     Some(temp) => self.leave_place_first(temp, place),
@@ -1233,8 +1230,21 @@ fn emit_struct(program: &Program, i: usize, done: &mut [bool], out: &mut String)
 /// Whether an assignment must compute its place's address before its value: the simulator
 /// evaluates the place first, C++17 the right operand of `=` and `op=` first, which differs
 /// when either side has an effect the other's evaluation sees (`a[g()] = a[0]` with `g`
-/// writing `a[0]`). A variable's address needs no evaluation. Such an assignment is
+/// writing `a[0]`, `a[k] = f(&k)`). A variable's address needs no evaluation, and an address
+/// that reads only private locals whose address is never taken changes only by an
+/// assignment in the value (`effects::Exposed`). Such an assignment is
 /// `(fk_placeN = &place, *fk_placeN = value)`: the comma orders them.
-fn place_first(place: &Expr, value: &Expr) -> bool {
-    !matches!(place.kind, ExprKind::Var(_)) && (!plain(place) || !plain(value))
+fn place_first(program: &Program, place: &Expr, value: &Expr) -> bool {
+    let changeable = || exposed_address_reads(program, place).any() || assigns(value);
+    !matches!(place.kind, ExprKind::Var(_)) && (!plain(place) || (!plain(value) && changeable()))
+}
+
+/// Whether `e` contains an assignment (`=`, `op=`, `++`, `--`).
+fn assigns(e: &Expr) -> bool {
+    let mut found = matches!(
+        e.kind,
+        ExprKind::Assign { .. } | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. }
+    );
+    e.for_each_child(|c| found = found || assigns(c));
+    found
 }

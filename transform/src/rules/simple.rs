@@ -6,6 +6,7 @@
 //! that needs lockstep (`lockstep_straight`).
 
 use super::*;
+use crate::effects::exposed_reads;
 use crate::plan::{Call, CutReason, Multiprefix};
 use fork_frontend::hir::{BinOp, Builtin, InitElem};
 
@@ -72,17 +73,18 @@ impl Builder<'_> {
         let mut keeps = true;
         for_each_expr_mut(s, |e| {
             keeps &=
-                !self.conditional_hoist(e, false) && self.hoist_order(e, &mut Effects::default())
+                !self.conditional_hoist(e, false) && self.hoist_order(e, &mut Before::default())
         });
         keeps
     }
 
     /// `hoisting_keeps_order` for `e`; `before`: what was evaluated before it.
-    pub(crate) fn hoist_order(&self, e: &Expr, before: &mut Effects) -> bool {
+    pub(crate) fn hoist_order(&self, e: &Expr, before: &mut Before) -> bool {
         let eff = self.summaries.expr(&self.program, e);
         if !self.contains_hoisted(e) {
-            before.reads.union(&eff.reads);
-            before.writes.union(&eff.writes);
+            before.shared.reads.union(&eff.reads);
+            before.shared.writes.union(&eff.writes);
+            before.private_reads |= exposed_reads(&self.program, e).private;
             return true;
         }
         match &e.kind {
@@ -102,9 +104,10 @@ impl Builder<'_> {
                         .iter()
                         .any(|a| self.summaries.expr(&self.program, a).reads.unknown);
                 }
-                let conflicts = eff.writes.may_overlap(&before.reads)
-                    || eff.writes.may_overlap(&before.writes)
-                    || eff.reads.may_overlap(&before.writes);
+                let conflicts = eff.writes.may_overlap(&before.shared.reads)
+                    || eff.writes.may_overlap(&before.shared.writes)
+                    || eff.reads.may_overlap(&before.shared.writes)
+                    || before.private_reads;
                 let args_keep = args.iter().all(|a| {
                     !self.summaries.expr(&self.program, a).writes_shared()
                         && self.hoist_order(a, before)
@@ -118,8 +121,10 @@ impl Builder<'_> {
                 let keeps = self.place_order(place, before);
                 // The old value is read before the right-hand side.
                 before
+                    .shared
                     .reads
                     .union(&self.summaries.expr(&self.program, place).reads);
+                before.private_reads |= exposed_reads(&self.program, place).private;
                 keeps && self.hoist_order(rhs, before)
             }
             _ => {
@@ -131,7 +136,7 @@ impl Builder<'_> {
     }
 
     /// `hoist_order` for the address computation of an lvalue.
-    pub(crate) fn place_order(&self, place: &Expr, before: &mut Effects) -> bool {
+    pub(crate) fn place_order(&self, place: &Expr, before: &mut Before) -> bool {
         match &place.kind {
             ExprKind::Var(_) => true,
             ExprKind::Deref(p) => self.hoist_order(p, before),
@@ -535,4 +540,13 @@ pub(crate) fn cell_var(addr: &Expr) -> Option<VarId> {
         ExprKind::AddrOf(p) => place(p),
         _ => None,
     }
+}
+
+/// What a synchronous statement evaluates before a host call that `simple` would hoist
+/// (`hoisting_keeps_order`): the call would then run before it.
+#[derive(Default)]
+pub(crate) struct Before {
+    shared: Effects,
+    /// It reads private memory the call could write (`effects::Exposed`).
+    private_reads: bool,
 }
