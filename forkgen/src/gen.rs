@@ -82,6 +82,8 @@ pub const FEATURES: &[&str] = &[
     "recursion-in-start",
     "straight-recursion",
     "recursion-in-farm",
+    "assignment-order",
+    "order-free-loop",
 ];
 
 #[derive(Clone, Debug)]
@@ -256,7 +258,7 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         funcs.push(g.function(Kind::Sync, false));
     }
     funcs.push(g.main());
-    let mut header = header();
+    let mut header = header(opts);
     for name in &asyncs_of_recursion {
         header.push_str(&format!("async int {name}(int x, int d);\n"));
     }
@@ -271,13 +273,26 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
     }
 }
 
-fn header() -> String {
-    format!(
+fn header(opts: &Options) -> String {
+    let mut h = format!(
         "#define MAXP {MAXP}\n#define K {ROW}\n\nstruct cell {{\n    int a;\n    int b;\n}};\n\n\
          sh int S[MAXP][K];\nsh struct cell R[MAXP];\nsh int ACC[{}];\nsh int G0, G1;\npr int *UP;\n",
         ACC_OPS.len()
-    )
+    );
+    if opts.on("assignment-order") {
+        h.push_str(STEP);
+    }
+    if opts.on("order-free-loop") {
+        h.push_str("sh int F[16];\n");
+    }
+    h
 }
+
+/// `assignment-order`: a call that changes a private variable through its address, for
+/// statements whose place or earlier operands read that variable (docs/language.md §8: the
+/// place first, then the value, left to right).
+const STEP: &str =
+    "\nstraight int step(int *k)\n{\n    *k = (*k * 3 + 1) % 11;\n    return *k + 2;\n}\n";
 
 impl Gen<'_> {
     fn name(&mut self, prefix: &str) -> String {
@@ -446,7 +461,7 @@ impl Gen<'_> {
             "printf(\"P%d: %d %d %d\\n\", __PROC_NR__, v0, v1, v2);",
             false,
         ));
-        inner.push(Stmt::raw(CHECKSUM, false));
+        inner.push(Stmt::raw(checksum(self.opts), false));
         let signature = if with_start {
             let prelude_ctx = Ctx {
                 mode: Mode::Async,
@@ -520,6 +535,8 @@ impl Gen<'_> {
             CallAsync,
             Recurse,
             Print,
+            Step,
+            Fill,
         }
         let sync = ctx.mode == Mode::Sync;
         let nest = ctx.depth < 3;
@@ -534,6 +551,12 @@ impl Gen<'_> {
                 (2, S::Acc),
                 (1, S::Print),
             ]);
+            if self.opts.on("assignment-order") {
+                menu.push((1, S::Step));
+            }
+            if nest && self.opts.on("order-free-loop") {
+                menu.push((1, S::Fill));
+            }
         } else if self.opts.on("straight-writes") {
             // Own cells and output: a synchronous caller runs them in lockstep, an
             // asynchronous one per processor.
@@ -649,6 +672,8 @@ impl Gen<'_> {
                 });
             }
             S::Priv => self.assign_priv(ctx, out),
+            S::Step => self.assignment_order(ctx, out),
+            S::Fill => self.order_free_loop(ctx, out),
             S::Record => {
                 let target =
                     self.rng
@@ -1186,6 +1211,78 @@ impl Gen<'_> {
         });
     }
 
+    /// `assignment-order`: an assignment whose place or left operand reads a private variable
+    /// that its value's call of `step` changes.
+    fn assignment_order(&mut self, ctx: &Ctx, out: &mut Vec<Stmt>) {
+        let v = self.rng.pick(&self.scope.privs).clone();
+        let w = self.rng.pick(&self.scope.privs).clone();
+        let own = format!("S[__PROC_NR__][({v}) & 7]");
+        match self.rng.below(4) {
+            0 => out.push(Stmt::raw(format!("{own} = step(&{v});"), false)),
+            1 => {
+                let e = self.expr(ctx, 2, false);
+                out.push(Stmt::simple(
+                    format!("{own} = ("),
+                    e,
+                    format!(" + step(&{v})){MOD};"),
+                ));
+            }
+            2 => out.push(Stmt::raw(format!("{w} = ({v} + step(&{v})){MOD};"), false)),
+            _ => out.push(Stmt::raw(format!("{v} += step(&{v});"), false)),
+        }
+    }
+
+    /// `order-free-loop`: a loop whose only shared stores put 1 into cells of `F`, which only
+    /// the checksum reads, and whose other shared effects are accumulator updates: the
+    /// transform may run its iterations in one kernel, each member at its own pace
+    /// (`transform::rules::loops`, `order_free`). 1 from every store, so the memory is the
+    /// same in any order, also across sibling groups.
+    fn order_free_loop(&mut self, ctx: &Ctx, out: &mut Vec<Stmt>) {
+        let f = self.name("f");
+        out.push(Stmt::raw(format!("pr int {f};"), false));
+        let start = *self.rng.pick(&["$$", "0", "__PROC_NR__"]);
+        let step = *self.rng.pick(&["groupsize()", "1", "2"]);
+        let bound = self.rng.range(1, 24);
+        let mut body = Vec::new();
+        if self.rng.chance(50) {
+            let v = self.rng.pick(&self.scope.privs).clone();
+            body.push(Stmt::raw(format!("{v} = ({v} + {f}){MOD};"), false));
+        }
+        let cell = Stmt::raw(
+            format!("F[({f} * {}) & 15] = 1;", self.rng.range(1, 5)),
+            false,
+        );
+        if self.rng.chance(50) {
+            let c = self.expr(ctx, 1, false);
+            let mut s = Stmt::nest("if (((", Some(c), format!(") + {f}) % 3 != 0)"));
+            set_body(&mut s, vec![cell], None);
+            body.push(s);
+        } else {
+            body.push(cell);
+        }
+        if self.rng.chance(40) {
+            // An accumulator's update: in any order the same sum, maximum, ...
+            let cell = self.rng.below(ACC_OPS.len());
+            let e = self.expr(ctx, 1, false);
+            body.push(Stmt::simple(
+                format!("sync{}(&ACC[{cell}], (", ACC_OPS[cell]),
+                e,
+                format!(" + {f}) % 100);"),
+            ));
+        }
+        if self.rng.chance(25) {
+            let last = self.rng.range(2, 12);
+            body.push(Stmt::raw(format!("if ({f} > {last}) break;"), false));
+        }
+        let mut s = Stmt::nest(
+            format!("for ({f} = {start}; {f} < {bound}; {f} += {step})"),
+            None,
+            "",
+        );
+        set_body(&mut s, body, None);
+        out.push(s);
+    }
+
     fn assign_priv(&mut self, ctx: &Ctx, out: &mut Vec<Stmt>) {
         let v = self.rng.pick(&self.scope.privs).clone();
         let e = self.expr(ctx, 3, false);
@@ -1430,18 +1527,27 @@ const FRAME: &str = "pr int w[4] = {x, d, 7};
     }";
 
 /// The end of `main`, run by the root group: a hash of all memory the program wrote.
-const CHECKSUM: &str = "seq {
+fn checksum(opts: &Options) -> String {
+    let fills = if opts.on("order-free-loop") {
+        "\n        for (i = 0; i < 16; i++)\n            h = h * 31u + (unsigned)F[i];"
+    } else {
+        ""
+    };
+    format!(
+        "seq {{
         pr int i, j;
         pr unsigned h = 17u;
-        for (i = 0; i < MAXP; i++) {
+        for (i = 0; i < MAXP; i++) {{
             for (j = 0; j < K; j++)
                 h = h * 31u + (unsigned)S[i][j];
             h = h * 31u + (unsigned)R[i].a;
             h = h * 31u + (unsigned)R[i].b;
-        }
+        }}
         for (i = 0; i < 5; i++)
-            h = h * 31u + (unsigned)ACC[i];
+            h = h * 31u + (unsigned)ACC[i];{fills}
         h = h * 31u + (unsigned)G0;
         h = h * 31u + (unsigned)G1;
         printf(\"checksum %u\\n\", h);
-    }";
+    }}"
+    )
+}

@@ -860,7 +860,7 @@ pub fn print(plan: &Plan, program: &HostProgram, out: &mut String) {
             } => {
                 let arms = arms.iter().map(|a| a.0.to_string()).collect::<Vec<_>>();
                 let what = match kind {
-                    SplitKind::If { cond } => format!("if {}", name(*cond)),
+                    SplitKind::If { cond, .. } => format!("if {}", name(*cond)),
                     SplitKind::Fork { count, at, dollar } => format!(
                         "fork ({} groups, @ = {}{})",
                         name(*count),

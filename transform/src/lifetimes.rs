@@ -96,7 +96,7 @@ impl Walk<'_> {
         match op {
             HostOp::Launch(k) => s.extend(self.kernel_vars[k.0 as usize].iter().copied()),
             HostOp::Split(split) => match &split.kind {
-                SplitKind::If { cond } => {
+                SplitKind::If { cond, .. } => {
                     s.insert(*cond);
                 }
                 SplitKind::Fork { count, at, dollar } => {

@@ -195,7 +195,10 @@ impl Builder<'_> {
         let frame = self.scope_frame(start.span, "stopped at start");
         let rest = self.new_frame("(not at start)".into());
         ops.push(HostOp::Split(Split {
-            kind: SplitKind::If { cond: at },
+            kind: SplitKind::If {
+                cond: at,
+                loop_group: false,
+            },
             arms: vec![arm, Vec::new()],
             shared_frames: vec![frame, rest],
             span: start.span,

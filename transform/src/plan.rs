@@ -498,8 +498,11 @@ pub struct Split {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SplitKind {
     /// Members with `cond != 0` form the then-group, the other active members the else-group.
-    /// `@` and `$` are inherited.
-    If { cond: VarId },
+    /// `@` and `$` are inherited. `loop_group`: the then-group is the loop group of a loop
+    /// that runs whole in one kernel (`rules::loops`, `loop_group_kernel`), which traces name
+    /// a loop, as the simulator's; the else-group, the members that do not enter, is empty
+    /// code.
+    If { cond: VarId, loop_group: bool },
     /// `fork (k; @ = e1; $ = e2)`: `count` (shared: taken from the first active member) gives
     /// k; member goes to subgroup `at` (members with `at` outside `0..k` skip the body and
     /// wait); `$` becomes `dollar` when given, else it is kept.

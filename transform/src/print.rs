@@ -96,7 +96,7 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
         }
         HostOp::Split(split) => {
             match &split.kind {
-                SplitKind::If { cond } => {
+                SplitKind::If { cond, .. } => {
                     let _ = writeln!(out, "{ind}split if {}", name(*cond));
                 }
                 SplitKind::Fork { count, at, dollar } => {

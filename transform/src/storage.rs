@@ -224,7 +224,7 @@ fn host_vars(op: &HostOp, out: &mut HashSet<VarId>) {
         HostOp::Launch(_) | HostOp::Return => {}
         HostOp::Split(split) => {
             match &split.kind {
-                SplitKind::If { cond } => {
+                SplitKind::If { cond, .. } => {
                     out.insert(*cond);
                 }
                 SplitKind::Fork { count, at, dollar } => {

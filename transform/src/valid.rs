@@ -121,7 +121,7 @@ fn operands(plan: &Plan, instr: &Instr) -> Result<(), Invalid> {
             ..
         } => {
             match kind {
-                SplitKind::If { cond } => {
+                SplitKind::If { cond, .. } => {
                     has_home(plan, *cond)?;
                     if arms.len() != 2 || shared_frames.len() != 2 {
                         return Err(Invalid("an `if` split needs two arms and frames".into()));

@@ -91,7 +91,11 @@ fn a_host_read_value_without_a_home_is_reported() {
     let mut plan = plan();
     let split = position(&plan, |i| matches!(i, Instr::Split { .. }));
     let Instr::Split {
-        kind: transform::plan::SplitKind::If { cond },
+        kind:
+            transform::plan::SplitKind::If {
+                cond,
+                loop_group: false,
+            },
         ..
     } = &plan.host.code[split]
     else {

@@ -357,7 +357,7 @@ impl HostMachine for Machine<'_> {
         let mut subgroups = Vec::new();
         let mut saved_dollars = Vec::new();
         match kind {
-            SplitKind::If { cond } => {
+            SplitKind::If { cond, .. } => {
                 let (mut then, mut els) = (Vec::new(), Vec::new());
                 for &(rank, proc) in &active {
                     if self.read_int(*cond, proc, rank, ctx)? != 0 {

@@ -47,8 +47,8 @@ pub enum AccessError {
     /// synchronous step.
     Conflict { other: usize },
     /// In one synchronous launch, this processor and `other` touched one shared byte, at
-    /// least one of them writing, in different statements (or a read and a write): lockstep
-    /// would order them, a kernel does not.
+    /// least one of them writing, in different statements (a read and a write, or two
+    /// writes of different values): lockstep would order them, a kernel does not.
     Hazard { other: usize },
 }
 
@@ -88,13 +88,17 @@ impl Step {
         Ok(())
     }
 
-    /// Records `proc` writing bytes `r` in statement `site`.
+    /// Records `proc` writing bytes `r` in statement `site`; `same`: the bytes it writes are
+    /// those the memory holds (another processor's write of the same value in another
+    /// statement leaves the memory as lockstep would, in either order: an order-free loop's,
+    /// `transform::rules::loops`).
     fn write(
         &mut self,
         proc: usize,
         site: u32,
         segment: u64,
         r: &std::ops::Range<usize>,
+        same: bool,
     ) -> Result<(), AccessError> {
         for b in r.clone() {
             let byte = phys(segment, b as u64);
@@ -106,7 +110,7 @@ impl Step {
                 None => {}
             }
             if let Some(&(other, other_site)) = self.written.get(&byte) {
-                if other != proc && other_site != site {
+                if other != proc && other_site != site && !same {
                     return Err(AccessError::Hazard { other });
                 }
             }
@@ -315,7 +319,8 @@ impl Memory {
     ) -> Result<(), AccessError> {
         let (segment, r) = self.resolve(p, data.len() as u64)?;
         if let (true, Some(step)) = (is_shared(segment), &mut self.step) {
-            step.write(proc, site, segment as u64, &r)?;
+            let same = self.segments[segment][r.clone()] == *data;
+            step.write(proc, site, segment as u64, &r, same)?;
             let cell = phys(segment as u64, r.start as u64);
             if let Some((other, old)) = step.cells.get(&cell) {
                 let (other, differs) = (*other, old.as_slice() != data);
@@ -330,6 +335,20 @@ impl Memory {
             }
             step.cells.insert(cell, (proc, data.to_vec()));
         }
+        if segment == SCRATCH as usize {
+            self.scratch_defined[r.clone()].fill(true);
+        }
+        self.segments[segment][r].copy_from_slice(data);
+        Ok(())
+    }
+
+    /// The store of an atomic update (`mpadd`, `syncadd` and the others inside a kernel):
+    /// ordered with the cell's other updates as a hardware atomic is, so it is left out of a
+    /// synchronous launch's check of accesses that lockstep would order (the transform puts
+    /// such updates into a synchronous kernel only where nothing else there touches the
+    /// cell: `transform::rules::loops`, `order_free`).
+    pub fn write_atomic(&mut self, p: u64, data: &[u8]) -> Result<(), AccessError> {
+        let (segment, r) = self.resolve(p, data.len() as u64)?;
         if segment == SCRATCH as usize {
             self.scratch_defined[r.clone()].fill(true);
         }

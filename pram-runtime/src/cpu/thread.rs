@@ -667,13 +667,22 @@ impl<'a> Thread<'a> {
         Ok(match op {
             Builtin::Printf => V::I(0),
             Builtin::Multiprefix(mp) | Builtin::SyncUpdate(mp) => {
-                // Asynchronous: an atomic fetch-and-op (synchronous ones are host ops).
+                // An atomic fetch-and-op: in asynchronous code, and a synchronous update in an
+                // order-free loop (the other synchronous ones are host ops).
                 let cell = i(0) as u64;
-                let old = match self.load(cell, &Type::INT, span)? {
+                let size = self.size(&Type::INT);
+                let old = match self.mem.read(cell, size) {
+                    Ok(bytes) => decode(bytes, &Type::INT),
+                    Err(e) => return Err(self.access(e, span)),
+                };
+                let old = match old {
                     V::I(v) => v,
                     _ => 0,
                 };
-                self.store(cell, &Type::INT, V::I(combine(mp, old, i(1))), span)?;
+                let new = encode(&V::I(combine(mp, old, i(1))), &Type::INT, size);
+                self.mem
+                    .write_atomic(cell, &new)
+                    .map_err(|e| self.access(e, span))?;
                 V::I(old)
             }
             Builtin::Ilog2 => {

@@ -1306,7 +1306,7 @@ impl HostMachine for Machine<'_> {
         let tops = self.top;
         let n = self.threads(c) as i32;
         let (if_split, key, k, dollar) = match kind {
-            SplitKind::If { cond } => (true, *cond, 2i64, None),
+            SplitKind::If { cond, .. } => (true, *cond, 2i64, None),
             SplitKind::Fork { count, at, dollar } => {
                 let k = self.read_first(c, *count)?.unwrap_or(0).max(0) as i64;
                 (false, *at, k, *dollar)

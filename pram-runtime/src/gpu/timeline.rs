@@ -487,6 +487,12 @@ impl Timeline {
         match plan.host.code.get(pc.0 as usize) {
             Some(Instr::Call(Call { callee, .. })) => Origin::Call(*callee),
             Some(Instr::Split {
+                kind: SplitKind::If {
+                    loop_group: true, ..
+                },
+                ..
+            }) => Origin::Group(Construct::Loop),
+            Some(Instr::Split {
                 kind: SplitKind::If { .. },
                 ..
             }) if i.index == 1 => Origin::Group(Construct::Else),

@@ -137,7 +137,7 @@ fn instruction(
             let frame = |i: usize| shared_frame(plan, shared_frames[i]);
             let arms = arms.iter().map(|a| a.0.to_string()).collect::<Vec<_>>();
             match kind {
-                SplitKind::If { cond } => format!(
+                SplitKind::If { cond, .. } => format!(
                     "fk_split_if({}, {}, {}, {}, {});",
                     fk_var(plan, *cond, *span)?,
                     frame(0),

@@ -377,7 +377,7 @@ impl RegionEmitter<'_, '_> {
                 end,
                 span,
             } => {
-                let SplitKind::If { cond } = kind else {
+                let SplitKind::If { cond, .. } = kind else {
                     return Err(bug(*span, "a `fork`"));
                 };
                 let stride = split_frame_stride(shared_frames, &self.frames);

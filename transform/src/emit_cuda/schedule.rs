@@ -203,7 +203,7 @@ pub fn interpreter(
                 let arm = |i: usize| arms.get(i).unwrap_or(&arms[0]).0;
                 let none = "FkVar{}".to_string();
                 let (fork, key, count, set_dollar, dollar) = match kind {
-                    SplitKind::If { cond } => (0, var(*cond, *span)?, none.clone(), 0, none),
+                    SplitKind::If { cond, .. } => (0, var(*cond, *span)?, none.clone(), 0, none),
                     SplitKind::Fork { count, at, dollar } => (
                         1,
                         var(*at, *span)?,

@@ -24,7 +24,10 @@ impl Builder<'_> {
             None => (Vec::new(), self.new_frame("(empty else)".into())),
         };
         ops.push(HostOp::Split(Split {
-            kind: SplitKind::If { cond },
+            kind: SplitKind::If {
+                cond,
+                loop_group: false,
+            },
             arms: vec![then_ops, else_ops],
             shared_frames: vec![then_frame, else_frame],
             span,
@@ -129,7 +132,10 @@ impl Builder<'_> {
             let op = if let Some(frame) = case_frame {
                 let rest_frame = self.new_frame("(rest of switch)".into());
                 HostOp::Split(Split {
-                    kind: SplitKind::If { cond },
+                    kind: SplitKind::If {
+                        cond,
+                        loop_group: false,
+                    },
                     arms: vec![arm, chain],
                     shared_frames: vec![frame, rest_frame],
                     span,

@@ -1,8 +1,14 @@
 //! Rule 4: a loop that needs a cut runs on the host (`host_loop`); one that only uses its loop
-//! group's `$$` or `groupsize()` runs in one kernel in that group (`loop_group_kernel`).
+//! group's `$$` or `groupsize()` runs in one kernel in that group (`loop_group_kernel`). A
+//! loop whose iterations may run in any order (`order_free`) needs no cut for its shared
+//! writes.
 
 use super::*;
+use crate::effects::{object_of, Effects, Objects};
 use crate::plan::{HostLoop, Split, SplitKind};
+use crate::rules::simple::{cell_var, strip_void};
+use fork_frontend::hir::{Builtin, MpOp, VarId};
+use fork_frontend::sync_calls::{children, own_exprs};
 
 impl Builder<'_> {
     /// Whether a loop stays out of a kernel only because it uses the loop group's `$$` or
@@ -16,8 +22,127 @@ impl Builder<'_> {
         mode == Mode::Sync
             && cond.as_ref().is_some_and(|c| c.sharity == Sharity::Private)
             && !eff.host
-            && !eff.needs_cut()
+            && !self.cut_inside(s, &eff)
             && !self.needs_subgroup(body)
+    }
+
+    /// Whether `s`, with the effects `eff`, needs a cut inside in a synchronous region (an
+    /// order-free loop needs none for its shared writes and updates).
+    pub(crate) fn cut_inside(&self, s: &Stmt, eff: &Effects) -> bool {
+        eff.needs_cut() && !self.order_free(s)
+    }
+
+    /// Whether the members of a group may run the iterations of loop `s` one after another
+    /// in one kernel, each at its own pace, instead of in lockstep with a barrier per step:
+    /// the loop prints nothing, makes no host call and no multiprefix, reads no shared memory
+    /// it writes (so every read sees the value from before the loop, as in lockstep), and
+    /// every shared store in it stores one and the same integer constant into cells of one
+    /// type (so the stores leave the same memory in any order, and never conflict under
+    /// `--crcw common`). Sieve's crossing-out loop is one: `composite[j] = 1`.
+    pub(crate) fn order_free(&self, s: &Stmt) -> bool {
+        if !matches!(s.kind, StmtKind::Loop { .. }) {
+            return false;
+        }
+        let mut updates = Vec::new();
+        let eff = self.effects_apart_from_updates(s, &mut updates);
+        let cells = Objects {
+            vars: updates.iter().map(|&(v, _)| v).collect(),
+            unknown: false,
+        };
+        let one_operator = updates
+            .iter()
+            .all(|&(v, op)| updates.iter().all(|&(w, o)| v != w || op == o));
+        if eff.host
+            || eff.prints
+            || eff.multiprefix
+            || eff.writes.may_overlap(&eff.reads)
+            || cells.may_overlap(&eff.reads)
+            || cells.may_overlap(&eff.writes)
+            || !one_operator
+        {
+            return false;
+        }
+        let mut first = None;
+        let mut same = true;
+        self.shared_stores(s, &mut |store| {
+            same &= store.is_some() && *first.get_or_insert(store.clone()) == store;
+        });
+        same
+    }
+
+    /// The effects of `s` without its statements `syncadd(&v, e);` (and the other updates
+    /// whose value is not used) on a named cell `v` or `v[i]`, which go to `updates` with
+    /// their operator: run in any order, such updates leave the same value (the operators are
+    /// commutative and associative), so an order-free loop may make them as atomics, where
+    /// nothing else in it touches the cell (`order_free`).
+    fn effects_apart_from_updates(&self, s: &Stmt, updates: &mut Vec<(VarId, MpOp)>) -> Effects {
+        if let StmtKind::Expr(e) = &s.kind {
+            if let ExprKind::Builtin {
+                op: Builtin::SyncUpdate(op),
+                args,
+            } = &strip_void(e).kind
+            {
+                if let Some(v) = args.first().and_then(cell_var) {
+                    updates.push((v, *op));
+                    return args.iter().fold(Effects::default(), |acc, a| {
+                        acc.union(&self.summaries.expr(&self.program, a))
+                    });
+                }
+            }
+        }
+        let nested = children(s);
+        if nested.is_empty() || matches!(s.kind, StmtKind::Fork { .. }) {
+            return self.effects(s);
+        }
+        let own = own_exprs(s).into_iter().fold(Effects::default(), |acc, e| {
+            acc.union(&self.summaries.expr(&self.program, e))
+        });
+        nested.into_iter().fold(own, |acc, c| {
+            acc.union(&self.effects_apart_from_updates(c, updates))
+        })
+    }
+
+    /// Calls `found` with each store into shared memory (or memory that may be shared) in
+    /// `s`: `Some((constant, type))` for `place = constant`, None for any other store (an
+    /// operator assignment, a `sh` local, a call that writes shared memory).
+    fn shared_stores(&self, s: &Stmt, found: &mut impl FnMut(Option<(i64, Type)>)) {
+        if let StmtKind::Decl { var, .. } = &s.kind {
+            if self.program.var(*var).sharity == Sharity::Shared {
+                found(None);
+            }
+        }
+        for e in own_exprs(s) {
+            self.shared_stores_in(e, found);
+        }
+        for c in children(s) {
+            self.shared_stores(c, found);
+        }
+    }
+
+    fn shared_stores_in(&self, e: &Expr, found: &mut impl FnMut(Option<(i64, Type)>)) {
+        let shared = |place: &Expr| object_of(&self.program, place).any();
+        match &e.kind {
+            ExprKind::Assign { place, value } if shared(place) => {
+                found(int_constant(value).map(|c| (c, place.ty.clone())))
+            }
+            ExprKind::CompoundAssign { place, .. } | ExprKind::IncDec { place, .. }
+                if shared(place) =>
+            {
+                found(None)
+            }
+            // An update of a named cell is not a store (`effects_apart_from_updates`).
+            ExprKind::Builtin {
+                op: Builtin::SyncUpdate(_),
+                args,
+            } if args.first().and_then(cell_var).is_some() => {}
+            ExprKind::Call { .. } | ExprKind::Builtin { .. }
+                if self.summaries.expr(&self.program, e).writes.any() =>
+            {
+                found(None)
+            }
+            _ => {}
+        }
+        e.for_each_child(|c| self.shared_stores_in(c, found));
     }
 
     /// Rule 4 for a loop with no cut inside that uses its loop group: `Split{if}` on the
@@ -54,7 +179,10 @@ impl Builder<'_> {
         self.append(in_kernel, Mode::Sync, &mut arm);
         self.close(&mut arm, CutReason::BlockEnd);
         ops.push(HostOp::Split(Split {
-            kind: SplitKind::If { cond: slot },
+            kind: SplitKind::If {
+                cond: slot,
+                loop_group: true,
+            },
             arms: vec![arm, Vec::new()],
             shared_frames: vec![frame, self.new_frame("(not entering)".into())],
             span: s.span,
@@ -128,5 +256,14 @@ impl Builder<'_> {
             shared_frame: frame,
             span,
         }));
+    }
+}
+
+/// The value of an integer constant, through conversions.
+fn int_constant(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::IntConst(c) => Some(*c),
+        ExprKind::Convert(x) => int_constant(x),
+        _ => None,
     }
 }

@@ -409,7 +409,7 @@ impl<'s> Builder<'s> {
         if mode == Mode::Async {
             return true;
         }
-        !(eff.needs_cut() || self.needs_subgroup(s))
+        !(self.cut_inside(s, eff) || self.needs_subgroup(s))
     }
 
     /// Whether `s` or a statement nested in it splits the group and depends on the subgroup.
