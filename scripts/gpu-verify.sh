@@ -345,7 +345,9 @@ for e in events:
         assert 0 <= e["ts"] and e["ts"] + e["dur"] <= end + 1e-3, e
 
 def tree(doc):
-    """Group instances outside `seq` bodies: construct, site, @, size, parent's construct, site."""
+    """Group instances outside `seq` bodies: construct, site, @, size, parent's construct, site.
+    Without the groups that hold their whole parent (size and @): a uniform condition forms
+    one in the simulator and none on the GPU; a group's parent is its nearest shown one."""
     g = {e["args"]["group"]: e["args"] for e in doc["traceEvents"]
          if e["ph"] == "X" and e["cat"] == "group"}
     def in_seq(a):
@@ -354,10 +356,17 @@ def tree(doc):
             if a["construct"] == "seq":
                 return True
         return False
+    def whole(a):
+        return "parent" in a and (g[a["parent"]]["size"], g[a["parent"]]["@"]) == (a["size"], a["@"])
+    def parent(a):
+        while "parent" in a:
+            a = g[a["parent"]]
+            if not whole(a):
+                return (a["construct"], a["site"])
+        return None
     return collections.Counter(
-        (a["construct"], a["site"], a["@"], a["size"],
-         (g[a["parent"]]["construct"], g[a["parent"]]["site"]) if "parent" in a else None)
-        for a in g.values() if not in_seq(a))
+        (a["construct"], a["site"], a["@"], a["size"], parent(a))
+        for a in g.values() if not in_seq(a) and not whole(a))
 
 sim = json.load(open(sys.argv[2]))
 if "cut" not in doc["otherData"] and "cut" not in sim["otherData"]:

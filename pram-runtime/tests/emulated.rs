@@ -970,8 +970,25 @@ fn device_schedule_timestamps_count_the_simulators_calls_and_forks() {
 /// its `@` and size, in a canonical order: the tree as the simulator's trace and the GPU's
 /// both describe it (the GPU's times and the order of concurrent siblings aside). Without
 /// the groups inside a `seq`: the simulator runs its body as a group of one, whose `if`s and
-/// loops form groups, and the GPU as one kernel, which forms none.
+/// loops form groups, and the GPU as one kernel, which forms none. Without the groups that
+/// hold their whole parent (its size and `@`): a uniform condition forms such a group in
+/// the simulator and none on the GPU (transform/src/rules/uniform.rs); a group's parent is
+/// its nearest ancestor that is shown.
 fn group_tree(t: &pram_trace::Trace) -> Vec<String> {
+    let whole = |g: &pram_trace::Group| {
+        g.parent
+            .is_some_and(|p| t.groups[p].size == g.size && t.groups[p].at == g.at)
+    };
+    let shown_parent = |g: &pram_trace::Group| {
+        let mut up = g.parent;
+        while let Some(p) = up {
+            if !whole(&t.groups[p]) {
+                return Some(p);
+            }
+            up = t.groups[p].parent;
+        }
+        None
+    };
     let in_seq = |g: &pram_trace::Group| {
         let mut up = g.parent;
         while let Some(p) = up {
@@ -985,9 +1002,9 @@ fn group_tree(t: &pram_trace::Trace) -> Vec<String> {
     let mut v: Vec<String> = t
         .groups
         .iter()
-        .filter(|g| !in_seq(g))
+        .filter(|g| !in_seq(g) && !whole(g))
         .map(|g| {
-            let parent = g.parent.map_or(String::from("-"), |p| {
+            let parent = shown_parent(g).map_or(String::from("-"), |p| {
                 let p = &t.groups[p];
                 format!("{} {}", p.construct.name(), p.site)
             });
@@ -1017,7 +1034,7 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
     let cases = [
         (
             "classroom-examples/sieve.fork",
-            8u32,
+            32u32,
             &[("N", 100)][..],
             false,
         ),
@@ -1041,7 +1058,7 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
             &[("N", 64)][..],
             true,
         ),
-        ("classroom-examples/matmul.fork", 16, &[("N", 4)][..], false),
+        ("classroom-examples/matmul.fork", 20, &[("N", 4)][..], false),
         (
             "classroom-examples/quicksort.fork",
             8,

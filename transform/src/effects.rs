@@ -333,7 +333,7 @@ fn address_reads(program: &Program, place: &Expr, x: &mut Exposed) {
     }
 }
 
-fn root_var(place: &Expr) -> Option<VarId> {
+pub(crate) fn root_var(place: &Expr) -> Option<VarId> {
     match &place.kind {
         ExprKind::Var(v) => Some(*v),
         ExprKind::Member { base, .. } => root_var(base),

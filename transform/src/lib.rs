@@ -35,8 +35,8 @@ pub const CODES: &[&Code] = &[&rules::E0501, &valid::E0590, &emit_cuda::E0591];
 /// handle, with its location.
 pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
     let source = program;
-    let program = &rules::recurring_starts_outlined(&rules::farms_in_async_code_as_blocks(
-        &rules::return_zero_at_end(program),
+    let program = &rules::uniform_conditions_shared(&rules::recurring_starts_outlined(
+        &rules::farms_in_async_code_as_blocks(&rules::return_zero_at_end(program)),
     ));
     let summaries = Summaries::new(program);
     // `main` first, then every other function that runs on the host.

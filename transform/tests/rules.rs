@@ -50,6 +50,7 @@ rule!(
     switch_in_kernel,
     rule3_switch_with_cuts,
     rule3_switch_conditional_break,
+    rule3_uniform_condition,
     sequence_conditional_host_op,
     sequence_nested_shared_write,
     rule6_async_barrier_under_private_condition,

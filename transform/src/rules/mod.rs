@@ -32,10 +32,12 @@ mod modes;
 mod outline;
 pub(crate) mod recursion;
 mod simple;
+mod uniform;
 
 pub(crate) use inline::only_inlined;
 pub use outline::recurring_starts_outlined;
 pub(crate) use simple::calls_async;
+pub use uniform::uniform_conditions_shared;
 
 pub const E0501: Code = Code {
     id: "E0501",

@@ -1,0 +1,457 @@
+//! Uniform conditions (issue 10's uniformity analysis): a private condition that every member
+//! of the group provably computes alike splits the group into one subgroup of all of them and
+//! an empty one. Where that subgroup is the group itself, the condition is as good as a
+//! shared one, and the rules run it without a split, a loop group or a restore (sieve's
+//! `for (k = 2; k * k <= N; k++) if (!composite[k]) ...`, Hillis–Steele's
+//! `for (d = 1; d < n; d = 2 * d)`).
+//!
+//! A private local is *uniform* in a function when its address is never taken and every
+//! assignment to it is a statement of synchronous code, outside `fork`, `seq` and `farm`
+//! bodies and under uniform conditions only, whose value is uniform: constants, shared
+//! variables and shared array cells at uniform indices (every member reads them in the same
+//! step), `groupsize()`, `@`, uniform locals, and operators on them. The set is the greatest
+//! fixpoint: start from every candidate and drop the ones an assignment disqualifies.
+//!
+//! The subgroup is the group itself only when every member is present. Members leave a
+//! group's lockstep at a private loop's exit (the others go on iterating) and at a `break`,
+//! `continue` or `return`. So inside a loop whose condition is not uniform a uniform
+//! condition stays private unless the code it guards does not depend on its group (no `$$`,
+//! `groupsize()`, `sh` local); and a function with such a statement has no uniform locals
+//! (the locals a loop changes differ once a member has left it early), so only conditions of
+//! shared variables and constants are uniform there. Inside a `seq` body conditions stay as they are: there a private
+//! condition forms a subgroup of one member, whose `groupsize()` is 1.
+
+use crate::effects::Summaries;
+use fork_frontend::hir::{
+    Expr, ExprKind, FnKind, Mode, Program, Sharity, Stmt, StmtKind, VarId, VarKind,
+};
+use fork_frontend::sync_calls::{children, own_exprs};
+use std::collections::BTreeSet;
+
+/// `program` with every uniform private condition of synchronous code marked shared (see the
+/// module documentation).
+pub fn uniform_conditions_shared(program: &Program) -> Program {
+    let summaries = Summaries::new(program);
+    let departing: Vec<bool> = program
+        .funcs
+        .iter()
+        .map(|f| {
+            let n = f.body.stmts.len();
+            (f.body.stmts.iter().enumerate()).any(|(i, s)| departs(s, i + 1 == n))
+        })
+        .collect();
+    let whole = entered_whole(program, &departing);
+    let mut out = program.clone();
+    for (i, f) in program.funcs.iter().enumerate() {
+        // A `straight` function also runs per processor, in asynchronous code.
+        if f.kind == FnKind::Straight {
+            continue;
+        }
+        // After a member leaves a loop early, the locals the loop changes differ.
+        let uniform = match departing[i] {
+            true => BTreeSet::new(),
+            false => uniform_locals(program, &f.locals, &f.body.stmts),
+        };
+        let cx = Cx {
+            program,
+            summaries: &summaries,
+            uniform: &uniform,
+            departs: departing[i],
+        };
+        for s in &mut out.funcs[i].body.stmts {
+            cx.mark(s, departing[i] || !whole[i], false);
+        }
+    }
+    out
+}
+
+/// Per function: whether every member of the calling group is present whenever it runs
+/// (`main`; a function whose every call is a whole statement's, or the value of one, of
+/// synchronous code where all of its caller's group is present, in a function entered so).
+/// A call under `&&`, `||` or `?:`, in a `seq`, or in a loop whose condition is not uniform
+/// runs with members absent.
+fn entered_whole(program: &Program, departing: &[bool]) -> Vec<bool> {
+    let mut sites = Vec::new();
+    for (i, f) in program.funcs.iter().enumerate() {
+        for s in &f.body.stmts {
+            call_sites(s, i, departing[i], false, &mut sites);
+        }
+    }
+    let mut whole = vec![true; program.funcs.len()];
+    loop {
+        let mut changed = false;
+        for &(caller, callee, ragged) in &sites {
+            if whole[callee] && (ragged || !whole[caller]) && callee != program.main.0 as usize {
+                whole[callee] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return whole;
+        }
+    }
+}
+
+/// The calls in `s` of function `caller`: (caller, callee, whether members may be absent).
+fn call_sites(
+    s: &Stmt,
+    caller: usize,
+    ragged: bool,
+    in_seq: bool,
+    out: &mut Vec<(usize, usize, bool)>,
+) {
+    fn calls(e: &Expr, masked: bool, out: &mut Vec<(usize, bool)>) {
+        match &e.kind {
+            ExprKind::Call { func, .. } => out.push((func.0 as usize, masked)),
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => {
+                calls(a, masked, out);
+                calls(b, true, out);
+                return;
+            }
+            ExprKind::Cond(c, a, b) => {
+                calls(c, masked, out);
+                calls(a, true, out);
+                calls(b, true, out);
+                return;
+            }
+            _ => {}
+        }
+        e.for_each_child(|c| calls(c, masked, out));
+    }
+    let mut found = Vec::new();
+    for e in own_exprs(s) {
+        calls(e, false, &mut found);
+    }
+    for (callee, masked) in found {
+        out.push((caller, callee, ragged || masked || in_seq));
+    }
+    let cond_uniform_loop = match &s.kind {
+        StmtKind::Loop { cond, .. } => cond.as_ref().is_none_or(|c| c.sharity == Sharity::Shared),
+        _ => true,
+    };
+    let (ragged, in_seq) = match &s.kind {
+        StmtKind::Fork { .. } | StmtKind::Start(_) => (false, false),
+        StmtKind::Seq(_) => (ragged, true),
+        // Conditions are marked after this analysis: a private loop condition counts as
+        // not uniform here.
+        StmtKind::Loop { .. } => (ragged || !cond_uniform_loop, in_seq),
+        _ => (ragged, in_seq),
+    };
+    for c in children(s) {
+        call_sites(c, caller, ragged, in_seq, out);
+    }
+}
+
+struct Cx<'a> {
+    program: &'a Program,
+    summaries: &'a Summaries,
+    uniform: &'a BTreeSet<VarId>,
+    /// The function leaves a construct early somewhere (`departs`).
+    departs: bool,
+}
+
+impl Cx<'_> {
+    /// Marks the uniform conditions of `s` shared. `ragged`: members of the current group may
+    /// be absent here; `in_seq`: inside a `seq` body.
+    fn mark(&self, s: &mut Stmt, ragged: bool, in_seq: bool) {
+        let group_dependent = |b: &Stmt| self.summaries.stmt(self.program, b).group_dependent;
+        let sync = s.mode == Mode::Sync && !in_seq;
+        // A loop's condition and step run in its loop group too.
+        let loop_free = !group_dependent(s);
+        match &mut s.kind {
+            StmtKind::If { cond, then, els } => {
+                let guarded_free =
+                    !group_dependent(then) && els.as_deref().is_none_or(|e| !group_dependent(e));
+                if sync && (!ragged || guarded_free) {
+                    self.share(cond);
+                }
+                self.mark(then, ragged, in_seq);
+                if let Some(e) = els {
+                    self.mark(e, ragged, in_seq);
+                }
+            }
+            StmtKind::Loop { cond, body, .. } => {
+                let mut uniform_loop = cond.is_none();
+                if let Some(c) = cond {
+                    if sync && (!ragged || loop_free) {
+                        self.share(c);
+                    }
+                    uniform_loop = c.sharity == Sharity::Shared;
+                }
+                self.mark(body, ragged || !uniform_loop, in_seq);
+            }
+            StmtKind::Switch { cond, cases } => {
+                let free = cases
+                    .iter()
+                    .all(|c| c.body.iter().all(|b| !group_dependent(b)));
+                if sync && (!ragged || free) {
+                    self.share(cond);
+                }
+                for b in cases.iter_mut().flat_map(|c| &mut c.body) {
+                    self.mark(b, ragged, in_seq);
+                }
+            }
+            StmtKind::Block(b) => b
+                .stmts
+                .iter_mut()
+                .for_each(|s| self.mark(s, ragged, in_seq)),
+            // A new group of the members present.
+            StmtKind::Fork { body, .. } | StmtKind::Start(body) => {
+                self.mark(body, self.departs, in_seq)
+            }
+            StmtKind::Seq(body) => self.mark(body, ragged, true),
+            StmtKind::Farm(body) => self.mark(body, ragged, in_seq),
+            _ => {}
+        }
+    }
+
+    fn share(&self, cond: &mut Expr) {
+        if cond.sharity == Sharity::Private && uniform(self.program, self.uniform, cond) {
+            cond.sharity = Sharity::Shared;
+        }
+    }
+}
+
+/// The uniform locals among `locals` of a body (the module documentation's fixpoint).
+fn uniform_locals(program: &Program, locals: &[VarId], body: &[Stmt]) -> BTreeSet<VarId> {
+    let mut set: BTreeSet<VarId> = locals
+        .iter()
+        .copied()
+        .filter(|&v| {
+            let var = program.var(v);
+            var.sharity == Sharity::Private
+                && !var.addr_taken
+                && matches!(var.kind, VarKind::Local { .. })
+                && var.ty.is_scalar()
+        })
+        .collect();
+    let mut defs = Vec::new();
+    for s in body {
+        definitions(s, &mut Vec::new(), true, &mut defs);
+    }
+    loop {
+        let before = set.len();
+        for d in &defs {
+            let ok = d.controlled
+                && d.conds.iter().all(|c| uniform(program, &set, c))
+                && d.value.is_none_or(|v| uniform(program, &set, v));
+            if !ok {
+                set.remove(&d.var);
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// An assignment to a local: under which conditions, with which value (None: one that keeps
+/// a uniform variable uniform, `v++`, a declaration without initialiser).
+struct Definition<'p> {
+    var: VarId,
+    value: Option<&'p Expr>,
+    conds: Vec<&'p Expr>,
+    /// In synchronous code, outside `fork`, `seq` and `farm` bodies, at statement level.
+    controlled: bool,
+}
+
+fn definitions<'p>(
+    s: &'p Stmt,
+    conds: &mut Vec<&'p Expr>,
+    controlled: bool,
+    out: &mut Vec<Definition<'p>>,
+) {
+    let controlled = controlled && s.mode == Mode::Sync;
+    let mut def = |var, value, conds: &Vec<&'p Expr>, controlled| {
+        out.push(Definition {
+            var,
+            value,
+            conds: conds.clone(),
+            controlled,
+        })
+    };
+    match &s.kind {
+        StmtKind::Decl { var, init } => {
+            let values = init.iter().flatten().map(|i| &i.value);
+            match init.as_deref() {
+                Some([one]) if one.offset == 0 => def(*var, Some(&one.value), conds, controlled),
+                None => def(*var, None, conds, controlled),
+                // An aggregate's initialiser: not a scalar candidate.
+                Some(_) => values.for_each(|v| def(*var, Some(v), conds, false)),
+            }
+        }
+        StmtKind::Expr(e) => statement_writes(e, conds, controlled, out),
+        StmtKind::Loop { step: Some(st), .. } => {
+            if let Some(c) = loop_cond(s) {
+                conds.push(c);
+            }
+            statement_writes(st, conds, controlled, out);
+            if loop_cond(s).is_some() {
+                conds.pop();
+            }
+        }
+        _ => {}
+    }
+    // Writes nested in other expressions (conditions, returns, arguments) disqualify.
+    if !matches!(s.kind, StmtKind::Expr(_)) {
+        for e in own_exprs(s) {
+            if !is_step(s, e) {
+                nested_writes(e, out);
+            }
+        }
+    }
+    let cond = match &s.kind {
+        StmtKind::If { cond, .. } | StmtKind::Switch { cond, .. } => Some(cond),
+        StmtKind::Loop { .. } => loop_cond(s),
+        _ => None,
+    };
+    let inside = controlled
+        && !matches!(
+            s.kind,
+            StmtKind::Fork { .. } | StmtKind::Seq(_) | StmtKind::Farm(_)
+        );
+    if let Some(c) = cond {
+        conds.push(c);
+    }
+    for c in children(s) {
+        definitions(c, conds, inside, out);
+    }
+    if cond.is_some() {
+        conds.pop();
+    }
+}
+
+fn loop_cond(s: &Stmt) -> Option<&Expr> {
+    match &s.kind {
+        StmtKind::Loop { cond, .. } => cond.as_ref(),
+        _ => None,
+    }
+}
+
+fn is_step(s: &Stmt, e: &Expr) -> bool {
+    matches!(&s.kind, StmtKind::Loop { step: Some(st), .. } if std::ptr::eq(st, e))
+}
+
+/// The writes of an expression statement (or a loop step): `v = e`, `v op= e`, `v++` at its
+/// top are definitions, any other write to a local disqualifies it.
+fn statement_writes<'p>(
+    e: &'p Expr,
+    conds: &[&'p Expr],
+    controlled: bool,
+    out: &mut Vec<Definition<'p>>,
+) {
+    let top = match &e.kind {
+        ExprKind::Convert(x) => x,
+        _ => e,
+    };
+    let (var, value, rest): (Option<VarId>, Option<&Expr>, Vec<&Expr>) = match &top.kind {
+        ExprKind::Assign { place, value } => match place.kind {
+            ExprKind::Var(v) => (Some(v), Some(&**value), vec![&**value]),
+            _ => (None, None, vec![top]),
+        },
+        ExprKind::CompoundAssign { place, rhs, .. } => match place.kind {
+            ExprKind::Var(v) => (Some(v), Some(&**rhs), vec![&**rhs]),
+            _ => (None, None, vec![top]),
+        },
+        ExprKind::IncDec { place, .. } => match place.kind {
+            ExprKind::Var(v) => (Some(v), None, vec![]),
+            _ => (None, None, vec![top]),
+        },
+        _ => (None, None, vec![top]),
+    };
+    if let Some(var) = var {
+        out.push(Definition {
+            var,
+            value,
+            conds: conds.to_vec(),
+            controlled,
+        });
+    }
+    for r in rest {
+        nested_writes(r, out);
+    }
+}
+
+/// Every local written inside `e`: disqualified.
+fn nested_writes(e: &Expr, out: &mut Vec<Definition<'_>>) {
+    if let ExprKind::Assign { place, .. }
+    | ExprKind::CompoundAssign { place, .. }
+    | ExprKind::IncDec { place, .. } = &e.kind
+    {
+        if let ExprKind::Var(var) = place.kind {
+            out.push(Definition {
+                var,
+                value: None,
+                conds: Vec::new(),
+                controlled: false,
+            });
+        }
+    }
+    e.for_each_child(|c| nested_writes(c, out));
+}
+
+/// Whether every member of a group computes `e` alike, in lockstep.
+fn uniform(program: &Program, locals: &BTreeSet<VarId>, e: &Expr) -> bool {
+    let all = |e: &Expr| {
+        let mut ok = true;
+        e.for_each_child(|c| ok = ok && uniform(program, locals, c));
+        ok
+    };
+    match &e.kind {
+        ExprKind::IntConst(_)
+        | ExprKind::FloatConst(_)
+        | ExprKind::Str(_)
+        | ExprKind::GroupSize
+        | ExprKind::At
+        | ExprKind::StartedProcs => true,
+        ExprKind::Var(v) => program.var(*v).sharity == Sharity::Shared || locals.contains(v),
+        // A shared cell at a uniform address: `a[k]`, `s.f`.
+        ExprKind::Deref(_) | ExprKind::Member { .. } => {
+            shared_cell(program, e) && address_uniform(program, locals, e)
+        }
+        ExprKind::Convert(_)
+        | ExprKind::Unary(..)
+        | ExprKind::Binary(..)
+        | ExprKind::PtrOffset { .. }
+        | ExprKind::PtrDiff { .. }
+        | ExprKind::LogAnd(..)
+        | ExprKind::LogOr(..)
+        | ExprKind::Cond(..) => all(e),
+        ExprKind::Decay(x) | ExprKind::AddrOf(x) => {
+            shared_cell(program, x) && address_uniform(program, locals, x)
+        }
+        _ => false,
+    }
+}
+
+/// Whether the lvalue `place` lies in a named shared variable.
+fn shared_cell(program: &Program, place: &Expr) -> bool {
+    crate::effects::root_var(place).is_some_and(|v| program.var(v).sharity == Sharity::Shared)
+}
+
+/// Whether the address of the lvalue `place` is the same for every member.
+fn address_uniform(program: &Program, locals: &BTreeSet<VarId>, place: &Expr) -> bool {
+    match &place.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Member { base, .. } => address_uniform(program, locals, base),
+        ExprKind::Deref(p) => uniform(program, locals, p),
+        _ => false,
+    }
+}
+
+/// Whether `s` (or a statement in it) leaves a construct early: `break`, `continue`, or a
+/// `return` that is not the last statement of the body (`last`).
+fn departs(s: &Stmt, last: bool) -> bool {
+    match &s.kind {
+        StmtKind::Break | StmtKind::Continue => true,
+        StmtKind::Return(_) => !last,
+        StmtKind::Block(b) => {
+            let n = b.stmts.len();
+            b.stmts
+                .iter()
+                .enumerate()
+                .any(|(i, s)| departs(s, last && i + 1 == n))
+        }
+        _ => children(s).into_iter().any(|c| departs(c, false)),
+    }
+}
