@@ -14,12 +14,14 @@
 //!
 //! The subgroup is the group itself only when every member is present. Members leave a
 //! group's lockstep at a private loop's exit (the others go on iterating) and at a `break`,
-//! `continue` or `return`. So inside a loop whose condition is not uniform a uniform
-//! condition stays private unless the code it guards does not depend on its group (no `$$`,
-//! `groupsize()`, `sh` local); and a function with such a statement has no uniform locals
-//! (the locals a loop changes differ once a member has left it early), so only conditions of
-//! shared variables and constants are uniform there. Inside a `seq` body conditions stay as they are: there a private
-//! condition forms a subgroup of one member, whose `groupsize()` is 1.
+//! `continue` or `return`, and a function called under `&&`, `||`, `?:`, in a `seq` or in
+//! such a loop runs with members absent (`entered_whole`). There a uniform condition stays
+//! private unless the code it guards does not depend on its group (no `$$`, `groupsize()`,
+//! `sh` local, group construct or host call). A function with a `break`, `continue` or
+//! early `return` has no uniform locals (the locals a loop changes differ once a member has
+//! left it early), so only conditions of shared variables and constants are uniform there.
+//! Inside a `seq` body conditions stay as they are: there a private condition forms a
+//! subgroup of one member, whose `groupsize()` is 1.
 
 use crate::effects::Summaries;
 use fork_frontend::hir::{
@@ -154,7 +156,11 @@ impl Cx<'_> {
     /// Marks the uniform conditions of `s` shared. `ragged`: members of the current group may
     /// be absent here; `in_seq`: inside a `seq` body.
     fn mark(&self, s: &mut Stmt, ragged: bool, in_seq: bool) {
-        let group_dependent = |b: &Stmt| self.summaries.stmt(self.program, b).group_dependent;
+        // A group construct or host call inside (a `farm`, a `sync` callee) sees the group too.
+        let group_dependent = |b: &Stmt| {
+            let e = self.summaries.stmt(self.program, b);
+            e.group_dependent || e.host
+        };
         let sync = s.mode == Mode::Sync && !in_seq;
         // A loop's condition and step run in its loop group too.
         let loop_free = !group_dependent(s);
