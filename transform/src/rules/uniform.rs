@@ -24,6 +24,7 @@
 //! subgroup of one member, whose `groupsize()` is 1.
 
 use crate::effects::Summaries;
+use crate::rules::simple::strip_void;
 use fork_frontend::hir::{
     Expr, ExprKind, FnKind, Mode, Program, Sharity, Stmt, StmtKind, VarId, VarKind,
 };
@@ -278,12 +279,11 @@ fn definitions<'p>(
     };
     match &s.kind {
         StmtKind::Decl { var, init } => {
-            let values = init.iter().flatten().map(|i| &i.value);
             match init.as_deref() {
                 Some([one]) if one.offset == 0 => def(*var, Some(&one.value), conds, controlled),
                 None => def(*var, None, conds, controlled),
-                // An aggregate's initialiser: not a scalar candidate.
-                Some(_) => values.for_each(|v| def(*var, Some(v), conds, false)),
+                // An aggregate's initialiser: no scalar candidate has one.
+                Some(_) => def(*var, None, conds, false),
             }
         }
         StmtKind::Expr(e) => statement_writes(e, conds, controlled, out),
@@ -346,10 +346,7 @@ fn statement_writes<'p>(
     controlled: bool,
     out: &mut Vec<Definition<'p>>,
 ) {
-    let top = match &e.kind {
-        ExprKind::Convert(x) => x,
-        _ => e,
-    };
+    let top = strip_void(e);
     let (var, value, rest): (Option<VarId>, Option<&Expr>, Vec<&Expr>) = match &top.kind {
         ExprKind::Assign { place, value } => match place.kind {
             ExprKind::Var(v) => (Some(v), Some(&**value), vec![&**value]),
