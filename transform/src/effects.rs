@@ -3,6 +3,7 @@
 //! (`straight`, barrier-free `async`) count with their callee's summary, computed to a fixpoint
 //! over the call graph (recursion allowed).
 
+use crate::points_to::PointsTo;
 use fork_frontend::hir::{
     Builtin, Expr, ExprKind, FnKind, FuncId, Program, Sharity, Stmt, StmtKind, VarId, VarKind,
 };
@@ -83,12 +84,15 @@ impl Effects {
 /// Per-function summaries: what a call of the function does.
 pub struct Summaries {
     pub per_func: Vec<Effects>,
+    /// Where pointer parameters point (`object_of`).
+    pub points_to: PointsTo,
 }
 
 impl Summaries {
     pub fn new(program: &Program) -> Summaries {
         let mut s = Summaries {
             per_func: vec![Effects::default(); program.funcs.len()],
+            points_to: PointsTo::new(program),
         };
         loop {
             let mut changed = false;
@@ -196,7 +200,7 @@ impl Summaries {
     fn walk(&self, program: &Program, e: &Expr, read: bool, acc: &mut Effects) {
         match &e.kind {
             ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Member { .. } if read => {
-                acc.reads.union(&object_of(program, e));
+                acc.reads.union(&self.object_of(program, e));
                 self.walk(program, e, false, acc);
             }
             ExprKind::Var(_) => {}
@@ -242,29 +246,28 @@ impl Summaries {
         }
     }
 
+    /// The shared objects an lvalue may lie in: its root variable when it is named (through
+    /// members, `*(&v + i)`, `*(array + i)`) or the variables a pointer parameter points into
+    /// (`PointsTo`), none of them private; unknown when reached through another pointer.
+    pub(crate) fn object_of(&self, program: &Program, place: &Expr) -> Objects {
+        match self.points_to.place_roots(program, place) {
+            Some(roots) => Objects {
+                vars: (roots.into_iter())
+                    .filter(|&v| program.var(v).sharity == Sharity::Shared)
+                    .collect(),
+                unknown: false,
+            },
+            None => Objects {
+                vars: BTreeSet::new(),
+                unknown: true,
+            },
+        }
+    }
+
     /// The write of an assignment's place, and the reads its address needs.
     fn write(&self, program: &Program, place: &Expr, acc: &mut Effects) {
-        acc.writes.union(&object_of(program, place));
+        acc.writes.union(&self.object_of(program, place));
         self.walk(program, place, false, acc);
-    }
-}
-
-/// The shared object an lvalue denotes: its root variable when it is named (through members,
-/// `*(&v + i)`, `*(array + i)`), nothing when that is private, unknown when reached through a
-/// pointer value.
-pub(crate) fn object_of(program: &Program, place: &Expr) -> Objects {
-    match root_var(place) {
-        Some(v) => Objects {
-            vars: match program.var(v).sharity {
-                Sharity::Shared => BTreeSet::from([v]),
-                Sharity::Private => BTreeSet::new(),
-            },
-            unknown: false,
-        },
-        None => Objects {
-            vars: BTreeSet::new(),
-            unknown: true,
-        },
     }
 }
 

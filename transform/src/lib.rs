@@ -15,6 +15,7 @@ pub mod host_program;
 pub mod lifetimes;
 mod phases;
 pub mod plan;
+pub mod points_to;
 pub mod print;
 pub mod regions;
 pub mod rules;
@@ -35,9 +36,11 @@ pub const CODES: &[&Code] = &[&rules::E0501, &valid::E0590, &emit_cuda::E0591];
 /// handle, with its location.
 pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
     let source = program;
-    let program = &rules::uniform_conditions_shared(&rules::recurring_starts_outlined(
-        &rules::farms_in_async_code_as_blocks(&rules::return_zero_at_end(program)),
-    ));
+    let (program, cyclic_loops) =
+        rules::uniform_conditions_shared(&rules::recurring_starts_outlined(
+            &rules::farms_in_async_code_as_blocks(&rules::return_zero_at_end(program)),
+        ));
+    let program = &program;
     let summaries = Summaries::new(program);
     // `main` first, then every other function that runs on the host.
     let mut host_funcs = vec![program.main];
@@ -56,7 +59,7 @@ pub fn transform(program: &Program) -> Result<Plan, Vec<Diagnostic>> {
         .enumerate()
         .map(|(i, f)| (*f, HostFnId(i as u32)))
         .collect();
-    let mut builder = rules::Builder::new(program.clone(), &summaries, ids);
+    let mut builder = rules::Builder::new(program.clone(), &summaries, cyclic_loops, ids);
     let mut functions = Vec::new();
     for func in host_funcs {
         let f = program.func(func);

@@ -360,7 +360,9 @@ c_structs! {
         /// device schedule: the faulting step's group instance and step (fk_drains)
         group: i32,
         step: u32,
-        pad: i32,
+        /// the iterations of loops inside kernels the faulting thread had begun in its step
+        /// (`FkThread::iters`): a fault in an earlier iteration comes first
+        iters: u32,
     }
 
     /// Why the recorded fault is a limit or a conflict (FkLimits::why).

@@ -4,9 +4,11 @@
 //! writes.
 
 use super::*;
-use crate::effects::{object_of, Effects, Objects};
+use crate::effects::{Effects, Objects};
 use crate::plan::{HostLoop, Split, SplitKind};
+use crate::rules::outline::exprs_mut;
 use crate::rules::simple::{cell_var, strip_void};
+use crate::rules::uniform::widened;
 use fork_frontend::hir::{Builtin, MpOp, VarId};
 use fork_frontend::sync_calls::{children, own_exprs};
 
@@ -39,13 +41,27 @@ impl Builder<'_> {
     /// every shared store in it stores one and the same integer constant into cells of one
     /// type (so the stores leave the same memory in any order, and never conflict under
     /// `--crcw common`). Sieve's crossing-out loop is one: `composite[j] = 1`.
+    ///
+    /// In a loop that deals out a counter `i` over its group (`uniform::CyclicLoops`), the
+    /// cells `b[i]` of a fixed base `b` (an array, or a pointer parameter that keeps its
+    /// value) belong to one iteration of one member: the rest of the loop must be order-free
+    /// with them taken as private, and the variables of a base it writes at `i` may not be
+    /// touched otherwise. Hillis–Steele's `for (i = $$; i < n; i += groupsize()) b[i] = ...
+    /// a[i - d] + a[i]` is one where `a` and `b` point into distinct arrays (`PointsTo`).
     pub(crate) fn order_free(&self, s: &Stmt) -> bool {
         if !matches!(s.kind, StmtKind::Loop { .. }) {
             return false;
         }
+        let mut rest = s.clone();
+        let mut cells = Vec::new();
+        if let Some(&i) = self.cyclic_loops.get(&(self.func, s.span)) {
+            exprs_mut(&mut rest, &mut |e| {
+                self.counter_cells_private(e, i, Access::Read, &mut cells)
+            });
+        }
         let mut updates = Vec::new();
-        let eff = self.effects_apart_from_updates(s, &mut updates);
-        let cells = Objects {
+        let eff = self.effects_apart_from_updates(&rest, &mut updates);
+        let updated = Objects {
             vars: updates.iter().map(|&(v, _)| v).collect(),
             unknown: false,
         };
@@ -56,18 +72,92 @@ impl Builder<'_> {
             || eff.prints
             || eff.multiprefix
             || eff.writes.may_overlap(&eff.reads)
-            || cells.may_overlap(&eff.reads)
-            || cells.may_overlap(&eff.writes)
+            || updated.may_overlap(&eff.reads)
+            || updated.may_overlap(&eff.writes)
             || !one_operator
         {
             return false;
         }
+        let mut changed = eff.writes.clone();
+        changed.union(&updated);
+        let mut touched = changed.clone();
+        touched.union(&eff.reads);
+        let cells_apart = cells.iter().all(|c| {
+            !c.objects.may_overlap(&changed)
+                && (!c.written
+                    || !c.objects.may_overlap(&touched)
+                        && (cells.iter())
+                            .all(|o| o.base == c.base || !o.objects.may_overlap(&c.objects)))
+        });
         let mut first = None;
         let mut same = true;
-        self.shared_stores(s, &mut |store| {
+        self.shared_stores(&rest, &mut |store| {
             same &= store.is_some() && *first.get_or_insert(store.clone()) == store;
         });
-        same
+        same && cells_apart
+    }
+
+    /// Replaces each cell `b[i]` in `e` of a fixed base `b` at the counter `i` by `i` itself
+    /// (a private variable: what the rest of the loop does without the cell) and records it in
+    /// `cells`. A cell whose address is taken is kept: the pointer may leave it.
+    fn counter_cells_private(
+        &self,
+        e: &mut Expr,
+        i: VarId,
+        access: Access,
+        cells: &mut Vec<CounterCell>,
+    ) {
+        if access != Access::Address {
+            if let Some(base) = self.counter_cell_base(e, i) {
+                cells.push(CounterCell {
+                    base,
+                    objects: self.summaries.object_of(&self.program, e),
+                    written: access == Access::Write,
+                });
+                e.kind = ExprKind::Var(i);
+                return;
+            }
+        }
+        let mut go = |c: &mut Expr, a| self.counter_cells_private(c, i, a, cells);
+        match &mut e.kind {
+            ExprKind::AddrOf(x) | ExprKind::Decay(x) => go(x, Access::Address),
+            ExprKind::Member { base, .. } => go(base, access),
+            ExprKind::Assign { place, value } => {
+                go(place, Access::Write);
+                go(value, Access::Read);
+            }
+            ExprKind::CompoundAssign { place, rhs, .. } => {
+                go(place, Access::Write);
+                go(rhs, Access::Read);
+            }
+            ExprKind::IncDec { place, .. } => go(place, Access::Write),
+            _ => e.for_each_child_mut(|c| go(c, Access::Read)),
+        }
+    }
+
+    /// The base of `e` when it is `b[i]` at the counter `i`: `b` an array variable or a
+    /// pointer parameter whose targets are known (so it keeps its value, `PointsTo`).
+    fn counter_cell_base(&self, e: &Expr, i: VarId) -> Option<VarId> {
+        let ExprKind::Deref(p) = &e.kind else {
+            return None;
+        };
+        let ExprKind::PtrOffset { ptr, index, .. } = &p.kind else {
+            return None;
+        };
+        if widened(index) != Some(i) {
+            return None;
+        }
+        let program = &self.program;
+        match &ptr.kind {
+            ExprKind::Decay(x) => match x.kind {
+                ExprKind::Var(v) => Some(v),
+                _ => None,
+            },
+            ExprKind::Var(v) => (self.summaries.points_to)
+                .pointer_targets(program, ptr)
+                .map(|_| *v),
+            _ => None,
+        }
     }
 
     /// The effects of `s` without its statements `syncadd(&v, e);` (and the other updates
@@ -120,7 +210,7 @@ impl Builder<'_> {
     }
 
     fn shared_stores_in(&self, e: &Expr, found: &mut impl FnMut(Option<(i64, Type)>)) {
-        let shared = |place: &Expr| object_of(&self.program, place).any();
+        let shared = |place: &Expr| self.summaries.object_of(&self.program, place).any();
         match &e.kind {
             ExprKind::Assign { place, value } if shared(place) => {
                 found(int_constant(value).map(|c| (c, place.ty.clone())))
@@ -257,6 +347,21 @@ impl Builder<'_> {
             span,
         }));
     }
+}
+
+/// How an expression is used: its value read, written as a place, or its address taken.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    Write,
+    Address,
+}
+
+/// A cell `base[i]` of a cyclic loop at its counter (`order_free`).
+struct CounterCell {
+    base: VarId,
+    objects: Objects,
+    written: bool,
 }
 
 /// The value of an integer constant, through conversions.

@@ -37,7 +37,7 @@ mod uniform;
 pub(crate) use inline::only_inlined;
 pub use outline::recurring_starts_outlined;
 pub(crate) use simple::calls_async;
-pub use uniform::uniform_conditions_shared;
+pub use uniform::{uniform_conditions_shared, CyclicLoops};
 
 pub const E0501: Code = Code {
     id: "E0501",
@@ -73,6 +73,8 @@ pub struct Builder<'s> {
     pub shared_homes: HashMap<VarId, (SharedFrameId, u64)>,
     pub diagnostics: Vec<Diagnostic>,
     pub(crate) summaries: &'s Summaries,
+    /// The loops that deal out a counter over their whole group (`uniform`).
+    pub(crate) cyclic_loops: CyclicLoops,
     host_fns: HashMap<FuncId, HostFnId>,
     pub(crate) func: FuncId,
     open: Option<OpenKernel>,
@@ -99,6 +101,7 @@ impl<'s> Builder<'s> {
     pub fn new(
         program: Program,
         summaries: &'s Summaries,
+        cyclic_loops: CyclicLoops,
         host_fns: HashMap<FuncId, HostFnId>,
     ) -> Builder<'s> {
         Builder {
@@ -109,6 +112,7 @@ impl<'s> Builder<'s> {
             shared_homes: HashMap::new(),
             diagnostics: Vec::new(),
             summaries,
+            cyclic_loops,
             host_fns,
             open: None,
             scopes: Vec::new(),

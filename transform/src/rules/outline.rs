@@ -267,7 +267,7 @@ fn uses(s: &Stmt, out: &mut BTreeSet<VarId>) {
 }
 
 /// Applies `f` to every expression of `s` itself and of the statements nested in it.
-fn exprs_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
+pub(crate) fn exprs_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
     match &mut s.kind {
         StmtKind::Expr(e) | StmtKind::Return(Some(e)) => f(e),
         StmtKind::Decl { init, .. } => init.iter_mut().flatten().for_each(|i| f(&mut i.value)),

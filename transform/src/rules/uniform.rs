@@ -26,14 +26,27 @@
 use crate::effects::Summaries;
 use crate::rules::simple::strip_void;
 use fork_frontend::hir::{
-    Expr, ExprKind, FnKind, Mode, Program, Sharity, Stmt, StmtKind, VarId, VarKind,
+    BinOp, CompoundOp, Expr, ExprKind, FnKind, FuncId, Mode, Program, Sharity, Stmt, StmtKind,
+    Type, VarId, VarKind,
 };
+use fork_frontend::source::Span;
 use fork_frontend::sync_calls::{children, own_exprs};
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+
+/// The loops of synchronous code that deal a counter out cyclically over their whole group:
+/// `for (i = $$; i < e; i += groupsize())` (the assignment `i = $$` is the statement before
+/// the loop), where every member of the group is present, `e` is uniform (or the condition
+/// is) and nothing else in the loop assigns `i`, a private local whose address is never
+/// taken. The members that enter are those with `$$ < e`, so `groupsize()` in the loop is
+/// their number and no two iterations of any members see the same `i`: a cell at index `i`
+/// belongs to one iteration of one member (`rules::loops::order_free`). By function and
+/// the loop's span; the value is the counter.
+pub type CyclicLoops = HashMap<(FuncId, Span), VarId>;
 
 /// `program` with every uniform private condition of synchronous code marked shared (see the
-/// module documentation).
-pub fn uniform_conditions_shared(program: &Program) -> Program {
+/// module documentation), and the loops that deal out a counter over a whole group.
+pub fn uniform_conditions_shared(program: &Program) -> (Program, CyclicLoops) {
     let summaries = Summaries::new(program);
     let departing: Vec<bool> = program
         .funcs
@@ -45,6 +58,7 @@ pub fn uniform_conditions_shared(program: &Program) -> Program {
         .collect();
     let whole = entered_whole(program, &departing);
     let mut out = program.clone();
+    let cyclic = RefCell::new(CyclicLoops::new());
     for (i, f) in program.funcs.iter().enumerate() {
         // A `straight` function also runs per processor, in asynchronous code.
         if f.kind == FnKind::Straight {
@@ -60,12 +74,14 @@ pub fn uniform_conditions_shared(program: &Program) -> Program {
             summaries: &summaries,
             uniform: &uniform,
             departs: departing[i],
+            func: FuncId(i as u32),
+            cyclic: &cyclic,
         };
         for s in &mut out.funcs[i].body.stmts {
             cx.mark(s, departing[i] || !whole[i], false);
         }
     }
-    out
+    (out, cyclic.into_inner())
 }
 
 /// Per function: whether every member of the calling group is present whenever it runs
@@ -151,6 +167,8 @@ struct Cx<'a> {
     uniform: &'a BTreeSet<VarId>,
     /// The function leaves a construct early somewhere (`departs`).
     departs: bool,
+    func: FuncId,
+    cyclic: &'a RefCell<CyclicLoops>,
 }
 
 impl Cx<'_> {
@@ -198,10 +216,17 @@ impl Cx<'_> {
                     self.mark(b, ragged, in_seq);
                 }
             }
-            StmtKind::Block(b) => b
-                .stmts
-                .iter_mut()
-                .for_each(|s| self.mark(s, ragged, in_seq)),
+            StmtKind::Block(b) => {
+                for k in 0..b.stmts.len() {
+                    self.mark(&mut b.stmts[k], ragged, in_seq);
+                    if k > 0 && sync && !ragged {
+                        let (init, lp) = (&b.stmts[k - 1], &b.stmts[k]);
+                        if let Some(i) = self.cyclic_counter(init, lp) {
+                            self.cyclic.borrow_mut().insert((self.func, lp.span), i);
+                        }
+                    }
+                }
+            }
             // A new group of the members present.
             StmtKind::Fork { body, .. } | StmtKind::Start(body) => {
                 self.mark(body, self.departs, in_seq)
@@ -210,6 +235,74 @@ impl Cx<'_> {
             StmtKind::Farm(body) => self.mark(body, ragged, in_seq),
             _ => {}
         }
+    }
+
+    /// The counter of `lp` when `init; lp` is a cyclic loop (`CyclicLoops`) in a group whose
+    /// members are all present.
+    fn cyclic_counter(&self, init: &Stmt, lp: &Stmt) -> Option<VarId> {
+        let StmtKind::Loop {
+            cond,
+            step: Some(step),
+            body,
+            ..
+        } = &lp.kind
+        else {
+            return None;
+        };
+        let i = match &init.kind {
+            StmtKind::Expr(e) => match &strip_void(e).kind {
+                ExprKind::Assign { place, value } => match (&place.kind, &widen_source(value).kind)
+                {
+                    (ExprKind::Var(i), ExprKind::DollarDollar) => *i,
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            StmtKind::Decl { var, init: Some(v) } => match v.as_slice() {
+                [one]
+                    if one.offset == 0
+                        && matches!(widen_source(&one.value).kind, ExprKind::DollarDollar) =>
+                {
+                    *var
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let var = self.program.var(i);
+        let counter_ok = var.sharity == Sharity::Private
+            && !var.addr_taken
+            && matches!(var.kind, VarKind::Local { .. })
+            && matches!(var.ty, Type::Int(k) if k.bytes() >= 4);
+        // The members that enter are those with `$$ < e`, or all of them.
+        let enters_prefix = match cond {
+            None => true,
+            Some(c) if c.sharity == Sharity::Shared => true,
+            Some(c) => match &c.kind {
+                ExprKind::Binary(BinOp::Lt | BinOp::Le, a, e)
+                | ExprKind::Binary(BinOp::Gt | BinOp::Ge, e, a) => {
+                    widened(a) == Some(i) && uniform(self.program, self.uniform, e)
+                }
+                _ => false,
+            },
+        };
+        let steps_by_groupsize = match &strip_void(step).kind {
+            ExprKind::CompoundAssign {
+                place,
+                op: CompoundOp::Arith(BinOp::Add),
+                rhs,
+                ..
+            } => {
+                matches!(place.kind, ExprKind::Var(v) if v == i)
+                    && matches!(widen_source(rhs).kind, ExprKind::GroupSize)
+            }
+            _ => false,
+        };
+        let mut assigned = false;
+        let mut note = |e: &Expr| assigned |= assigns(e, i);
+        cond.iter().for_each(&mut note);
+        each_expr(body, &mut note);
+        (counter_ok && enters_prefix && steps_by_groupsize && !assigned).then_some(i)
     }
 
     fn share(&self, cond: &mut Expr) {
@@ -325,6 +418,45 @@ fn definitions<'p>(
     if cond.is_some() {
         conds.pop();
     }
+}
+
+/// The variable `e` reads through conversions to integers at least as wide (which keep the
+/// order of non-negative values and tell distinct values apart).
+pub(crate) fn widened(e: &Expr) -> Option<VarId> {
+    match &widen_source(e).kind {
+        ExprKind::Var(v) => Some(*v),
+        _ => None,
+    }
+}
+
+/// `e` without its widening integer conversions.
+fn widen_source(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Convert(x) => match (&e.ty, &x.ty) {
+            (Type::Int(to), Type::Int(from)) if to.bytes() >= from.bytes() => widen_source(x),
+            _ => e,
+        },
+        _ => e,
+    }
+}
+
+/// Whether `e` assigns `v` anywhere inside it.
+fn assigns(e: &Expr, v: VarId) -> bool {
+    let own = match &e.kind {
+        ExprKind::Assign { place, .. }
+        | ExprKind::CompoundAssign { place, .. }
+        | ExprKind::IncDec { place, .. } => matches!(place.kind, ExprKind::Var(w) if w == v),
+        _ => false,
+    };
+    let mut nested = false;
+    e.for_each_child(|c| nested |= assigns(c, v));
+    own || nested
+}
+
+/// Calls `f` with every top-level expression of `s` and of the statements nested in it.
+fn each_expr(s: &Stmt, f: &mut impl FnMut(&Expr)) {
+    own_exprs(s).into_iter().for_each(&mut *f);
+    children(s).into_iter().for_each(|c| each_expr(c, f));
 }
 
 fn loop_cond(s: &Stmt) -> Option<&Expr> {
