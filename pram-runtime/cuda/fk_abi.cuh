@@ -212,7 +212,9 @@ struct FkFault {
     // device schedule: the faulting step's group instance and step (fk_drains)
     int group;
     unsigned step;
-    int pad;
+    // the iterations of loops inside kernels the faulting thread had begun in its step
+    // (`FkThread::iters`): a fault in an earlier iteration comes first
+    unsigned iters;
 };
 static_assert(sizeof(FkFault) == 56, "FkFault: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
@@ -228,7 +230,7 @@ static_assert(__builtin_offsetof(FkFault, size) == 36, "FkFault::size: the layou
 static_assert(__builtin_offsetof(FkFault, lock) == 40, "FkFault::lock: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkFault, group) == 44, "FkFault::group: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkFault, step) == 48, "FkFault::step: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkFault, pad) == 52, "FkFault::pad: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, iters) == 52, "FkFault::iters: the layout of transform::emit_cuda::abi");
 #endif
 
 // Why the recorded fault is a limit or a conflict (FkLimits::why).

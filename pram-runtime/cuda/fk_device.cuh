@@ -41,6 +41,8 @@ struct FkThread {
     unsigned sub;       // segment of a block region's launch (0 outside regions)
     unsigned key;       // printf order key: $$ in synchronous, __PROC_NR__ in asynchronous code
     unsigned seq;       // printf records of this thread in this launch
+    unsigned iters;     // iterations of loops inside the kernel begun in this step: in lockstep
+                        // a later iteration is a later step (fk_fault_precedes)
 #ifdef FK_SCHEDULE_DEVICE
     int sp;             // the processor's frame height: its output order key (fk_schedule.cuh)
     int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a
@@ -102,6 +104,7 @@ __device__ bool fk_fault_precedes(const FkThread *th, int why) {
 #endif
     bool conflict = why == FK_CONFLICT, recorded = fk_limits.why->limit == FK_CONFLICT;
     if (conflict != recorded) return recorded;
+    if (th->iters != f->iters) return th->iters < f->iters;
     return th->proc < f->proc;
 }
 
@@ -128,6 +131,7 @@ __device__ __noinline__ bool fk_fault_v(int site, FkThread th, fk_i64 value, int
         f->value = value;
         f->object = object;
         f->size = (int)size;
+        f->iters = th.iters;
         fk_limits.why->limit = why;
         fk_limits.why->proc = 0;
 #ifdef FK_SCHEDULE_DEVICE
@@ -248,7 +252,8 @@ extern "C" __global__ void fk_limit_hit(int g, int site, int why, unsigned launc
 
 // An iteration of a loop inside a kernel; every 1024th tests the limits and whether another
 // processor faulted. True: leave the loop (the run stops).
-__device__ inline bool fk_spin(fk_u64 *it, int site, const FkThread *th) {
+__device__ inline bool fk_spin(fk_u64 *it, int site, FkThread *th) {
+    th->iters++;
     if ((++*it & 1023) != 0) return false;
     return fk_limit(*it, site, *th);
 }
@@ -599,6 +604,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->sub = 0;
     th->key = sync ? (unsigned)t : (unsigned)proc;
     th->seq = 0;
+    th->iters = 0;
     return true;
 }
 
@@ -1136,7 +1142,10 @@ __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
     return FkRegion{slot_base, launch, 0};
 }
 #define FK_R_BODY(K, TH) K##_body(&TH)
-__device__ inline void fk_region_thread(FkThread *th, const FkRegion &, unsigned sub) { th->sub = sub; }
+__device__ inline void fk_region_thread(FkThread *th, const FkRegion &, unsigned sub) {
+    th->sub = sub;
+    th->iters = 0;
+}
 // The host numbers launches itself.
 __device__ inline void fk_region_end(const FkRegion &) {}
 #endif

@@ -344,6 +344,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->sub = 0;
     th->key = sync ? (unsigned)s->rank : (unsigned)p;
     th->seq = 0;
+    th->iters = 0;
     th->sp = s->sp;
     th->key_group = s->group;
 }
@@ -812,6 +813,7 @@ __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
 // which it stored when it arrived at the region (fk_arrive), and the region's group.
 __device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub) {
     th->sub = sub;
+    th->iters = 0;
     th->sp = fk_d.procs[th->proc].sp;
     th->key_group = r.group;
 }

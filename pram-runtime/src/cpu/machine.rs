@@ -299,17 +299,36 @@ impl HostMachine for Machine<'_> {
         if kernel.mode == Mode::Sync {
             self.mem.begin_step(self.config.crcw);
         }
+        // Of the faults of one launch the simulator's first: the earliest iteration of a loop
+        // inside the kernel, then the lowest processor. The step limit stops at once.
+        let mut first_fault: Option<(u64, usize, Fault)> = None;
         for (rank, proc) in threads {
-            let (flow, text) = self.with_thread(proc, rank, ctx, |t| {
-                let flow = t.exec_all(&kernel.body)?;
-                if let (ThreadFlow::Return(Some(v)), Some(ret)) = (&flow, ret) {
-                    let span = kernel.span;
-                    let a = t.var_addr(ret, span)?;
-                    let ty = t.plan.program.var(ret).ty.clone();
-                    t.store(a, &ty, v.clone(), span)?;
-                }
-                Ok((flow, std::mem::take(&mut t.out)))
+            let (run, iters) = self.with_thread(proc, rank, ctx, |t| {
+                let mut run = || -> Result<_, Fault> {
+                    let flow = t.exec_all(&kernel.body)?;
+                    if let (ThreadFlow::Return(Some(v)), Some(ret)) = (&flow, ret) {
+                        let span = kernel.span;
+                        let a = t.var_addr(ret, span)?;
+                        let ty = t.plan.program.var(ret).ty.clone();
+                        t.store(a, &ty, v.clone(), span)?;
+                    }
+                    Ok((flow, std::mem::take(&mut t.out)))
+                };
+                Ok((run(), t.iters))
             })?;
+            let (flow, text) = match run {
+                Ok(done) => done,
+                Err(fault) if fault.code == &fork_frontend::fault::R0006 => return Err(fault),
+                Err(fault) => {
+                    if first_fault
+                        .as_ref()
+                        .is_none_or(|(i, p, _)| (iters, proc) < (*i, *p))
+                    {
+                        first_fault = Some((iters, proc, fault));
+                    }
+                    continue;
+                }
+            };
             self.state[proc].status = match flow {
                 ThreadFlow::Normal => Status::Active,
                 ThreadFlow::Break => Status::Break,
@@ -323,6 +342,9 @@ impl HostMachine for Machine<'_> {
                 };
                 printed.push((key, text));
             }
+        }
+        if let Some((_, _, fault)) = first_fault {
+            return Err(fault);
         }
         self.mem.end_step();
         // docs/language.md §7: a statement's lines in `$$` order; asynchronous code's lines

@@ -64,6 +64,9 @@ pub struct Thread<'a> {
     regs: Vec<HashMap<VarId, u64>>,
     /// The functions of the device calls running, innermost last.
     device_fns: Vec<FuncId>,
+    /// Iterations of loops inside the kernel begun so far: in lockstep a later iteration is
+    /// a later step, so of the faults of one launch the one with the fewest comes first.
+    pub iters: u64,
 }
 
 impl<'a> Thread<'a> {
@@ -83,6 +86,7 @@ impl<'a> Thread<'a> {
             site: 0,
             regs: vec![HashMap::new()],
             device_fns: Vec::new(),
+            iters: 0,
         }
     }
 
@@ -234,6 +238,7 @@ impl<'a> Thread<'a> {
                         }
                     }
                     first = false;
+                    self.iters += 1;
                     match self.exec(body)? {
                         Flow::Break => return Ok(Flow::Normal),
                         Flow::Return(v) => return Ok(Flow::Return(v)),
