@@ -20,6 +20,7 @@ use fork_frontend::hir::{
     VarId, VarKind,
 };
 use fork_frontend::source::Span;
+use fork_frontend::sync_calls::{children, own_exprs};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -57,6 +58,12 @@ pub struct DeviceEmitter<'a, 's> {
     locals: BTreeSet<VarId>,
     /// Variables in memory the current body uses (bound to C++ references in its prologue).
     homed: BTreeSet<VarId>,
+    /// Those of them a kernel keeps in registers (`kernel_registers`): loaded in its
+    /// prologue, and those it assigns of its private slots stored back at its end.
+    registers: BTreeSet<VarId>,
+    stored_back: Vec<VarId>,
+    /// The kernel being emitted leaves early (`goto fk_exit`, to store its registers back).
+    exits: bool,
     body: Body,
     /// Enclosing loops and switches inside the current body.
     loops: usize,
@@ -112,6 +119,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             frames: BTreeSet::new(),
             locals: BTreeSet::new(),
             homed: BTreeSet::new(),
+            registers: BTreeSet::new(),
+            stored_back: Vec::new(),
+            exits: false,
             body: Body::Device { func: None },
             loops: 0,
             switches: 0,
@@ -146,9 +156,24 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.switches = 0;
         self.logging = self.check_common && k.mode == Mode::Sync;
         self.logged = false;
+        (self.registers, self.stored_back) = self.kernel_registers(k, ret);
+        self.exits = false;
         let mut body = String::new();
         self.stmts(&k.body, 1, &mut body)?;
         self.logging = false;
+        if self.exits {
+            body.push_str("fk_exit:\n");
+        }
+        for v in std::mem::take(&mut self.stored_back) {
+            let ty = &self.program.var(v).ty;
+            let _ = writeln!(
+                body,
+                "    *({}){} = {};",
+                pointer_to(self.program, ty),
+                self.address(v),
+                var_name(self.program, v)
+            );
+        }
         let location = self.sites.location(k.span);
         let _ = writeln!(
             out,
@@ -262,9 +287,20 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// where `Storage` puts them) and its register locals.
     fn prologue(&mut self, out: &mut String) {
         let mut refs = String::new();
+        let registers = std::mem::take(&mut self.registers);
         for v in std::mem::take(&mut self.homed) {
             let ty = &self.program.var(v).ty;
             let name = var_name(self.program, v);
+            if registers.contains(&v) {
+                let _ = writeln!(
+                    refs,
+                    "    {} = *({}){};",
+                    declare(self.program, ty, &name),
+                    pointer_to(self.program, ty),
+                    self.address(v)
+                );
+                continue;
+            }
             let reference = if matches!(ty, Type::Array(..)) {
                 format!("(&{name})")
             } else {
@@ -371,7 +407,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let mut inner = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
                 self.stmt(body, depth + 1, &mut inner)?;
                 self.loops -= 1;
-                let _ = writeln!(out, "{pad}fk_u64 {it} = 0;");
+                // Declared in the prologue: a `goto fk_exit` may not cross its initialisation.
+                self.temporaries.push(format!("fk_u64 {it}"));
+                let _ = writeln!(out, "{pad}{it} = 0;");
                 match (test_first, step) {
                     (true, Some(step)) => {
                         let _ = writeln!(out, "{pad}for (; {cond}; {step}) {{");
@@ -435,7 +473,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 } else {
                     "FK_CONTINUE"
                 };
-                let _ = writeln!(out, "{pad}{{ fk_leave(th, {status}); return; }}");
+                let leave = self.leave_kernel();
+                let _ = writeln!(out, "{pad}{{ fk_leave(th, {status}); {leave} }}");
             }
             StmtKind::Return(value) => match self.body {
                 Body::Device { .. } => match value {
@@ -459,7 +498,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         _ => {}
                     }
                     let _ = writeln!(out, "{pad}    fk_leave(th, FK_RETURN);");
-                    let _ = writeln!(out, "{pad}    return;");
+                    let _ = writeln!(out, "{pad}    {}", self.leave_kernel());
                     let _ = writeln!(out, "{pad}}}");
                 }
             },
@@ -471,6 +510,56 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             }
         }
         Ok(())
+    }
+
+    /// How a kernel body ends early: through its stores of registers when it has any.
+    fn leave_kernel(&mut self) -> &'static str {
+        if self.stored_back.is_empty() {
+            "return;"
+        } else {
+            self.exits = true;
+            "goto fk_exit;"
+        }
+    }
+
+    /// The variables in memory that kernel `k` keeps in registers, and those of them it
+    /// stores back (BSGP's rule, issue 10's lever 3). A scalar whose address is never taken
+    /// changes only by assignments that name it: a private slot belongs to this processor
+    /// (the host reads it after the kernel), so it is loaded once and, where the kernel
+    /// assigns it, stored back at the end; a variable of a shared frame that the kernel does
+    /// not assign keeps its value during the kernel (another member's write would be a cut),
+    /// so it is loaded once. The rest stays in memory, as C++ references.
+    fn kernel_registers(&self, k: &Kernel, ret: Option<VarId>) -> (BTreeSet<VarId>, Vec<VarId>) {
+        let mut used = BTreeSet::new();
+        let mut assigned = BTreeSet::new();
+        for s in &k.body {
+            kernel_vars(s, &mut used, &mut assigned);
+        }
+        if let Some(r) = ret.filter(|_| k.body.iter().any(returns)) {
+            used.insert(r);
+            assigned.insert(r);
+        }
+        let mut registers = BTreeSet::new();
+        let mut stored_back = Vec::new();
+        for v in used {
+            let var = self.program.var(v);
+            if !var.ty.is_scalar() || var.addr_taken {
+                continue;
+            }
+            match self.plan.storage.home(v) {
+                Some(Home::Slot { .. }) => {
+                    registers.insert(v);
+                    if assigned.contains(&v) {
+                        stored_back.push(v);
+                    }
+                }
+                Some(Home::SharedFrame { .. }) if !assigned.contains(&v) => {
+                    registers.insert(v);
+                }
+                _ => {}
+            }
+        }
+        (registers, stored_back)
     }
 
     fn error(&self, s: &Stmt, message: &str) -> EmitError {
@@ -1247,4 +1336,39 @@ fn assigns(e: &Expr) -> bool {
     );
     e.for_each_child(|c| found = found || assigns(c));
     found
+}
+
+/// The variables `s` names, and those it assigns (an assignment's place, a declaration).
+fn kernel_vars(s: &Stmt, used: &mut BTreeSet<VarId>, assigned: &mut BTreeSet<VarId>) {
+    fn expr(e: &Expr, used: &mut BTreeSet<VarId>, assigned: &mut BTreeSet<VarId>) {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                used.insert(*v);
+            }
+            ExprKind::Assign { place, .. }
+            | ExprKind::CompoundAssign { place, .. }
+            | ExprKind::IncDec { place, .. } => {
+                if let ExprKind::Var(v) = place.kind {
+                    assigned.insert(v);
+                }
+            }
+            _ => {}
+        }
+        e.for_each_child(|c| expr(c, used, assigned));
+    }
+    if let StmtKind::Decl { var, .. } = &s.kind {
+        used.insert(*var);
+        assigned.insert(*var);
+    }
+    for e in own_exprs(s) {
+        expr(e, used, assigned);
+    }
+    for c in children(s) {
+        kernel_vars(c, used, assigned);
+    }
+}
+
+/// Whether `s` contains a `return`.
+fn returns(s: &Stmt) -> bool {
+    matches!(s.kind, StmtKind::Return(_)) || children(s).into_iter().any(returns)
 }

@@ -8,9 +8,10 @@ use crate::effects::{Effects, Objects};
 use crate::plan::{HostLoop, Split, SplitKind};
 use crate::rules::outline::exprs_mut;
 use crate::rules::simple::{cell_var, strip_void};
-use crate::rules::uniform::widened;
-use fork_frontend::hir::{Builtin, MpOp, VarId};
+use crate::rules::uniform::{each_expr, widened};
+use fork_frontend::hir::{BinOp, Builtin, MpOp, VarId};
 use fork_frontend::sync_calls::{children, own_exprs};
+use std::collections::BTreeSet;
 
 impl Builder<'_> {
     /// Whether a loop stays out of a kernel only because it uses the loop group's `$$` or
@@ -235,6 +236,80 @@ impl Builder<'_> {
         e.for_each_child(|c| self.shared_stores_in(c, found));
     }
 
+    /// A cyclic loop (`uniform::CyclicLoops`) that would run in one kernel of its loop group,
+    /// as a statement of the current group instead: the members that enter are those with
+    /// `$$ < e`, so their loop group's `$$` is theirs and its `groupsize()` is the smaller of
+    /// `e` (`e + 1` for `i <= e`) and the group's; the loop is rewritten with that count for
+    /// `groupsize()` and needs no split. None where the loop uses its group otherwise (a call
+    /// of a function that uses `$$` or `groupsize()`) or changes a variable of `e`.
+    pub(crate) fn cyclic_in_group(&self, s: &Stmt) -> Option<Stmt> {
+        let i = *self.cyclic_loops.get(&(self.func, s.span))?;
+        let StmtKind::Loop { cond: Some(c), .. } = &s.kind else {
+            return None;
+        };
+        let (bound, inclusive) = match &c.kind {
+            ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), a, e)
+            | ExprKind::Binary(op @ (BinOp::Gt | BinOp::Ge), e, a)
+                if widened(a) == Some(i) =>
+            {
+                (&**e, matches!(op, BinOp::Le | BinOp::Ge))
+            }
+            _ => return None,
+        };
+        let mut group_calls = false;
+        let mut bound_vars = BTreeSet::new();
+        collect_vars(bound, &mut bound_vars);
+        let mut bound_changes = false;
+        let mut check = |e: &Expr| {
+            visit(e, &mut |x| match &x.kind {
+                ExprKind::Call { func, .. } => {
+                    group_calls |= self.summaries.per_func[func.0 as usize].group_dependent
+                }
+                ExprKind::Assign { place, .. }
+                | ExprKind::CompoundAssign { place, .. }
+                | ExprKind::IncDec { place, .. } => {
+                    bound_changes |= self
+                        .summaries
+                        .points_to
+                        .place_roots(&self.program, place)
+                        .is_none_or(|roots| roots.iter().any(|v| bound_vars.contains(v)))
+                }
+                _ => {}
+            })
+        };
+        each_expr(s, &mut check);
+        if group_calls || bound_changes {
+            return None;
+        }
+        // `bound < groupsize() ? bound (+ 1) : groupsize()`, in the comparison's type.
+        let span = c.span;
+        let ty = bound.ty.clone();
+        let gs = mk(ExprKind::GroupSize, Type::INT, span);
+        let gs_wide = mk(ExprKind::Convert(Box::new(gs.clone())), ty.clone(), span);
+        let below = mk(
+            ExprKind::Binary(BinOp::Lt, Box::new(bound.clone()), Box::new(gs_wide)),
+            Type::INT,
+            span,
+        );
+        let mut count = mk(ExprKind::Convert(Box::new(bound.clone())), Type::INT, span);
+        if inclusive {
+            let one = mk(ExprKind::IntConst(1), Type::INT, span);
+            count = mk(
+                ExprKind::Binary(BinOp::Add, Box::new(count), Box::new(one)),
+                Type::INT,
+                span,
+            );
+        }
+        let members = mk(
+            ExprKind::Cond(Box::new(below), Box::new(count), Box::new(gs)),
+            Type::INT,
+            span,
+        );
+        let mut in_group = s.clone();
+        exprs_mut(&mut in_group, &mut |e| replace_group_size(e, &members));
+        Some(in_group)
+    }
+
     /// Rule 4 for a loop with no cut inside that uses its loop group: `Split{if}` on the
     /// entry condition forms the loop group (the then-group: fresh `$$`, `groupsize()` of the
     /// members that enter), and one kernel runs the whole loop in it, as `do ... while`
@@ -347,6 +422,30 @@ impl Builder<'_> {
             span,
         }));
     }
+}
+
+/// `e` with every `groupsize()` replaced by `members`.
+fn replace_group_size(e: &mut Expr, members: &Expr) {
+    if matches!(e.kind, ExprKind::GroupSize) {
+        *e = members.clone();
+        return;
+    }
+    e.for_each_child_mut(|c| replace_group_size(c, members));
+}
+
+/// Calls `f` with `e` and every expression nested in it.
+fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(e);
+    e.for_each_child(|c| visit(c, f));
+}
+
+/// The variables `e` reads.
+fn collect_vars(e: &Expr, out: &mut BTreeSet<VarId>) {
+    visit(e, &mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            out.insert(v);
+        }
+    });
 }
 
 /// How an expression is used: its value read, written as a place, or its address taken.

@@ -379,7 +379,10 @@ impl<'s> Builder<'s> {
                 }
             }
             StmtKind::Loop { .. } if self.only_needs_loop_group(s, mode) => {
-                self.loop_group_kernel(s, ops)
+                match self.cyclic_in_group(s) {
+                    Some(in_group) => self.kernel_statement(in_group, mode, ops),
+                    None => self.loop_group_kernel(s, ops),
+                }
             }
             StmtKind::Loop { .. } => self.host_loop(s, mode, ops),
             StmtKind::Switch { cond, .. }

@@ -454,7 +454,7 @@ fn assigns(e: &Expr, v: VarId) -> bool {
 }
 
 /// Calls `f` with every top-level expression of `s` and of the statements nested in it.
-fn each_expr(s: &Stmt, f: &mut impl FnMut(&Expr)) {
+pub(crate) fn each_expr(s: &Stmt, f: &mut impl FnMut(&Expr)) {
     own_exprs(s).into_iter().for_each(&mut *f);
     children(s).into_iter().for_each(|c| each_expr(c, f));
 }
