@@ -303,6 +303,10 @@ pub struct Kernel {
     pub span: Span,
     /// Why the kernel ends where it does (shown in the Plan text and the CUDA comments).
     pub ends: CutReason,
+    /// It runs a cyclic loop (`rules::loops::cyclic_in_group`), whose work per member grows
+    /// with the loop's bound: it is launched over the group's threads on every SM, never in
+    /// a block region, which runs on one (`regions`).
+    pub spread: bool,
 }
 
 /// Why the transform cut after a kernel.
@@ -327,6 +331,9 @@ pub enum CutReason {
     BlockEnd,
     /// Leaving: the kernel ends with an unconditional `return`.
     Return,
+    /// A cyclic loop ends its kernel (`Kernel::spread`), so that what follows may run in a
+    /// block region.
+    Spread,
     /// Barrier phases (`phases`): asynchronous code whose processors may meet at different
     /// barriers; each launch runs every processor to its next barrier, and a host loop
     /// launches it again until all have run to the end. Every private variable it uses lives

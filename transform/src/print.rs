@@ -92,7 +92,13 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
     let name = |v: VarId| plan.program.var(v).name.clone();
     match op {
         HostOp::Launch(k) => {
-            let _ = writeln!(out, "{ind}launch {}", plan.kernel(*k).name);
+            let k = plan.kernel(*k);
+            let spread = if k.spread {
+                " (spread: a cyclic loop)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "{ind}launch {}{spread}", k.name);
         }
         HostOp::Split(split) => {
             match &split.kind {
@@ -237,6 +243,7 @@ fn kernel(plan: &Plan, k: &Kernel, out: &mut String) {
         CutReason::HostConstruct => "host construct",
         CutReason::Barrier(_) => "barrier",
         CutReason::BlockEnd => "end of block",
+        CutReason::Spread => "a cyclic loop, launched over every SM",
         CutReason::Return => "return",
         CutReason::Suspend => "each processor's next barrier (barrier phases)",
     };

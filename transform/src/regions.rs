@@ -6,7 +6,9 @@
 //! iteration costs a few `__syncthreads` instead of a dozen launches and a round trip.
 //!
 //! The ops stay in the Plan (`HostOp::Region`): a group larger than one block (or a
-//! `--crcw priority` run, which serialises members) runs them the ordinary way.
+//! `--crcw priority` run, which serialises members) runs them the ordinary way. A launch of
+//! a kernel that runs a cyclic loop (`Kernel::spread`) is not part of a region: its work
+//! grows with the loop's bound, and a region runs on one SM.
 
 use crate::plan::{HostOp, Plan, Region, RegionNeeds, SharedFrameId, SplitKind};
 
@@ -18,6 +20,7 @@ pub const MAX_MEMBERS: u32 = 1024;
 pub fn mark_block_regions(plan: &mut Plan) {
     let mut marker = Marker {
         plan_frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
+        spread: plan.kernels.iter().map(|k| k.spread).collect(),
         count: 0,
     };
     for f in 0..plan.functions.len() {
@@ -29,6 +32,8 @@ pub fn mark_block_regions(plan: &mut Plan) {
 
 struct Marker {
     plan_frames: Vec<u64>,
+    /// Per kernel: `Kernel::spread`.
+    spread: Vec<bool>,
     count: usize,
 }
 
@@ -37,7 +42,7 @@ impl Marker {
         let mut out = Vec::new();
         let mut run: Vec<HostOp> = Vec::new();
         for op in ops {
-            if region_able(&op) {
+            if self.region_able(&op) {
                 run.push(op);
                 continue;
             }
@@ -67,6 +72,23 @@ impl Marker {
         let name = format!("r{}_{func}", self.count);
         self.count += 1;
         out.push(HostOp::Region(Region { name, ops, needs }));
+    }
+
+    /// Whether an op (with everything nested in it) can run inside a block region.
+    fn region_able(&self, op: &HostOp) -> bool {
+        let own = match op {
+            HostOp::Launch(k) => !self.spread[k.0 as usize],
+            HostOp::Multiprefix(_)
+            | HostOp::Branch { .. }
+            | HostOp::Loop(_)
+            | HostOp::Seq { .. } => true,
+            HostOp::Split(s) => matches!(s.kind, SplitKind::If { .. }),
+            HostOp::Call(_) | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => false,
+        };
+        own && op
+            .blocks()
+            .iter()
+            .all(|b| b.iter().all(|o| self.region_able(o)))
     }
 
     fn needs(&self, ops: &[HostOp]) -> RegionNeeds {
@@ -135,20 +157,6 @@ pub fn loop_needs(forms_group: bool, frame_bytes: u64) -> RegionNeeds {
 
 pub fn align8(x: u64) -> u64 {
     x.div_ceil(8) * 8
-}
-
-/// Whether an op (with everything nested in it) can run inside a block region.
-fn region_able(op: &HostOp) -> bool {
-    let own = match op {
-        HostOp::Launch(_)
-        | HostOp::Multiprefix(_)
-        | HostOp::Branch { .. }
-        | HostOp::Loop(_)
-        | HostOp::Seq { .. } => true,
-        HostOp::Split(s) => matches!(s.kind, SplitKind::If { .. }),
-        HostOp::Call(_) | HostOp::Return | HostOp::Start { .. } | HostOp::Region(_) => false,
-    };
-    own && op.blocks().iter().all(|b| b.iter().all(region_able))
 }
 
 /// The launches and read-backs an op costs the host at least.

@@ -408,7 +408,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.stmt(body, depth + 1, &mut inner)?;
                 self.loops -= 1;
                 // Declared in the prologue: a `goto fk_exit` may not cross its initialisation.
-                self.temporaries.push(format!("fk_u64 {it}"));
+                // (A statement compiled more than once, a `switch` case that others fall
+                // into, has one counter.)
+                let decl = format!("fk_u64 {it}");
+                if !self.temporaries.contains(&decl) {
+                    self.temporaries.push(decl);
+                }
                 let _ = writeln!(out, "{pad}{it} = 0;");
                 match (test_first, step) {
                     (true, Some(step)) => {

@@ -62,6 +62,8 @@ struct OpenKernel {
     writes: Objects,
     body: Vec<Stmt>,
     span: Span,
+    /// Holds a cyclic loop (`Kernel::spread`).
+    spread: bool,
 }
 
 /// Builds the kernels and host graphs of a whole program.
@@ -325,6 +327,7 @@ impl<'s> Builder<'s> {
                     writes: eff.writes,
                     span: stmt.span,
                     body: vec![stmt],
+                    spread: false,
                 })
             }
         }
@@ -342,6 +345,7 @@ impl<'s> Builder<'s> {
                 body: k.body,
                 span: k.span,
                 ends,
+                spread: k.spread,
             });
             ops.push(HostOp::Launch(id));
         }
@@ -380,7 +384,13 @@ impl<'s> Builder<'s> {
             }
             StmtKind::Loop { .. } if self.only_needs_loop_group(s, mode) => {
                 match self.cyclic_in_group(s) {
-                    Some(in_group) => self.kernel_statement(in_group, mode, ops),
+                    Some(in_group) => {
+                        self.kernel_statement(in_group, mode, ops);
+                        if let Some(k) = &mut self.open {
+                            k.spread = true;
+                        }
+                        self.close(ops, CutReason::Spread);
+                    }
                     None => self.loop_group_kernel(s, ops),
                 }
             }
