@@ -144,9 +144,11 @@ enum Kind {
         barrier: bool,
     },
     Straight,
-    /// A `sync` function with `sh int *` parameters that runs a cyclic loop through them
-    /// (`cyclic-loop`).
-    Cyclic,
+    /// A `sync` function with pointer parameters `p` and `q` (`sh int *`; `p` sometimes
+    /// `pr int *`, `private`) that runs a cyclic loop through them (`cyclic-loop`).
+    Cyclic {
+        private: bool,
+    },
 }
 
 struct FnInfo {
@@ -284,7 +286,8 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
     }
     if opts.on("cyclic-loop") {
         for _ in 0..g.rng.below(3) {
-            funcs.push(g.function(Kind::Cyclic, false));
+            let private = g.rng.chance(30);
+            funcs.push(g.function(Kind::Cyclic { private }, false));
         }
     }
     for _ in 0..syncs {
@@ -347,7 +350,7 @@ impl Gen<'_> {
             Kind::Sync => format!("f{index}"),
             Kind::Async { .. } => format!("a{index}"),
             Kind::Straight => format!("g{index}"),
-            Kind::Cyclic => format!("h{index}"),
+            Kind::Cyclic { .. } => format!("h{index}"),
         };
         let level = self.level();
         self.fn_level = level;
@@ -363,7 +366,7 @@ impl Gen<'_> {
                 Some(true),
             ),
             Kind::Straight => ("int v0 = x, v1 = d, v2 = 0;", Mode::Straight, Some(true)),
-            Kind::Cyclic => (
+            Kind::Cyclic { .. } => (
                 "pr int v0 = n, v1 = n + $$, v2 = 0;",
                 Mode::Sync,
                 Some(true),
@@ -373,20 +376,20 @@ impl Gen<'_> {
             privs: vec!["v0".into(), "v1".into(), "v2".into()],
             readonly: match kind {
                 Kind::Async { .. } if !recursive => vec!["x".into()],
-                Kind::Cyclic => Vec::new(),
+                Kind::Cyclic { .. } => Vec::new(),
                 _ => vec!["x".into(), "d".into()],
             },
             ..Scope::default()
         };
         match kind {
             Kind::Sync => self.scope.shared.push(("d".into(), 0)),
-            Kind::Cyclic => self.scope.shared.push(("n".into(), 0)),
+            Kind::Cyclic { .. } => self.scope.shared.push(("n".into(), 0)),
             _ => {}
         }
         self.cyclic_used = 0;
         self.cyclic_allowed = match kind {
             Kind::Sync => self.cyclic_arrays(),
-            Kind::Cyclic => cyclic::ARRAYS | cyclic::PARAMS,
+            Kind::Cyclic { .. } => cyclic::ARRAYS | cyclic::PARAMS,
             _ => 0,
         };
         self.plain = self.cyclic_allowed != 0 && self.rng.chance(40);
@@ -434,7 +437,7 @@ impl Gen<'_> {
             ));
             body.push(self.barrier());
             body.extend(self.block(&ctx, 3));
-        } else if kind == Kind::Cyclic {
+        } else if let Kind::Cyclic { .. } = kind {
             body.extend(self.block(&ctx, 2));
             self.parameter_loop(&ctx, &mut body);
             body.extend(self.block(&ctx, 3));
@@ -684,7 +687,11 @@ impl Gen<'_> {
         if sync && self.callable(ctx, |k| k == Kind::Sync).is_some() {
             menu.push((2, S::CallSync));
         }
-        if sync && self.cyclic_mask(ctx) != 0 && self.callable(ctx, |k| k == Kind::Cyclic).is_some()
+        if sync
+            && self.cyclic_mask(ctx) != 0
+            && self
+                .callable(ctx, |k| matches!(k, Kind::Cyclic { .. }))
+                .is_some()
         {
             menu.push((2, S::CallCyclic));
         }
@@ -1591,7 +1598,11 @@ impl FnInfo {
             }
             Kind::Async { .. } => format!("async int {}(int x)", self.name),
             Kind::Straight => format!("straight int {}(int x, int d)", self.name),
-            Kind::Cyclic => format!("sync int {}(sh int *p, sh int *q, sh int n)", self.name),
+            Kind::Cyclic { private } => format!(
+                "sync int {}({} int *p, sh int *q, sh int n)",
+                self.name,
+                if private { "pr" } else { "sh" }
+            ),
         }
     }
 }

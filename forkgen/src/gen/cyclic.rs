@@ -1,8 +1,9 @@
 //! `cyclic-loop`: loops that deal a counter out over their group,
 //! `for (i = $$; i < n; i += groupsize())`, storing arbitrary values into the cells at the
-//! counter of the arrays `C0`..`C2`, or of the `sh int *` parameters `p` and `q` of `h`
+//! counter of the arrays `C0`..`C2`, or of the pointer parameters `p` and `q` of `h`
 //! functions, which their calls pass distinct arrays, one array twice or overlapping offsets
-//! (`C0 + 1`). The transform runs such a loop in one kernel, each member at its own pace,
+//! (`C0 + 1`); `p` is sometimes `pr int *`, and its argument then maybe `&C0[2 * $$]`, a
+//! pointer of each member's own. The transform runs such a loop in one kernel, each member at its own pace,
 //! when it finds the cells at the counter belong to one iteration (transform
 //! `rules::uniform::CyclicLoops`, `rules::loops::order_free`, `points_to`); a wrong decision
 //! shows as a difference from the simulator's lockstep. Both the shapes it accepts and those
@@ -15,14 +16,15 @@
 //! subgroups of a `fork` of several get none), and a function is called only where it may
 //! touch all it touches. In one round of a cyclic loop the members' counters differ, and each
 //! statement stores into one cell at the counter, so no two members store into one cell in one
-//! step; the branches of a private `if` with an `else` in the loop (groups side by side) touch
-//! only its first written base, at the counter. Counters stay at most 16 and a pointer starts
-//! at most 3 cells into an array of `LEN`, so every access is in bounds.
+//! step (a `pr` pointer `p` at `k * $$` further adds `k * $$` to a member's counter: still
+//! apart); the branches of a private `if` with an `else` in the loop (groups side by side)
+//! touch only its first written base, at the counter. Counters stay at most 16 and a pointer
+//! starts at most 17 cells into an array of `LEN`, so every access is in bounds.
 
 use super::{lit, set_body, Ctx, Expr, Gen, Kind, Stmt, ACC_OPS, MOD};
 
 const NAMES: [&str; 3] = ["C0", "C1", "C2"];
-const LEN: usize = 20;
+const LEN: usize = 40;
 /// `Ctx::cyclic`'s bits: one for each of `NAMES`, and in an `h` function one for what its
 /// parameters point into.
 pub(super) const ARRAYS: u8 = 0b111;
@@ -463,30 +465,42 @@ impl Gen<'_> {
     }
 
     /// A call of an `h` function with two bases (the same one or two, at offsets of at most
-    /// 3 into an array) and a bound of at most 16.
+    /// 3 into an array; for a `pr int *p`, sometimes at `$$` or `2 * $$` more) and a bound of at
+    /// most 16.
     pub(super) fn cyclic_call(&mut self, ctx: &Ctx, out: &mut Vec<Stmt>) {
         let f = self
-            .callable(ctx, |k| k == Kind::Cyclic)
+            .callable(ctx, |k| matches!(k, Kind::Cyclic { .. }))
             .expect("in the menu only when some");
-        let bases = bases(self.cyclic_mask(ctx));
-        let a = *self.rng.pick(&bases);
-        let b = if self.rng.chance(45) {
+        let private = |g: &Gen, i: usize| g.funcs[i].kind == Kind::Cyclic { private: true };
+        let callee_private =
+            (0..self.funcs.len()).any(|i| self.funcs[i].name == f && private(self, i));
+        // This function's own `p` may differ between the members: not for a `sh` parameter.
+        let own_private = ctx.this.is_some_and(|i| private(self, i));
+        let all = bases(self.cyclic_mask(ctx));
+        let shared: Vec<&str> = (all.iter().copied())
+            .filter(|b| !own_private || *b != "p")
+            .collect();
+        let a = *self.rng.pick(if callee_private { &all } else { &shared });
+        let b = if shared.contains(&a) && self.rng.chance(45) {
             a
         } else {
-            *self.rng.pick(&bases)
+            *self.rng.pick(&shared)
         };
         self.cyclic_used |= self.fn_cyclic(&f) | bit(a) | bit(b);
-        let mut arg = |base: &str| {
+        let mut arg = |base: &str, private: bool| {
             // A parameter points at an offset already.
             if base == "p" || base == "q" || self.rng.chance(40) {
                 Expr::leaf(base)
+            } else if private && self.rng.chance(60) {
+                let c = self.rng.range(1, 2);
+                Expr::leaf(format!("&{base}[{c} * $$ + {}]", self.rng.range(0, 3)))
             } else if self.rng.chance(50) {
                 Expr::leaf(format!("{base} + {}", self.rng.range(1, 3)))
             } else {
                 Expr::leaf(format!("&{base}[{}]", self.rng.range(1, 3)))
             }
         };
-        let (pa, pb) = (arg(a), arg(b));
+        let (pa, pb) = (arg(a, callee_private), arg(b, false));
         let n = if self.rng.chance(50) {
             lit(self.rng.range(0, 16))
         } else {
