@@ -135,8 +135,9 @@ impl Builder<'_> {
         }
     }
 
-    /// The base of `e` when it is `b[i]` at the counter `i`: `b` an array variable or a
-    /// pointer parameter whose targets are known (so it keeps its value, `PointsTo`).
+    /// The base of `e` when it is `b[i]` at the counter `i`: `b` an array variable or a `sh`
+    /// pointer parameter whose targets are known (so it keeps its value, `PointsTo`, and every
+    /// member has the same).
     fn counter_cell_base(&self, e: &Expr, i: VarId) -> Option<VarId> {
         let ExprKind::Deref(p) = &e.kind else {
             return None;
@@ -153,9 +154,12 @@ impl Builder<'_> {
                 ExprKind::Var(v) => Some(v),
                 _ => None,
             },
-            ExprKind::Var(v) => (self.summaries.points_to)
-                .pointer_targets(program, ptr)
-                .map(|_| *v),
+            // A private parameter may point elsewhere in each member.
+            ExprKind::Var(v) if program.var(*v).sharity == Sharity::Shared => {
+                (self.summaries.points_to)
+                    .pointer_targets(program, ptr)
+                    .map(|_| *v)
+            }
             _ => None,
         }
     }
