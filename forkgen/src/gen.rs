@@ -10,6 +10,10 @@
 //!   after that (in the next statement, or after a `barrier` in a `farm`), and only when
 //!   every member of the group wrote it (no member left the group by a `break`, `continue`
 //!   or `return`);
+//! - the arrays `C0`..`C2` of cyclic loops (`cyclic-loop`, `gen/cyclic.rs`) are touched only
+//!   by a group beside which no sibling group touches them (`Ctx::cyclic`); in a cyclic loop
+//!   the members store at their own counters, one store a statement, so no two members store
+//!   into one cell in one step;
 //! - the accumulators `ACC[i]` are only combined into (`syncadd`, `mpmax`, ...: one
 //!   operator per cell, so the final value does not depend on the order) and read at the
 //!   end; `mpadd` results are used only on counters of the current group in synchronous
@@ -21,6 +25,8 @@
 //! to different depths and meet at its barriers, `start`s and `seq`s at different depths).
 
 use crate::ast::{Break, Case, Expr, Func, Program, Stmt};
+
+mod cyclic;
 
 /// SplitMix64: small, seedable, and the same sequence on every platform.
 pub struct Rng(u64);
@@ -84,6 +90,7 @@ pub const FEATURES: &[&str] = &[
     "recursion-in-farm",
     "assignment-order",
     "order-free-loop",
+    "cyclic-loop",
 ];
 
 #[derive(Clone, Debug)]
@@ -133,8 +140,15 @@ enum Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Sync,
-    Async { barrier: bool },
+    Async {
+        barrier: bool,
+    },
     Straight,
+    /// A `sync` function with pointer parameters `p` and `q` (`sh int *`; `p` sometimes
+    /// `pr int *`, `private`) that runs a cyclic loop through them (`cyclic-loop`).
+    Cyclic {
+        private: bool,
+    },
 }
 
 struct FnInfo {
@@ -145,6 +159,8 @@ struct FnInfo {
     sync_only: bool,
     /// An `async` function with a depth parameter `d` that calls itself (`async-recursion`).
     recursive: bool,
+    /// The cyclic loops' arrays (`cyclic::ARRAYS`' bits) it touches, its callees' included.
+    cyclic: u8,
 }
 
 /// Where the statement being generated is.
@@ -167,6 +183,9 @@ struct Ctx {
     /// case entered by falling through, without the features `shared-switch-locals` and
     /// `fallthrough-locals`).
     sh_locals: bool,
+    /// The cyclic loops' arrays (`cyclic::ARRAYS`' bits, and `cyclic::PARAMS`) the group may
+    /// touch here: no sibling group running beside it touches them.
+    cyclic: u8,
 }
 
 /// The names visible at a point, with the group level that may write them.
@@ -201,6 +220,14 @@ struct Gen<'a> {
     /// The function being generated calls an `async` function with a barrier (with
     /// `async-call-barrier`): it synchronises too.
     calls_barrier: bool,
+    /// The cyclic loops' arrays the function being generated touches so far, and those it may
+    /// still touch (fewer after a call of itself where it may not touch them all).
+    cyclic_used: u8,
+    cyclic_allowed: u8,
+    /// The function being generated leaves no construct early and has no `switch` (whose
+    /// `break`s count too), so that the transform takes all its members as present
+    /// (`cyclic-loop`: only there are cyclic loops run in one kernel).
+    plain: bool,
 }
 
 /// The program for `seed`.
@@ -217,6 +244,9 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         calls_barrier: false,
         fn_level: 0,
         recursive: Vec::new(),
+        cyclic_used: 0,
+        cyclic_allowed: 0,
+        plain: false,
     };
     let mut funcs = Vec::new();
     let straight = g.rng.below(3);
@@ -254,6 +284,12 @@ pub fn generate(seed: u64, opts: &Options) -> Program {
         let callee = g.rng.pick(&asyncs_of_recursion).clone();
         funcs.push(g.bridge(name, &callee));
     }
+    if opts.on("cyclic-loop") {
+        for _ in 0..g.rng.below(3) {
+            let private = g.rng.chance(30);
+            funcs.push(g.function(Kind::Cyclic { private }, false));
+        }
+    }
     for _ in 0..syncs {
         funcs.push(g.function(Kind::Sync, false));
     }
@@ -285,6 +321,9 @@ fn header(opts: &Options) -> String {
     if opts.on("order-free-loop") {
         h.push_str("sh int F[16];\n");
     }
+    if opts.on("cyclic-loop") {
+        h.push_str(&cyclic::declaration());
+    }
     h
 }
 
@@ -311,6 +350,7 @@ impl Gen<'_> {
             Kind::Sync => format!("f{index}"),
             Kind::Async { .. } => format!("a{index}"),
             Kind::Straight => format!("g{index}"),
+            Kind::Cyclic { .. } => format!("h{index}"),
         };
         let level = self.level();
         self.fn_level = level;
@@ -326,25 +366,40 @@ impl Gen<'_> {
                 Some(true),
             ),
             Kind::Straight => ("int v0 = x, v1 = d, v2 = 0;", Mode::Straight, Some(true)),
+            Kind::Cyclic { .. } => (
+                "pr int v0 = n, v1 = n + $$, v2 = 0;",
+                Mode::Sync,
+                Some(true),
+            ),
         };
         self.scope = Scope {
             privs: vec!["v0".into(), "v1".into(), "v2".into()],
-            readonly: if matches!(kind, Kind::Async { .. }) && !recursive {
-                vec!["x".into()]
-            } else {
-                vec!["x".into(), "d".into()]
+            readonly: match kind {
+                Kind::Async { .. } if !recursive => vec!["x".into()],
+                Kind::Cyclic { .. } => Vec::new(),
+                _ => vec!["x".into(), "d".into()],
             },
             ..Scope::default()
         };
-        if kind == Kind::Sync {
-            self.scope.shared.push(("d".into(), 0));
+        match kind {
+            Kind::Sync => self.scope.shared.push(("d".into(), 0)),
+            Kind::Cyclic { .. } => self.scope.shared.push(("n".into(), 0)),
+            _ => {}
         }
+        self.cyclic_used = 0;
+        self.cyclic_allowed = match kind {
+            Kind::Sync => self.cyclic_arrays(),
+            Kind::Cyclic { .. } => cyclic::ARRAYS | cyclic::PARAMS,
+            _ => 0,
+        };
+        self.plain = self.cyclic_allowed != 0 && self.rng.chance(40);
         // The function is callable from its own body (recursion on `d`).
         self.funcs.push(FnInfo {
             name,
             kind,
             sync_only: false,
             recursive,
+            cyclic: 0,
         });
         let ctx = Ctx {
             mode,
@@ -356,6 +411,7 @@ impl Gen<'_> {
             depth: 0,
             this: Some(index),
             sh_locals: true,
+            cyclic: self.cyclic_allowed,
         };
         self.departed = false;
         self.calls_barrier = false;
@@ -380,6 +436,10 @@ impl Gen<'_> {
                 3,
             ));
             body.push(self.barrier());
+            body.extend(self.block(&ctx, 3));
+        } else if let Kind::Cyclic { .. } = kind {
+            body.extend(self.block(&ctx, 2));
+            self.parameter_loop(&ctx, &mut body);
             body.extend(self.block(&ctx, 3));
         } else {
             body.extend(self.block(&ctx, 6));
@@ -407,6 +467,8 @@ impl Gen<'_> {
         if self.calls_barrier || recursive {
             self.funcs[index].kind = Kind::Async { barrier: true };
         }
+        // Its callers account for the arrays its parameters point into.
+        self.funcs[index].cyclic = self.cyclic_used & cyclic::ARRAYS;
         Func {
             signature: self.funcs[index].signature(),
             body,
@@ -440,6 +502,9 @@ impl Gen<'_> {
         };
         self.departed = false;
         self.budget = self.opts.stmts * 2;
+        self.cyclic_used = 0;
+        self.cyclic_allowed = self.cyclic_arrays();
+        self.plain = self.cyclic_allowed != 0 && self.rng.chance(40);
         let sync = Ctx {
             mode: Mode::Sync,
             level,
@@ -450,6 +515,7 @@ impl Gen<'_> {
             depth: 0,
             this: None,
             sh_locals: true,
+            cyclic: self.cyclic_allowed,
         };
         let mut body = vec![
             Stmt::raw("pr int v0 = __PROC_NR__ * 3, v1 = 1, v2 = 0;", false),
@@ -537,6 +603,8 @@ impl Gen<'_> {
             Print,
             Step,
             Fill,
+            Cyclic,
+            CallCyclic,
         }
         let sync = ctx.mode == Mode::Sync;
         let nest = ctx.depth < 3;
@@ -578,7 +646,10 @@ impl Gen<'_> {
         // A loop after `if (c) break;` in the same body: an open transform bug.
         let loops = !self.after_break || self.opts.on("break-then-loop");
         if nest && ctx.mode != Mode::Seq {
-            menu.extend([(3, S::If), (2, S::Switch)]);
+            menu.push((3, S::If));
+            if !self.plain {
+                menu.push((2, S::Switch));
+            }
             if loops {
                 menu.push((3, S::Loop));
             }
@@ -600,18 +671,29 @@ impl Gen<'_> {
             if loops && sh_locals && self.opts.on("shared-loop") {
                 menu.push((1, S::SharedLoop));
             }
+            if loops && self.cyclic_mask(ctx) & cyclic::ARRAYS != 0 {
+                menu.push((2, S::Cyclic));
+            }
         }
-        if ctx.can_break {
+        if ctx.can_break && !self.plain {
             menu.push((1, S::Break));
         }
-        if ctx.can_continue {
+        if ctx.can_continue && !self.plain {
             menu.push((1, S::Continue));
         }
-        if ctx.ret.is_some() && self.opts.on("return") {
+        if ctx.ret.is_some() && self.opts.on("return") && !self.plain {
             menu.push((1, S::Return));
         }
         if sync && self.callable(ctx, |k| k == Kind::Sync).is_some() {
             menu.push((2, S::CallSync));
+        }
+        if sync
+            && self.cyclic_mask(ctx) != 0
+            && self
+                .callable(ctx, |k| matches!(k, Kind::Cyclic { .. }))
+                .is_some()
+        {
+            menu.push((2, S::CallCyclic));
         }
         let barrier_ok = self.barrier_callable(ctx, whole);
         if (sync || ctx.mode == Mode::Async)
@@ -627,8 +709,10 @@ impl Gen<'_> {
         if let Some(this) = ctx.this {
             // Recursion counts `d` down: `sync` and `straight` functions have it.
             let kind = self.funcs[this].kind;
-            if self.opts.on("recursion") && ((sync && kind == Kind::Sync) || kind == Kind::Straight)
-            {
+            // A `sync` one only where it may touch the cyclic arrays it touches so far.
+            let sync_recursion =
+                sync && kind == Kind::Sync && self.cyclic_used & !self.cyclic_mask(ctx) == 0;
+            if self.opts.on("recursion") && (sync_recursion || kind == Kind::Straight) {
                 menu.push((1, S::Recurse));
             }
             // A recursive `async` function calls itself in its asynchronous code, anywhere
@@ -674,6 +758,8 @@ impl Gen<'_> {
             S::Priv => self.assign_priv(ctx, out),
             S::Step => self.assignment_order(ctx, out),
             S::Fill => self.order_free_loop(ctx, out),
+            S::Cyclic => self.cyclic_loop(ctx, out),
+            S::CallCyclic => self.cyclic_call(ctx, out),
             S::Record => {
                 let target =
                     self.rng
@@ -771,14 +857,23 @@ impl Gen<'_> {
                 let c = self.expr(ctx, 2, false);
                 let mut s = Stmt::nest("if (", Some(c), ")");
                 let split = sync.then(|| self.level());
+                let with_else = self.rng.chance(50);
+                // The two branches' groups run side by side: one of them gets the arrays.
+                let (then_cyclic, else_cyclic) = match with_else && sync && ctx.cyclic != 0 {
+                    true if self.rng.chance(50) => (ctx.cyclic, 0),
+                    true => (0, ctx.cyclic),
+                    false => (ctx.cyclic, ctx.cyclic),
+                };
                 let then_ctx = Ctx {
                     level: split.unwrap_or(ctx.level),
+                    cyclic: then_cyclic,
                     ..inner.clone()
                 };
                 let body = self.block(&then_ctx, 3);
-                let alt = if self.rng.chance(50) {
+                let alt = if with_else {
                     let else_ctx = Ctx {
                         level: if sync { self.level() } else { ctx.level },
+                        cyclic: else_cyclic,
                         ..inner.clone()
                     };
                     Some(self.block(&else_ctx, 3))
@@ -840,6 +935,8 @@ impl Gen<'_> {
                         &Ctx {
                             level,
                             sh_locals,
+                            // The cases' groups run side by side (and fall into each other).
+                            cyclic: if split { 0 } else { ctx.cyclic },
                             ..case_ctx.clone()
                         },
                         2,
@@ -953,6 +1050,8 @@ impl Gen<'_> {
                     can_break: false,
                     can_continue: false,
                     ret: None,
+                    // Several subgroups run the body side by side.
+                    cyclic: if k == 1 { ctx.cyclic } else { 0 },
                     ..inner.clone()
                 };
                 let body = self.block(&body_ctx, 4);
@@ -1011,6 +1110,7 @@ impl Gen<'_> {
                 let f = self
                     .callable(ctx, |k| k == Kind::Sync)
                     .expect("in the menu only when some");
+                self.cyclic_used |= self.fn_cyclic(&f);
                 let d = self.rng.range(0, 2);
                 let v = self.rng.pick(&["v0", "v1", "v2"]).to_string();
                 let e = self.expr(ctx, 2, false);
@@ -1044,6 +1144,11 @@ impl Gen<'_> {
             S::Recurse => {
                 let this = &self.funcs[ctx.this.expect("recursion in a function")];
                 let (mut name, kind, recursive) = (this.name.clone(), this.kind, this.recursive);
+                if kind == Kind::Sync {
+                    // The call touches all the function touches: from here on, only what it
+                    // may touch here.
+                    self.cyclic_allowed &= ctx.cyclic;
+                }
                 if recursive && self.rng.chance(40) {
                     // Another function of the recursion, maybe not generated yet.
                     name = self.rng.pick(&self.recursive).clone();
@@ -1270,7 +1375,7 @@ impl Gen<'_> {
                 format!(" + {f}) % 100);"),
             ));
         }
-        if self.rng.chance(25) {
+        if !self.plain && self.rng.chance(25) {
             let last = self.rng.range(2, 12);
             body.push(Stmt::raw(format!("if ({f} > {last}) break;"), false));
         }
@@ -1357,6 +1462,8 @@ impl Gen<'_> {
             // Not callable from its own body (no recursion of an `async` function).
             this: ctx.this,
             sh_locals: true,
+            // Called where other groups may run beside its group.
+            cyclic: 0,
         };
         let body = self.block(&body_ctx, 4);
         let mut start = Stmt::nest("start", None, "");
@@ -1380,6 +1487,8 @@ impl Gen<'_> {
                     // A recursive `async` function with a fresh depth only from `main`: a
                     // call from elsewhere could be on a cycle of calls that never ends.
                     && (!f.recursive || ctx.this.is_none())
+                    // A function touching cyclic arrays only where its group may.
+                    && f.cyclic & !self.cyclic_mask(ctx) == 0
             })
             .map(|(_, f)| f.name.clone())
             .collect();
@@ -1489,6 +1598,11 @@ impl FnInfo {
             }
             Kind::Async { .. } => format!("async int {}(int x)", self.name),
             Kind::Straight => format!("straight int {}(int x, int d)", self.name),
+            Kind::Cyclic { private } => format!(
+                "sync int {}({} int *p, sh int *q, sh int n)",
+                self.name,
+                if private { "pr" } else { "sh" }
+            ),
         }
     }
 }
@@ -1528,11 +1642,15 @@ const FRAME: &str = "pr int w[4] = {x, d, 7};
 
 /// The end of `main`, run by the root group: a hash of all memory the program wrote.
 fn checksum(opts: &Options) -> String {
-    let fills = if opts.on("order-free-loop") {
-        "\n        for (i = 0; i < 16; i++)\n            h = h * 31u + (unsigned)F[i];"
-    } else {
-        ""
-    };
+    let mut fills = String::new();
+    if opts.on("order-free-loop") {
+        fills.push_str(
+            "\n        for (i = 0; i < 16; i++)\n            h = h * 31u + (unsigned)F[i];",
+        );
+    }
+    if opts.on("cyclic-loop") {
+        fills.push_str(&cyclic::checksum());
+    }
     format!(
         "seq {{
         pr int i, j;

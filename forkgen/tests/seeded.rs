@@ -70,6 +70,24 @@ fn left_out_constructs_are_not_generated() {
 }
 
 #[test]
+fn cyclic_loops_and_their_functions_are_generated_unless_left_out() {
+    let mut opts = options();
+    let texts: Vec<String> = (0..50).map(|s| generate(s, &opts).render()).collect();
+    let with = |pattern: &str| texts.iter().filter(|t| t.contains(pattern)).count();
+    assert!(
+        with(" += groupsize())") >= 10,
+        "{}",
+        with(" += groupsize())")
+    );
+    assert!(with(" int *q, sh int n)") >= 10);
+    opts.without.push("cyclic-loop".into());
+    for seed in 0..50 {
+        let text = generate(seed, &opts).render();
+        assert!(!text.contains("C0"), "seed {seed}:\n{text}");
+    }
+}
+
+#[test]
 fn the_reducer_keeps_the_property_and_a_valid_program() {
     // Property: the program still has a `fork` whose body prints. The reducer must keep
     // it, shrink the rest, and leave a program `forkcc check` accepts.
