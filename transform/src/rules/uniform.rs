@@ -77,9 +77,11 @@ pub fn uniform_conditions_shared(program: &Program) -> (Program, CyclicLoops) {
             func: FuncId(i as u32),
             cyclic: &cyclic,
         };
-        for s in &mut out.funcs[i].body.stmts {
-            cx.mark(s, departing[i] || !whole[i], false);
-        }
+        cx.mark_block(
+            &mut out.funcs[i].body.stmts,
+            departing[i] || !whole[i],
+            false,
+        );
     }
     (out, cyclic.into_inner())
 }
@@ -216,17 +218,7 @@ impl Cx<'_> {
                     self.mark(b, ragged, in_seq);
                 }
             }
-            StmtKind::Block(b) => {
-                for k in 0..b.stmts.len() {
-                    self.mark(&mut b.stmts[k], ragged, in_seq);
-                    if k > 0 && sync && !ragged {
-                        let (init, lp) = (&b.stmts[k - 1], &b.stmts[k]);
-                        if let Some(i) = self.cyclic_counter(init, lp) {
-                            self.cyclic.borrow_mut().insert((self.func, lp.span), i);
-                        }
-                    }
-                }
-            }
+            StmtKind::Block(b) => self.mark_block(&mut b.stmts, ragged, in_seq),
             // A new group of the members present.
             StmtKind::Fork { body, .. } | StmtKind::Start(body) => {
                 self.mark(body, self.departs, in_seq)
@@ -234,6 +226,20 @@ impl Cx<'_> {
             StmtKind::Seq(body) => self.mark(body, ragged, true),
             StmtKind::Farm(body) => self.mark(body, ragged, in_seq),
             _ => {}
+        }
+    }
+
+    /// `mark` for each statement of a block, and the cyclic loops among them (a loop and the
+    /// statement before it).
+    fn mark_block(&self, stmts: &mut [Stmt], ragged: bool, in_seq: bool) {
+        for k in 0..stmts.len() {
+            self.mark(&mut stmts[k], ragged, in_seq);
+            if k > 0 && stmts[k].mode == Mode::Sync && !in_seq && !ragged {
+                let (init, lp) = (&stmts[k - 1], &stmts[k]);
+                if let Some(i) = self.cyclic_counter(init, lp) {
+                    self.cyclic.borrow_mut().insert((self.func, lp.span), i);
+                }
+            }
         }
     }
 
