@@ -245,7 +245,8 @@ impl Builder<'_> {
     /// `$$ < e`, so their loop group's `$$` is theirs and its `groupsize()` is the smaller of
     /// `e` (`e + 1` for `i <= e`) and the group's; the loop is rewritten with that count for
     /// `groupsize()` and needs no split. None where the loop uses its group otherwise (a call
-    /// of a function that uses `$$` or `groupsize()`) or changes a variable of `e`.
+    /// of a function that uses `$$` or `groupsize()`), changes a variable of `e`, or `e`
+    /// reads `groupsize()`.
     pub(crate) fn cyclic_in_group(&self, s: &Stmt) -> Option<Stmt> {
         let i = *self.cyclic_loops.get(&(self.func, s.span))?;
         let StmtKind::Loop { cond: Some(c), .. } = &s.kind else {
@@ -260,6 +261,15 @@ impl Builder<'_> {
             }
             _ => return None,
         };
+        // In the loop group `groupsize()` is the members', so a bound that reads it changes
+        // after the entry test (`n - groupsize()`): the count below would not be it.
+        let mut bound_reads_group = false;
+        visit(bound, &mut |x| {
+            bound_reads_group |= matches!(x.kind, ExprKind::GroupSize)
+        });
+        if bound_reads_group {
+            return None;
+        }
         let mut group_calls = false;
         let mut bound_vars = BTreeSet::new();
         collect_vars(bound, &mut bound_vars);
