@@ -291,17 +291,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         for v in std::mem::take(&mut self.homed) {
             let ty = &self.program.var(v).ty;
             let name = var_name(self.program, v);
-            if registers.contains(&v) {
-                let _ = writeln!(
-                    refs,
-                    "    {} = *({}){};",
-                    declare(self.program, ty, &name),
-                    pointer_to(self.program, ty),
-                    self.address(v)
-                );
-                continue;
-            }
-            let reference = if matches!(ty, Type::Array(..)) {
+            // A register is a copy of the variable's home; anything else, a reference to it.
+            let declarator = if registers.contains(&v) {
+                name
+            } else if matches!(ty, Type::Array(..)) {
                 format!("(&{name})")
             } else {
                 format!("&{name}")
@@ -309,7 +302,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             let _ = writeln!(
                 refs,
                 "    {} = *({}){};",
-                declare(self.program, ty, &reference),
+                declare(self.program, ty, &declarator),
                 pointer_to(self.program, ty),
                 self.address(v)
             );
