@@ -383,6 +383,22 @@ impl Expr {
     pub fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
         for_each_child!(&mut self.kind, f, iter_mut)
     }
+
+    /// Calls `f` on this expression and every one nested in it, outer before inner.
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        self.for_each_child(|c| c.walk(f));
+    }
+
+    /// The place an assignment (`=`, `op=`, `++`, `--`) writes; None for any other expression.
+    pub fn assigned_place(&self) -> Option<&Expr> {
+        match &self.kind {
+            ExprKind::Assign { place, .. }
+            | ExprKind::CompoundAssign { place, .. }
+            | ExprKind::IncDec { place, .. } => Some(place),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

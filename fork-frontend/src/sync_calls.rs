@@ -172,6 +172,13 @@ pub fn own_exprs(s: &Stmt) -> Vec<&Expr> {
     }
 }
 
+/// Calls `f` with every expression of `s` itself and of the statements nested in it (the
+/// top-level ones: `Expr::walk` reaches inside them).
+pub fn each_expr<'a>(s: &'a Stmt, f: &mut impl FnMut(&'a Expr)) {
+    own_exprs(s).into_iter().for_each(&mut *f);
+    children(s).into_iter().for_each(|c| each_expr(c, f));
+}
+
 /// The statements nested directly in `s`, group construct bodies included.
 pub fn children(s: &Stmt) -> Vec<&Stmt> {
     match &s.kind {

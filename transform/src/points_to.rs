@@ -10,8 +10,8 @@
 //! may point anywhere. A pointer that leaves its variable by arithmetic faults on access on
 //! every backend, so an access through it stays inside the variable.
 
-use fork_frontend::hir::{Expr, ExprKind, Program, Stmt, Type, VarId, VarKind};
-use fork_frontend::sync_calls::{children, own_exprs};
+use fork_frontend::hir::{Expr, ExprKind, Program, Type, VarId, VarKind};
+use fork_frontend::sync_calls::each_expr;
 use std::collections::{BTreeSet, HashMap};
 
 /// The variables each pointer parameter may point into; a parameter not in the map may
@@ -23,26 +23,19 @@ pub struct PointsTo {
 
 impl PointsTo {
     pub fn new(program: &Program) -> PointsTo {
-        let mut exprs = Vec::new();
-        for f in &program.funcs {
-            for s in &f.body.stmts {
-                all_exprs(s, &mut exprs);
-            }
-        }
         let mut assigned = BTreeSet::new();
         let mut calls = Vec::new();
-        for e in &exprs {
-            match &e.kind {
-                ExprKind::Assign { place, .. }
-                | ExprKind::CompoundAssign { place, .. }
-                | ExprKind::IncDec { place, .. } => {
-                    if let ExprKind::Var(v) = place.kind {
-                        assigned.insert(v);
+        for s in program.funcs.iter().flat_map(|f| &f.body.stmts) {
+            each_expr(s, &mut |top| {
+                top.walk(&mut |e| {
+                    if let Some(ExprKind::Var(v)) = e.assigned_place().map(|p| &p.kind) {
+                        assigned.insert(*v);
                     }
-                }
-                ExprKind::Call { func, args } => calls.push((*func, args)),
-                _ => {}
-            }
+                    if let ExprKind::Call { func, args } = &e.kind {
+                        calls.push((*func, args));
+                    }
+                })
+            });
         }
         let mut p = PointsTo {
             params: (program.funcs.iter())
@@ -102,19 +95,5 @@ impl PointsTo {
             }
             _ => None,
         }
-    }
-}
-
-/// Every expression in `s`, nested ones included.
-fn all_exprs<'p>(s: &'p Stmt, out: &mut Vec<&'p Expr>) {
-    fn walk<'p>(e: &'p Expr, out: &mut Vec<&'p Expr>) {
-        out.push(e);
-        e.for_each_child(|c| walk(c, out));
-    }
-    for e in own_exprs(s) {
-        walk(e, out);
-    }
-    for c in children(s) {
-        all_exprs(c, out);
     }
 }

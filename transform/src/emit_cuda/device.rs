@@ -1328,38 +1328,26 @@ fn place_first(program: &Program, place: &Expr, value: &Expr) -> bool {
 
 /// Whether `e` contains an assignment (`=`, `op=`, `++`, `--`).
 fn assigns(e: &Expr) -> bool {
-    let mut found = matches!(
-        e.kind,
-        ExprKind::Assign { .. } | ExprKind::CompoundAssign { .. } | ExprKind::IncDec { .. }
-    );
-    e.for_each_child(|c| found = found || assigns(c));
+    let mut found = false;
+    e.walk(&mut |x| found |= x.assigned_place().is_some());
     found
 }
 
 /// The variables `s` names, and those it assigns (an assignment's place, a declaration).
 fn kernel_vars(s: &Stmt, used: &mut BTreeSet<VarId>, assigned: &mut BTreeSet<VarId>) {
-    fn expr(e: &Expr, used: &mut BTreeSet<VarId>, assigned: &mut BTreeSet<VarId>) {
-        match &e.kind {
-            ExprKind::Var(v) => {
-                used.insert(*v);
-            }
-            ExprKind::Assign { place, .. }
-            | ExprKind::CompoundAssign { place, .. }
-            | ExprKind::IncDec { place, .. } => {
-                if let ExprKind::Var(v) = place.kind {
-                    assigned.insert(v);
-                }
-            }
-            _ => {}
-        }
-        e.for_each_child(|c| expr(c, used, assigned));
-    }
     if let StmtKind::Decl { var, .. } = &s.kind {
         used.insert(*var);
         assigned.insert(*var);
     }
     for e in own_exprs(s) {
-        expr(e, used, assigned);
+        e.walk(&mut |x| {
+            if let ExprKind::Var(v) = x.kind {
+                used.insert(v);
+            }
+            if let Some(ExprKind::Var(v)) = x.assigned_place().map(|p| &p.kind) {
+                assigned.insert(*v);
+            }
+        });
     }
     for c in children(s) {
         kernel_vars(c, used, assigned);

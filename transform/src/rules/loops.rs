@@ -8,9 +8,9 @@ use crate::effects::{Effects, Objects};
 use crate::plan::{HostLoop, Split, SplitKind};
 use crate::rules::outline::exprs_mut;
 use crate::rules::simple::{cell_var, strip_void};
-use crate::rules::uniform::{each_expr, widened};
+use crate::rules::uniform::widened;
 use fork_frontend::hir::{BinOp, Builtin, MpOp, VarId};
-use fork_frontend::sync_calls::{children, own_exprs};
+use fork_frontend::sync_calls::{children, each_expr, own_exprs};
 use std::collections::BTreeSet;
 
 impl Builder<'_> {
@@ -264,34 +264,33 @@ impl Builder<'_> {
         // In the loop group `groupsize()` is the members', so a bound that reads it changes
         // after the entry test (`n - groupsize()`): the count below would not be it.
         let mut bound_reads_group = false;
-        visit(bound, &mut |x| {
-            bound_reads_group |= matches!(x.kind, ExprKind::GroupSize)
+        let mut bound_vars = BTreeSet::new();
+        bound.walk(&mut |x| match x.kind {
+            ExprKind::GroupSize => bound_reads_group = true,
+            ExprKind::Var(v) => {
+                bound_vars.insert(v);
+            }
+            _ => {}
         });
         if bound_reads_group {
             return None;
         }
         let mut group_calls = false;
-        let mut bound_vars = BTreeSet::new();
-        collect_vars(bound, &mut bound_vars);
         let mut bound_changes = false;
-        let mut check = |e: &Expr| {
-            visit(e, &mut |x| match &x.kind {
-                ExprKind::Call { func, .. } => {
+        each_expr(s, &mut |top| {
+            top.walk(&mut |x| {
+                if let ExprKind::Call { func, .. } = &x.kind {
                     group_calls |= self.summaries.per_func[func.0 as usize].group_dependent
                 }
-                ExprKind::Assign { place, .. }
-                | ExprKind::CompoundAssign { place, .. }
-                | ExprKind::IncDec { place, .. } => {
+                if let Some(place) = x.assigned_place() {
                     bound_changes |= self
                         .summaries
                         .points_to
                         .place_roots(&self.program, place)
                         .is_none_or(|roots| roots.iter().any(|v| bound_vars.contains(v)))
                 }
-                _ => {}
             })
-        };
-        each_expr(s, &mut check);
+        });
         if group_calls || bound_changes {
             return None;
         }
@@ -445,21 +444,6 @@ fn replace_group_size(e: &mut Expr, members: &Expr) {
         return;
     }
     e.for_each_child_mut(|c| replace_group_size(c, members));
-}
-
-/// Calls `f` with `e` and every expression nested in it.
-fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
-    f(e);
-    e.for_each_child(|c| visit(c, f));
-}
-
-/// The variables `e` reads.
-fn collect_vars(e: &Expr, out: &mut BTreeSet<VarId>) {
-    visit(e, &mut |x| {
-        if let ExprKind::Var(v) = x.kind {
-            out.insert(v);
-        }
-    });
 }
 
 /// How an expression is used: its value read, written as a place, or its address taken.

@@ -30,7 +30,7 @@ use fork_frontend::hir::{
     Type, VarId, VarKind,
 };
 use fork_frontend::source::Span;
-use fork_frontend::sync_calls::{children, own_exprs};
+use fork_frontend::sync_calls::{children, each_expr, own_exprs};
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
@@ -448,21 +448,11 @@ fn widen_source(e: &Expr) -> &Expr {
 
 /// Whether `e` assigns `v` anywhere inside it.
 fn assigns(e: &Expr, v: VarId) -> bool {
-    let own = match &e.kind {
-        ExprKind::Assign { place, .. }
-        | ExprKind::CompoundAssign { place, .. }
-        | ExprKind::IncDec { place, .. } => matches!(place.kind, ExprKind::Var(w) if w == v),
-        _ => false,
-    };
-    let mut nested = false;
-    e.for_each_child(|c| nested |= assigns(c, v));
-    own || nested
-}
-
-/// Calls `f` with every top-level expression of `s` and of the statements nested in it.
-pub(crate) fn each_expr(s: &Stmt, f: &mut impl FnMut(&Expr)) {
-    own_exprs(s).into_iter().for_each(&mut *f);
-    children(s).into_iter().for_each(|c| each_expr(c, f));
+    let mut found = false;
+    e.walk(&mut |x| {
+        found |= matches!(x.assigned_place().map(|p| &p.kind), Some(ExprKind::Var(w)) if *w == v)
+    });
+    found
 }
 
 fn loop_cond(s: &Stmt) -> Option<&Expr> {
@@ -515,20 +505,16 @@ fn statement_writes<'p>(
 
 /// Every local written inside `e`: disqualified.
 fn nested_writes(e: &Expr, out: &mut Vec<Definition<'_>>) {
-    if let ExprKind::Assign { place, .. }
-    | ExprKind::CompoundAssign { place, .. }
-    | ExprKind::IncDec { place, .. } = &e.kind
-    {
-        if let ExprKind::Var(var) = place.kind {
+    e.walk(&mut |x| {
+        if let Some(ExprKind::Var(var)) = x.assigned_place().map(|p| &p.kind) {
             out.push(Definition {
-                var,
+                var: *var,
                 value: None,
                 conds: Vec::new(),
                 controlled: false,
             });
         }
-    }
-    e.for_each_child(|c| nested_writes(c, out));
+    });
 }
 
 /// Whether every member of a group computes `e` alike, in lockstep.
