@@ -88,6 +88,10 @@ typedef long long fk_i64;
 // A block region's kernel runs its group's members rounded up to whole warps of this
 // many threads (FK_REGION_THREADS)
 #define FK_WARP_THREADS 32
+// The most threads per block of a grid region's cooperative launch (its members spread
+// over every SM in whole warps, and every block has a member: its decisions are its
+// members')
+#define FK_GRID_THREADS 256
 // The runtime's capacities, the same for the driver's arena and the `.cu`'s
 // allocations (a program that outgrows one stops alike under both). Member lists and
 // per-member words: FK_STACK_PER_PROC entries per processor and FK_STACK_EXTRA more
@@ -256,12 +260,16 @@ struct FkReadBack {
     int first_truth;
     // fk_loop_exit: the participants still in the loop (the host zeroes it first)
     int staying;
+    // a grid region: 1 when it did not run (a member of its group was inactive at its
+    // start, or the run had stopped), so the host runs its instructions
+    int declined;
 };
-static_assert(sizeof(FkReadBack) == 12, "FkReadBack: the layout of transform::emit_cuda::abi");
+static_assert(sizeof(FkReadBack) == 16, "FkReadBack: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkReadBack, first) == 0, "FkReadBack::first: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkReadBack, first_truth) == 4, "FkReadBack::first_truth: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkReadBack, staying) == 8, "FkReadBack::staying: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkReadBack, declined) == 12, "FkReadBack::declined: the layout of transform::emit_cuda::abi");
 #endif
 
 // The device addresses of every region (set into `fk_m` by `fk_set_machine`).

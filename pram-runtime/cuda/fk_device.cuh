@@ -1423,3 +1423,132 @@ __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar p
     fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
     fk_team_sync();
 }
+
+#ifndef FK_SCHEDULE_DEVICE
+// ---- grid regions (host schedule) ----
+// A grid region (transform::regions, RegionKind::Grid) is one cooperative launch over every
+// SM: thread t runs members t, t + T, ... of the region's group through its kernels, shared
+// branches and loops. Every member runs them alike (no member leaves a kernel early, no loop
+// forms a group) and every decision is uniform, so each block takes it from its own
+// members' values; a grid barrier separates two kernels only where a kernel's shared writes
+// meet the other's shared accesses (the emitted code tracks what ran since the last one).
+//
+// Faults: the threads of a block take every decision together (a block barrier), and a
+// decision stops the block when one of them sees a fault (fk_faulted): the block goes to the
+// region's last grid barrier. Each grid barrier returns the OR of the arriving threads'
+// stops, the same for every block; after one that says stop every block leaves without
+// another, so a block at the last barrier meets the others at whichever barrier they are at.
+// Kernels run on after a fault (a later fault orders after the first and is dropped) until
+// the block's next decision, which every loop iteration has.
+// (Over two lines: the library's own kernels are the lines that start a definition so.)
+#define FK_GRID_REGION_FN extern "C" __global__ \
+    void __launch_bounds__(FK_GRID_THREADS)
+
+__device__ inline int fk_g_tid() { return (int)(blockIdx.x * blockDim.x + threadIdx.x); }
+__device__ inline int fk_g_threads() { return (int)(gridDim.x * blockDim.x); }
+
+// A barrier of every thread of the launch: an arrival count and a generation in global
+// memory (the launch is cooperative, so every block is resident); the stop words of two
+// consecutive barriers alternate, and the last block to arrive clears the next one's.
+struct FkGridSync {
+    unsigned arrived, generation, stop[2];
+};
+__device__ FkGridSync fk_grid_sync_state;
+
+// Returns whether any thread arrived with `stop`.
+__device__ bool fk_g_sync(bool stop) {
+#ifdef FK_EMU
+    // The CPU stand-in runs a grid region as one block.
+    return __syncthreads_count(stop) != 0;
+#else
+    __shared__ unsigned result;
+    bool any = __syncthreads_count(stop) != 0;
+    if (threadIdx.x == 0) {
+        FkGridSync &s = fk_grid_sync_state;
+        // This barrier's generation: the previous one released this block only after
+        // the generation moved on, and this one cannot move it before the block arrives.
+        unsigned gen = *(volatile unsigned *)&s.generation;
+        unsigned slot = gen & 1;
+        if (any) atomicOr(&s.stop[slot], 1u);
+        __threadfence();
+        if (atomicAdd(&s.arrived, 1u) == gridDim.x - 1) {
+            s.arrived = 0;
+            s.stop[slot ^ 1] = 0;
+            __threadfence();
+            atomicAdd(&s.generation, 1u);
+        } else {
+            while (*(volatile unsigned *)&s.generation == gen) {
+            }
+        }
+        __threadfence();
+        result = *(volatile unsigned *)&s.stop[slot];
+    }
+    __syncthreads();
+    return result != 0;
+#endif
+}
+
+// The region's start: whether it declines (a member of `g` is not active, or the run has
+// stopped), which the host reads back to run the instructions itself.
+__device__ bool fk_g_begin(int g) {
+    FkGroup grp = fk_m.groups[g];
+    bool inactive = fk_faulted();
+    for (int t = fk_g_tid(); t < grp.size; t += fk_g_threads())
+        inactive |= fk_m.status[fk_m.members[grp.members + t]] != FK_ACTIVE;
+    bool declined = fk_g_sync(inactive);
+    if (fk_g_tid() == 0) fk_m.read_back->declined = declined;
+    return declined;
+}
+
+// A uniform decision, the same in every thread of the block: 1 when `v` of the block's
+// members (every block has one) is non-zero, 0 when it is zero, -1 when the block stops.
+__device__ int fk_g_decide(int g, fk_u64 slot_base, FkVar v) {
+    FkGroup grp = fk_m.groups[g];
+    int t = fk_g_tid();
+    bool x = t < grp.size &&
+             fk_load_int(fk_var_addr(v, g, slot_base, fk_m.members[grp.members + t]), v.size) != 0;
+    int taken = __syncthreads_count(x) != 0;
+    return __syncthreads_count(fk_faulted()) != 0 ? -1 : taken;
+}
+
+// An iteration of a grid region's loop: every 1024th (and each past the step limit) thread
+// 0 tests the limits for g's $$ 0 member, then a barrier tells every thread whether the run
+// stops.
+__device__ bool fk_g_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
+    ++*it;
+    if (!(fk_limits.max_steps && *it > fk_limits.max_steps) && (*it & 1023) != 0) return false;
+    if (fk_g_tid() == 0) {
+        FkThread th = fk_first_member(g, r.launch, r.sub);
+        fk_region_thread(&th, r, r.sub);
+        fk_limit(*it, site, th);
+    }
+    return fk_g_sync(fk_faulted());
+}
+
+// --crcw common, after a barrier: each thread checks its members' writes of the segment just
+// run (r.sub - 1), as fk_r_common_check.
+__device__ void fk_g_common_check(int g, const FkRegion &r) {
+    FkGroup grp = fk_m.groups[g];
+    for (int t = fk_g_tid(); t < grp.size; t += fk_g_threads()) {
+        FkThread th = fk_first_member(g, r.launch, r.sub - 1);
+        th.proc = fk_m.members[grp.members + t];
+        fk_region_thread(&th, r, r.sub - 1);
+        fk_common_check(th, fk_step_tag(&th));
+    }
+}
+
+// One Plan kernel K in a grid region: each thread runs its members. No barrier: the
+// emitted code places them.
+#define FK_G_LAUNCH(K, G)                                                                \
+    do {                                                                                 \
+        int n_ = fk_m.groups[G].size;                                                    \
+        for (int t_ = fk_g_tid(); t_ < n_; t_ += fk_g_threads()) {                       \
+            FkThread th_;                                                                \
+            if (fk_thread(&th_, G, t_, r.slot_base, r.launch, 1)) {                      \
+                fk_region_thread(&th_, r, r.sub);                                        \
+                K##_body(&th_);                                                          \
+            }                                                                            \
+        }                                                                                \
+        r.sub++;                                                                         \
+    } while (0)
+#endif

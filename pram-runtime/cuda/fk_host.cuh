@@ -329,6 +329,58 @@ template <class T> inline void fk_read(T *dst, const T *src, fk_u64 n) {
     fk_cuda(cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost), "reading back");
 }
 
+// ---- grid regions ----
+
+// Runs grid region kernel R for the current group (transform::regions, RegionKind::Grid):
+// true when it ran, false when it did not or declined (a member was not active) and the
+// host runs the region's instructions itself.
+#ifdef FK_EMU
+// The CPU stand-in runs it as one block of FK_SCAN_THREADS threads.
+#define FK_GRID_LAUNCH(R, G, SLOT_BASE, LAUNCH) R<<<1, FK_SCAN_THREADS>>>(G, SLOT_BASE, LAUNCH)
+#else
+// The threads of each block of a grid region's cooperative launch for a group of n members
+// (the driver's grid_threads): the members spread over every SM, a warp at least,
+// FK_GRID_THREADS at most; and the blocks: as many as are resident at once (at least those of
+// FK_GRID_THREADS threads, the occupancy of kernel `k`), at most one per `threads` members, so
+// that every block has a member.
+inline void fk_grid_shape(const void *k, int n, unsigned *blocks, unsigned *threads) {
+    int per_sm = 0, sms = 0;
+    fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, FK_GRID_THREADS, 0),
+            "a grid region's occupancy");
+    fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
+    fk_u64 s = (fk_u64)std::max(sms, 1), m = (fk_u64)n;
+    fk_u64 t = ((m + s - 1) / s + 31) / 32 * 32;
+    *threads = (unsigned)std::min<fk_u64>(std::max<fk_u64>(t, 32), FK_GRID_THREADS);
+    fk_u64 resident = (fk_u64)std::max(per_sm, 1) * s;
+    *blocks = (unsigned)std::min<fk_u64>(resident, (m + *threads - 1) / *threads);
+}
+
+#define FK_GRID_LAUNCH(R, G, SLOT_BASE, LAUNCH)                                               \
+    do {                                                                                     \
+        int g_ = (G);                                                                        \
+        fk_u64 slot_base_ = (SLOT_BASE);                                                     \
+        unsigned launch_ = (LAUNCH);                                                         \
+        void *args_[3] = {&g_, &slot_base_, &launch_};                                       \
+        unsigned b_ = 0, t_ = 0;                                                             \
+        fk_grid_shape((const void *)R, fk_h.groups[g_].size, &b_, &t_);                      \
+        fk_cuda(cudaLaunchCooperativeKernel((const void *)R, b_, t_, args_, 0, 0),           \
+                "launching a grid region");                                                  \
+    } while (0)
+#endif
+#define FK_GRID_REGION(R) fk_grid_region_ran(#R, [](FkCtx c_, unsigned l_) {                   \
+    FK_GRID_LAUNCH(R, c_.g, c_.slot_base, l_);                                               \
+})
+template <class Launch> inline bool fk_grid_region_ran(const char *name, Launch launch) {
+    int n = fk_h.groups[fk_h.c.g].size;
+    // --crcw priority serialises members, which only the instructions one by one do.
+    if (fk_h.priority || n <= 0) return false;
+    launch(fk_h.c, fk_next_launch());
+    fk_after_launch(name);
+    FkReadBack r;
+    fk_read(&r, fk_h.m.read_back, 1);
+    return !r.declined;
+}
+
 // The value of `v` for the first active member: 1 (non-zero), 0, or -1 when none is active.
 inline int fk_read_first_value(FkCtx c, FkVar v, int *value) {
     fk_read_first<<<1, 1>>>(c.g, (int)fk_threads(c), c.slot_base, v);

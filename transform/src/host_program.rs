@@ -15,8 +15,8 @@
 //! every function's code ends with `Ret`.
 
 use crate::plan::{
-    Call, HostFnId, HostLoop, HostOp, KernelId, Multiprefix, Plan, RegionNeeds, SharedFrameId,
-    Split, SplitKind,
+    Call, HostFnId, HostLoop, HostOp, KernelId, Multiprefix, Plan, RegionKind, RegionNeeds,
+    SharedFrameId, Split, SplitKind,
 };
 use fork_frontend::hir::{MpOp, VarId};
 use fork_frontend::source::Span;
@@ -301,11 +301,12 @@ pub enum Instr {
     },
     StartEnd,
     Multiprefix(Multiprefix),
-    /// A block region: an executor that runs it as one kernel jumps to `end`; otherwise the
-    /// region's own instructions follow.
+    /// A region (`regions`): an executor that runs it as one kernel jumps to `end`;
+    /// otherwise the region's own instructions follow.
     Region {
         name: String,
         needs: RegionNeeds,
+        kind: RegionKind,
         end: Pc,
     },
 }
@@ -417,6 +418,7 @@ impl Lowering {
                 self.code[at] = Instr::Region {
                     name: r.name.clone(),
                     needs: r.needs,
+                    kind: r.kind,
                     end: self.pc(),
                 };
             }
@@ -587,11 +589,12 @@ pub trait HostMachine {
         span: Span,
         c: &Ctx<Self::Group>,
     ) -> Result<(), Self::Error>;
-    /// Runs a block region as one kernel when the executor can; false: run its instructions.
+    /// Runs a region as one kernel when the executor can; false: run its instructions.
     fn region(
         &mut self,
         _name: &str,
         _needs: RegionNeeds,
+        _kind: RegionKind,
         _c: &Ctx<Self::Group>,
     ) -> Result<bool, Self::Error> {
         Ok(false)
@@ -825,8 +828,13 @@ pub fn walk<M: HostMachine>(
                 result,
                 span,
             }) => m.multiprefix(*op, [*ptr, *value], *result, *span, &c)?,
-            Instr::Region { name, needs, end } => {
-                if m.region(name, *needs, &c)? {
+            Instr::Region {
+                name,
+                needs,
+                kind,
+                end,
+            } => {
+                if m.region(name, *needs, *kind, &c)? {
                     next = *end;
                 }
             }
@@ -925,8 +933,14 @@ pub fn print(plan: &Plan, program: &HostProgram, out: &mut String) {
                 name(*ptr),
                 name(*value)
             ),
-            Instr::Region { name, end, .. } => {
-                format!("region {name} (as one kernel: jump {})", end.0)
+            Instr::Region {
+                name, end, kind, ..
+            } => {
+                let kind = match kind {
+                    RegionKind::Block => "",
+                    RegionKind::Grid => "grid ",
+                };
+                format!("{kind}region {name} (as one kernel: jump {})", end.0)
             }
         };
         let _ = writeln!(out, "    {pc:>4}  {text}");

@@ -477,6 +477,21 @@ pub struct Region {
     pub name: String,
     pub ops: Vec<HostOp>,
     pub needs: RegionNeeds,
+    pub kind: RegionKind,
+}
+
+/// How a region's kernel runs its group (`regions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegionKind {
+    /// One thread block, a thread per member: splits, loop groups, `seq` and multiprefix
+    /// with block barriers and scans, on one SM.
+    Block,
+    /// One cooperative launch over every SM, for a run that holds a kernel whose work grows
+    /// with a loop bound (`Kernel::spread`) and otherwise only kernels, shared branches and
+    /// loops without a loop group: every thread takes its members' decisions itself (they
+    /// are uniform), and a grid barrier separates two kernels only where their shared
+    /// accesses conflict.
+    Grid,
 }
 
 /// The runtime stack space a region's nested groups take at most, reserved by the host

@@ -192,6 +192,16 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
             let _ = writeln!(out, "{ind}seq ($$ == 0 only):");
             ops(plan, body, depth + 1, out);
         }
+        HostOp::Region(r) if r.kind == crate::plan::RegionKind::Grid => {
+            let _ = writeln!(
+                out,
+                "{ind}grid region {} (one cooperative launch over every SM, when every member \
+                 is active; a grid barrier only between kernels whose shared accesses conflict):",
+                r.name
+            );
+            ops(plan, &r.ops, depth + 1, out);
+            let _ = writeln!(out, "{ind}end region");
+        }
         HostOp::Region(r) => {
             let n = r.needs;
             let _ = writeln!(

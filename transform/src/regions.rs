@@ -1,16 +1,28 @@
-//! Block regions (docs/performance.md, levers 1, 2 and 7 for small groups): a maximal run of host
-//! ops that needs no host decision beyond the group's own state (kernels, `if` splits, loops,
-//! shared branches, `seq`, multiprefix; no call, `fork`, `start` or `return`) becomes one
-//! kernel of one thread block. The block runs the group's members as its threads, and its
-//! barriers and block-wide scans replace the host's launches and read-backs, so a loop
-//! iteration costs a few `__syncthreads` instead of a dozen launches and a round trip.
+//! Regions (docs/performance.md, levers 1, 2 and 7): a maximal run of host ops that needs no
+//! host decision beyond the group's own state becomes one kernel, whose barriers replace the
+//! host's launches and read-backs, so a loop iteration costs a few barriers instead of a
+//! dozen launches and a round trip. Two kinds (`RegionKind`):
 //!
-//! The ops stay in the Plan (`HostOp::Region`): a group larger than one block (or a
-//! `--crcw priority` run, which serialises members) runs them the ordinary way. A launch of
-//! a kernel that runs a cyclic loop (`Kernel::spread`) is not part of a region: its work
-//! grows with the loop's bound, and a region runs on one SM.
+//! - a *block region* (kernels, `if` splits, loops, shared branches, `seq`, multiprefix; no
+//!   call, `fork`, `start` or `return`) runs on one thread block, a thread per member, for a
+//!   group of at most `MAX_MEMBERS`. A launch of a kernel that runs a cyclic loop
+//!   (`Kernel::spread`) is not part of one: its work grows with the loop's bound, and a block
+//!   runs on one SM.
+//! - a *grid region* is a run that holds such a kernel and a host decision (a loop or a
+//!   shared branch) and otherwise only what every member runs alike: synchronous kernels
+//!   that no member leaves early, shared branches, and loops without a loop group, condition
+//!   or frame of their own. One cooperative launch over every SM runs it; each thread takes
+//!   the decisions from its own members' (uniform) values, and a grid barrier separates two
+//!   kernels only where their shared accesses conflict (`emit_cuda::region`).
+//!
+//! The ops stay in the Plan (`HostOp::Region`): a group larger than one block, a `--crcw
+//! priority` run (which serialises members), or a grid region whose group has inactive
+//! members at its start, runs them the ordinary way.
 
-use crate::plan::{HostOp, Plan, Region, RegionNeeds, SharedFrameId, SplitKind};
+use crate::plan::{
+    CutReason, HostOp, Kernel, Plan, Region, RegionKind, RegionNeeds, SharedFrameId, SplitKind,
+};
+use fork_frontend::hir::{Mode, Stmt, StmtKind};
 
 /// The most members a group may have to run a region: one thread per member, so that
 /// members of asynchronous kernels that wait for each other run on their own threads.
@@ -21,6 +33,7 @@ pub fn mark_block_regions(plan: &mut Plan) {
     let mut marker = Marker {
         plan_frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
         spread: plan.kernels.iter().map(|k| k.spread).collect(),
+        uniform: plan.kernels.iter().map(runs_alike).collect(),
         count: 0,
     };
     for f in 0..plan.functions.len() {
@@ -30,10 +43,45 @@ pub fn mark_block_regions(plan: &mut Plan) {
     }
 }
 
+/// Whether every active member of a group runs kernel `k` to its end and in lockstep
+/// semantics: synchronous, and no `break`, `continue` or `return` that leaves the kernel
+/// (which would change a member's status).
+fn runs_alike(k: &Kernel) -> bool {
+    k.mode == Mode::Sync
+        && k.ends != CutReason::Suspend
+        && !k.body.iter().any(|s| leaves(s, false, false))
+}
+
+/// Whether `s` holds a statement that leaves the kernel: a `return`, or a `break`/`continue`
+/// outside the loops (and, for `break`, the `switch`es) inside it.
+fn leaves(s: &Stmt, in_loop: bool, in_switch: bool) -> bool {
+    match &s.kind {
+        StmtKind::Return(_) => true,
+        StmtKind::Break => !in_loop && !in_switch,
+        StmtKind::Continue => !in_loop,
+        StmtKind::Loop { body, .. } => leaves(body, true, false),
+        StmtKind::Switch { cases, .. } => cases
+            .iter()
+            .any(|c| c.body.iter().any(|b| leaves(b, in_loop, true))),
+        StmtKind::Block(b) => b.stmts.iter().any(|b| leaves(b, in_loop, in_switch)),
+        StmtKind::If { then, els, .. } => {
+            leaves(then, in_loop, in_switch)
+                || els.as_ref().is_some_and(|e| leaves(e, in_loop, in_switch))
+        }
+        StmtKind::Fork { body, .. }
+        | StmtKind::Start(body)
+        | StmtKind::Farm(body)
+        | StmtKind::Seq(body) => leaves(body, in_loop, in_switch),
+        StmtKind::Expr(_) | StmtKind::Decl { .. } | StmtKind::Barrier => false,
+    }
+}
+
 struct Marker {
     plan_frames: Vec<u64>,
     /// Per kernel: `Kernel::spread`.
     spread: Vec<bool>,
+    /// Per kernel: `runs_alike`.
+    uniform: Vec<bool>,
     count: usize,
 }
 
@@ -41,16 +89,83 @@ impl Marker {
     fn list(&mut self, ops: Vec<HostOp>, func: &str) -> Vec<HostOp> {
         let mut out = Vec::new();
         let mut run: Vec<HostOp> = Vec::new();
-        for op in ops {
+        for op in self.grid_regions(ops, func) {
             if self.region_able(&op) {
                 run.push(op);
                 continue;
             }
             self.flush(&mut run, &mut out, func);
-            out.push(self.nested(op, func));
+            out.push(match op {
+                HostOp::Region(_) => op,
+                op => self.nested(op, func),
+            });
         }
         self.flush(&mut run, &mut out, func);
         out
+    }
+
+    /// `ops` with each maximal run of grid-able ops that holds a spread kernel and a host
+    /// decision wrapped into a grid region.
+    fn grid_regions(&mut self, ops: Vec<HostOp>, func: &str) -> Vec<HostOp> {
+        let mut out = Vec::new();
+        let mut run: Vec<HostOp> = Vec::new();
+        let flush = |run: &mut Vec<HostOp>, out: &mut Vec<HostOp>, m: &mut Marker| {
+            let ops = std::mem::take(run);
+            let spread = ops.iter().any(|o| m.holds_spread(o));
+            let decides = ops
+                .iter()
+                .any(|o| matches!(o, HostOp::Loop(_) | HostOp::Branch { .. }));
+            if spread && decides {
+                let name = format!("r{}_{func}", m.count);
+                m.count += 1;
+                out.push(HostOp::Region(Region {
+                    name,
+                    ops,
+                    needs: RegionNeeds::default(),
+                    kind: RegionKind::Grid,
+                }));
+            } else {
+                out.extend(ops);
+            }
+        };
+        for op in ops {
+            if self.grid_able(&op) {
+                run.push(op);
+                continue;
+            }
+            flush(&mut run, &mut out, self);
+            out.push(op);
+        }
+        flush(&mut run, &mut out, self);
+        out
+    }
+
+    /// Whether an op (with everything nested in it) can run inside a grid region.
+    fn grid_able(&self, op: &HostOp) -> bool {
+        let all = |ops: &[HostOp]| ops.iter().all(|o| self.grid_able(o));
+        match op {
+            HostOp::Launch(k) => self.uniform[k.0 as usize],
+            HostOp::Branch { then, els, .. } => all(then) && all(els),
+            HostOp::Loop(l) => {
+                !l.forms_group
+                    && l.cond.is_some()
+                    && self.plan_frames[l.shared_frame.0 as usize] == 0
+                    && all(&l.entry_cond)
+                    && all(&l.body)
+                    && all(&l.latch)
+            }
+            _ => false,
+        }
+    }
+
+    fn holds_spread(&self, op: &HostOp) -> bool {
+        match op {
+            HostOp::Launch(k) => self.spread[k.0 as usize],
+            _ => op
+                .blocks()
+                .iter()
+                .any(|b| b.iter().any(|o| self.holds_spread(o))),
+        }
     }
 
     /// Regions inside the blocks of an op that cannot be part of one.
@@ -71,7 +186,12 @@ impl Marker {
         let needs = self.needs(&ops);
         let name = format!("r{}_{func}", self.count);
         self.count += 1;
-        out.push(HostOp::Region(Region { name, ops, needs }));
+        out.push(HostOp::Region(Region {
+            name,
+            ops,
+            needs,
+            kind: RegionKind::Block,
+        }));
     }
 
     /// Whether an op (with everything nested in it) can run inside a block region.

@@ -22,7 +22,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use transform::emit_cuda::{Emitted, Schedule};
 use transform::host_program::{self, HostMachine, LoopHeader, Pc};
-use transform::plan::{HostFnId, KernelId, Plan, RegionNeeds, SharedFrameId, SplitKind};
+use transform::plan::{
+    HostFnId, KernelId, Plan, RegionKind, RegionNeeds, SharedFrameId, SplitKind,
+};
 
 /// Byte offsets of the regions in the one device arena.
 #[derive(Default, Clone, Copy)]
@@ -88,6 +90,8 @@ pub struct Machine<'p> {
     r: Regions,
     caps: Caps,
     functions: HashMap<String, CudaFunction>,
+    /// Per grid region kernel: the blocks of it that are resident at once.
+    grid_resident: HashMap<String, u64>,
     groups: Vec<HostGroup>,
     top: Tops,
     launches: u32,
@@ -160,6 +164,16 @@ fn device_runners(procs: u64, resident: u64) -> u32 {
         .div_ceil(warp)
         .saturating_mul(warp)
         .min(u64::from(abi::FK_DEVICE_THREADS / 2)) as u32
+}
+
+/// Threads of each block of a grid region's cooperative launch for a group of `members`: the
+/// members spread over every SM (a warp at least, `FK_GRID_THREADS` at most), so that a group
+/// of 1024 runs on 32 SMs rather than 4. The `.cu`'s `fk_grid_threads`
+/// (pram-runtime/cuda/fk_host.cuh) is the same.
+fn grid_threads(members: u64, sms: u64) -> u32 {
+    let warp = u64::from(abi::FK_WARP_THREADS);
+    (members.div_ceil(sms.max(1)).div_ceil(warp) * warp)
+        .clamp(warp, u64::from(abi::FK_GRID_THREADS)) as u32
 }
 
 fn align(x: u64, a: u64) -> u64 {
@@ -398,6 +412,7 @@ impl<'p> Machine<'p> {
             r,
             caps,
             functions,
+            grid_resident: HashMap::new(),
             groups: Vec::new(),
             top: Tops {
                 groups: 0,
@@ -963,14 +978,7 @@ impl<'p> Machine<'p> {
         let per_sm = f
             .occupancy_max_active_blocks_per_multiprocessor(abi::FK_DEVICE_THREADS, 0, None)
             .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
-        let sms = self
-            .stream
-            .context()
-            .attribute(
-                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            )
-            .map_err(GpuError::driver("the GPU's SM count"))?;
-        let resident = per_sm.max(1) as u64 * sms.max(1) as u64;
+        let resident = per_sm.max(1) as u64 * self.sms()?;
         let runners = device_runners(self.procs, resident);
         let blocks = resident.min(self.procs.div_ceil(runners.into())) as u32;
         let cfg = LaunchConfig {
@@ -996,6 +1004,81 @@ impl<'p> Machine<'p> {
         }
         self.stats.launches += 1;
         Ok(())
+    }
+
+    /// The GPU's SMs.
+    fn sms(&self) -> Result<u64, GpuError> {
+        let sms = self
+            .stream
+            .context()
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+            .map_err(GpuError::driver("the GPU's SM count"))?;
+        Ok(sms.max(1) as u64)
+    }
+
+    /// A grid region (`transform::regions`, `RegionKind::Grid`) as one cooperative launch:
+    /// false when it declined (a member of the group was not active at its start) and the
+    /// walk runs its instructions. A `--crcw priority` run, which serialises members, never
+    /// launches one.
+    fn grid_region(&mut self, name: &str, c: &Ctx) -> Result<bool, GpuError> {
+        let n = self.groups[c.group as usize].size;
+        if self.priority || n <= 0 {
+            return Ok(false);
+        }
+        let f = self
+            .functions
+            .get(name)
+            .ok_or_else(|| GpuError::Internal(format!("no kernel `{name}`")))?
+            .clone();
+        let resident = match self.grid_resident.get(name) {
+            Some(r) => *r,
+            None => {
+                let per_sm = f
+                    .occupancy_max_active_blocks_per_multiprocessor(abi::FK_GRID_THREADS, 0, None)
+                    .map_err(GpuError::driver("a grid region's occupancy"))?;
+                let r = per_sm.max(1) as u64 * self.sms()?;
+                self.grid_resident.insert(name.to_string(), r);
+                r
+            }
+        };
+        // At least as many blocks of fewer threads are resident as of FK_GRID_THREADS; no
+        // more than one per `threads` members, so that every block has a member.
+        let threads = grid_threads(n as u64, self.sms()?);
+        let blocks = resident.min((n as u64).div_ceil(threads.into())) as u32;
+        let launch = self.launches;
+        self.launches += 1;
+        if let Some(r) = self.recorder.as_mut() {
+            r.region(&self.stream, launch)
+                .map_err(GpuError::driver("recording a timestamp"))?;
+        }
+        let args = kernels::GridRegionKernel {
+            g: c.group,
+            slot_base: c.slot_base,
+            launch,
+        };
+        let cfg = LaunchConfig {
+            grid_dim: (blocks.max(1), 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut b = self.stream.launch_builder(&f);
+        args.push(&mut abi::Launch(&mut b));
+        if self.timing {
+            b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+        }
+        // SAFETY: the arguments are the kernel's C signature's, which the ABI declares once;
+        // the kernel touches only the arena. Cooperative launch makes every block resident,
+        // which its grid barriers need.
+        let events = unsafe { b.launch_cooperative(cfg) }
+            .map_err(GpuError::driver("launching a grid region"))?;
+        if let Some(e) = events {
+            self.kernel_events.push(e);
+        }
+        self.stats.launches += 1;
+        self.stats.regions += 1;
+        Ok(self.read_as::<FkReadBack>(self.r.read_back)?.declined == 0)
     }
 
     /// LoopExitUpdate and the all-exited test: whether a participant is still active.
@@ -1677,7 +1760,16 @@ impl HostMachine for Machine<'_> {
     /// A block region as one kernel of one block (`transform::regions`), with the stack
     /// space its nested groups take reserved above the tops; false when the group does not
     /// fit one block (or `--crcw priority` serialises members).
-    fn region(&mut self, name: &str, needs: RegionNeeds, c: &Ctx) -> Result<bool, GpuError> {
+    fn region(
+        &mut self,
+        name: &str,
+        needs: RegionNeeds,
+        kind: RegionKind,
+        c: &Ctx,
+    ) -> Result<bool, GpuError> {
+        if kind == RegionKind::Grid {
+            return self.grid_region(name, c);
+        }
         let n = self.groups[c.group as usize].size;
         if self.priority || n <= 0 || n as u32 > abi::FK_REGION_MAX {
             return Ok(false);
@@ -1714,7 +1806,7 @@ impl HostMachine for Machine<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::device_runners;
+    use super::{device_runners, grid_threads};
 
     #[test]
     fn the_processors_spread_over_every_resident_block_in_whole_warps() {
@@ -1727,5 +1819,14 @@ mod tests {
         // At most half a block (of 640 threads); the blocks then run several processors a
         // thread.
         assert_eq!(device_runners(1 << 20, 132), 320);
+    }
+
+    #[test]
+    fn a_grid_region_spreads_its_members_over_every_sm_in_whole_warps() {
+        assert_eq!(grid_threads(1024, 132), 32);
+        assert_eq!(grid_threads(8, 132), 32);
+        assert_eq!(grid_threads(8448, 132), 64);
+        assert_eq!(grid_threads(65536, 132), 256);
+        assert_eq!(grid_threads(1 << 20, 132), 256);
     }
 }

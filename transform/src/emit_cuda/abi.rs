@@ -383,6 +383,9 @@ c_structs! {
         first_truth: i32,
         /// fk_loop_exit: the participants still in the loop (the host zeroes it first)
         staying: i32,
+        /// a grid region: 1 when it did not run (a member of its group was inactive at its
+        /// start, or the run had stopped), so the host runs its instructions
+        declined: i32,
     }
 
     /// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
@@ -723,6 +726,10 @@ c_consts! {
     /// A block region's kernel runs its group's members rounded up to whole warps of this
     /// many threads (FK_REGION_THREADS)
     FK_WARP_THREADS: u32 = 32;
+    /// The most threads per block of a grid region's cooperative launch (its members spread
+    /// over every SM in whole warps, and every block has a member: its decisions are its
+    /// members')
+    FK_GRID_THREADS: u32 = 256;
 
     /// The runtime's capacities, the same for the driver's arena and the `.cu`'s
     /// allocations (a program that outgrows one stops alike under both). Member lists and
@@ -848,6 +855,9 @@ pub mod kernels {
             g: i32, seq: i32, slot_base: u64, launch: u32, groups_top: i32, members_top: u64,
             words_top: u64, frames_top: u64,
         );
+        /// A grid region (`emit_cuda::region`; its name is the region's): a cooperative
+        /// launch.
+        GridRegionKernel(g: i32, slot_base: u64, launch: u32);
     }
 }
 
@@ -1106,7 +1116,7 @@ mod tests {
                 ("FkVar", 24),
                 ("FkFault", 56),
                 ("FkWhy", 8),
-                ("FkReadBack", 12),
+                ("FkReadBack", 16),
                 ("FkMachine", 160),
                 ("FkLimits", 32),
                 ("FkRecordHeader", 32),

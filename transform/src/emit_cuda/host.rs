@@ -7,7 +7,7 @@
 use super::abi::FkVar;
 use super::{EmitError, Sites};
 use crate::host_program::Instr;
-use crate::plan::{Call, HostFnId, Multiprefix, Plan, SharedFrameId, SplitKind};
+use crate::plan::{Call, HostFnId, Multiprefix, Plan, RegionKind, SharedFrameId, SplitKind};
 use fork_frontend::hir::VarId;
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -223,10 +223,17 @@ fn instruction(
         Instr::Region {
             name,
             needs: n,
+            kind: RegionKind::Block,
             end,
         } => format!(
             "if (fk_region_fits()) {{ FK_REGION({name}, {}, {}, {}, {}); fk_h.pc = {}; }}",
             n.groups, n.member_lists, n.word_lists, n.frame_bytes, end.0
         ),
+        Instr::Region {
+            name,
+            kind: RegionKind::Grid,
+            end,
+            ..
+        } => format!("if (FK_GRID_REGION({name})) fk_h.pc = {};", end.0),
     }])
 }

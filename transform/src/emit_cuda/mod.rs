@@ -24,7 +24,7 @@ pub use device::string_offsets;
 pub use host::fk_var;
 
 use crate::host_program::{self, Instr};
-use crate::plan::{Home, Plan};
+use crate::plan::{Home, Plan, RegionKind};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::fault;
@@ -449,17 +449,40 @@ pub fn emit_with(
         // schedule runs those that fit its blocks' stacks as functions (`schedule`).
         host_only.push('\n');
         if host {
+            let summaries = crate::effects::Summaries::new(&plan.program);
             for (pc, instr) in plan.host.code.iter().enumerate() {
-                if let Instr::Region { name, .. } = instr {
-                    let at = host_program::Pc(pc as u32);
-                    region::region_kernel(
-                        plan,
-                        at,
-                        dev.sites,
-                        &dev.common_kernels,
-                        &mut host_only,
-                    )?;
-                    kernel_names.push(name.clone());
+                let at = host_program::Pc(pc as u32);
+                match instr {
+                    Instr::Region {
+                        name,
+                        kind: RegionKind::Block,
+                        ..
+                    } => {
+                        region::region_kernel(
+                            plan,
+                            at,
+                            dev.sites,
+                            &dev.common_kernels,
+                            &mut host_only,
+                        )?;
+                        kernel_names.push(name.clone());
+                    }
+                    Instr::Region {
+                        name,
+                        kind: RegionKind::Grid,
+                        ..
+                    } => {
+                        region::grid_region_kernel(
+                            plan,
+                            at,
+                            dev.sites,
+                            &summaries,
+                            &dev.common_kernels,
+                            &mut host_only,
+                        )?;
+                        kernel_names.push(name.clone());
+                    }
+                    _ => {}
                 }
             }
         } else {

@@ -18,10 +18,11 @@
 
 use super::host::{fk_var, multiprefix_args, optional_var};
 use super::{EmitError, Sites};
+use crate::effects::{Objects, Summaries};
 use crate::host_program::{Instr, LoopHeader, Open, Pc};
 use crate::plan::{Multiprefix, Plan, RegionNeeds, SplitKind};
 use crate::regions::{loop_needs, plus, split_frame_stride, split_needs};
-use fork_frontend::hir::Mode;
+use fork_frontend::hir::{Mode, Sharity, VarId};
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -37,7 +38,10 @@ pub fn region_kernel(
     let host = &plan.host;
     let func = host.function_at(at);
     let span = plan.program.func(plan.function(func).func).span;
-    let Instr::Region { name, needs, end } = &host.code[at.0 as usize] else {
+    let Instr::Region {
+        name, needs, end, ..
+    } = &host.code[at.0 as usize]
+    else {
         return Err(EmitError {
             span,
             message: format!("instruction {} is not a region (a forkcc bug)", at.0),
@@ -530,5 +534,216 @@ impl RegionEmitter<'_, '_> {
             "if (fk_m.groups[{g}].size == 0) {}",
             self.goto(arm_end)
         ));
+    }
+}
+
+/// The kernel of the grid region whose `Instr::Region` is at `at` (`RegionKind::Grid`):
+/// `rN_f(int g, fk_u64 slot_base, unsigned launch)`, one cooperative launch whose threads
+/// run the group's members (`fk_device.cuh`, "grid regions"). Like a block region's, the
+/// body is the instructions in order with a label per jump target; each decision is the
+/// block's members' own value (`fk_g_decide`), and before a launch comes a grid barrier only
+/// where the kernel's shared accesses meet those since the last barrier: the masks `written`
+/// and `read` say which objects the kernels since then wrote and read (`ObjectBits`).
+pub fn grid_region_kernel(
+    plan: &Plan,
+    at: Pc,
+    sites: &mut Sites,
+    summaries: &Summaries,
+    common_kernels: &BTreeSet<String>,
+    out: &mut String,
+) -> Result<(), EmitError> {
+    let host = &plan.host;
+    let func = host.function_at(at);
+    let span = plan.program.func(plan.function(func).func).span;
+    let Instr::Region { name, end, .. } = &host.code[at.0 as usize] else {
+        return Err(bug(span, "not a region instruction"));
+    };
+    let nesting = host.nesting(func).map_err(|e| EmitError {
+        span,
+        message: format!("an invalid host program (a transform bug): {e}"),
+    })?;
+    // The loop an instruction continues or closes.
+    let enclosing = |pc: Pc| -> Result<(Pc, LoopHeader, Pc), EmitError> {
+        match nesting.at(pc).and_then(|open| open.last()) {
+            Some(Open::Loop { at, .. }) => match &host.code[at.0 as usize] {
+                Instr::LoopBegin { header, exit } => Ok((*at, *header, *exit)),
+                _ => Err(bug(span, "a loop that is not a `LoopBegin`")),
+            },
+            _ => Err(bug(span, "a loop instruction outside its loop")),
+        }
+    };
+    let mut targets = BTreeSet::new();
+    let mut goto = |to: Pc| {
+        targets.insert(to);
+        format!("goto pc{};", to.0)
+    };
+    let mut state = Vec::new();
+    let mut objects = ObjectBits::default();
+    let mut body: Vec<(Pc, Vec<String>)> = Vec::new();
+    for pc in (at.0 + 1..end.0).map(Pc) {
+        let mut s = Vec::new();
+        match &host.code[pc.0 as usize] {
+            Instr::Launch(id) => {
+                let k = plan.kernel(*id);
+                let e = summaries.block(&plan.program, &k.body);
+                // A multiprefix operation inside a kernel is an atomic update of shared memory.
+                let (w, rd) = if e.multiprefix {
+                    (!0, !0)
+                } else {
+                    (objects.mask(&e.writes), objects.mask(&e.reads))
+                };
+                let mut conflict = Vec::new();
+                if w | rd != 0 {
+                    conflict.push(format!("(written & {:#x}ull)", w | rd));
+                }
+                if w != 0 {
+                    conflict.push(format!("(read & {w:#x}ull)"));
+                }
+                if !conflict.is_empty() {
+                    s.push(format!("if ({}) {SYNC}", conflict.join(" || ")));
+                }
+                s.push(format!("FK_G_LAUNCH({}, g);", k.name));
+                if common_kernels.contains(&k.name) {
+                    // `--crcw common`: once every member's writes are in, each checks its own
+                    // (reading the cells, which a later write must wait for).
+                    s.push(format!("{SYNC} fk_g_common_check(g, r); read = {w:#x}ull;"));
+                } else {
+                    if w != 0 {
+                        s.push(format!("written |= {w:#x}ull;"));
+                    }
+                    if rd != 0 {
+                        s.push(format!("read |= {rd:#x}ull;"));
+                    }
+                }
+            }
+            Instr::Branch { cond, els, .. } => {
+                s.extend(decision_read(plan, &mut objects, *cond));
+                let var = fk_var(plan, *cond, plan.program.var(*cond).span)?;
+                s.push(format!(
+                    "{{ int taken = fk_g_decide(g, r.slot_base, {var}); if (taken < 0) goto fk_g_end; if (!taken) {} }}",
+                    goto(*els)
+                ));
+            }
+            Instr::Jump(to) => s.push(goto(*to)),
+            Instr::LoopBegin { header, .. } => {
+                sites.loop_site(header.span);
+                let p = pc.0;
+                state.push(format!("int running{p}"));
+                state.push(format!("fk_u64 it{p}"));
+            }
+            Instr::LoopEnter => {
+                let (lp, l, exit) = enclosing(pc)?;
+                let p = lp.0;
+                if l.test_first {
+                    let cond = l
+                        .cond
+                        .ok_or_else(|| bug(l.span, "a loop without condition"))?;
+                    s.extend(decision_read(plan, &mut objects, cond));
+                    s.push(format!(
+                        "running{p} = fk_g_decide(g, r.slot_base, {});",
+                        fk_var(plan, cond, l.span)?
+                    ));
+                } else {
+                    s.push(format!("running{p} = 1;"));
+                }
+                s.push(format!("it{p} = 0;"));
+                s.push(format!("test{}:", pc.0 + 1));
+                s.push(format!("if (running{p} < 0) goto fk_g_end;"));
+                s.push(format!("if (!running{p}) {}", goto(exit)));
+                let site = sites.loop_site(l.span);
+                s.push(format!(
+                    "if (fk_g_spin(&it{p}, {site}, g, r)) goto fk_g_out;"
+                ));
+            }
+            Instr::LoopLatch { body } => {
+                let (lp, l, _) = enclosing(pc)?;
+                let cond = l
+                    .cond
+                    .ok_or_else(|| bug(l.span, "a loop without condition"))?;
+                s.extend(decision_read(plan, &mut objects, cond));
+                s.push(format!(
+                    "running{} = fk_g_decide(g, r.slot_base, {});",
+                    lp.0,
+                    fk_var(plan, cond, l.span)?
+                ));
+                s.push(format!("goto test{};", body.0));
+            }
+            // No member leaves a grid region's loop early, so there is no status to restore.
+            Instr::LoopNext | Instr::LoopEnd => {}
+            _ => return Err(bug(span, "an instruction a grid region cannot run")),
+        }
+        body.push((pc, s));
+    }
+    let _ = writeln!(
+        out,
+        "// {name}: a grid region (one cooperative launch over every SM runs these host \
+         instructions for a group whose members are all active)"
+    );
+    let _ = writeln!(
+        out,
+        "FK_GRID_REGION_FN {name}({}) {{",
+        super::abi::c_params::<super::abi::kernels::GridRegionKernel>()
+    );
+    out.push_str("    FkRegion r = {slot_base, launch, 0};\n");
+    out.push_str("    fk_u64 written = 0, read = 0;\n");
+    for decl in &state {
+        let _ = writeln!(out, "    {decl};");
+    }
+    out.push_str("    if (fk_g_begin(g)) return;\n");
+    for (pc, stmts) in &body {
+        if targets.contains(pc) {
+            let _ = writeln!(out, "pc{}:;", pc.0);
+        }
+        for s in stmts {
+            let _ = writeln!(out, "    {s}");
+        }
+    }
+    if targets.contains(end) {
+        let _ = writeln!(out, "pc{}:;", end.0);
+    }
+    // The last barrier, which a thread that saw a fault comes to at once.
+    out.push_str("fk_g_end:\n    fk_g_sync(fk_faulted());\nfk_g_out:\n    (void)written;\n    (void)read;\n}\n\n");
+    Ok(())
+}
+
+/// Before a grid region's decision on `cond`: a shared variable must wait for the writes
+/// since the last barrier, as a kernel that reads it would.
+fn decision_read(plan: &Plan, objects: &mut ObjectBits, cond: VarId) -> Vec<String> {
+    if plan.program.var(cond).sharity != Sharity::Shared {
+        return Vec::new();
+    }
+    let bit = objects.bit(cond);
+    vec![
+        format!("if (written & {bit:#x}ull) {SYNC}"),
+        format!("read |= {bit:#x}ull;"),
+    ]
+}
+
+/// A grid barrier between two kernels of a grid region: every block leaves the region when
+/// it says stop; what was written and read since the last one is then ordered.
+const SYNC: &str = "{ if (fk_g_sync(fk_faulted())) goto fk_g_out; written = read = 0; }";
+
+/// The shared objects a grid region's kernels touch, a bit each in the masks `written` and
+/// `read` of the emitted code: the 64th stands for every object past the 63rd, and all bits
+/// for memory that no name covers (`Objects::unknown`).
+#[derive(Default)]
+struct ObjectBits {
+    vars: Vec<VarId>,
+}
+
+impl ObjectBits {
+    fn bit(&mut self, v: VarId) -> u64 {
+        let i = self.vars.iter().position(|w| *w == v).unwrap_or_else(|| {
+            self.vars.push(v);
+            self.vars.len() - 1
+        });
+        1 << i.min(63)
+    }
+
+    fn mask(&mut self, o: &Objects) -> u64 {
+        if o.unknown {
+            return !0;
+        }
+        o.vars.iter().fold(0, |m, v| m | self.bit(*v))
     }
 }
