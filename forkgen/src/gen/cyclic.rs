@@ -75,6 +75,8 @@ fn bit(base: &str) -> u8 {
 #[derive(Clone)]
 struct Cells {
     i: String,
+    /// The counter as an `int` value (`(int)i` for a `long` one).
+    value: String,
     writes: Vec<&'static str>,
     reads: Vec<&'static str>,
     anywhere: bool,
@@ -86,6 +88,7 @@ impl Cells {
     fn narrow(&self) -> Cells {
         Cells {
             i: self.i.clone(),
+            value: self.value.clone(),
             writes: vec![self.writes[0]],
             reads: vec![self.writes[0]],
             anywhere: false,
@@ -267,14 +270,18 @@ impl Gen<'_> {
                 .iter()
                 .filter(|b| !writes.contains(b) && self.rng.chance(50)),
         );
+        let long = ty == "long";
         let cells = Cells {
             i: i.clone(),
+            value: if long { format!("((int){i})") } else { i.clone() },
             writes,
             reads,
             anywhere: true,
         };
-        // Readable in the body and after the loop.
-        self.scope.readonly.push(i.clone());
+        // Readable in the body and after the loop (an `int` one: the scope's are `int`s).
+        if !long {
+            self.scope.readonly.push(i.clone());
+        }
         let body = self.cyclic_body(&body_ctx, &cells, 4);
         let mut s = Stmt::nest(
             format!("for ({init}; {i} {cmp} "),
@@ -323,8 +330,8 @@ impl Gen<'_> {
                 out.push(Stmt::simple(format!("pr int {a} = "), value, ";"));
                 Some(a)
             }
-            // Not uniform: refused.
-            _ => Some("($$ & 1)".to_string()),
+            // Not uniform (and 0): refused.
+            _ => Some("($$ / groupsize())".to_string()),
         };
         let a = match (a, positive) {
             (a, true) => a,
@@ -509,8 +516,8 @@ impl Gen<'_> {
         let i = &cells.i;
         match self.rng.below(10) {
             0 | 1 => self.expr(ctx, 2, false),
-            2 => Expr::leaf(i.clone()),
-            3 => Expr::leaf(format!("({i} * {})", self.rng.range(2, 9))),
+            2 => Expr::leaf(cells.value.clone()),
+            3 => Expr::leaf(format!("({} * {})", cells.value, self.rng.range(2, 9))),
             4 => Expr::leaf(*self.rng.pick(&["$$", "groupsize()"])),
             5..=7 if !cells.anywhere || self.rng.chance(50) => {
                 Expr::leaf(format!("{}[{i}]", self.rng.pick(&cells.reads)))
