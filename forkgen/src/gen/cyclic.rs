@@ -273,7 +273,11 @@ impl Gen<'_> {
         let long = ty == "long";
         let cells = Cells {
             i: i.clone(),
-            value: if long { format!("((int){i})") } else { i.clone() },
+            value: if long {
+                format!("((int){i})")
+            } else {
+                i.clone()
+            },
             writes,
             reads,
             anywhere: true,
@@ -303,7 +307,12 @@ impl Gen<'_> {
     /// a uniform value) comes with the start `s > 0 ? a : 32`, which no member of a group of
     /// at most 8 enters below 16. Refused shapes too: another stride in the step, a start that
     /// differs between members.
-    fn stride(&mut self, ctx: &Ctx, i: &str, out: &mut Vec<Stmt>) -> (&'static str, String, String) {
+    fn stride(
+        &mut self,
+        ctx: &Ctx,
+        i: &str,
+        out: &mut Vec<Stmt>,
+    ) -> (&'static str, String, String) {
         let mut positive = true;
         let s = match self.rng.below(100) {
             0..=39 => self.rng.range(1, 3).to_string(),

@@ -564,11 +564,11 @@ pub(crate) struct InGroup {
 /// follows), so evaluating them again changes nothing and faults nowhere the loop does
 /// not. Shared: every member computes the same.
 fn run_time_test(start: Option<&Expr>, stride: Option<&Expr>, bound: &Expr, span: Span) -> Expr {
-    let w = start.or(stride).map(|x| x.ty.clone()).unwrap_or(Type::INT);
-    let max = match w {
-        Type::Int(k) => (1i64 << (8 * k.bytes() - 1)).wrapping_sub(1),
-        _ => i32::MAX as i64,
+    let w = start.or(stride).expect("a strided loop's start").ty.clone();
+    let Type::Int(k) = w else {
+        unreachable!("a strided loop's arithmetic is of a signed integer type (`Cyclic`)")
     };
+    let max = (1i64 << (8 * k.bytes() - 1)).wrapping_sub(1);
     let bin = |op, a: Expr, b: Expr, ty: &Type| {
         mk(
             ExprKind::Binary(op, Box::new(a), Box::new(b)),
