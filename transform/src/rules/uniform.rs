@@ -486,7 +486,6 @@ fn widen_source(e: &Expr) -> &Expr {
 
 /// `v` as `a + $$ * s` (`+` and `*` in either order, `$$` widened): `(a, s)`, None for a
 /// part left out (`$$`, `$$ * s`, `a + $$`).
-#[allow(clippy::type_complexity)]
 fn dealt_out(v: &Expr) -> Option<(Option<&Expr>, Option<&Expr>)> {
     let v = widen_source(v);
     if let Some(s) = dealt_by(v, ExprKind::DollarDollar) {
