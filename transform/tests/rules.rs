@@ -44,6 +44,7 @@ rule!(
     rule4_private_loop_with_cut,
     rule4_order_free_loop,
     rule4_cyclic_loop,
+    rule4_strided_cyclic_loop,
     grid_region,
     rule5_leave_under_private_condition,
     rule6_seq_farm_async,

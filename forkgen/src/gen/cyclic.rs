@@ -7,9 +7,13 @@
 //! when it finds the cells at the counter belong to one iteration (transform
 //! `rules::uniform::CyclicLoops`, `rules::loops::order_free`, `points_to`); a wrong decision
 //! shows as a difference from the simulator's lockstep. Both the shapes it accepts and those
-//! it must refuse appear: a bound that is not uniform, `i = $$ + 1`, another step, the loop
-//! inside a private loop or under a private `if`, reads of a written array at other indices,
-//! parameters that may point into one array or that their function assigns.
+//! it must refuse appear: a bound that is not uniform, another step, the loop inside a
+//! private loop or under a private `if`, reads of a written array at other indices,
+//! parameters that may point into one array or that their function assigns. Strided ones,
+//! `i = a + $$ * s; ...; i += groupsize() * s` (`stride`), run in their group under a test at
+//! run time (`s > 0`, no overflow; transform `rules::loops::cyclic_in_group`): positive
+//! strides, strides that may be 0 or negative (where no member enters), `long` counters,
+//! and the refused shapes of another stride in the step and a start that is not uniform.
 //!
 //! Race freedom: a group touches only the arrays its context gives it (`Ctx::cyclic`; a
 //! private `if` with an `else` gives them to one branch, a private `switch`'s cases and the
@@ -71,6 +75,8 @@ fn bit(base: &str) -> u8 {
 #[derive(Clone)]
 struct Cells {
     i: String,
+    /// The counter as an `int` value (`(int)i` for a `long` one).
+    value: String,
     writes: Vec<&'static str>,
     reads: Vec<&'static str>,
     anywhere: bool,
@@ -82,6 +88,7 @@ impl Cells {
     fn narrow(&self) -> Cells {
         Cells {
             i: self.i.clone(),
+            value: self.value.clone(),
             writes: vec![self.writes[0]],
             reads: vec![self.writes[0]],
             anywhere: false,
@@ -208,7 +215,8 @@ impl Gen<'_> {
         }
     }
 
-    /// `for (i = $$; i < n; i += groupsize()) { ... }` and its variants.
+    /// `for (i = $$; i < n; i += groupsize()) { ... }` and its variants, strided ones among
+    /// them (`stride`).
     fn counter_loop(
         &mut self,
         ctx: &Ctx,
@@ -219,26 +227,32 @@ impl Gen<'_> {
         let i = self.name("i");
         let cmp = if self.rng.chance(80) { "<" } else { "<=" };
         let bound = self.counter_bound(ctx, bases, out);
-        let start = if self.rng.chance(88) { "$$" } else { "$$ + 1" };
-        let step = match self.rng.below(100) {
-            0..=79 => format!("{i} += groupsize()"),
-            80..=86 => format!("{i} += 2 * groupsize()"),
-            87..=93 => format!("{i} = {i} + groupsize()"),
-            _ => format!("{i} += groupsize() + 1"),
+        let (ty, start, step) = match self.rng.below(100) {
+            0..=59 => {
+                let start = if self.rng.chance(88) { "$$" } else { "$$ + 1" };
+                let step = match self.rng.below(100) {
+                    0..=79 => format!("{i} += groupsize()"),
+                    80..=86 => format!("{i} += 2 * groupsize()"),
+                    87..=93 => format!("{i} = {i} + groupsize()"),
+                    _ => format!("{i} += groupsize() + 1"),
+                };
+                ("int", start.to_string(), step)
+            }
+            _ => self.stride(ctx, &i, out),
         };
         // The assignment `i = $$` in the `for`, or (not recognised) a statement before it.
         let init = match self.rng.below(100) {
             0..=79 => {
-                out.push(Stmt::raw(format!("pr int {i} = 0;"), false));
+                out.push(Stmt::raw(format!("pr {ty} {i} = 0;"), false));
                 format!("{i} = {start}")
             }
             80..=89 => {
-                out.push(Stmt::raw(format!("pr int {i};"), false));
+                out.push(Stmt::raw(format!("pr {ty} {i};"), false));
                 out.push(Stmt::raw(format!("{i} = {start};"), true));
                 String::new()
             }
             _ => {
-                out.push(Stmt::raw(format!("pr int {i} = {start};"), true));
+                out.push(Stmt::raw(format!("pr {ty} {i} = {start};"), true));
                 String::new()
             }
         };
@@ -256,14 +270,22 @@ impl Gen<'_> {
                 .iter()
                 .filter(|b| !writes.contains(b) && self.rng.chance(50)),
         );
+        let long = ty == "long";
         let cells = Cells {
             i: i.clone(),
+            value: if long {
+                format!("((int){i})")
+            } else {
+                i.clone()
+            },
             writes,
             reads,
             anywhere: true,
         };
-        // Readable in the body and after the loop.
-        self.scope.readonly.push(i.clone());
+        // Readable in the body and after the loop (an `int` one: the scope's are `int`s).
+        if !long {
+            self.scope.readonly.push(i.clone());
+        }
         let body = self.cyclic_body(&body_ctx, &cells, 4);
         let mut s = Stmt::nest(
             format!("for ({init}; {i} {cmp} "),
@@ -276,6 +298,78 @@ impl Gen<'_> {
         }
         set_body(&mut s, body, None);
         out.push(s);
+    }
+
+    /// A strided start and step, `i = a + $$ * s` and `i += groupsize() * s` (the operands in
+    /// either order, `a` maybe left out, a `long` counter with widened `$$` and `groupsize()`):
+    /// `(type, start, step)`. `a` is at most 3 and `s` from 1 to 3, so counters below a bound
+    /// of at most 16 stay apart and in bounds; a stride that may be 0 or negative (`% 3` of
+    /// a uniform value) comes with the start `s > 0 ? a : 32`, which no member of a group of
+    /// at most 8 enters below 16. Refused shapes too: another stride in the step, a start that
+    /// differs between members.
+    fn stride(
+        &mut self,
+        ctx: &Ctx,
+        i: &str,
+        out: &mut Vec<Stmt>,
+    ) -> (&'static str, String, String) {
+        let mut positive = true;
+        let s = match self.rng.below(100) {
+            0..=39 => self.rng.range(1, 3).to_string(),
+            40..=74 => {
+                let s = self.name("s");
+                let value = Expr::wrap("((", self.expr(ctx, 1, true), ") & 1) + 1");
+                out.push(Stmt::simple(format!("pr int {s} = "), value, ";"));
+                s
+            }
+            _ => {
+                let s = self.name("s");
+                let value = Expr::wrap("(", self.expr(ctx, 1, true), ") % 3");
+                out.push(Stmt::simple(format!("pr int {s} = "), value, ";"));
+                positive = false;
+                s
+            }
+        };
+        let a = match self.rng.below(100) {
+            0..=29 => None,
+            30..=69 => Some(self.rng.range(0, 3).to_string()),
+            70..=91 => {
+                let a = self.name("a");
+                let value = Expr::wrap("((", self.expr(ctx, 1, true), ") & 3)");
+                out.push(Stmt::simple(format!("pr int {a} = "), value, ";"));
+                Some(a)
+            }
+            // Not uniform (and 0): refused.
+            _ => Some("($$ / groupsize())".to_string()),
+        };
+        let a = match (a, positive) {
+            (a, true) => a,
+            (a, false) => Some(format!("({s} > 0 ? {} : 32)", a.as_deref().unwrap_or("0"))),
+        };
+        let long = self.rng.chance(20);
+        let (dd, gs, s_in) = match long {
+            true => ("(long)$$", "(long)groupsize()", format!("(long){s}")),
+            false => ("$$", "groupsize()", s.clone()),
+        };
+        let dealt = match self.rng.chance(50) {
+            true => format!("{dd} * {s_in}"),
+            false => format!("{s_in} * {dd}"),
+        };
+        let start = match a {
+            Some(a) if long => format!("(long){a} + {dealt}"),
+            Some(a) => format!("{a} + {dealt}"),
+            None => dealt,
+        };
+        // Another stride: refused.
+        let step_s = match self.rng.chance(6) {
+            true => format!("({s_in} + 1)"),
+            false => s_in,
+        };
+        let step = match self.rng.chance(50) {
+            true => format!("{i} += {gs} * {step_s}"),
+            false => format!("{i} += {step_s} * {gs}"),
+        };
+        (if long { "long" } else { "int" }, start, step)
     }
 
     /// A bound of at most 16: a constant, shared, a uniform private local, `n` in an `h`
@@ -431,8 +525,8 @@ impl Gen<'_> {
         let i = &cells.i;
         match self.rng.below(10) {
             0 | 1 => self.expr(ctx, 2, false),
-            2 => Expr::leaf(i.clone()),
-            3 => Expr::leaf(format!("({i} * {})", self.rng.range(2, 9))),
+            2 => Expr::leaf(cells.value.clone()),
+            3 => Expr::leaf(format!("({} * {})", cells.value, self.rng.range(2, 9))),
             4 => Expr::leaf(*self.rng.pick(&["$$", "groupsize()"])),
             5..=7 if !cells.anywhere || self.rng.chance(50) => {
                 Expr::leaf(format!("{}[{i}]", self.rng.pick(&cells.reads)))

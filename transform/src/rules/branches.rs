@@ -44,15 +44,35 @@ impl Builder<'_> {
         mode: Mode,
         ops: &mut Vec<HostOp>,
     ) {
+        self.branch_on(
+            cond,
+            mode,
+            ops,
+            |b, ops| b.stmt(then, mode, ops),
+            |b, ops| {
+                if let Some(e) = els {
+                    b.stmt(e, mode, ops)
+                }
+            },
+        );
+    }
+
+    /// A host branch on the shared condition `cond` whose arms `then` and `els` compile.
+    pub(crate) fn branch_on(
+        &mut self,
+        cond: &Expr,
+        mode: Mode,
+        ops: &mut Vec<HostOp>,
+        then: impl FnOnce(&mut Self, &mut Vec<HostOp>),
+        els: impl FnOnce(&mut Self, &mut Vec<HostOp>),
+    ) {
         let cond = self.condition_slot(cond, mode, ops);
         let mut then_ops = Vec::new();
-        self.stmt(then, mode, &mut then_ops);
+        then(self, &mut then_ops);
         self.close(&mut then_ops, CutReason::BlockEnd);
         let mut else_ops = Vec::new();
-        if let Some(e) = els {
-            self.stmt(e, mode, &mut else_ops);
-            self.close(&mut else_ops, CutReason::BlockEnd);
-        }
+        els(self, &mut else_ops);
+        self.close(&mut else_ops, CutReason::BlockEnd);
         ops.push(HostOp::Branch {
             cond,
             then: then_ops,

@@ -10,6 +10,7 @@ use crate::rules::outline::exprs_mut;
 use crate::rules::simple::{cell_var, strip_void};
 use crate::rules::uniform::widened;
 use fork_frontend::hir::{BinOp, Builtin, MpOp, VarId};
+use fork_frontend::source::Span;
 use fork_frontend::sync_calls::{children, each_expr, own_exprs};
 use std::collections::BTreeSet;
 
@@ -49,13 +50,26 @@ impl Builder<'_> {
     /// with them taken as private, and the variables of a base it writes at `i` may not be
     /// touched otherwise. Hillis–Steele's `for (i = $$; i < n; i += groupsize()) b[i] = ...
     /// a[i - d] + a[i]` is one where `a` and `b` point into distinct arrays (`PointsTo`).
+    ///
+    /// A strided cyclic loop deals out distinct counters only where its stride is positive
+    /// and nothing overflows, so this holds for it only where it runs in its group under
+    /// that test (`cyclic_in_group`); the loop for the other case asks `order_free_with`
+    /// without a counter.
     pub(crate) fn order_free(&self, s: &Stmt) -> bool {
+        let counter = (self.cyclic_loops.get(&(self.func, s.span)))
+            .filter(|c| c.plain() || self.cyclic_in_group(s).is_some())
+            .map(|c| c.counter);
+        self.order_free_with(s, counter)
+    }
+
+    /// `order_free`, with the cells at `counter` private.
+    fn order_free_with(&self, s: &Stmt, counter: Option<VarId>) -> bool {
         if !matches!(s.kind, StmtKind::Loop { .. }) {
             return false;
         }
         let mut rest = s.clone();
         let mut cells = Vec::new();
-        if let Some(&i) = self.cyclic_loops.get(&(self.func, s.span)) {
+        if let Some(i) = counter {
             exprs_mut(&mut rest, &mut |e| {
                 self.counter_cells_private(e, i, Access::Read, &mut cells)
             });
@@ -247,8 +261,15 @@ impl Builder<'_> {
     /// `groupsize()` and needs no split. None where the loop uses its group otherwise (a call
     /// of a function that uses `$$` or `groupsize()`), changes a variable of `e`, or `e`
     /// reads `groupsize()`.
-    pub(crate) fn cyclic_in_group(&self, s: &Stmt) -> Option<Stmt> {
-        let i = *self.cyclic_loops.get(&(self.func, s.span))?;
+    ///
+    /// A strided loop (`i = a + $$ * s`, steps of `groupsize() * s`) enters a prefix of
+    /// `$$` only where `s > 0` and its counter does not overflow, so its rewriting holds under
+    /// a test at run time (`InGroup::test`, `run_time_test`), where the loop keeps its loop
+    /// group otherwise; its count is `ceil((e - a) / s)` (`floor((e - a) / s) + 1` for
+    /// `<=`), at most the group's. The same conditions hold for `a` and `s` as for `e`.
+    pub(crate) fn cyclic_in_group(&self, s: &Stmt) -> Option<InGroup> {
+        let cyclic = self.cyclic_loops.get(&(self.func, s.span))?;
+        let i = cyclic.counter;
         let StmtKind::Loop { cond: Some(c), .. } = &s.kind else {
             return None;
         };
@@ -261,66 +282,156 @@ impl Builder<'_> {
             }
             _ => return None,
         };
+        let (start, stride) = (cyclic.start.as_ref(), cyclic.stride.as_ref());
         // In the loop group `groupsize()` is the members', so a bound that reads it changes
         // after the entry test (`n - groupsize()`): the count below would not be it.
-        let mut bound_reads_group = false;
-        let mut bound_vars = BTreeSet::new();
-        bound.walk(&mut |x| match x.kind {
-            ExprKind::GroupSize => bound_reads_group = true,
-            ExprKind::Var(v) => {
-                bound_vars.insert(v);
-            }
-            _ => {}
-        });
-        if bound_reads_group {
+        let mut reads_group = false;
+        let mut vars = BTreeSet::new();
+        for x in [Some(bound), start, stride].into_iter().flatten() {
+            x.walk(&mut |x| match x.kind {
+                ExprKind::GroupSize => reads_group = true,
+                ExprKind::Var(v) => {
+                    vars.insert(v);
+                }
+                _ => {}
+            });
+        }
+        if reads_group {
             return None;
         }
         let mut group_calls = false;
-        let mut bound_changes = false;
+        let mut changes = false;
         each_expr(s, &mut |top| {
             top.walk(&mut |x| {
                 if let ExprKind::Call { func, .. } = &x.kind {
                     group_calls |= self.summaries.per_func[func.0 as usize].group_dependent
                 }
                 if let Some(place) = x.assigned_place() {
-                    bound_changes |= self
+                    changes |= self
                         .summaries
                         .points_to
                         .place_roots(&self.program, place)
-                        .is_none_or(|roots| roots.iter().any(|v| bound_vars.contains(v)))
+                        .is_none_or(|roots| roots.iter().any(|v| vars.contains(v)))
                 }
             })
         });
-        if group_calls || bound_changes {
+        if group_calls || changes {
             return None;
         }
-        // `bound < groupsize() ? bound (+ 1) : groupsize()`, in the comparison's type.
         let span = c.span;
         let ty = bound.ty.clone();
         let gs = mk(ExprKind::GroupSize, Type::INT, span);
-        let gs_wide = mk(ExprKind::Convert(Box::new(gs.clone())), ty.clone(), span);
-        let below = mk(
-            ExprKind::Binary(BinOp::Lt, Box::new(bound.clone()), Box::new(gs_wide)),
-            Type::INT,
-            span,
-        );
-        let mut count = mk(ExprKind::Convert(Box::new(bound.clone())), Type::INT, span);
-        if inclusive {
-            let one = mk(ExprKind::IntConst(1), Type::INT, span);
-            count = mk(
-                ExprKind::Binary(BinOp::Add, Box::new(count), Box::new(one)),
-                Type::INT,
+        let wide =
+            |e: &Expr, ty: &Type| mk(ExprKind::Convert(Box::new(e.clone())), ty.clone(), span);
+        let to = |e: &Expr, ty: &Type| match e.ty == *ty {
+            true => e.clone(),
+            false => wide(e, ty),
+        };
+        let bin = |op, a: Expr, b: Expr, ty: &Type| {
+            mk(
+                ExprKind::Binary(op, Box::new(a), Box::new(b)),
+                ty.clone(),
                 span,
-            );
+            )
+        };
+        let int = |v, ty: &Type| mk(ExprKind::IntConst(v), ty.clone(), span);
+        // The number of steps of `s` from `a` below `e` (`<=`: to `e`), in the comparison's
+        // type: `e - a`, for a stride `(e - a - 1) / s + 1` (`(e - a) / s`).
+        let mut steps = match start {
+            Some(a) => bin(BinOp::Sub, bound.clone(), to(a, &ty), &ty),
+            None => bound.clone(),
+        };
+        if let Some(st) = stride {
+            if !inclusive {
+                steps = bin(BinOp::Sub, steps, int(1, &ty), &ty);
+            }
+            steps = bin(BinOp::Div, steps, to(st, &ty), &ty);
+            if !inclusive {
+                steps = bin(BinOp::Add, steps, int(1, &ty), &ty);
+            }
         }
-        let members = mk(
+        // `steps < groupsize() ? steps (+ 1) : groupsize()`.
+        let below = bin(BinOp::Lt, steps.clone(), wide(&gs, &ty), &Type::INT);
+        let mut count = wide(&steps, &Type::INT);
+        if inclusive {
+            count = bin(BinOp::Add, count, int(1, &Type::INT), &Type::INT);
+        }
+        let mut members = mk(
             ExprKind::Cond(Box::new(below), Box::new(count), Box::new(gs)),
             Type::INT,
             span,
         );
-        let mut in_group = s.clone();
-        exprs_mut(&mut in_group, &mut |e| replace_group_size(e, &members));
-        Some(in_group)
+        if cyclic.plain() {
+            return Some(InGroup {
+                members,
+                test: None,
+            });
+        }
+        // Counted once before the loop (a division): where no member enters (`a >= e`,
+        // `a > e`) the count is 0, so that `e - a` cannot overflow.
+        let a = start.map_or_else(|| int(0, &ty), |a| to(a, &ty));
+        let enters = match inclusive {
+            true => bin(BinOp::Le, a, bound.clone(), &Type::INT),
+            false => bin(BinOp::Lt, a, bound.clone(), &Type::INT),
+        };
+        members = mk(
+            ExprKind::Cond(
+                Box::new(enters),
+                Box::new(members),
+                Box::new(int(0, &Type::INT)),
+            ),
+            Type::INT,
+            span,
+        );
+        let test = run_time_test(start, stride, bound, span);
+        Some(InGroup {
+            members,
+            test: Some(test),
+        })
+    }
+
+    /// Rule 4 for a cyclic loop that runs in its group (`cyclic_in_group`). A plain one is a
+    /// statement of a kernel with the entering members' count for `groupsize()`, spread over
+    /// every SM (`spread_statement`). A strided one is a host branch on its test: where it
+    /// holds, the count goes to a slot and the loop is such a statement; otherwise the loop
+    /// runs as it would without the rewriting, its counter's cells not private.
+    pub(crate) fn cyclic_loop(
+        &mut self,
+        s: &Stmt,
+        in_group: InGroup,
+        mode: Mode,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let InGroup { members, test } = in_group;
+        let Some(test) = test else {
+            return self.spread_statement(with_members(s, &members), mode, ops);
+        };
+        self.branch_on(
+            &test,
+            mode,
+            ops,
+            |b, ops| {
+                let count = b.temp(Type::INT, "members", s.span);
+                let set = assign_stmt(b, count, members, s.span);
+                b.simple(set, mode, ops);
+                let count = b.var_expr(count, s.span);
+                b.spread_statement(with_members(s, &count), mode, ops);
+            },
+            |b, ops| match b.effects(s).needs_cut() && !b.order_free_with(s, None) {
+                true => b.host_loop(s, mode, ops),
+                false => b.loop_group_kernel(s, ops),
+            },
+        );
+    }
+
+    /// A cyclic loop's kernel statement: its work per member grows with the loop's bound, so
+    /// its kernel ends after it and is spread over every SM (`Kernel::spread`).
+    fn spread_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        self.kernel_statement(s, mode, ops);
+        if let Some(k) = &mut self.open {
+            k.spread = true;
+        }
+        self.close(ops, CutReason::Spread)
     }
 
     /// Rule 4 for a loop with no cut inside that uses its loop group: `Split{if}` on the
@@ -435,6 +546,81 @@ impl Builder<'_> {
             span,
         }));
     }
+}
+
+/// How a cyclic loop runs in its group (`Builder::cyclic_in_group`).
+pub(crate) struct InGroup {
+    /// The number of members that enter, for `groupsize()` in the loop.
+    members: Expr,
+    /// For a strided loop, the shared condition under which that holds: where it does not,
+    /// the loop runs with its loop group.
+    test: Option<Expr>,
+}
+
+/// For `i = a + $$ * s; for (; i < e; i += groupsize() * s)` (`a`, `s` of the signed type
+/// `W`, None: left out): `s > 0 && a >= 0 && s <= MAX / groupsize() && a <= MAX - step &&
+/// e <= MAX - step`, `step = groupsize() * s` and `MAX` the largest `W`. Then the members'
+/// starts `a + $$ * s` are increasing and exact, so the members that enter are a prefix of
+/// `$$`, every counter below `e` steps on without overflow, and `e - a` is exact: the
+/// counters of distinct iterations are distinct. The operands are uniform, without calls
+/// or writes, and were just evaluated (`a`, `s` by the start, `e` by the entry test that
+/// follows), so evaluating them again changes nothing and faults nowhere the loop does
+/// not. Shared: every member computes the same.
+fn run_time_test(start: Option<&Expr>, stride: Option<&Expr>, bound: &Expr, span: Span) -> Expr {
+    let w = start.or(stride).expect("a strided loop's start").ty.clone();
+    let Type::Int(k) = w else {
+        unreachable!("a strided loop's arithmetic is of a signed integer type (`Cyclic`)")
+    };
+    let max = (1i64 << (8 * k.bytes() - 1)).wrapping_sub(1);
+    let bin = |op, a: Expr, b: Expr, ty: &Type| {
+        mk(
+            ExprKind::Binary(op, Box::new(a), Box::new(b)),
+            ty.clone(),
+            span,
+        )
+    };
+    let int = |v| mk(ExprKind::IntConst(v), w.clone(), span);
+    let wide = |e: Expr| match e.ty == w {
+        true => e,
+        false => mk(ExprKind::Convert(Box::new(e)), w.clone(), span),
+    };
+    let gs = wide(mk(ExprKind::GroupSize, Type::INT, span));
+    let step = match stride {
+        Some(s) => bin(BinOp::Mul, gs.clone(), s.clone(), &w),
+        None => gs.clone(),
+    };
+    let room = bin(BinOp::Sub, int(max), step, &w);
+    let mut parts = Vec::new();
+    if let Some(s) = stride {
+        parts.push(bin(BinOp::Gt, s.clone(), int(0), &Type::INT));
+    }
+    if let Some(a) = start {
+        parts.push(bin(BinOp::Ge, a.clone(), int(0), &Type::INT));
+    }
+    if let Some(s) = stride {
+        let most = bin(BinOp::Div, int(max), gs, &w);
+        parts.push(bin(BinOp::Le, s.clone(), most, &Type::INT));
+    }
+    if let Some(a) = start {
+        parts.push(bin(BinOp::Le, a.clone(), room.clone(), &Type::INT));
+    }
+    let room = match bound.ty == w {
+        true => room,
+        false => mk(ExprKind::Convert(Box::new(room)), bound.ty.clone(), span),
+    };
+    parts.push(bin(BinOp::Le, bound.clone(), room, &Type::INT));
+    let mut test = (parts.into_iter())
+        .reduce(|x, y| mk(ExprKind::LogAnd(Box::new(x), Box::new(y)), Type::INT, span))
+        .expect("the bound's part");
+    test.sharity = Sharity::Shared;
+    test
+}
+
+/// Loop `s` with every `groupsize()` in it replaced by `members`.
+fn with_members(s: &Stmt, members: &Expr) -> Stmt {
+    let mut s = s.clone();
+    exprs_mut(&mut s, &mut |e| replace_group_size(e, members));
+    s
 }
 
 /// `e` with every `groupsize()` replaced by `members`.

@@ -384,13 +384,7 @@ impl<'s> Builder<'s> {
             }
             StmtKind::Loop { .. } if self.only_needs_loop_group(s, mode) => {
                 match self.cyclic_in_group(s) {
-                    Some(in_group) => {
-                        self.kernel_statement(in_group, mode, ops);
-                        if let Some(k) = &mut self.open {
-                            k.spread = true;
-                        }
-                        self.close(ops, CutReason::Spread);
-                    }
+                    Some(in_group) => self.cyclic_loop(s, in_group, mode, ops),
                     None => self.loop_group_kernel(s, ops),
                 }
             }

@@ -41,8 +41,30 @@ use std::collections::{BTreeSet, HashMap};
 /// taken. The members that enter are those with `$$ < e`, so `groupsize()` in the loop is
 /// their number and no two iterations of any members see the same `i`: a cell at index `i`
 /// belongs to one iteration of one member (`rules::loops::order_free`). By function and
-/// the loop's span; the value is the counter.
-pub type CyclicLoops = HashMap<(FuncId, Span), VarId>;
+/// the loop's span.
+pub type CyclicLoops = HashMap<(FuncId, Span), Cyclic>;
+
+/// A cyclic loop, plain or *strided*: `i = a + $$ * s; for (; i < e; i += groupsize() * s)`
+/// (or `<=`), with `a` and `s` uniform expressions of a signed type, the arithmetic's, and
+/// `i` signed. Where `s > 0` and nothing overflows, the members that enter are again a
+/// prefix of `$$` and member `$$`'s `m`-th iteration has `i = a + s * ($$ + m * c)`, `c`
+/// their number; otherwise the loop keeps its loop group and its lockstep
+/// (`rules::loops::cyclic_in_group` tests that at run time).
+#[derive(Debug, Clone)]
+pub struct Cyclic {
+    pub counter: VarId,
+    /// `a`; None for `i = $$ * s`.
+    pub start: Option<Expr>,
+    /// `s`; None for `i = a + $$`.
+    pub stride: Option<Expr>,
+}
+
+impl Cyclic {
+    /// `i = $$; ... i += groupsize()`: no test at run time needed.
+    pub fn plain(&self) -> bool {
+        self.start.is_none() && self.stride.is_none()
+    }
+}
 
 /// `program` with every uniform private condition of synchronous code marked shared (see the
 /// module documentation), and the loops that deal out a counter over a whole group.
@@ -236,16 +258,16 @@ impl Cx<'_> {
             self.mark(&mut stmts[k], ragged, in_seq);
             if k > 0 && stmts[k].mode == Mode::Sync && !in_seq && !ragged {
                 let (init, lp) = (&stmts[k - 1], &stmts[k]);
-                if let Some(i) = self.cyclic_counter(init, lp) {
-                    self.cyclic.borrow_mut().insert((self.func, lp.span), i);
+                if let Some(c) = self.cyclic_counter(init, lp) {
+                    self.cyclic.borrow_mut().insert((self.func, lp.span), c);
                 }
             }
         }
     }
 
-    /// The counter of `lp` when `init; lp` is a cyclic loop (`CyclicLoops`) in a group whose
-    /// members are all present.
-    fn cyclic_counter(&self, init: &Stmt, lp: &Stmt) -> Option<VarId> {
+    /// `init; lp` as a cyclic loop (`CyclicLoops`, `Cyclic`) in a group whose members are
+    /// all present.
+    fn cyclic_counter(&self, init: &Stmt, lp: &Stmt) -> Option<Cyclic> {
         let StmtKind::Loop {
             cond,
             step: Some(step),
@@ -255,35 +277,41 @@ impl Cx<'_> {
         else {
             return None;
         };
-        let i = match &init.kind {
+        let (i, value) = match &init.kind {
             StmtKind::Expr(e) => match &strip_void(e).kind {
-                ExprKind::Assign { place, value } => match (&place.kind, &widen_source(value).kind)
-                {
-                    (ExprKind::Var(i), ExprKind::DollarDollar) => *i,
+                ExprKind::Assign { place, value } => match place.kind {
+                    ExprKind::Var(i) => (i, &**value),
                     _ => return None,
                 },
                 _ => return None,
             },
             StmtKind::Decl { var, init: Some(v) } => match v.as_slice() {
-                [one]
-                    if one.offset == 0
-                        && matches!(widen_source(&one.value).kind, ExprKind::DollarDollar) =>
-                {
-                    *var
-                }
+                [one] if one.offset == 0 => (*var, &one.value),
                 _ => return None,
             },
             _ => return None,
         };
+        let (start, stride) = dealt_out(value)?;
         let var = self.program.var(i);
+        let plain = start.is_none() && stride.is_none();
         let counter_ok = var.sharity == Sharity::Private
             && !var.addr_taken
             && matches!(var.kind, VarKind::Local { .. })
-            && matches!(var.ty, Type::Int(k) if k.bytes() >= 4);
-        // The members that enter are those with `$$ < e`, or all of them.
+            && matches!(var.ty, Type::Int(k) if k.bytes() >= 4 && (plain || k.signed()));
+        // The arithmetic of a strided start is signed, so that `run_time_test` can bound it.
+        let strided_ok = plain
+            || start
+                .or(stride)
+                .is_some_and(|x| matches!(x.ty, Type::Int(k) if k.signed()))
+                && [start, stride]
+                    .iter()
+                    .flatten()
+                    .all(|x| uniform(self.program, self.uniform, x));
+        // The members that enter are those with `$$ < e` (a strided start: `a + $$ * s < e`,
+        // a prefix where `s > 0`), or all of them.
         let enters_prefix = match cond {
-            None => true,
-            Some(c) if c.sharity == Sharity::Shared => true,
+            None => plain,
+            Some(c) if c.sharity == Sharity::Shared => plain,
             Some(c) => match &c.kind {
                 ExprKind::Binary(BinOp::Lt | BinOp::Le, a, e)
                 | ExprKind::Binary(BinOp::Gt | BinOp::Ge, e, a) => {
@@ -292,7 +320,7 @@ impl Cx<'_> {
                 _ => false,
             },
         };
-        let steps_by_groupsize = match &strip_void(step).kind {
+        let steps_by_stride = match &strip_void(step).kind {
             ExprKind::CompoundAssign {
                 place,
                 op: CompoundOp::Arith(BinOp::Add),
@@ -300,7 +328,11 @@ impl Cx<'_> {
                 ..
             } => {
                 matches!(place.kind, ExprKind::Var(v) if v == i)
-                    && matches!(widen_source(rhs).kind, ExprKind::GroupSize)
+                    && match (dealt_by(widen_source(rhs), ExprKind::GroupSize), stride) {
+                        (Some(None), None) => true,
+                        (Some(Some(s)), Some(t)) => same_value(s, t),
+                        _ => false,
+                    }
             }
             _ => false,
         };
@@ -308,7 +340,13 @@ impl Cx<'_> {
         let mut note = |e: &Expr| assigned |= assigns(e, i);
         cond.iter().for_each(&mut note);
         each_expr(body, &mut note);
-        (counter_ok && enters_prefix && steps_by_groupsize && !assigned).then_some(i)
+        (counter_ok && strided_ok && enters_prefix && steps_by_stride && !assigned).then(|| {
+            Cyclic {
+                counter: i,
+                start: start.cloned(),
+                stride: stride.cloned(),
+            }
+        })
     }
 
     fn share(&self, cond: &mut Expr) {
@@ -444,6 +482,54 @@ fn widen_source(e: &Expr) -> &Expr {
         },
         _ => e,
     }
+}
+
+/// `v` as `a + $$ * s` (`+` and `*` in either order, `$$` widened): `(a, s)`, None for a
+/// part left out (`$$`, `$$ * s`, `a + $$`).
+fn dealt_out(v: &Expr) -> Option<(Option<&Expr>, Option<&Expr>)> {
+    let v = widen_source(v);
+    if let Some(s) = dealt_by(v, ExprKind::DollarDollar) {
+        return Some((None, s));
+    }
+    match &v.kind {
+        ExprKind::Binary(BinOp::Add, x, y) => match (
+            dealt_by(y, ExprKind::DollarDollar),
+            dealt_by(x, ExprKind::DollarDollar),
+        ) {
+            (Some(s), _) => Some((Some(&**x), s)),
+            (_, Some(s)) => Some((Some(&**y), s)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `e` as `unit * s` or `s * unit` (`unit` widened; `$$` or `groupsize()`): `Some(Some(s))`,
+/// or `Some(None)` for `unit` alone. The product is in the type of `e` itself, that of `s`.
+fn dealt_by(e: &Expr, unit: ExprKind) -> Option<Option<&Expr>> {
+    let is_unit = |x: &Expr| widen_source(x).kind == unit;
+    if is_unit(e) {
+        return Some(None);
+    }
+    match &e.kind {
+        ExprKind::Binary(BinOp::Mul, x, y) if is_unit(x) => Some(Some(&**y)),
+        ExprKind::Binary(BinOp::Mul, x, y) if is_unit(y) => Some(Some(&**x)),
+        _ => None,
+    }
+}
+
+/// Whether `a` and `b` are the same expression (of the same types), wherever they stand.
+fn same_value(a: &Expr, b: &Expr) -> bool {
+    fn unplaced(e: &Expr) -> Expr {
+        let mut e = e.clone();
+        fn clear(e: &mut Expr) {
+            e.span = Span::default();
+            e.for_each_child_mut(clear);
+        }
+        clear(&mut e);
+        e
+    }
+    unplaced(a) == unplaced(b)
 }
 
 /// Whether `e` assigns `v` anywhere inside it.
