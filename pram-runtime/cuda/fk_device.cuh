@@ -1433,13 +1433,15 @@ __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar p
 // members' values; a grid barrier separates two kernels only where a kernel's shared writes
 // meet the other's shared accesses (the emitted code tracks what ran since the last one).
 //
-// Faults: the threads of a block take every decision together (a block barrier), and a
-// decision stops the block when one of them sees a fault (fk_faulted): the block goes to the
-// region's last grid barrier. Each grid barrier returns the OR of the arriving threads'
-// stops, the same for every block; after one that says stop every block leaves without
-// another, so a block at the last barrier meets the others at whichever barrier they are at.
-// Kernels run on after a fault (a later fault orders after the first and is dropped) until
-// the block's next decision, which every loop iteration has.
+// Faults: every grid barrier returns the OR of the arriving threads' stops (each its view of
+// fk_faulted), the same for every block, and after one that says stop every block leaves
+// without another. A block whose member faulted may decide on a stale value and take
+// another path than the others (the threads of a block decide together, so a block never
+// splits), but its next arrival, at whichever barrier, says stop, and no barrier completes
+// without it: a loop iteration's fk_g_spin meets a barrier every 1024 iterations, and the
+// region ends with one. Kernels run on after a fault meanwhile; a later fault orders after
+// the first and is dropped.
+
 // (Over two lines: the library's own kernels are the lines that start a definition so.)
 #define FK_GRID_REGION_FN extern "C" __global__ \
     void __launch_bounds__(FK_GRID_THREADS)
@@ -1452,6 +1454,7 @@ __device__ inline int fk_g_threads() { return (int)(gridDim.x * blockDim.x); }
 // consecutive barriers alternate, and the last block to arrive clears the next one's.
 struct FkGridSync {
     unsigned arrived, generation, stop[2];
+    unsigned sub;  // fk_g_after_block0
 };
 __device__ FkGridSync fk_grid_sync_state;
 
@@ -1500,15 +1503,14 @@ __device__ bool fk_g_begin(int g) {
     return declined;
 }
 
-// A uniform decision, the same in every thread of the block: 1 when `v` of the block's
-// members (every block has one) is non-zero, 0 when it is zero, -1 when the block stops.
-__device__ int fk_g_decide(int g, fk_u64 slot_base, FkVar v) {
+// A uniform decision, the same in every thread of the block: whether `v` of the block's
+// members (every block has one) is non-zero.
+__device__ bool fk_g_decide(int g, fk_u64 slot_base, FkVar v) {
     FkGroup grp = fk_m.groups[g];
     int t = fk_g_tid();
     bool x = t < grp.size &&
              fk_load_int(fk_var_addr(v, g, slot_base, fk_m.members[grp.members + t]), v.size) != 0;
-    int taken = __syncthreads_count(x) != 0;
-    return __syncthreads_count(fk_faulted()) != 0 ? -1 : taken;
+    return __syncthreads_count(x) != 0;
 }
 
 // An iteration of a grid region's loop: every 1024th (and each past the step limit) thread
@@ -1535,6 +1537,15 @@ __device__ void fk_g_common_check(int g, const FkRegion &r) {
         fk_region_thread(&th, r, r.sub - 1);
         fk_common_check(th, fk_step_tag(&th));
     }
+}
+
+// After a split that block 0 ran as a block region would: a grid barrier, and every block
+// counts the segments block 0 ran. True when the run stops.
+__device__ bool fk_g_after_block0(FkRegion &r) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) fk_grid_sync_state.sub = r.sub;
+    bool stop = fk_g_sync(fk_faulted());
+    r.sub = *(volatile unsigned *)&fk_grid_sync_state.sub;
+    return stop;
 }
 
 // One Plan kernel K in a grid region: each thread runs its members. No barrier: the

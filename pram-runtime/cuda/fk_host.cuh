@@ -331,12 +331,15 @@ template <class T> inline void fk_read(T *dst, const T *src, fk_u64 n) {
 
 // ---- grid regions ----
 
-// Runs grid region kernel R for the current group (transform::regions, RegionKind::Grid):
-// true when it ran, false when it did not or declined (a member was not active) and the
-// host runs the region's instructions itself.
+// Runs grid region kernel R for the current group (transform::regions, RegionKind::Grid),
+// with the stack space it needs reserved as for a block region: true when it ran, false when
+// it did not or declined (a member was not active) and the host runs the region's
+// instructions itself. --crcw priority serialises members, which only the instructions one
+// by one do.
 #ifdef FK_EMU
 // The CPU stand-in runs it as one block of FK_SCAN_THREADS threads.
-#define FK_GRID_LAUNCH(R, G, SLOT_BASE, LAUNCH) R<<<1, FK_SCAN_THREADS>>>(G, SLOT_BASE, LAUNCH)
+#define FK_GRID_LAUNCH(R, A) R<<<1, FK_SCAN_THREADS>>>(A.g, A.seq, A.slot_base, A.launch, A.groups, \
+                                                    A.members, A.words, A.frames)
 #else
 // The threads of each block of a grid region's cooperative launch for a group of n members
 // (the driver's grid_threads): the members spread over every SM, a warp at least,
@@ -355,27 +358,46 @@ inline void fk_grid_shape(const void *k, int n, unsigned *blocks, unsigned *thre
     *blocks = (unsigned)std::min<fk_u64>(resident, (m + *threads - 1) / *threads);
 }
 
-#define FK_GRID_LAUNCH(R, G, SLOT_BASE, LAUNCH)                                               \
+#define FK_GRID_LAUNCH(R, A)                                                                  \
     do {                                                                                     \
-        int g_ = (G);                                                                        \
-        fk_u64 slot_base_ = (SLOT_BASE);                                                     \
-        unsigned launch_ = (LAUNCH);                                                         \
-        void *args_[3] = {&g_, &slot_base_, &launch_};                                       \
+        void *args_[8] = {&A.g, &A.seq, &A.slot_base, &A.launch, &A.groups, &A.members,       \
+                          &A.words, &A.frames};                                              \
         unsigned b_ = 0, t_ = 0;                                                             \
-        fk_grid_shape((const void *)R, fk_h.groups[g_].size, &b_, &t_);                      \
+        fk_grid_shape((const void *)R, fk_h.groups[A.g].size, &b_, &t_);                     \
         fk_cuda(cudaLaunchCooperativeKernel((const void *)R, b_, t_, args_, 0, 0),           \
                 "launching a grid region");                                                  \
     } while (0)
 #endif
-#define FK_GRID_REGION(R) fk_grid_region_ran(#R, [](FkCtx c_, unsigned l_) {                   \
-    FK_GRID_LAUNCH(R, c_.g, c_.slot_base, l_);                                               \
-})
-template <class Launch> inline bool fk_grid_region_ran(const char *name, Launch launch) {
-    int n = fk_h.groups[fk_h.c.g].size;
-    // --crcw priority serialises members, which only the instructions one by one do.
+// A region kernel's arguments, as the host reserved them.
+struct FkRegionArgs {
+    int g, seq;
+    fk_u64 slot_base;
+    unsigned launch;
+    int groups;
+    fk_u64 members, words, frames;
+};
+#define FK_GRID_REGION(R, GROUPS, MEMBER_LISTS, WORD_LISTS, FRAME_BYTES)                      \
+    fk_grid_region_ran(#R, GROUPS, MEMBER_LISTS, WORD_LISTS, FRAME_BYTES,                    \
+                       [](FkRegionArgs a_) { FK_GRID_LAUNCH(R, a_); })
+template <class Launch>
+inline bool fk_grid_region_ran(const char *name, int groups, fk_u64 member_lists, fk_u64 word_lists,
+                               fk_u64 frame_bytes, Launch launch) {
+    FkCtx c = fk_h.c;
+    int n = fk_h.groups[c.g].size;
     if (fk_h.priority || n <= 0) return false;
-    launch(fk_h.c, fk_next_launch());
+    FkTops t = fk_tops();
+    FkRegionArgs a;
+    a.g = c.g;
+    a.seq = c.seq;
+    a.slot_base = c.slot_base;
+    a.groups = fk_alloc_groups(groups);
+    a.members = fk_alloc_members(member_lists * n);
+    a.words = fk_alloc_words(word_lists * n);
+    a.frames = fk_reserve_frames(frame_bytes);
+    a.launch = fk_next_launch();
+    launch(a);
     fk_after_launch(name);
+    fk_pop(t);
     FkReadBack r;
     fk_read(&r, fk_h.m.read_back, 1);
     return !r.declined;

@@ -10,10 +10,12 @@
 //!   runs on one SM.
 //! - a *grid region* is a run that holds such a kernel and a host decision (a loop or a
 //!   shared branch) and otherwise only what every member runs alike: synchronous kernels
-//!   that no member leaves early, shared branches, and loops without a loop group, condition
-//!   or frame of their own. One cooperative launch over every SM runs it; each thread takes
-//!   the decisions from its own members' (uniform) values, and a grid barrier separates two
-//!   kernels only where their shared accesses conflict (`emit_cuda::region`).
+//!   that no member leaves early, shared branches, loops without a loop group, condition
+//!   or frame of their own, and `if` splits whose arms hold only kernels (which one block
+//!   runs as a block region would: a strided cyclic loop's fallback). One cooperative
+//!   launch over every SM runs it; each thread takes the decisions from its own members'
+//!   (uniform) values, and a grid barrier separates two kernels only where their shared
+//!   accesses conflict (`emit_cuda::region`).
 //!
 //! The ops stay in the Plan (`HostOp::Region`): a group larger than one block, a `--crcw
 //! priority` run (which serialises members), or a grid region whose group has inactive
@@ -118,10 +120,11 @@ impl Marker {
             if spread && decides {
                 let name = format!("r{}_{func}", m.count);
                 m.count += 1;
+                let needs = m.needs(&ops);
                 out.push(HostOp::Region(Region {
                     name,
                     ops,
-                    needs: RegionNeeds::default(),
+                    needs,
                     kind: RegionKind::Grid,
                 }));
             } else {
@@ -146,6 +149,15 @@ impl Marker {
         match op {
             HostOp::Launch(k) => self.uniform[k.0 as usize],
             HostOp::Branch { then, els, .. } => all(then) && all(els),
+            // One block runs it, as a block region would (a strided cyclic loop's fallback,
+            // `rules::loops::cyclic_loop`): the arms hold only kernels.
+            HostOp::Split(s) => {
+                matches!(s.kind, SplitKind::If { .. })
+                    && s.arms.iter().flatten().all(|o| match o {
+                        HostOp::Launch(k) => self.uniform[k.0 as usize],
+                        _ => false,
+                    })
+            }
             HostOp::Loop(l) => {
                 !l.forms_group
                     && l.cond.is_some()

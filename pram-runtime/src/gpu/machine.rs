@@ -1018,15 +1018,14 @@ impl<'p> Machine<'p> {
         Ok(sms.max(1) as u64)
     }
 
-    /// A grid region (`transform::regions`, `RegionKind::Grid`) as one cooperative launch:
-    /// false when it declined (a member of the group was not active at its start) and the
-    /// walk runs its instructions. A `--crcw priority` run, which serialises members, never
-    /// launches one.
-    fn grid_region(&mut self, name: &str, c: &Ctx) -> Result<bool, GpuError> {
-        let n = self.groups[c.group as usize].size;
-        if self.priority || n <= 0 {
-            return Ok(false);
-        }
+    /// A grid region's kernel (`transform::regions`, `RegionKind::Grid`) for a group of `n`
+    /// members, as one cooperative launch.
+    fn launch_grid_region(
+        &mut self,
+        name: &str,
+        n: u64,
+        args: &kernels::RegionKernel,
+    ) -> Result<(), GpuError> {
         let f = self
             .functions
             .get(name)
@@ -1045,19 +1044,8 @@ impl<'p> Machine<'p> {
         };
         // At least as many blocks of fewer threads are resident as of FK_GRID_THREADS; no
         // more than one per `threads` members, so that every block has a member.
-        let threads = grid_threads(n as u64, self.sms()?);
-        let blocks = resident.min((n as u64).div_ceil(threads.into())) as u32;
-        let launch = self.launches;
-        self.launches += 1;
-        if let Some(r) = self.recorder.as_mut() {
-            r.region(&self.stream, launch)
-                .map_err(GpuError::driver("recording a timestamp"))?;
-        }
-        let args = kernels::GridRegionKernel {
-            g: c.group,
-            slot_base: c.slot_base,
-            launch,
-        };
+        let threads = grid_threads(n, self.sms()?);
+        let blocks = resident.min(n.div_ceil(threads.into())) as u32;
         let cfg = LaunchConfig {
             grid_dim: (blocks.max(1), 1, 1),
             block_dim: (threads, 1, 1),
@@ -1077,8 +1065,7 @@ impl<'p> Machine<'p> {
             self.kernel_events.push(e);
         }
         self.stats.launches += 1;
-        self.stats.regions += 1;
-        Ok(self.read_as::<FkReadBack>(self.r.read_back)?.declined == 0)
+        Ok(())
     }
 
     /// LoopExitUpdate and the all-exited test: whether a participant is still active.
@@ -1767,11 +1754,9 @@ impl HostMachine for Machine<'_> {
         kind: RegionKind,
         c: &Ctx,
     ) -> Result<bool, GpuError> {
-        if kind == RegionKind::Grid {
-            return self.grid_region(name, c);
-        }
         let n = self.groups[c.group as usize].size;
-        if self.priority || n <= 0 || n as u32 > abi::FK_REGION_MAX {
+        let fits = kind == RegionKind::Grid || n as u32 <= abi::FK_REGION_MAX;
+        if self.priority || n <= 0 || !fits {
             return Ok(false);
         }
         let tops = self.top;
@@ -1786,7 +1771,6 @@ impl HostMachine for Machine<'_> {
                 .map_err(GpuError::driver("recording a timestamp"))?;
         }
         let seq = c.seq as i32;
-        let threads = (n as u32).div_ceil(abi::FK_WARP_THREADS) * abi::FK_WARP_THREADS;
         let args = kernels::RegionKernel {
             g: c.group,
             seq,
@@ -1797,10 +1781,20 @@ impl HostMachine for Machine<'_> {
             words_top: words,
             frames_top: frames,
         };
-        self.launch_as(name, 1, threads, &args)?;
+        match kind {
+            RegionKind::Block => {
+                let threads = (n as u32).div_ceil(abi::FK_WARP_THREADS) * abi::FK_WARP_THREADS;
+                self.launch_as(name, 1, threads, &args)?;
+            }
+            RegionKind::Grid => self.launch_grid_region(name, n as u64, &args)?,
+        }
         self.stats.regions += 1;
         self.pop(tops);
-        Ok(true)
+        // A grid region declines when a member of its group was not active (fk_g_begin).
+        Ok(
+            kind == RegionKind::Block
+                || self.read_as::<FkReadBack>(self.r.read_back)?.declined == 0,
+        )
     }
 }
 

@@ -850,14 +850,12 @@ pub mod kernels {
         DeviceRun = "fk_device_run"(runners: i32);
         /// A Plan kernel (`FK_KERNEL`; its name is the kernel's).
         PlanKernel(g: i32, n: i32, slot_base: u64, launch: u32, serial: i32);
-        /// A block region (`emit_cuda::region`; its name is the region's).
+        /// A block region or a grid region (`emit_cuda::region`; its name is the region's;
+        /// a grid region's is a cooperative launch).
         RegionKernel(
             g: i32, seq: i32, slot_base: u64, launch: u32, groups_top: i32, members_top: u64,
             words_top: u64, frames_top: u64,
         );
-        /// A grid region (`emit_cuda::region`; its name is the region's): a cooperative
-        /// launch.
-        GridRegionKernel(g: i32, slot_base: u64, launch: u32);
     }
 }
 

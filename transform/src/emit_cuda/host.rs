@@ -231,9 +231,12 @@ fn instruction(
         ),
         Instr::Region {
             name,
+            needs: n,
             kind: RegionKind::Grid,
             end,
-            ..
-        } => format!("if (FK_GRID_REGION({name})) fk_h.pc = {};", end.0),
+        } => format!(
+            "if (FK_GRID_REGION({name}, {}, {}, {}, {})) fk_h.pc = {};",
+            n.groups, n.member_lists, n.word_lists, n.frame_bytes, end.0
+        ),
     }])
 }

@@ -537,9 +537,8 @@ impl RegionEmitter<'_, '_> {
     }
 }
 
-/// The kernel of the grid region whose `Instr::Region` is at `at` (`RegionKind::Grid`):
-/// `rN_f(int g, fk_u64 slot_base, unsigned launch)`, one cooperative launch whose threads
-/// run the group's members (`fk_device.cuh`, "grid regions"). Like a block region's, the
+/// The kernel of the grid region whose `Instr::Region` is at `at` (`RegionKind::Grid`), with
+/// a block region's signature: one cooperative launch whose threads run the group's members (`fk_device.cuh`, "grid regions"). Like a block region's, the
 /// body is the instructions in order with a label per jump target; each decision is the
 /// block's members' own value (`fk_g_decide`), and before a launch comes a grid barrier only
 /// where the kernel's shared accesses meet those since the last barrier: the masks `written`
@@ -555,7 +554,10 @@ pub fn grid_region_kernel(
     let host = &plan.host;
     let func = host.function_at(at);
     let span = plan.program.func(plan.function(func).func).span;
-    let Instr::Region { name, end, .. } = &host.code[at.0 as usize] else {
+    let Instr::Region {
+        name, needs, end, ..
+    } = &host.code[at.0 as usize]
+    else {
         return Err(bug(span, "not a region instruction"));
     };
     let nesting = host.nesting(func).map_err(|e| EmitError {
@@ -572,16 +574,50 @@ pub fn grid_region_kernel(
             _ => Err(bug(span, "a loop instruction outside its loop")),
         }
     };
-    let mut targets = BTreeSet::new();
-    let mut goto = |to: Pc| {
-        targets.insert(to);
-        format!("goto pc{};", to.0)
+    // Its `if` splits run as a block region's, on block 0 (their arms hold only kernels);
+    // the same emitter keeps the labels and declarations.
+    let mut e = RegionEmitter {
+        plan,
+        sites,
+        common_kernels,
+        span,
+        frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
+        targets: BTreeSet::new(),
+        state: Vec::new(),
+        seqs: Vec::new(),
+        async_at: Vec::new(),
     };
-    let mut state = Vec::new();
     let mut objects = ObjectBits::default();
     let mut body: Vec<(Pc, Vec<String>)> = Vec::new();
+    let mut split_end = None;
     for pc in (at.0 + 1..end.0).map(Pc) {
         let mut s = Vec::new();
+        let open = nesting
+            .at(pc)
+            .ok_or_else(|| bug(span, "an unreachable instruction"))?;
+        let splits: Vec<Open> = open
+            .iter()
+            .filter(|o| matches!(o, Open::Split(_)))
+            .copied()
+            .collect();
+        if let Instr::Split { end, .. } = &host.code[pc.0 as usize] {
+            s.push(SYNC.to_string());
+            s.push("if (blockIdx.x == 0) {".into());
+            e.instruction(pc, &splits, &mut s)?;
+            split_end = Some(*end);
+            body.push((pc, s));
+            continue;
+        }
+        if !splits.is_empty() {
+            e.instruction(pc, &splits, &mut s)?;
+            if split_end == Some(Pc(pc.0 + 1)) {
+                // Every block counts the segments block 0 ran.
+                s.push("}".into());
+                s.push("if (fk_g_after_block0(r)) goto fk_g_out; written = read = 0;".into());
+            }
+            body.push((pc, s));
+            continue;
+        }
         match &host.code[pc.0 as usize] {
             Instr::Launch(id) => {
                 let k = plan.kernel(*id);
@@ -620,16 +656,16 @@ pub fn grid_region_kernel(
                 s.extend(decision_read(plan, &mut objects, *cond));
                 let var = fk_var(plan, *cond, plan.program.var(*cond).span)?;
                 s.push(format!(
-                    "{{ int taken = fk_g_decide(g, r.slot_base, {var}); if (taken < 0) goto fk_g_end; if (!taken) {} }}",
-                    goto(*els)
+                    "if (!fk_g_decide(g, r.slot_base, {var})) {}",
+                    e.goto(*els)
                 ));
             }
-            Instr::Jump(to) => s.push(goto(*to)),
+            Instr::Jump(to) => s.push(e.goto(*to)),
             Instr::LoopBegin { header, .. } => {
-                sites.loop_site(header.span);
+                e.sites.loop_site(header.span);
                 let p = pc.0;
-                state.push(format!("int running{p}"));
-                state.push(format!("fk_u64 it{p}"));
+                e.state.push(format!("bool running{p}"));
+                e.state.push(format!("fk_u64 it{p}"));
             }
             Instr::LoopEnter => {
                 let (lp, l, exit) = enclosing(pc)?;
@@ -644,13 +680,12 @@ pub fn grid_region_kernel(
                         fk_var(plan, cond, l.span)?
                     ));
                 } else {
-                    s.push(format!("running{p} = 1;"));
+                    s.push(format!("running{p} = true;"));
                 }
                 s.push(format!("it{p} = 0;"));
                 s.push(format!("test{}:", pc.0 + 1));
-                s.push(format!("if (running{p} < 0) goto fk_g_end;"));
-                s.push(format!("if (!running{p}) {}", goto(exit)));
-                let site = sites.loop_site(l.span);
+                s.push(format!("if (!running{p}) {}", e.goto(exit)));
+                let site = e.sites.loop_site(l.span);
                 s.push(format!(
                     "if (fk_g_spin(&it{p}, {site}, g, r)) goto fk_g_out;"
                 ));
@@ -682,27 +717,32 @@ pub fn grid_region_kernel(
     let _ = writeln!(
         out,
         "FK_GRID_REGION_FN {name}({}) {{",
-        super::abi::c_params::<super::abi::kernels::GridRegionKernel>()
+        super::abi::c_params::<super::abi::kernels::RegionKernel>()
     );
-    out.push_str("    FkRegion r = {slot_base, launch, 0};\n");
+    out.push_str("    FkRegion r = fk_region(g, slot_base, launch);\n");
     out.push_str("    fk_u64 written = 0, read = 0;\n");
-    for decl in &state {
+    if needs.member_lists + needs.word_lists > 0 {
+        out.push_str("    fk_u64 list = (fk_u64)fk_m.groups[g].size;\n");
+    }
+    for decl in &e.state {
         let _ = writeln!(out, "    {decl};");
     }
     out.push_str("    if (fk_g_begin(g)) return;\n");
     for (pc, stmts) in &body {
-        if targets.contains(pc) {
+        if e.targets.contains(pc) {
             let _ = writeln!(out, "pc{}:;", pc.0);
         }
         for s in stmts {
             let _ = writeln!(out, "    {s}");
         }
     }
-    if targets.contains(end) {
+    if e.targets.contains(end) {
         let _ = writeln!(out, "pc{}:;", end.0);
     }
-    // The last barrier, which a thread that saw a fault comes to at once.
-    out.push_str("fk_g_end:\n    fk_g_sync(fk_faulted());\nfk_g_out:\n    (void)written;\n    (void)read;\n}\n\n");
+    // The last barrier, which meets the others wherever they are after a fault.
+    out.push_str(
+        "    fk_g_sync(fk_faulted());\nfk_g_out:\n    (void)written;\n    (void)read;\n}\n\n",
+    );
     Ok(())
 }
 

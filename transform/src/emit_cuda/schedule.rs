@@ -6,7 +6,7 @@
 use super::host::fk_var;
 use super::{EmitError, Sites};
 use crate::host_program::{Instr, Open, Pc};
-use crate::plan::{Call, Home, Multiprefix, Plan, RegionKind, RegionNeeds, SplitKind};
+use crate::plan::{Call, Home, Multiprefix, Plan, RegionNeeds, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -52,11 +52,7 @@ pub(super) fn region_tasks(plan: &Plan) -> impl Iterator<Item = Pc> + '_ {
         .iter()
         .enumerate()
         .filter_map(|(pc, instr)| match instr {
-            Instr::Region {
-                needs,
-                kind: RegionKind::Block,
-                ..
-            } if runs_as_task(needs) => Some(Pc(pc as u32)),
+            Instr::Region { needs, .. } if runs_as_task(needs) => Some(Pc(pc as u32)),
             _ => None,
         })
 }
@@ -327,14 +323,8 @@ pub fn interpreter(
             }
             // A group that fits a block runs the region there (fk_s_region); the others, and
             // a region whose stacks do not fit, run its instructions one by one.
-            // A grid region's instructions run one by one: the interpreter already runs a
-            // group over every SM.
-            Instr::Region {
-                needs,
-                end,
-                kind: RegionKind::Block,
-                ..
-            } if runs_as_task(needs) => format!(
+            // A grid region too: its instructions are a block region's.
+            Instr::Region { needs, end, .. } if runs_as_task(needs) => format!(
                 "if (fk_s_region(p, s, {}, {}, {next}, {})) return;",
                 needs.groups,
                 members_share_threads(plan, Pc(pc as u32), *end) as i32,
