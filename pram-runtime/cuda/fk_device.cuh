@@ -1503,13 +1503,25 @@ __device__ bool fk_g_begin(int g) {
     return declined;
 }
 
+// A thread's first member of a grid region's group (member fk_g_tid), built once: the
+// members, their `$$`, `$` and status stay as they are inside the region. `only`: it is the
+// thread's only member.
+struct FkGridMember {
+    FkThread th;
+    bool has, only;
+};
+__device__ FkGridMember fk_g_member(int g, const FkRegion &r) {
+    FkGridMember m = {};
+    int n = fk_m.groups[g].size;
+    m.has = fk_g_tid() < n && fk_thread(&m.th, g, fk_g_tid(), r.slot_base, r.launch, 1);
+    m.only = fk_g_threads() >= n;
+    return m;
+}
+
 // A uniform decision, the same in every thread of the block: whether `v` of the block's
 // members (every block has one) is non-zero.
-__device__ bool fk_g_decide(int g, fk_u64 slot_base, FkVar v) {
-    FkGroup grp = fk_m.groups[g];
-    int t = fk_g_tid();
-    bool x = t < grp.size &&
-             fk_load_int(fk_var_addr(v, g, slot_base, fk_m.members[grp.members + t]), v.size) != 0;
+__device__ bool fk_g_decide(const FkGridMember &m, fk_u64 slot_base, FkVar v) {
+    bool x = m.has && fk_load_int(fk_var_addr(v, m.th.group, slot_base, m.th.proc), v.size) != 0;
     return __syncthreads_count(x) != 0;
 }
 
@@ -1548,16 +1560,24 @@ __device__ bool fk_g_after_block0(FkRegion &r) {
     return stop;
 }
 
-// One Plan kernel K in a grid region: each thread runs its members. No barrier: the
-// emitted code places them.
-#define FK_G_LAUNCH(K, G)                                                                \
+// One Plan kernel K in a grid region: each thread runs its members (a thread with one member
+// from its FkGridMember M). No barrier: the emitted code places them.
+#define FK_G_LAUNCH(K, G, M)                                                             \
     do {                                                                                 \
-        int n_ = fk_m.groups[G].size;                                                    \
-        for (int t_ = fk_g_tid(); t_ < n_; t_ += fk_g_threads()) {                       \
-            FkThread th_;                                                                \
-            if (fk_thread(&th_, G, t_, r.slot_base, r.launch, 1)) {                      \
+        if ((M).only) {                                                                  \
+            if ((M).has) {                                                               \
+                FkThread th_ = (M).th;                                                   \
                 fk_region_thread(&th_, r, r.sub);                                        \
                 K##_body(&th_);                                                          \
+            }                                                                            \
+        } else {                                                                         \
+            int n_ = fk_m.groups[G].size;                                                \
+            for (int t_ = fk_g_tid(); t_ < n_; t_ += fk_g_threads()) {                   \
+                FkThread th_;                                                            \
+                if (fk_thread(&th_, G, t_, r.slot_base, r.launch, 1)) {                  \
+                    fk_region_thread(&th_, r, r.sub);                                    \
+                    K##_body(&th_);                                                      \
+                }                                                                        \
             }                                                                            \
         }                                                                                \
         r.sub++;                                                                         \

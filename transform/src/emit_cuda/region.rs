@@ -638,7 +638,7 @@ pub fn grid_region_kernel(
                 if !conflict.is_empty() {
                     s.push(format!("if ({}) {SYNC}", conflict.join(" || ")));
                 }
-                s.push(format!("FK_G_LAUNCH({}, g);", k.name));
+                s.push(format!("FK_G_LAUNCH({}, g, m);", k.name));
                 if common_kernels.contains(&k.name) {
                     // `--crcw common`: once every member's writes are in, each checks its own
                     // (reading the cells, which a later write must wait for).
@@ -656,7 +656,7 @@ pub fn grid_region_kernel(
                 s.extend(decision_read(plan, &mut objects, *cond));
                 let var = fk_var(plan, *cond, plan.program.var(*cond).span)?;
                 s.push(format!(
-                    "if (!fk_g_decide(g, r.slot_base, {var})) {}",
+                    "if (!fk_g_decide(m, r.slot_base, {var})) {}",
                     e.goto(*els)
                 ));
             }
@@ -676,7 +676,7 @@ pub fn grid_region_kernel(
                         .ok_or_else(|| bug(l.span, "a loop without condition"))?;
                     s.extend(decision_read(plan, &mut objects, cond));
                     s.push(format!(
-                        "running{p} = fk_g_decide(g, r.slot_base, {});",
+                        "running{p} = fk_g_decide(m, r.slot_base, {});",
                         fk_var(plan, cond, l.span)?
                     ));
                 } else {
@@ -697,7 +697,7 @@ pub fn grid_region_kernel(
                     .ok_or_else(|| bug(l.span, "a loop without condition"))?;
                 s.extend(decision_read(plan, &mut objects, cond));
                 s.push(format!(
-                    "running{} = fk_g_decide(g, r.slot_base, {});",
+                    "running{} = fk_g_decide(m, r.slot_base, {});",
                     lp.0,
                     fk_var(plan, cond, l.span)?
                 ));
@@ -728,6 +728,7 @@ pub fn grid_region_kernel(
         let _ = writeln!(out, "    {decl};");
     }
     out.push_str("    if (fk_g_begin(g)) return;\n");
+    out.push_str("    const FkGridMember m = fk_g_member(g, r);\n");
     for (pc, stmts) in &body {
         if e.targets.contains(pc) {
             let _ = writeln!(out, "pc{}:;", pc.0);
