@@ -554,10 +554,7 @@ pub fn grid_region_kernel(
     let host = &plan.host;
     let func = host.function_at(at);
     let span = plan.program.func(plan.function(func).func).span;
-    let Instr::Region {
-        name, needs, end, ..
-    } = &host.code[at.0 as usize]
-    else {
+    let Instr::Region { name, end, .. } = &host.code[at.0 as usize] else {
         return Err(bug(span, "not a region instruction"));
     };
     let nesting = host.nesting(func).map_err(|e| EmitError {
@@ -721,7 +718,8 @@ pub fn grid_region_kernel(
     );
     out.push_str("    FkRegion r = fk_region(g, slot_base, launch);\n");
     out.push_str("    fk_u64 written = 0, read = 0;\n");
-    if needs.member_lists + needs.word_lists > 0 {
+    // The member lists of its splits (its loops need none).
+    if split_end.is_some() {
         out.push_str("    fk_u64 list = (fk_u64)fk_m.groups[g].size;\n");
     }
     for decl in &e.state {
