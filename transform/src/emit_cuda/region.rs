@@ -587,12 +587,17 @@ pub fn grid_region_kernel(
     let mut objects = ObjectBits::default();
     let mut body: Vec<(Pc, Vec<String>)> = Vec::new();
     let mut split_end = None;
+    let outer = nesting
+        .at(at)
+        .ok_or_else(|| bug(span, "an unreachable region"))?
+        .len();
     for pc in (at.0 + 1..end.0).map(Pc) {
         let mut s = Vec::new();
         let open = nesting
             .at(pc)
             .ok_or_else(|| bug(span, "an unreachable instruction"))?;
-        let splits: Vec<Open> = open
+        // The operations open around the region are the host's; inside, those after them.
+        let splits: Vec<Open> = open[outer..]
             .iter()
             .filter(|o| matches!(o, Open::Split(_)))
             .copied()
