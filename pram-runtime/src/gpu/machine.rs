@@ -592,6 +592,19 @@ impl<'p> Machine<'p> {
         threads: u32,
         args: &P,
     ) -> Result<(), GpuError> {
+        self.launch_shaped(name, blocks, threads, args, false)
+    }
+
+    /// `launch_as`, cooperative where the kernel's grid barriers need every block resident
+    /// (the persistent kernel, a grid region).
+    fn launch_shaped<P: Params>(
+        &mut self,
+        name: &str,
+        blocks: u32,
+        threads: u32,
+        args: &P,
+        cooperative: bool,
+    ) -> Result<(), GpuError> {
         let f = self
             .functions
             .get(name)
@@ -608,7 +621,15 @@ impl<'p> Machine<'p> {
         }
         // SAFETY: the arguments are those of the kernel's C signature, which the ABI
         // declares once (the C side is generated from it); the kernels touch only the arena.
-        let events = unsafe { b.launch(cfg) }.map_err(GpuError::driver("launching a kernel"))?;
+        // A cooperative launch makes every block resident, which grid barriers need.
+        let events = unsafe {
+            if cooperative {
+                b.launch_cooperative(cfg)
+            } else {
+                b.launch(cfg)
+            }
+        }
+        .map_err(GpuError::driver("launching a kernel"))?;
         if let Some(e) = events {
             self.kernel_events.push(e);
         }
@@ -981,29 +1002,10 @@ impl<'p> Machine<'p> {
         let resident = per_sm.max(1) as u64 * self.sms()?;
         let runners = device_runners(self.procs, resident);
         let blocks = resident.min(self.procs.div_ceil(runners.into())) as u32;
-        let cfg = LaunchConfig {
-            grid_dim: (blocks.max(1), 1, 1),
-            block_dim: (abi::FK_DEVICE_THREADS, 1, 1),
-            shared_mem_bytes: 0,
-        };
         let args = kernels::DeviceRun {
             runners: runners as i32,
         };
-        let mut b = self.stream.launch_builder(&f);
-        args.push(&mut abi::Launch(&mut b));
-        if self.timing {
-            b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
-        }
-        // SAFETY: the argument is the kernel's C signature's, which the ABI declares once; the
-        // kernel touches only the arena. Cooperative launch guarantees every block is
-        // resident, which its barriers need.
-        let events = unsafe { b.launch_cooperative(cfg) }
-            .map_err(GpuError::driver("launching the persistent kernel"))?;
-        if let Some(e) = events {
-            self.kernel_events.push(e);
-        }
-        self.stats.launches += 1;
-        Ok(())
+        self.launch_shaped(run, blocks, abi::FK_DEVICE_THREADS, &args, true)
     }
 
     /// The GPU's SMs.
@@ -1046,26 +1048,7 @@ impl<'p> Machine<'p> {
         // more than one per `threads` members, so that every block has a member.
         let threads = grid_threads(n, self.sms()?);
         let blocks = resident.min(n.div_ceil(threads.into())) as u32;
-        let cfg = LaunchConfig {
-            grid_dim: (blocks.max(1), 1, 1),
-            block_dim: (threads, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let mut b = self.stream.launch_builder(&f);
-        args.push(&mut abi::Launch(&mut b));
-        if self.timing {
-            b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
-        }
-        // SAFETY: the arguments are the kernel's C signature's, which the ABI declares once;
-        // the kernel touches only the arena. Cooperative launch makes every block resident,
-        // which its grid barriers need.
-        let events = unsafe { b.launch_cooperative(cfg) }
-            .map_err(GpuError::driver("launching a grid region"))?;
-        if let Some(e) = events {
-            self.kernel_events.push(e);
-        }
-        self.stats.launches += 1;
-        Ok(())
+        self.launch_shaped(name, blocks, threads, args, true)
     }
 
     /// LoopExitUpdate and the all-exited test: whether a participant is still active.

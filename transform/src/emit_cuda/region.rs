@@ -69,17 +69,13 @@ pub fn region_kernel(
             || matches!(host.code[pc as usize], Instr::Launch(k)
                 if plan.phase_barriers.iter().any(|b| b.kernel == k && !b.barriers.is_empty()))
     });
-    let mut e = RegionEmitter {
+    let mut e = RegionEmitter::new(
         plan,
         sites,
         common_kernels,
         span,
-        frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
-        targets: BTreeSet::new(),
-        state: Vec::new(),
-        seqs: Vec::new(),
-        async_at: if traced { async_at } else { Vec::new() },
-    };
+        if traced { async_at } else { Vec::new() },
+    );
     let mut body = Vec::new();
     for pc in (at.0 + 1..end.0).map(Pc) {
         let open = &open_at(pc)?[outer..];
@@ -204,7 +200,27 @@ impl Ctx {
     }
 }
 
-impl RegionEmitter<'_, '_> {
+impl<'a, 's> RegionEmitter<'a, 's> {
+    fn new(
+        plan: &'a Plan,
+        sites: &'a mut Sites<'s>,
+        common_kernels: &'a BTreeSet<String>,
+        span: Span,
+        async_at: Vec<crate::plan::AsyncAt>,
+    ) -> Self {
+        RegionEmitter {
+            plan,
+            sites,
+            common_kernels,
+            span,
+            frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
+            targets: BTreeSet::new(),
+            state: Vec::new(),
+            seqs: Vec::new(),
+            async_at,
+        }
+    }
+
     fn goto(&mut self, to: Pc) -> String {
         self.targets.insert(to);
         format!("goto pc{};", to.0)
@@ -538,11 +554,13 @@ impl RegionEmitter<'_, '_> {
 }
 
 /// The kernel of the grid region whose `Instr::Region` is at `at` (`RegionKind::Grid`), with
-/// a block region's signature: one cooperative launch whose threads run the group's members (`fk_device.cuh`, "grid regions"). Like a block region's, the
-/// body is the instructions in order with a label per jump target; each decision is the
-/// block's members' own value (`fk_g_decide`), and before a launch comes a grid barrier only
-/// where the kernel's shared accesses meet those since the last barrier: the masks `written`
-/// and `read` say which objects the kernels since then wrote and read (`ObjectBits`).
+/// a block region's signature: one cooperative launch whose threads run the group's members
+/// (`fk_device.cuh`, "grid regions"). Like a block region's, the body is the instructions in
+/// order with a label per jump target; each decision is the block's members' own value
+/// (`fk_g_decide`), and before a launch comes a grid barrier only where the kernel's shared
+/// accesses meet those since the last barrier: the masks `written` and `read` say which
+/// objects the kernels since then wrote and read (`ObjectBits`). Its `if` splits (arms of
+/// kernels only) run on block 0 as a block region's, between two grid barriers.
 pub fn grid_region_kernel(
     plan: &Plan,
     at: Pc,
@@ -573,17 +591,7 @@ pub fn grid_region_kernel(
     };
     // Its `if` splits run as a block region's, on block 0 (their arms hold only kernels);
     // the same emitter keeps the labels and declarations.
-    let mut e = RegionEmitter {
-        plan,
-        sites,
-        common_kernels,
-        span,
-        frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
-        targets: BTreeSet::new(),
-        state: Vec::new(),
-        seqs: Vec::new(),
-        async_at: Vec::new(),
-    };
+    let mut e = RegionEmitter::new(plan, sites, common_kernels, span, Vec::new());
     let mut objects = ObjectBits::default();
     let mut body: Vec<(Pc, Vec<String>)> = Vec::new();
     let mut split_end = None;
