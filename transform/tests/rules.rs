@@ -45,6 +45,7 @@ rule!(
     rule4_order_free_loop,
     rule4_cyclic_loop,
     rule4_strided_cyclic_loop,
+    rule4_cyclic_loop_row_cells,
     grid_region,
     rule5_leave_under_private_condition,
     rule6_seq_farm_async,

@@ -8,11 +8,11 @@ use crate::effects::{Effects, Objects};
 use crate::plan::{HostLoop, Split, SplitKind};
 use crate::rules::outline::exprs_mut;
 use crate::rules::simple::{cell_var, strip_void};
-use crate::rules::uniform::widened;
+use crate::rules::uniform::{widen_source, widened};
 use fork_frontend::hir::{BinOp, Builtin, MpOp, VarId};
 use fork_frontend::source::Span;
 use fork_frontend::sync_calls::{children, each_expr, own_exprs};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 impl Builder<'_> {
     /// Whether a loop stays out of a kernel only because it uses the loop group's `$$` or
@@ -70,8 +70,9 @@ impl Builder<'_> {
         let mut rest = s.clone();
         let mut cells = Vec::new();
         if let Some(i) = counter {
+            let at = CounterAt::of(&self.program, s, i);
             exprs_mut(&mut rest, &mut |e| {
-                self.counter_cells_private(e, i, Access::Read, &mut cells)
+                self.counter_cells_private(e, &at, Access::Read, &mut cells)
             });
         }
         let mut updates = Vec::new();
@@ -112,18 +113,20 @@ impl Builder<'_> {
         same && cells_apart
     }
 
-    /// Replaces each cell `b[i]` in `e` of a fixed base `b` at the counter `i` by `i` itself
-    /// (a private variable: what the rest of the loop does without the cell) and records it in
-    /// `cells`. A cell whose address is taken is kept: the pointer may leave it.
+    /// Replaces each cell `b[i]` (or `b[i / W][i % W]`, `CounterAt`) in `e` of a fixed base
+    /// `b` at the counter `i` by `i` itself (a private variable: what the rest of the loop
+    /// does without the cell) and records it in `cells`. A cell whose address is taken is
+    /// kept: the pointer may leave it.
     fn counter_cells_private(
         &self,
         e: &mut Expr,
-        i: VarId,
+        at: &CounterAt,
         access: Access,
         cells: &mut Vec<CounterCell>,
     ) {
+        let i = at.counter;
         if access != Access::Address {
-            if let Some(base) = self.counter_cell_base(e, i) {
+            if let Some(base) = self.counter_cell_base(e, at) {
                 cells.push(CounterCell {
                     base,
                     objects: self.summaries.object_of(&self.program, e),
@@ -133,7 +136,7 @@ impl Builder<'_> {
                 return;
             }
         }
-        let mut go = |c: &mut Expr, a| self.counter_cells_private(c, i, a, cells);
+        let mut go = |c: &mut Expr, a| self.counter_cells_private(c, at, a, cells);
         match &mut e.kind {
             ExprKind::AddrOf(x) | ExprKind::Decay(x) => go(x, Access::Address),
             ExprKind::Member { base, .. } => go(base, access),
@@ -152,14 +155,30 @@ impl Builder<'_> {
 
     /// The base of `e` when it is `b[i]` at the counter `i`: `b` an array variable or a `sh`
     /// pointer parameter whose targets are known (so it keeps its value, `PointsTo`, and every
-    /// member has the same).
-    fn counter_cell_base(&self, e: &Expr, i: VarId) -> Option<VarId> {
-        let ExprKind::Deref(p) = &e.kind else {
-            return None;
-        };
-        let ExprKind::PtrOffset { ptr, index, .. } = &p.kind else {
-            return None;
-        };
+    /// member has the same); or `b[r][c]` of a two-dimensional array `b` whose rows hold `W`
+    /// cells, with `r` and `c` the loop's `i / W` and `i % W` (`CounterAt`): the cell
+    /// `r * W + c`, which is `i`.
+    fn counter_cell_base(&self, e: &Expr, at: &CounterAt) -> Option<VarId> {
+        let (ptr, index) = indexed(e)?;
+        if let Some(x) = widened(index) {
+            if let Some(&(BinOp::Rem, w)) = at.parts.get(&x) {
+                let (rows, row) = indexed(strip_decay(ptr)?)?;
+                let r = widened(row)?;
+                let b = match &strip_decay(rows)?.kind {
+                    ExprKind::Var(b) => *b,
+                    _ => return None,
+                };
+                let row_cells = match &self.program.var(b).ty {
+                    Type::Array(elem, _) => match &**elem {
+                        Type::Array(_, n) => *n,
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                return (at.parts.get(&r) == Some(&(BinOp::Div, w)) && row_cells == w).then_some(b);
+            }
+        }
+        let i = at.counter;
         if widened(index) != Some(i) {
             return None;
         }
@@ -638,6 +657,119 @@ enum Access {
     Read,
     Write,
     Address,
+}
+
+/// The counter of a cyclic loop and the private locals its body sets from it first thing:
+/// `r = i / W; c = i % W;` (`W` a positive constant), assigned nowhere else in the loop and
+/// read in neither its condition nor its step, so that they hold the quotient and remainder
+/// of the iteration's own counter wherever the rest of the body reads them. Distinct
+/// counters give distinct pairs (C's division keeps `i == (i / W) * W + i % W`), so the
+/// cell `b[r][c]` of rows of `W` cells, `r * W + c`, is `b`'s cell at `i`: matmul's
+/// `C[i][j]` with `i = e / N; j = e % N`.
+struct CounterAt {
+    counter: VarId,
+    /// The locals set to `i / W` (`BinOp::Div`) or `i % W` (`BinOp::Rem`), with `W`.
+    parts: HashMap<VarId, (BinOp, u64)>,
+}
+
+impl CounterAt {
+    fn of(program: &Program, lp: &Stmt, counter: VarId) -> CounterAt {
+        let mut parts = HashMap::new();
+        let StmtKind::Loop {
+            cond, step, body, ..
+        } = &lp.kind
+        else {
+            return CounterAt { counter, parts };
+        };
+        let body: &[Stmt] = match &body.kind {
+            StmtKind::Block(b) => &b.stmts,
+            _ => std::slice::from_ref(&**body),
+        };
+        let defined: Vec<_> = (body.iter())
+            .map_while(|s| counter_part(program, s, counter))
+            .collect();
+        // Anything else that assigns or declares one of them, or reads it in the test or
+        // the step, disqualifies it; so does a second definition.
+        let mut touched = BTreeSet::new();
+        for (k, &(x, _)) in defined.iter().enumerate() {
+            if defined[..k].iter().any(|&(y, _)| y == x) {
+                touched.insert(x);
+            }
+        }
+        let mut assigned = |e: &Expr| {
+            e.walk(&mut |y| {
+                if let Some(ExprKind::Var(v)) = y.assigned_place().map(|p| &p.kind) {
+                    touched.insert(*v);
+                }
+            })
+        };
+        body[defined.len()..]
+            .iter()
+            .for_each(|s| each_expr(s, &mut assigned));
+        let mut read = Vec::new();
+        for e in cond.iter().chain(step.iter()) {
+            e.walk(&mut |y| {
+                if let ExprKind::Var(v) = y.kind {
+                    read.push(v);
+                }
+            });
+        }
+        touched.extend(read);
+        body.iter().for_each(|s| declared(s, &mut touched));
+        parts.extend(defined.into_iter().filter(|(x, _)| !touched.contains(x)));
+        CounterAt { counter, parts }
+    }
+}
+
+/// The variables declared in `s` or a statement nested in it.
+fn declared(s: &Stmt, out: &mut BTreeSet<VarId>) {
+    if let StmtKind::Decl { var, .. } = &s.kind {
+        out.insert(*var);
+    }
+    children(s).into_iter().for_each(|c| declared(c, out));
+}
+
+/// `x = i / W;` or `x = i % W;` (through widening conversions) for a private local `x` whose
+/// address is never taken.
+fn counter_part(program: &Program, s: &Stmt, i: VarId) -> Option<(VarId, (BinOp, u64))> {
+    let StmtKind::Expr(e) = &s.kind else {
+        return None;
+    };
+    let ExprKind::Assign { place, value } = &strip_void(e).kind else {
+        return None;
+    };
+    let ExprKind::Var(x) = place.kind else {
+        return None;
+    };
+    let var = program.var(x);
+    let local = var.sharity == Sharity::Private
+        && !var.addr_taken
+        && matches!(var.kind, VarKind::Local { .. })
+        && matches!(var.ty, Type::Int(_));
+    let ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, w) = &widen_source(value).kind else {
+        return None;
+    };
+    let w = int_constant(w).filter(|&w| w > 0)?;
+    (local && x != i && widened(a) == Some(i)).then_some((x, (*op, w as u64)))
+}
+
+/// `*(ptr + index)`: `(ptr, index)`.
+fn indexed(e: &Expr) -> Option<(&Expr, &Expr)> {
+    let ExprKind::Deref(p) = &e.kind else {
+        return None;
+    };
+    match &p.kind {
+        ExprKind::PtrOffset { ptr, index, .. } => Some((ptr, index)),
+        _ => None,
+    }
+}
+
+/// The array an array-to-pointer decay reads.
+fn strip_decay(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Decay(x) => Some(x),
+        _ => None,
+    }
 }
 
 /// A cell `base[i]` of a cyclic loop at its counter (`order_free`).

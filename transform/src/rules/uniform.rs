@@ -474,7 +474,7 @@ pub(crate) fn widened(e: &Expr) -> Option<VarId> {
 }
 
 /// `e` without its widening integer conversions.
-fn widen_source(e: &Expr) -> &Expr {
+pub(crate) fn widen_source(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Convert(x) => match (&e.ty, &x.ty) {
             (Type::Int(to), Type::Int(from)) if to.bytes() >= from.bytes() => widen_source(x),
