@@ -51,13 +51,24 @@ extern "C" __global__ void prefix_input(int *in, int *x, int n, long long procs)
     }
 }
 
-// One Hillis-Steele round: every element i >= d adds the element d places to its left.
-// Reads `from`, writes `to` (the host swaps them between rounds).
-extern "C" __global__ void prefix_round(const int *from, int *to, int n, int d, long long procs)
+// One Hillis-Steele round as prefix_hillis_steele.fork does it: every element i >= d adds the
+// element d places to its left, reading `a` and writing `b`; then (prefix_copy) `b` is copied
+// back into `a`. Swapping the two arrays instead would skip the copy (3 accesses per element
+// and round instead of 5), which the Fork program does not do: the same work on both sides.
+extern "C" __global__ void prefix_round(const int *a, int *b, int n, int d, long long procs)
 {
     long long p = proc_id();
     if (p >= procs)
         return;
     for (long long i = p; i < n; i += procs)
-        to[i] = i >= d ? from[i - d] + from[i] : from[i];
+        b[i] = i >= d ? a[i - d] + a[i] : a[i];
+}
+
+extern "C" __global__ void prefix_copy(int *a, const int *b, int n, long long procs)
+{
+    long long p = proc_id();
+    if (p >= procs)
+        return;
+    for (long long i = p; i < n; i += procs)
+        a[i] = b[i];
 }

@@ -1,12 +1,17 @@
 //! Hand-written CUDA baselines (`hand_cuda.cu`, embedded in the binary): matmul and
 //! Hillis–Steele prefix sums, compiled and loaded as the Fork programs are
 //! (`pram_runtime::gpu::load`: NVRTC for the GPU's architecture, through the compile cache),
-//! launched through cudarc, timed with a host timer from the first launch to the stream's
-//! synchronisation (input generation included, as in the Fork programs). The result is copied back afterwards, untimed, and
-//! printed as the Fork program prints it, so the answer is checked like every backend's.
+//! launched through cudarc. Each run has two times: the whole run, by a host timer from the
+//! first launch to the stream's synchronisation (input generation included, as in the Fork
+//! programs), and the algorithm's, by CUDA events around its kernels (as the Fork program's
+//! `algorithm` time leaves out `main`'s input and checks). The result is copied back
+//! afterwards, untimed, and printed as the Fork program prints it, so the answer is checked
+//! like every backend's.
 
 use crate::baselines;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig,
+};
 use cudarc::driver::{DriverError, PushKernelArg};
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,8 +31,21 @@ fn driver(what: &'static str) -> impl Fn(DriverError) -> String {
     move |e| format!("CUDA: {what}: {e:?}")
 }
 
-/// One timed run: seconds and the program's output text.
-pub type Timed = (f64, String);
+/// One timed run.
+pub struct Timed {
+    /// Seconds of the whole run: input generation and algorithm.
+    pub seconds: f64,
+    /// Seconds of the algorithm's kernels alone (CUDA events).
+    pub algorithm: f64,
+    /// What the Fork program prints for the result.
+    pub output: String,
+}
+
+/// CUDA events that time the algorithm's kernels on the stream.
+struct Span {
+    start: CudaEvent,
+    end: CudaEvent,
+}
 
 impl HandCuda {
     /// Compiles the source and loads it; the caller checks
@@ -63,9 +81,20 @@ impl HandCuda {
         })
     }
 
-    fn finish(&self, start: Instant) -> Result<f64, String> {
+    fn event(&self) -> Result<CudaEvent, String> {
+        self.stream
+            .record_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver("recording an event"))
+    }
+
+    /// Synchronises: the whole run's seconds since `start`, and the algorithm's.
+    fn finish(&self, start: Instant, algorithm: Span) -> Result<(f64, f64), String> {
         self.stream.synchronize().map_err(driver("synchronising"))?;
-        Ok(start.elapsed().as_secs_f64())
+        let seconds = start.elapsed().as_secs_f64();
+        let ms = (algorithm.start)
+            .elapsed_ms(&algorithm.end)
+            .map_err(driver("reading the events"))?;
+        Ok((seconds, f64::from(ms) / 1e3))
     }
 
     fn read(&self, slice: &CudaSlice<i32>) -> Result<Vec<i32>, String> {
@@ -93,6 +122,10 @@ impl HandCuda {
                 .arg(&procs)
                 .launch(cfg)
                 .map_err(driver("launching matmul_input"))?;
+        }
+        let begin = self.event()?;
+        // SAFETY: as above.
+        unsafe {
             self.stream
                 .launch_builder(&multiply)
                 .arg(&a)
@@ -103,21 +136,25 @@ impl HandCuda {
                 .launch(cfg)
                 .map_err(driver("launching matmul"))?;
         }
-        let seconds = self.finish(start)?;
+        let end = self.event()?;
+        let (seconds, algorithm) = self.finish(start, Span { start: begin, end })?;
         let c = self.read(&c)?;
-        Ok((
+        Ok(Timed {
             seconds,
-            baselines::matmul_answer(n, &c).for_procs(procs as u64),
-        ))
+            algorithm,
+            output: baselines::matmul_answer(n, &c).for_procs(procs as u64),
+        })
     }
 
-    /// prefix_hillis_steele.fork's algorithm on `procs` threads, one launch per round.
+    /// prefix_hillis_steele.fork's algorithm on `procs` threads, two launches per round: the
+    /// round into `tmp`, the copy back into `x`.
     pub fn prefix_inclusive(&self, n: i32, procs: u64) -> Result<Timed, String> {
         let len = n as usize;
         let (mut input, mut x, mut tmp) = (self.alloc(len)?, self.alloc(len)?, self.alloc(len)?);
-        let (fill, round) = (
+        let (fill, round, copy) = (
             self.function("prefix_input")?,
             self.function("prefix_round")?,
+            self.function("prefix_copy")?,
         );
         let cfg = Self::config(procs)?;
         let procs = procs as i64;
@@ -132,6 +169,10 @@ impl HandCuda {
                 .arg(&procs)
                 .launch(cfg)
                 .map_err(driver("launching prefix_input"))?;
+        }
+        let begin = self.event()?;
+        // SAFETY: as above.
+        unsafe {
             let mut d = 1i32;
             while d < n {
                 self.stream
@@ -143,15 +184,24 @@ impl HandCuda {
                     .arg(&procs)
                     .launch(cfg)
                     .map_err(driver("launching prefix_round"))?;
-                std::mem::swap(&mut x, &mut tmp);
+                self.stream
+                    .launch_builder(&copy)
+                    .arg(&mut x)
+                    .arg(&tmp)
+                    .arg(&n)
+                    .arg(&procs)
+                    .launch(cfg)
+                    .map_err(driver("launching prefix_copy"))?;
                 d = d.saturating_mul(2);
             }
         }
-        let seconds = self.finish(start)?;
+        let end = self.event()?;
+        let (seconds, algorithm) = self.finish(start, Span { start: begin, end })?;
         let (input, x) = (self.read(&input)?, self.read(&x)?);
-        Ok((
+        Ok(Timed {
             seconds,
-            baselines::prefix_inclusive_answer(n, &input, &x).for_procs(procs as u64),
-        ))
+            algorithm,
+            output: baselines::prefix_inclusive_answer(n, &input, &x).for_procs(procs as u64),
+        })
     }
 }

@@ -26,11 +26,12 @@ pub struct Row {
     /// GPU rows: simulator median / GPU median.
     pub speedup_vs_sim: Option<f64>,
     /// GPU rows: the median device time of the algorithm's Fork function (all its calls,
-    /// from group formation to the last member's return; `Program::algorithm`).
+    /// from group formation to the last member's return; `Program::algorithm`); the
+    /// hand-written CUDA row: the median time of its algorithm's kernels (CUDA events).
     #[serde(default)]
     pub algorithm_s: Option<f64>,
-    /// GPU rows: the algorithm's median (`algorithm_s`) / hand-written CUDA median (above 1:
-    /// slower).
+    /// GPU rows: the algorithm's median (`algorithm_s`) / the hand-written CUDA algorithm's
+    /// median (its `algorithm_s`; above 1: slower).
     pub generated_vs_hand: Option<f64>,
     /// GPU rows: the whole program's median / hand-written CUDA median.
     #[serde(default)]

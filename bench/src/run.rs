@@ -296,22 +296,22 @@ fn gpu_row(
 fn hand_row(case: &Case, hand: &HandCuda, procs: u64, expected: &str, runs: usize) -> Row {
     let measured = n_i32(case).and_then(|n| {
         measure(runs, expected, || {
-            let (seconds, output) = match case.program {
+            let timed = match case.program {
                 Program::Matmul => hand.matmul(n, procs)?,
                 Program::PrefixHillisSteele => hand.prefix_inclusive(n, procs)?,
                 other => return Err(format!("no hand-written CUDA for {}", other.name())),
             };
             Ok(Sample {
-                seconds,
-                output,
-                extra: (),
+                seconds: timed.seconds,
+                output: timed.output,
+                extra: timed.algorithm,
             })
         })
     });
     finish(
         row(case, Some(procs), Backend::CudaHand.name()),
         measured,
-        |_, _| {},
+        |row, algorithm| row.algorithm_s = Summary::of(algorithm).map(|s| s.median),
     )
 }
 
@@ -412,10 +412,13 @@ pub fn run(cases: &[Case], settings: &Settings, mut progress: impl FnMut(&Row)) 
 
 /// Ratios between the backends of one case (same program and N; same P where P matters).
 pub fn add_ratios(rows: &mut [Row]) {
-    let median = |rows: &[Row], backend: &str, procs: Option<u64>| {
+    let find = |rows: &[Row], backend: &str, procs: Option<u64>| {
         rows.iter()
             .find(|r| r.backend == backend && (procs.is_none() || r.procs == procs))
-            .and_then(|r| r.median_s)
+            .cloned()
+    };
+    let median = |rows: &[Row], backend: &str, procs: Option<u64>| {
+        find(rows, backend, procs).and_then(|r| r.median_s)
     };
     let snapshot = rows.to_vec();
     let seq = median(&snapshot, Backend::Seq.name(), None);
@@ -425,9 +428,13 @@ pub fn add_ratios(rows: &mut [Row]) {
         if Backend::parse(&row.backend).is_some_and(|b| b.schedule().is_some()) {
             row.speedup_vs_sim =
                 median(&snapshot, Backend::Sim.name(), row.procs).map(|s| s / time);
-            let hand = median(&snapshot, Backend::CudaHand.name(), row.procs);
-            row.whole_vs_hand = hand.map(|h| time / h);
-            row.generated_vs_hand = hand.zip(row.algorithm_s).map(|(h, a)| a / h);
+            // Whole against whole; the algorithm's function against the hand-written
+            // algorithm's kernels.
+            let hand = find(&snapshot, Backend::CudaHand.name(), row.procs);
+            row.whole_vs_hand = hand.as_ref().and_then(|h| h.median_s).map(|h| time / h);
+            row.generated_vs_hand = (hand.and_then(|h| h.algorithm_s))
+                .zip(row.algorithm_s)
+                .map(|(h, a)| a / h);
         }
         if let Some(unchecked) = Backend::parse(&row.backend).and_then(Backend::unchecked) {
             row.checked_vs_unchecked =
@@ -456,8 +463,9 @@ mod tests {
         run(&[case], &settings, |_| {})
     }
 
-    /// gen/hand compares the algorithm's function with the hand-written kernels; whole/hand
-    /// the whole program; a row without the function's time has no gen/hand.
+    /// gen/hand compares the algorithm's function with the hand-written algorithm's kernels;
+    /// whole/hand the whole program with the whole hand-written run; a row without the
+    /// function's time has no gen/hand.
     #[test]
     fn gen_hand_uses_the_algorithms_time() {
         let gpu = |backend: &str, algorithm_s| Row {
@@ -473,11 +481,11 @@ mod tests {
             gpu("gpu-device", None),
             Row {
                 median_s: Some(0.25),
-                ..gpu("cuda-hand", None)
+                ..gpu("cuda-hand", Some(0.125))
             },
         ];
         add_ratios(&mut rows);
-        assert_eq!(rows[0].generated_vs_hand, Some(2.0));
+        assert_eq!(rows[0].generated_vs_hand, Some(4.0));
         assert_eq!(rows[0].whole_vs_hand, Some(8.0));
         assert_eq!(rows[1].generated_vs_hand, None);
         assert_eq!(rows[1].whole_vs_hand, Some(8.0));

@@ -178,10 +178,18 @@ fn full(program: Program) -> Vec<Case> {
             case(program, 1 << 18, &[1024, 65536, 1 << 18]),
         ],
         // Two step counts: the cost of a step is the difference over the difference in steps
-        // (report::overhead_table), without the run's fixed costs.
+        // (report::overhead_table), without the run's fixed costs. A step of a group that
+        // spans the GPU costs 0.1 to 10 ms, so those groups take a tenth of the steps: the
+        // suite's 2^20 cases then fit a few minutes.
         Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => {
-            const P: &[u64] = &[1, 32, 1024, 65536, 1 << 20];
-            vec![case(program, 100, P), case(program, 1100, P)]
+            const FEW: &[u64] = &[1, 32, 1024];
+            const MANY: &[u64] = &[65536, 1 << 20];
+            vec![
+                case(program, 100, FEW),
+                case(program, 1100, FEW),
+                case(program, 10, MANY),
+                case(program, 110, MANY),
+            ]
         }
     }
 }
