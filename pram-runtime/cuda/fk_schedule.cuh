@@ -694,28 +694,27 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 // Groups up to this size run their leader action in the last arriver's thread.
 #define FK_SOLO_MAX 8
 
-// The region tasks posted in this block that its task warps have not taken yet
-// (fk_run_tasks): a list of the posting processors, linked through their `next_task`, -1 at
-// the end.
-__shared__ int fk_block_tasks;
-
-// The last member to arrive at a `region` posts it as a task of its own block: the block's
-// task warps run it and release the group. The region's inner groups take the ids of the
-// group's leader's free frames (fk_group_id), so they must fit above its frame height; a
-// region that does not fit runs instruction by instruction (`value` 0).
+// The last member to arrive at a `region` posts it as a task: the task warps of one block
+// run it and release the group. The posts go to the blocks in turn (`fk_d.task_posts`), so
+// that sibling groups, whose last members often arrive in one block (quicksort's groups
+// after a few levels of `fork` each have members in every block), run their regions side by
+// side. The region's inner groups take the ids of the group's leader's free frames
+// (fk_group_id), so they must fit above its frame height; a region that does not fit runs
+// instruction by instruction (`value` 0).
 __device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
     int leader = fk_scratch(g, 0, 0)->proc;
     bool fits = fk_d.procs[leader].sp + groups <= fk_d.depth;
     fk_d.sync[g].value = fits;
     if (!fits) return false;
+    int *tasks = &fk_d.tasks[atomicAdd(fk_d.task_posts, 1u) % gridDim.x];
     // The task warps may take the task at once: the state they read (its pc, group, slot
     // frame) and its link are in memory before the task is in the list.
-    int head = *(volatile int *)&fk_block_tasks;
+    int head = *(volatile int *)tasks;
     for (;;) {
         s->next_task = head;
         fk_d.procs[p] = *s;
         __threadfence();
-        int was = atomicCAS(&fk_block_tasks, head, p);
+        int was = atomicCAS(tasks, head, p);
         if (was == head) return true;
         head = was;
     }
@@ -1340,6 +1339,8 @@ extern "C" __global__ void fk_device_init() {
     s->done = 0;
     s->slot_base = 0;
     s->next_task = -1;
+    // One list per block: there are fewer blocks than processors.
+    fk_d.tasks[p] = -1;
     fk_m.dollar[p] = p;
     if (p == 0) {
         FkSync *y = &fk_d.sync[0];
@@ -1394,14 +1395,11 @@ __device__ inline void fk_idle() {
 #endif
 }
 
-// The block's runner warps that have nothing left to run (fk_device_run).
-__shared__ int fk_runners_done;
-
-// The block's task warps (its team, fk_team_first and up): they take the region tasks its
-// processors post (fk_post_region) and run them one after another, each on the whole team,
-// while the runner warps go on with their other processors; they end when every one of the
-// block's `runner_warps` has ended (a posting processor waits for its task, so none is
-// left then). After a fault or a runtime limit the tasks do not run: the run ends.
+// The block's task warps (its team, fk_team_first and up): they take the region tasks posted
+// to the block (fk_post_region) and run them one after another, each on the whole team,
+// while the runner warps go on with their other processors; they end when every runner warp
+// of the grid, `runner_warps` in all, has ended (a posting processor waits for its task, so
+// none is left then). After a fault or a runtime limit the tasks do not run: the run ends.
 __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
     __shared__ int taken;
     for (;;) {
@@ -1413,8 +1411,8 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
                 int ended = 0;
                 list = -1;
                 if (fk_team_tid() == 0) {
-                    ended = *(volatile int *)&fk_runners_done == runner_warps;
-                    list = atomicExch(&fk_block_tasks, -1);
+                    ended = *(volatile int *)fk_d.runners_done == runner_warps;
+                    list = atomicExch(&fk_d.tasks[blockIdx.x], -1);
                 }
                 list = __shfl_sync(0xffffffffu, list, 0);
                 if (list >= 0 || __shfl_sync(0xffffffffu, ended, 0)) break;
@@ -1443,8 +1441,8 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
 // warps; the launcher spreads the processors over every SM, fk_device_runners) run
 // processors, thread t of them (t numbered across the blocks, T of them) processors t,
 // t + T, ... until all are done (or a fault or a runtime limit stops the run). The others
-// are the block's team (fk_team_first): they run the region tasks the block's processors
-// post (fk_run_tasks), so a task gets the team's threads however few processors the block
+// are the block's team (fk_team_first): they run the region tasks posted to the block
+// (fk_run_tasks), so a task gets the team's threads however few processors the block
 // runs, and the runner warps neither wait for a task nor delay one. The lanes of a warp meet
 // after every pass (the votes): a waiting lane spinning on its own would keep the warp from
 // the lane whose processor the others wait for, as divergent paths of a warp take turns. At
@@ -1453,14 +1451,12 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
 extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run(int runners) {
     __shared__ char *frames;  // the shared frames of the regions this block runs
     if (threadIdx.x == 0) {
-        fk_block_tasks = -1;
-        fk_runners_done = 0;
         fk_team_first = runners;
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
     }
     __syncthreads();
     if ((int)threadIdx.x >= runners) {
-        fk_run_tasks(runners / 32, frames);
+        fk_run_tasks(gridDim.x * (runners / 32), frames);
         return;
     }
     int t = blockIdx.x * runners + threadIdx.x;
@@ -1513,7 +1509,7 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
         bool done = !__any_sync(0xffffffffu, live) ||
                     (__any_sync(0xffffffffu, stop) && !__any_sync(0xffffffffu, drain));
         if (done) {
-            if (team.lane == 0) atomicAdd(&fk_runners_done, 1);
+            if (team.lane == 0) atomicAdd(fk_d.runners_done, 1);
             return;
         }
         if (!__any_sync(0xffffffffu, moved)) fk_idle();

@@ -138,6 +138,9 @@ struct DeviceRegions {
     frame_heap_top: u64,
     error: u64,
     fault_key: u64,
+    tasks: u64,
+    task_posts: u64,
+    runners_done: u64,
     slot_stacks: u64,
 }
 
@@ -302,6 +305,9 @@ impl Layout {
             frame_heap_top: arena.array(array!(FkDevice, frame_heap_top, 1)),
             error: arena.array(array!(FkDevice, error, 1)),
             fault_key: arena.array(array!(FkDevice, fault_key, 1)),
+            tasks: arena.array(array!(FkDevice, tasks, procs)),
+            task_posts: arena.array(array!(FkDevice, task_posts, 1)),
+            runners_done: arena.array(array!(FkDevice, runners_done, 1)),
             slot_stacks: arena.array(array!(
                 FkSlotStacks,
                 base,
@@ -982,6 +988,9 @@ impl<'p> Machine<'p> {
             slot_stack_bytes: d.slot_stack_bytes,
             error: Ptr::at(base + d.error),
             fault_key: Ptr::at(base + d.fault_key),
+            tasks: Ptr::at(base + d.tasks),
+            task_posts: Ptr::at(base + d.task_posts),
+            runners_done: Ptr::at(base + d.runners_done),
         };
         let stacks = FkSlotStacks {
             base: Ptr::at(base + d.slot_stacks),

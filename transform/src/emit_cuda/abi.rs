@@ -556,6 +556,13 @@ c_structs! {
         /// the first runtime limit a processor met
         error: Ptr<FkError>,
         fault_key: Ptr<FkFaultKey>,
+        /// procs (at least the persistent kernel's blocks): per block, the region tasks
+        /// posted to it, a list of the posters linked through `next_task`, -1 when empty
+        tasks: Ptr<i32>,
+        /// the posts so far: the next task goes to block `task_posts % blocks`
+        task_posts: Ptr<u32>,
+        /// the runner warps that have ended
+        runners_done: Ptr<i32>,
     }
 
     /// A group instance's timestamps (`gpu::timeline` decodes them): every instance under
@@ -1127,7 +1134,7 @@ mod tests {
                 ("FkError", 8),
                 ("FkKeyPair", 8),
                 ("FkFaultKey", 2052),
-                ("FkDevice", 96),
+                ("FkDevice", 120),
                 ("FkTraceRec", 48),
                 ("FkTrace", 24),
             ]
