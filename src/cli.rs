@@ -120,6 +120,9 @@ enum Command {
         /// Where to run them.
         #[arg(long, value_enum, default_value_t = Backend::Sim)]
         backend: Backend,
+        /// `gpu`: how the GPU runs the program's groups.
+        #[arg(long, value_enum, default_value_t = ScheduleArg::Host)]
+        schedule: ScheduleArg,
     },
     /// Run a benchmark suite on the backends and baselines; table, JSON, CSV and SVG plots.
     Bench(crate::cmd_bench::BenchArgs),
@@ -231,7 +234,11 @@ pub fn main() -> ExitCode {
                 ..cmd_sim::RunOptions::default()
             },
         ),
-        Command::Test { files, backend } => cmd_test::test(&files, backend),
+        Command::Test {
+            files,
+            backend,
+            schedule,
+        } => cmd_test::test(&files, backend, schedule.schedule()),
         Command::Bench(args) => crate::cmd_bench::bench(&args),
         Command::Explain { code: id } => match codes().find(|c| c.id.eq_ignore_ascii_case(&id)) {
             Some(code) => {

@@ -9,6 +9,7 @@ use fork_frontend::testspec::{self, Case, Expect};
 use pram_runtime::gpu;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use transform::emit_cuda::Schedule;
 
 /// The flags of one `//! run:` line.
 #[derive(Parser, Debug)]
@@ -20,7 +21,7 @@ struct CaseArgs {
     define: Vec<String>,
 }
 
-pub fn test(files: &[PathBuf], backend: Backend) -> ExitCode {
+pub fn test(files: &[PathBuf], backend: Backend, schedule: Schedule) -> ExitCode {
     let gpu_present = matches!(backend, Backend::Auto | Backend::Gpu) && gpu::available();
     if backend == Backend::Gpu && !gpu_present {
         eprintln!("error: {}", gpu::GpuError::NoDriver);
@@ -29,6 +30,10 @@ pub fn test(files: &[PathBuf], backend: Backend) -> ExitCode {
     if backend == Backend::Auto && !gpu_present {
         eprintln!("{NO_GPU_NOTE}");
     }
+    let options = RunOptions {
+        schedule,
+        ..RunOptions::default()
+    };
     let mut tally = Tally::default();
     for file in files {
         let recorded = match cases(file) {
@@ -42,7 +47,9 @@ pub fn test(files: &[PathBuf], backend: Backend) -> ExitCode {
         };
         for case in &recorded {
             let name = format!("{}:{}", file.display(), case.line);
-            if let Err(code) = tally.record(&name, run_case(file, case, backend, gpu_present)) {
+            if let Err(code) =
+                tally.record(&name, run_case(file, case, backend, &options, gpu_present))
+            {
                 return code;
             }
         }
@@ -91,15 +98,20 @@ fn cases(file: &Path) -> Result<Vec<Case>, String> {
     Ok(cases)
 }
 
-fn run_case(file: &Path, case: &Case, backend: Backend, gpu_present: bool) -> Result<(), String> {
+fn run_case(
+    file: &Path,
+    case: &Case,
+    backend: Backend,
+    options: &RunOptions,
+    gpu_present: bool,
+) -> Result<(), String> {
     let args = CaseArgs::try_parse_from(&case.args)
         .map_err(|e| format!("  bad `//! run:` arguments:\n{}", indent(&e.to_string())))?;
     let reporter = Reporter::plain();
     let run = match fork_frontend::check_file(file, &defines_options(&args.define)) {
         Ok(checked) => {
             let (backend, _) = choose(backend, &args.machine, gpu_present);
-            let options = RunOptions::default();
-            let mut run = execute(&checked, backend, &args.machine, &options, reporter);
+            let mut run = execute(&checked, backend, &args.machine, options, reporter);
             let warnings = reporter.render(&checked.sources, &checked.warnings);
             run.diagnostics.insert_str(0, &warnings);
             run

@@ -44,6 +44,14 @@ fn a_closed_stdout_is_an_error_not_a_panic() {
         &["run", example, "-p", "4", "--backend", "cpu-plan"],
         &["test", example],
         &["test", example, "--backend", "cpu-plan"],
+        &[
+            "test",
+            example,
+            "--backend",
+            "cpu-plan",
+            "--schedule",
+            "device",
+        ],
         &["explain", "E0401"],
         &[
             "bench",
