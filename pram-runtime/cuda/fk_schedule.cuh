@@ -1412,7 +1412,10 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
                 list = -1;
                 if (fk_team_tid() == 0) {
                     ended = *(volatile int *)fk_d.runners_done == runner_warps;
-                    list = atomicExch(&fk_d.tasks[blockIdx.x], -1);
+                    // A load first: the lists are in global memory, and an exchange of an
+                    // empty one every pass of every block would be an L2 atomic each time.
+                    int *mine = &fk_d.tasks[blockIdx.x];
+                    if (*(volatile int *)mine >= 0) list = atomicExch(mine, -1);
                 }
                 list = __shfl_sync(0xffffffffu, list, 0);
                 if (list >= 0 || __shfl_sync(0xffffffffu, ended, 0)) break;
