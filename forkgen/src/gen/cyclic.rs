@@ -14,6 +14,10 @@
 //! run time (`s > 0`, no overflow; transform `rules::loops::cyclic_in_group`): positive
 //! strides, strides that may be 0 or negative (where no member enters), `long` counters,
 //! and the refused shapes of another stride in the step and a start that is not uniform.
+//! Loops over arrays alone sometimes store into the cells `M0[r][c]`..`M2[r][c]` of
+//! two-dimensional twins of `C0`..`C2` (rows of `W` cells), with `r = i / K; c = i % K;`
+//! first in the body (`rows`; transform `rules::loops::CounterAt`): accepted where `K` is
+//! `W`, refused where it is another divisor or where the body assigns `r` again.
 //!
 //! Race freedom: a group touches only the arrays its context gives it (`Ctx::cyclic`; a
 //! private `if` with an `else` gives them to one branch, a private `switch`'s cases and the
@@ -23,12 +27,18 @@
 //! step (a `pr` pointer `p` at `k * $$` further adds `k * $$` to a member's counter: still
 //! apart); the branches of a private `if` with an `else` in the loop (groups side by side)
 //! touch only its first written base, at the counter. Counters stay at most 16 and a pointer
-//! starts at most 17 cells into an array of `LEN`, so every access is in bounds.
+//! starts at most 17 cells into an array of `LEN`, so every access is in bounds; a
+//! two-dimensional twin `Mk` goes with `Ck`'s bit, and its cell `[i / K][i % K]` (`K` from 4 to
+//! `W`) is in bounds and differs for every counter.
 
 use super::{lit, set_body, Ctx, Expr, Gen, Kind, Stmt, ACC_OPS, MOD};
 
 const NAMES: [&str; 3] = ["C0", "C1", "C2"];
 const LEN: usize = 40;
+/// The two-dimensional twins of `NAMES`: `ROWS` rows of `W` cells.
+const TWINS: [&str; 3] = ["M0", "M1", "M2"];
+const W: usize = 8;
+const ROWS: usize = LEN / W;
 /// `Ctx::cyclic`'s bits: one for each of `NAMES`, and in an `h` function one for what its
 /// parameters point into.
 pub(super) const ARRAYS: u8 = 0b111;
@@ -36,15 +46,17 @@ pub(super) const PARAMS: u8 = 0b1000;
 
 /// The header's declaration of the arrays.
 pub(super) fn declaration() -> String {
-    let names: Vec<String> = NAMES.iter().map(|n| format!("{n}[{LEN}]")).collect();
+    let names: Vec<String> = (NAMES.iter().map(|n| format!("{n}[{LEN}]")))
+        .chain(TWINS.iter().map(|n| format!("{n}[{ROWS}][{W}]")))
+        .collect();
     format!("sh int {};\n", names.join(", "))
 }
 
 /// The checksum's lines for the arrays (in `seq`, with `i` and `h` declared).
 pub(super) fn checksum() -> String {
-    let cells: String = NAMES
-        .iter()
-        .map(|n| format!("\n            h = h * 31u + (unsigned){n}[i];"))
+    let cells: String = (NAMES.iter().map(|n| format!("{n}[i]")))
+        .chain(TWINS.iter().map(|n| format!("{n}[i / {W}][i % {W}]")))
+        .map(|cell| format!("\n            h = h * 31u + (unsigned){cell};"))
         .collect();
     format!("\n        for (i = 0; i < {LEN}; i++) {{{cells}\n        }}")
 }
@@ -80,6 +92,9 @@ struct Cells {
     writes: Vec<&'static str>,
     reads: Vec<&'static str>,
     anywhere: bool,
+    /// `rows`: the locals `r` and `c` the body sets to `i / K` and `i % K` first; the cells
+    /// at the counter are then the twins' `Mk[r][c]`.
+    rows: Option<(String, String)>,
 }
 
 impl Cells {
@@ -92,8 +107,23 @@ impl Cells {
             writes: vec![self.writes[0]],
             reads: vec![self.writes[0]],
             anywhere: false,
+            rows: self.rows.clone(),
         }
     }
+
+    /// The cell of `base` at the counter: `base[i]`, or its twin's `Mk[r][c]`.
+    fn at(&self, base: &str) -> String {
+        match &self.rows {
+            Some((r, c)) => format!("{}[{r}][{c}]", twin(base)),
+            None => format!("{base}[{}]", self.i),
+        }
+    }
+}
+
+/// The two-dimensional twin of the array `base` (`Mk` of `Ck`).
+fn twin(base: &str) -> &'static str {
+    let k = NAMES.iter().position(|n| *n == base);
+    TWINS[k.expect("rows only over the arrays")]
 }
 
 impl Gen<'_> {
@@ -271,6 +301,9 @@ impl Gen<'_> {
                 .filter(|b| !writes.contains(b) && self.rng.chance(50)),
         );
         let long = ty == "long";
+        // Over arrays alone, an `int` counter: sometimes their twins' cells at `i / K, i % K`.
+        let rows = (!long && bases.iter().all(|b| NAMES.contains(b)) && self.rng.chance(25))
+            .then(|| (self.name("r"), self.name("c")));
         let cells = Cells {
             i: i.clone(),
             value: if long {
@@ -281,12 +314,17 @@ impl Gen<'_> {
             writes,
             reads,
             anywhere: true,
+            rows: rows.clone(),
         };
         // Readable in the body and after the loop (an `int` one: the scope's are `int`s).
         if !long {
             self.scope.readonly.push(i.clone());
         }
-        let body = self.cyclic_body(&body_ctx, &cells, 4);
+        let mut body = self.cyclic_body(&body_ctx, &cells, 4);
+        if let Some((r, c)) = &rows {
+            out.push(Stmt::raw(format!("pr int {r} = 0, {c} = 0;"), false));
+            body.splice(0..0, self.row_parts(&i, r, c));
+        }
         let mut s = Stmt::nest(
             format!("for ({init}; {i} {cmp} "),
             Some(bound),
@@ -298,6 +336,28 @@ impl Gen<'_> {
         }
         set_body(&mut s, body, None);
         out.push(s);
+    }
+
+    /// The first statements of a `rows` loop's body: `r = i / K; c = i % K;` in either order,
+    /// `K` mostly `W` (the twins' row: accepted) and else 4 to 7 (refused, yet in bounds and
+    /// apart for counters up to 16); sometimes `r` assigned again after them (refused), by a
+    /// statement that never changes it.
+    fn row_parts(&mut self, i: &str, r: &str, c: &str) -> Vec<Stmt> {
+        let k = match self.rng.chance(80) {
+            true => W,
+            false => self.rng.range(4, W as i64 - 1) as usize,
+        };
+        let mut parts = vec![
+            Stmt::raw(format!("{r} = {i} / {k};"), true),
+            Stmt::raw(format!("{c} = {i} % {k};"), true),
+        ];
+        if self.rng.chance(40) {
+            parts.reverse();
+        }
+        if self.rng.chance(10) {
+            parts.push(Stmt::raw(format!("if ({r} > 99) {r} = 0;"), true));
+        }
+        parts
     }
 
     /// A strided start and step, `i = a + $$ * s` and `i += groupsize() * s` (the operands in
@@ -503,10 +563,10 @@ impl Gen<'_> {
         body
     }
 
-    /// `w[i] = value;`
+    /// `w[i] = value;` (`rows`: `Mk[r][c] = value;`)
     fn cyclic_store(&mut self, ctx: &Ctx, cells: &Cells, w: &str) -> Stmt {
         let e = self.cyclic_value(ctx, cells);
-        Stmt::simple(format!("{w}[{}] = (", cells.i), e, format!("){MOD};"))
+        Stmt::simple(format!("{} = (", cells.at(w)), e, format!("){MOD};"))
     }
 
     /// A value of one to three terms: private and group values, the counter, cells of the
@@ -529,7 +589,8 @@ impl Gen<'_> {
             3 => Expr::leaf(format!("({} * {})", cells.value, self.rng.range(2, 9))),
             4 => Expr::leaf(*self.rng.pick(&["$$", "groupsize()"])),
             5..=7 if !cells.anywhere || self.rng.chance(50) => {
-                Expr::leaf(format!("{}[{i}]", self.rng.pick(&cells.reads)))
+                let b = *self.rng.pick(&cells.reads);
+                Expr::leaf(cells.at(b))
             }
             5..=7 => {
                 let b = self.other_index_base(cells);
@@ -539,7 +600,10 @@ impl Gen<'_> {
                 let b = self.other_index_base(cells);
                 Expr::wrap(format!("{b}[("), self.expr(ctx, 1, false), ") & 15]")
             }
-            _ => Expr::leaf(format!("{}[{i}]", self.rng.pick(&cells.reads))),
+            _ => {
+                let b = *self.rng.pick(&cells.reads);
+                Expr::leaf(cells.at(b))
+            }
         }
     }
 
