@@ -216,11 +216,12 @@ struct FkFault {
     // device schedule: the faulting step's group instance and step (fk_drains)
     int group;
     unsigned step;
-    // the iterations of loops inside kernels the faulting thread had begun in its step
-    // (`FkThread::iters`): a fault in an earlier iteration comes first
-    unsigned iters;
+    // how far the faulting thread had got in its step (`FkThread::iters`): the kernel's
+    // top-level statement (the high 32 bits), then the iterations of loops inside it; a
+    // fault further back comes first
+    fk_u64 iters;
 };
-static_assert(sizeof(FkFault) == 56, "FkFault: the layout of transform::emit_cuda::abi");
+static_assert(sizeof(FkFault) == 64, "FkFault: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkFault, site) == 0, "FkFault::site: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkFault, proc) == 4, "FkFault::proc: the layout of transform::emit_cuda::abi");
@@ -234,7 +235,7 @@ static_assert(__builtin_offsetof(FkFault, size) == 36, "FkFault::size: the layou
 static_assert(__builtin_offsetof(FkFault, lock) == 40, "FkFault::lock: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkFault, group) == 44, "FkFault::group: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkFault, step) == 48, "FkFault::step: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkFault, iters) == 52, "FkFault::iters: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkFault, iters) == 56, "FkFault::iters: the layout of transform::emit_cuda::abi");
 #endif
 
 // Why the recorded fault is a limit or a conflict (FkLimits::why).

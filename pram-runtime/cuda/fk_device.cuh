@@ -41,8 +41,10 @@ struct FkThread {
     unsigned sub;       // segment of a block region's launch (0 outside regions)
     unsigned key;       // printf order key: $$ in synchronous, __PROC_NR__ in asynchronous code
     unsigned seq;       // printf records of this thread in this launch
-    unsigned iters;     // iterations of loops inside the kernel begun in this step: in lockstep
-                        // a later iteration is a later step (fk_fault_precedes)
+    fk_u64 iters;       // how far the thread is in this step: the kernel's top-level statement
+                        // (the high 32 bits; the emitted kernel sets it) and the iterations
+                        // of loops inside it begun (fk_spin); in lockstep a later statement,
+                        // and a later iteration of one, is a later step (fk_fault_precedes)
 #ifdef FK_SCHEDULE_DEVICE
     int sp;             // the processor's frame height: its output order key (fk_schedule.cuh)
     int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a

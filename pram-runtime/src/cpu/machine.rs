@@ -299,13 +299,17 @@ impl HostMachine for Machine<'_> {
         if kernel.mode == Mode::Sync {
             self.mem.begin_step(self.config.crcw);
         }
-        // Of the faults of one launch the simulator's first: the earliest iteration of a loop
-        // inside the kernel, then the lowest processor. The step limit stops at once.
+        // Of the faults of one launch the simulator's first: the earliest statement of the
+        // kernel, the earliest iteration of a loop inside it, then the lowest processor. The
+        // step limit stops at once.
         let mut first_fault: Option<(u64, usize, Fault)> = None;
         for (rank, proc) in threads {
             let (run, iters) = self.with_thread(proc, rank, ctx, |t| {
                 let mut run = || -> Result<_, Fault> {
-                    let flow = t.exec_all(&kernel.body)?;
+                    let flow = match kernel.mode {
+                        Mode::Sync => t.exec_steps(&kernel.body)?,
+                        Mode::Async => t.exec_all(&kernel.body)?,
+                    };
                     if let (ThreadFlow::Return(Some(v)), Some(ret)) = (&flow, ret) {
                         let span = kernel.span;
                         let a = t.var_addr(ret, span)?;

@@ -64,8 +64,10 @@ pub struct Thread<'a> {
     regs: Vec<HashMap<VarId, u64>>,
     /// The functions of the device calls running, innermost last.
     device_fns: Vec<FuncId>,
-    /// Iterations of loops inside the kernel begun so far: in lockstep a later iteration is
-    /// a later step, so of the faults of one launch the one with the fewest comes first.
+    /// How far the thread is in its step: a synchronous kernel's top-level statement (the
+    /// high 32 bits, `exec_steps`) and the iterations of loops inside it begun so far. In
+    /// lockstep a later statement, and a later iteration of one, is a later step, so of the
+    /// faults of one launch the one with the least comes first.
     pub iters: u64,
 }
 
@@ -278,6 +280,19 @@ impl<'a> Thread<'a> {
                 Err(self.fault(s.span, "plan error: a group construct inside a kernel"))
             }
         }
+    }
+
+    /// A synchronous kernel's body: its `k`-th statement is the `k`-th step of the kernel
+    /// (`iters`).
+    pub fn exec_steps(&mut self, stmts: &[Stmt]) -> Result<Flow, Fault> {
+        for (k, s) in stmts.iter().enumerate() {
+            self.iters = (k as u64) << 32;
+            match self.exec(s)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
     }
 
     pub fn exec_all(&mut self, stmts: &[Stmt]) -> Result<Flow, Fault> {

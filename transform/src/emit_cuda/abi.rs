@@ -360,9 +360,10 @@ c_structs! {
         /// device schedule: the faulting step's group instance and step (fk_drains)
         group: i32,
         step: u32,
-        /// the iterations of loops inside kernels the faulting thread had begun in its step
-        /// (`FkThread::iters`): a fault in an earlier iteration comes first
-        iters: u32,
+        /// how far the faulting thread had got in its step (`FkThread::iters`): the kernel's
+        /// top-level statement (the high 32 bits), then the iterations of loops inside it; a
+        /// fault further back comes first
+        iters: u64,
     }
 
     /// Why the recorded fault is a limit or a conflict (FkLimits::why).
@@ -1119,7 +1120,7 @@ mod tests {
             [
                 ("FkGroup", 40),
                 ("FkVar", 24),
-                ("FkFault", 56),
+                ("FkFault", 64),
                 ("FkWhy", 8),
                 ("FkReadBack", 16),
                 ("FkMachine", 160),

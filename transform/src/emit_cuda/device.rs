@@ -159,7 +159,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
         self.exits = false;
         let mut body = String::new();
-        self.stmts(&k.body, 1, &mut body)?;
+        for (i, s) in k.body.iter().enumerate() {
+            // Each top-level statement of a synchronous kernel is a step of its group: a
+            // fault's order counts it before the iterations of loops inside it
+            // (`FkThread::iters`, fk_fault_precedes; at 0 when the step begins).
+            if self.sync && i > 0 && !matches!(s.kind, StmtKind::Decl { init: None, .. }) {
+                let _ = writeln!(body, "    th->iters = {i}ull << 32;");
+            }
+            self.stmt(s, 1, &mut body)?;
+        }
         self.logging = false;
         if self.exits {
             body.push_str("fk_exit:\n");
