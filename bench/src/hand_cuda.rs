@@ -42,7 +42,7 @@ pub struct Timed {
 }
 
 /// CUDA events that time the algorithm's kernels on the stream.
-struct Span {
+struct AlgorithmEvents {
     start: CudaEvent,
     end: CudaEvent,
 }
@@ -88,7 +88,7 @@ impl HandCuda {
     }
 
     /// Synchronises: the whole run's seconds since `start`, and the algorithm's.
-    fn finish(&self, start: Instant, algorithm: Span) -> Result<(f64, f64), String> {
+    fn finish(&self, start: Instant, algorithm: AlgorithmEvents) -> Result<(f64, f64), String> {
         self.stream.synchronize().map_err(driver("synchronising"))?;
         let seconds = start.elapsed().as_secs_f64();
         let ms = (algorithm.start)
@@ -137,7 +137,7 @@ impl HandCuda {
                 .map_err(driver("launching matmul"))?;
         }
         let end = self.event()?;
-        let (seconds, algorithm) = self.finish(start, Span { start: begin, end })?;
+        let (seconds, algorithm) = self.finish(start, AlgorithmEvents { start: begin, end })?;
         let c = self.read(&c)?;
         Ok(Timed {
             seconds,
@@ -196,7 +196,7 @@ impl HandCuda {
             }
         }
         let end = self.event()?;
-        let (seconds, algorithm) = self.finish(start, Span { start: begin, end })?;
+        let (seconds, algorithm) = self.finish(start, AlgorithmEvents { start: begin, end })?;
         let (input, x) = (self.read(&input)?, self.read(&x)?);
         Ok(Timed {
             seconds,

@@ -285,18 +285,19 @@ impl<'a> Thread<'a> {
     /// A synchronous kernel's body: its `k`-th statement is the `k`-th step of the kernel
     /// (`iters`).
     pub fn exec_steps(&mut self, stmts: &[Stmt]) -> Result<Flow, Fault> {
-        for (k, s) in stmts.iter().enumerate() {
-            self.iters = (k as u64) << 32;
-            match self.exec(s)? {
-                Flow::Normal => {}
-                other => return Ok(other),
-            }
-        }
-        Ok(Flow::Normal)
+        self.exec_each(stmts, true)
     }
 
     pub fn exec_all(&mut self, stmts: &[Stmt]) -> Result<Flow, Fault> {
-        for s in stmts {
+        self.exec_each(stmts, false)
+    }
+
+    /// The statements in order until one leaves; `steps`: each one's index into `iters`.
+    fn exec_each(&mut self, stmts: &[Stmt], steps: bool) -> Result<Flow, Fault> {
+        for (k, s) in stmts.iter().enumerate() {
+            if steps {
+                self.iters = (k as u64) << 32;
+            }
             match self.exec(s)? {
                 Flow::Normal => {}
                 other => return Ok(other),
