@@ -3,35 +3,44 @@
 //! (`straight`, barrier-free `async`) count with their callee's summary, computed to a fixpoint
 //! over the call graph (recursion allowed).
 
-use crate::points_to::PointsTo;
+use crate::points_to::{PointsTo, Target};
 use fork_frontend::hir::{
     Builtin, Expr, ExprKind, FnKind, FuncId, Program, Sharity, Stmt, StmtKind, VarId, VarKind,
 };
 use std::collections::BTreeSet;
 
 /// Shared memory a piece of code touches: named shared variables (an access through a
-/// decayed array or `&v` plus any offset stays inside `v`), and whether it touches shared
-/// memory it cannot name (through a pointer value, the shared heap, a callee).
+/// decayed array or `&v` plus any offset stays inside `v`) and the blocks of allocation
+/// pointers (`PointsTo`), and whether it touches shared memory it cannot name (through
+/// another pointer value, the shared heap's allocator, a callee).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Objects {
-    pub vars: BTreeSet<VarId>,
+    pub targets: BTreeSet<Target>,
     pub unknown: bool,
 }
 
 impl Objects {
+    /// The named variable `v`.
+    pub fn var(v: VarId) -> Objects {
+        Objects {
+            targets: [Target::Var(v)].into(),
+            unknown: false,
+        }
+    }
+
     pub fn any(&self) -> bool {
-        self.unknown || !self.vars.is_empty()
+        self.unknown || !self.targets.is_empty()
     }
 
     /// Whether an access to `self` and one to `other` may touch the same memory.
     pub fn may_overlap(&self, other: &Objects) -> bool {
         (self.unknown && other.any())
             || (other.unknown && self.any())
-            || self.vars.intersection(&other.vars).next().is_some()
+            || self.targets.intersection(&other.targets).next().is_some()
     }
 
     pub fn union(&mut self, other: &Objects) {
-        self.vars.extend(other.vars.iter().copied());
+        self.targets.extend(other.targets.iter().copied());
         self.unknown |= other.unknown;
     }
 }
@@ -102,8 +111,8 @@ impl Summaries {
                     e.host = true;
                 }
                 // A caller cannot name what the callee touches.
-                e.reads.unknown |= !e.reads.vars.is_empty();
-                e.writes.unknown |= !e.writes.vars.is_empty();
+                e.reads.unknown |= !e.reads.targets.is_empty();
+                e.writes.unknown |= !e.writes.targets.is_empty();
                 // Group identity inside a callee refers to the caller's group: a property
                 // of the call, and `host` already covers group constructs.
                 if e != s.per_func[i] {
@@ -150,7 +159,7 @@ impl Summaries {
                 });
                 if v.sharity == Sharity::Shared {
                     e.group_dependent = true;
-                    e.writes.vars.insert(*var);
+                    e.writes.targets.insert(Target::Var(*var));
                 }
                 e
             }
@@ -247,18 +256,22 @@ impl Summaries {
     }
 
     /// The shared objects an lvalue may lie in: its root variable when it is named (through
-    /// members, `*(&v + i)`, `*(array + i)`) or the variables a pointer parameter points into
-    /// (`PointsTo`), none of them private; unknown when reached through another pointer.
+    /// members, `*(&v + i)`, `*(array + i)`) or what a pointer parameter or an allocation
+    /// pointer points into (`PointsTo`), no private variable; unknown when reached through
+    /// another pointer.
     pub(crate) fn object_of(&self, program: &Program, place: &Expr) -> Objects {
         match self.points_to.place_roots(program, place) {
             Some(roots) => Objects {
-                vars: (roots.into_iter())
-                    .filter(|&v| program.var(v).sharity == Sharity::Shared)
+                targets: (roots.into_iter())
+                    .filter(|t| match *t {
+                        Target::Var(v) => program.var(v).sharity == Sharity::Shared,
+                        Target::Block(_) => true,
+                    })
                     .collect(),
                 unknown: false,
             },
             None => Objects {
-                vars: BTreeSet::new(),
+                targets: BTreeSet::new(),
                 unknown: true,
             },
         }

@@ -9,40 +9,82 @@
 //! one points into: a fixpoint over the call graph, recursion included). Any other parameter
 //! may point anywhere. A pointer that leaves its variable by arithmetic faults on access on
 //! every backend, so an access through it stays inside the variable.
+//!
+//! A `sh` local pointer whose address is never taken and that is only ever assigned the
+//! value of `shmalloc` (quicksort's `buf`) points into the blocks allocated for it
+//! (`Target::Block`): no variable, and no block another such pointer holds. A copy of its
+//! value in another pointer points anywhere, except as an argument, which its parameter
+//! counts as above.
 
-use fork_frontend::hir::{Expr, ExprKind, Program, Type, VarId, VarKind};
-use fork_frontend::sync_calls::each_expr;
+use fork_frontend::hir::{
+    Builtin, Expr, ExprKind, InitElem, Program, Sharity, Stmt, StmtKind, Type, VarId, VarKind,
+};
+use fork_frontend::sync_calls::{children, each_expr};
 use std::collections::{BTreeSet, HashMap};
 
-/// The variables each pointer parameter may point into; a parameter not in the map may
-/// point anywhere.
+/// Memory a pointer may point into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// A variable (an array, a struct, a scalar whose address is taken).
+    Var(VarId),
+    /// The blocks `shmalloc` allocated for the allocation pointer (`PointsTo::allocations`).
+    Block(VarId),
+}
+
+/// The targets each pointer parameter may point into (a parameter not in the map may point
+/// anywhere), and the allocation pointers.
 #[derive(Debug, Default)]
 pub struct PointsTo {
-    params: HashMap<VarId, BTreeSet<VarId>>,
+    params: HashMap<VarId, BTreeSet<Target>>,
+    allocations: BTreeSet<VarId>,
 }
 
 impl PointsTo {
     pub fn new(program: &Program) -> PointsTo {
         let mut assigned = BTreeSet::new();
+        let mut allocated = BTreeSet::new();
         let mut calls = Vec::new();
         for s in program.funcs.iter().flat_map(|f| &f.body.stmts) {
             each_expr(s, &mut |top| {
                 top.walk(&mut |e| {
                     if let Some(ExprKind::Var(v)) = e.assigned_place().map(|p| &p.kind) {
-                        assigned.insert(*v);
+                        match &e.kind {
+                            ExprKind::Assign { value, .. } if is_shmalloc(value) => {
+                                allocated.insert(*v)
+                            }
+                            _ => assigned.insert(*v),
+                        };
                     }
                     if let ExprKind::Call { func, args } = &e.kind {
                         calls.push((*func, args));
                     }
                 })
             });
+            declarations(s, &mut |var, init| match init {
+                Some([InitElem { value, .. }]) if is_shmalloc(value) => allocated.insert(var),
+                Some(_) => assigned.insert(var),
+                None => false,
+            });
         }
+        let allocations = (allocated.difference(&assigned).copied())
+            .filter(|&v| {
+                let var = program.var(v);
+                matches!(var.ty, Type::Ptr(_))
+                    && matches!(var.kind, VarKind::Local { .. })
+                    && var.sharity == Sharity::Shared
+                    && !var.addr_taken
+            })
+            .collect();
         let mut p = PointsTo {
+            allocations,
             params: (program.funcs.iter())
                 .flat_map(|f| f.params.iter().copied())
                 .filter(|&v| {
                     let var = program.var(v);
-                    matches!(var.ty, Type::Ptr(_)) && !var.addr_taken && !assigned.contains(&v)
+                    matches!(var.ty, Type::Ptr(_))
+                        && !var.addr_taken
+                        && !assigned.contains(&v)
+                        && !allocated.contains(&v)
                 })
                 .map(|v| (v, BTreeSet::new()))
                 .collect(),
@@ -74,26 +116,49 @@ impl PointsTo {
         }
     }
 
-    /// The variables the lvalue `place` may lie in; None when it is reached through a pointer
-    /// that may point anywhere.
-    pub fn place_roots(&self, program: &Program, place: &Expr) -> Option<BTreeSet<VarId>> {
+    /// What the lvalue `place` may lie in; None when it is reached through a pointer that may
+    /// point anywhere.
+    pub fn place_roots(&self, program: &Program, place: &Expr) -> Option<BTreeSet<Target>> {
         match &place.kind {
-            ExprKind::Var(v) => Some(BTreeSet::from([*v])),
+            ExprKind::Var(v) => Some(BTreeSet::from([Target::Var(*v)])),
             ExprKind::Member { base, .. } => self.place_roots(program, base),
             ExprKind::Deref(p) => self.pointer_targets(program, p),
             _ => None,
         }
     }
 
-    /// The variables the pointer value `p` may point into.
-    pub fn pointer_targets(&self, program: &Program, p: &Expr) -> Option<BTreeSet<VarId>> {
+    /// What the pointer value `p` may point into.
+    pub fn pointer_targets(&self, program: &Program, p: &Expr) -> Option<BTreeSet<Target>> {
         match &p.kind {
             ExprKind::Decay(x) | ExprKind::AddrOf(x) => self.place_roots(program, x),
             ExprKind::PtrOffset { ptr, .. } => self.pointer_targets(program, ptr),
+            ExprKind::Var(v) if self.allocations.contains(v) => {
+                Some(BTreeSet::from([Target::Block(*v)]))
+            }
             ExprKind::Var(v) if matches!(program.var(*v).kind, VarKind::Param { .. }) => {
                 self.params.get(v).cloned()
             }
             _ => None,
         }
     }
+}
+
+/// `shmalloc(n)`, converted or not.
+fn is_shmalloc(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Convert(x) => is_shmalloc(x),
+        ExprKind::Builtin {
+            op: Builtin::Shmalloc,
+            ..
+        } => true,
+        _ => false,
+    }
+}
+
+/// Calls `found` with each declaration in `s` and its initialiser.
+fn declarations(s: &Stmt, found: &mut impl FnMut(VarId, Option<&[InitElem]>) -> bool) {
+    if let StmtKind::Decl { var, init } = &s.kind {
+        found(*var, init.as_deref());
+    }
+    children(s).into_iter().for_each(|c| declarations(c, found));
 }

@@ -55,6 +55,7 @@ rule!(
     rule3_switch_with_cuts,
     rule3_switch_conditional_break,
     rule3_uniform_condition,
+    rule3_predicated_arms,
     sequence_conditional_host_op,
     sequence_nested_shared_write,
     rule6_async_barrier_under_private_condition,

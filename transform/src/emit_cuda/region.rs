@@ -21,6 +21,7 @@ use super::{EmitError, Sites};
 use crate::effects::{Objects, Summaries};
 use crate::host_program::{Instr, LoopHeader, Open, Pc};
 use crate::plan::{Multiprefix, Plan, RegionNeeds, SplitKind};
+use crate::points_to::Target;
 use crate::regions::{loop_needs, plus, split_frame_stride, split_needs};
 use fork_frontend::hir::{Mode, Sharity, VarId};
 use fork_frontend::source::Span;
@@ -764,7 +765,7 @@ fn decision_read(plan: &Plan, objects: &mut ObjectBits, cond: VarId) -> Vec<Stri
     if plan.program.var(cond).sharity != Sharity::Shared {
         return Vec::new();
     }
-    let bit = objects.bit(cond);
+    let bit = objects.bit(Target::Var(cond));
     vec![
         format!("if (written & {bit:#x}ull) {SYNC}"),
         format!("read |= {bit:#x}ull;"),
@@ -780,15 +781,19 @@ const SYNC: &str = "{ if (fk_g_sync(fk_faulted())) goto fk_g_out; written = read
 /// for memory that no name covers (`Objects::unknown`).
 #[derive(Default)]
 struct ObjectBits {
-    vars: Vec<VarId>,
+    targets: Vec<Target>,
 }
 
 impl ObjectBits {
-    fn bit(&mut self, v: VarId) -> u64 {
-        let i = self.vars.iter().position(|w| *w == v).unwrap_or_else(|| {
-            self.vars.push(v);
-            self.vars.len() - 1
-        });
+    fn bit(&mut self, t: Target) -> u64 {
+        let i = self
+            .targets
+            .iter()
+            .position(|w| *w == t)
+            .unwrap_or_else(|| {
+                self.targets.push(t);
+                self.targets.len() - 1
+            });
         1 << i.min(63)
     }
 
@@ -796,6 +801,6 @@ impl ObjectBits {
         if o.unknown {
             return !0;
         }
-        o.vars.iter().fold(0, |m, v| m | self.bit(*v))
+        o.targets.iter().fold(0, |m, t| m | self.bit(*t))
     }
 }

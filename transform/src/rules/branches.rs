@@ -1,10 +1,12 @@
-//! Rule 3: `if` on a private condition (`split_private_branch`), on a shared one
-//! (`host_branch`), `switch` (`host_switch`; `breakable_arm` for a case left by a conditional
-//! `break`) and `fork` (`split_fork`).
+//! Rule 3: `if` on a private condition (`split_private_branch`, or `predicated_branch`
+//! where its arms do not depend on the subgroup), on a shared one (`host_branch`), `switch`
+//! (`host_switch`; `breakable_arm` for a case left by a conditional `break`) and `fork`
+//! (`split_fork`).
 
 use super::*;
 use crate::plan::{HostLoop, Split, SplitKind};
-use fork_frontend::hir::{BinOp, SwitchCase};
+use crate::rules::simple::{calls_async, for_each_expr_mut, named_cell, void_noop};
+use fork_frontend::hir::{BinOp, Builtin, SwitchCase, UnOp};
 
 impl Builder<'_> {
     /// Rule 3: an `if` on a private condition whose branches need a cut (or depend on the
@@ -32,6 +34,124 @@ impl Builder<'_> {
             shared_frames: vec![then_frame, else_frame],
             span,
         }));
+    }
+
+    /// Whether a private `if` with these arms can run predicated (`predicated_branch`): the
+    /// arms are runs of expression statements and nested `if`s of the same kind, or
+    /// statements that fit one kernel (`fits_kernel`), and declare nothing; they do not
+    /// depend on their group (no `$$`, `groupsize()`, `sh` local, group construct or call
+    /// of a host function), make no call of an `async` function, run each statement as the
+    /// simple rules do (`hoisting_keeps_order`, no `needs_lowering`), and every multiprefix
+    /// in them is on a cell `&v` that every member can name (a member that does not take
+    /// the arm adds the operator's identity there).
+    pub(crate) fn predicable(&self, then: &Stmt, els: Option<&Stmt>) -> bool {
+        self.predicable_arm(then) && els.is_none_or(|e| self.predicable_arm(e))
+    }
+
+    fn predicable_arm(&self, s: &Stmt) -> bool {
+        let eff = self.effects(s);
+        if eff.host || eff.group_dependent {
+            return false;
+        }
+        match &s.kind {
+            StmtKind::Expr(_) => self.predicable_simple(s),
+            StmtKind::Block(b) => b.stmts.iter().all(|s| self.predicable_arm(s)),
+            StmtKind::If { cond, then, els } => {
+                !self.summaries.expr(&self.program, cond).needs_cut()
+                    && !self.contains_hoisted(cond)
+                    && self.predicable(then, els.as_deref())
+            }
+            StmtKind::Decl { .. } | StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => {
+                false
+            }
+            _ => self.fits_kernel(s, &eff, Mode::Sync),
+        }
+    }
+
+    /// `predicable_arm` for an expression statement.
+    fn predicable_simple(&self, s: &Stmt) -> bool {
+        if calls_async(&self.program, s) {
+            return false;
+        }
+        let mut stand_in = s.clone();
+        if !self.hoisting_keeps_order(&mut stand_in) {
+            return false;
+        }
+        let mut named = true;
+        for_each_expr_mut(&mut stand_in, |e| self.multiprefix_stand_ins(e, &mut named));
+        named && !self.needs_lowering(&stand_in)
+    }
+
+    /// Replaces each multiprefix in `e` by a constant, as `simple` replaces it by its result
+    /// temporary; clears `named` at a host call or a multiprefix on a cell other than `&v`.
+    fn multiprefix_stand_ins(&self, e: &mut Expr, named: &mut bool) {
+        e.for_each_child_mut(|c| self.multiprefix_stand_ins(c, named));
+        match &e.kind {
+            ExprKind::Call { func, .. } if self.summaries.is_host_fn(*func) => *named = false,
+            ExprKind::Call { .. } if self.hoisted(e) => *named = false,
+            ExprKind::Builtin { op, args } if self.hoisted(e) => {
+                *named &= args.first().is_some_and(named_cell);
+                let value = match op {
+                    Builtin::Multiprefix(_) => 0,
+                    _ => return *e = void_noop(e.span),
+                };
+                *e = mk(ExprKind::IntConst(value), e.ty.clone(), e.span);
+            }
+            _ => {}
+        }
+    }
+
+    /// A private `if` whose arms do not depend on the subgroup (`predicable`), without a
+    /// split: the members keep their group, `taken = cond` and `not = !taken` go into
+    /// private slots, and the then-arm's statements run as `if (taken) ...` in kernels of
+    /// the whole group, then the else-arm's as `if (not) ...`. The simulator runs the
+    /// then-subgroup to its end before the else-subgroup, each statement in lockstep, and so
+    /// do these kernels; `$$`, `groupsize()` and `sh` locals, which the subgroups would
+    /// change, do not occur. A multiprefix of an arm combines the members' operands in
+    /// `__PROC_NR__` order, those of the members that do not take the arm being the
+    /// operator's identity (`hoist_multiprefix`), so each member that takes it gets what the
+    /// subgroup's multiprefix gives it. Nested `if`s in the arms run so too, under the
+    /// conjunction of their conditions.
+    pub(crate) fn predicated_branch(
+        &mut self,
+        cond: &Expr,
+        then: &Stmt,
+        els: Option<&Stmt>,
+        ops: &mut Vec<HostOp>,
+    ) {
+        let outer = self.guard.take();
+        let span = cond.span;
+        let under_outer = |b: &Self, x: Expr| match outer {
+            Some(g) => mk(
+                ExprKind::LogAnd(Box::new(b.var_expr(g, span)), Box::new(x)),
+                Type::INT,
+                span,
+            ),
+            None => x,
+        };
+        // The outermost condition may call a host function (`simple` hoists it); a nested
+        // one has no host operation (`predicable_arm`).
+        let taken = self.temp(Type::INT, "taken", span);
+        let value = under_outer(self, truth(cond));
+        self.simple(assign_stmt(self, taken, value, span), Mode::Sync, ops);
+        let not_taken = els.map(|_| {
+            let slot = self.temp(Type::INT, "not_taken", span);
+            let not = mk(
+                ExprKind::Unary(UnOp::LogNot, Box::new(self.var_expr(taken, span))),
+                Type::INT,
+                span,
+            );
+            let value = under_outer(self, not);
+            self.append(assign_stmt(self, slot, value, span), Mode::Sync, ops);
+            slot
+        });
+        self.guard = Some(taken);
+        self.stmt(then, Mode::Sync, ops);
+        if let (Some(els), Some(slot)) = (els, not_taken) {
+            self.guard = Some(slot);
+            self.stmt(els, Mode::Sync, ops);
+        }
+        self.guard = outer;
     }
 
     /// An `if` on a shared condition that contains a cut: the whole group takes one branch,

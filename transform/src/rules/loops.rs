@@ -6,6 +6,7 @@
 use super::*;
 use crate::effects::{Effects, Objects};
 use crate::plan::{HostLoop, Split, SplitKind};
+use crate::points_to::Target;
 use crate::rules::outline::exprs_mut;
 use crate::rules::simple::{cell_var, strip_void};
 use crate::rules::uniform::{widen_source, widened};
@@ -78,7 +79,7 @@ impl Builder<'_> {
         let mut updates = Vec::new();
         let eff = self.effects_apart_from_updates(&rest, &mut updates);
         let updated = Objects {
-            vars: updates.iter().map(|&(v, _)| v).collect(),
+            targets: updates.iter().map(|&(v, _)| Target::Var(v)).collect(),
             unknown: false,
         };
         let one_operator = updates
@@ -330,7 +331,11 @@ impl Builder<'_> {
                         .summaries
                         .points_to
                         .place_roots(&self.program, place)
-                        .is_none_or(|roots| roots.iter().any(|v| vars.contains(v)))
+                        .is_none_or(|roots| {
+                            roots
+                                .iter()
+                                .any(|t| matches!(t, Target::Var(v) if vars.contains(v)))
+                        })
                 }
             })
         });

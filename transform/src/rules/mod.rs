@@ -97,6 +97,9 @@ pub struct Builder<'s> {
     pub async_regions: Vec<AsyncRegion>,
     /// The barriers of the kernels of barrier phases so far (`Plan::phase_barriers`).
     pub phase_barriers: Vec<crate::plan::PhaseBarriers>,
+    /// Inside the arms of a predicated `if` (`branches`, `predicated_branch`): the private
+    /// slot that says whether the member runs the statements appended now.
+    pub(crate) guard: Option<VarId>,
 }
 
 impl<'s> Builder<'s> {
@@ -124,6 +127,7 @@ impl<'s> Builder<'s> {
             chain_parents: Vec::new(),
             async_regions: Vec::new(),
             phase_barriers: Vec::new(),
+            guard: None,
         }
     }
 
@@ -301,7 +305,19 @@ impl<'s> Builder<'s> {
     /// finishes a statement before any member starts the next, so a statement starts a new
     /// kernel when it may read what the open kernel writes, or write what it reads or
     /// writes (another processor may run it earlier in the same kernel).
+    /// Under a predicate (`guard`) the statement runs as `if (guard) stmt`.
     pub(crate) fn append(&mut self, stmt: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
+        let stmt = match self.guard {
+            Some(g) => Stmt {
+                kind: StmtKind::If {
+                    cond: self.var_expr(g, stmt.span),
+                    then: Box::new(stmt.clone()),
+                    els: None,
+                },
+                ..stmt
+            },
+            None => stmt,
+        };
         if self.open.as_ref().is_some_and(|k| k.mode != mode) {
             self.close(ops, CutReason::HostConstruct);
         }
@@ -373,6 +389,14 @@ impl<'s> Builder<'s> {
         }
         match &s.kind {
             StmtKind::Block(b) => self.block(&b.stmts, mode, ops),
+            StmtKind::If { cond, then, els }
+                if self.guard.is_some()
+                    || cond.sharity == Sharity::Private
+                        && mode == Mode::Sync
+                        && self.predicable(then, els.as_deref()) =>
+            {
+                self.predicated_branch(cond, then, els.as_deref(), ops)
+            }
             StmtKind::If { cond, then, els } => {
                 if cond.sharity == Sharity::Private && mode == Mode::Sync {
                     self.split_private_branch(cond, then, els.as_deref(), s.span, ops)
@@ -415,7 +439,7 @@ impl<'s> Builder<'s> {
     /// Whether a compound statement can run inside one kernel: no host construct, and in a
     /// synchronous region no cut inside and, for a private condition, nothing that depends
     /// on the subgroup the split would form.
-    fn fits_kernel(&self, s: &Stmt, eff: &Effects, mode: Mode) -> bool {
+    pub(crate) fn fits_kernel(&self, s: &Stmt, eff: &Effects, mode: Mode) -> bool {
         if eff.host {
             return false;
         }

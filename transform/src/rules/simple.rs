@@ -8,7 +8,7 @@
 use super::*;
 use crate::effects::exposed_reads;
 use crate::plan::{Call, CutReason, Multiprefix};
-use fork_frontend::hir::{BinOp, Builtin, InitElem};
+use fork_frontend::hir::{BinOp, Builtin, InitElem, MpOp};
 
 impl Builder<'_> {
     /// Expression statements, declarations, `return`: host calls and synchronous multiprefix
@@ -94,10 +94,7 @@ impl Builder<'_> {
                     (&e.kind, args.first().and_then(cell_var))
                 {
                     // A multiprefix on `&v` or `&v[i]` touches `v` only.
-                    let cell = Objects {
-                        vars: [v].into(),
-                        unknown: false,
-                    };
+                    let cell = Objects::var(v);
                     eff.reads.union(&cell);
                     eff.writes = cell;
                     eff.reads.unknown = args
@@ -391,11 +388,28 @@ impl Builder<'_> {
         let span = e.span;
         let ptr = self.temp(p.ty.clone(), "mp_cell", span);
         let value = self.temp(v.ty.clone(), "mp_val", span);
-        let (p, v) = (p.clone(), v.clone());
+        let (p, mut v) = (p.clone(), v.clone());
+        // In a predicated arm every member names the cell (`predicable`), and those that do
+        // not take the arm add the identity.
+        let guard = self.guard.take();
+        if let Some(g) = guard {
+            let identity = mk(ExprKind::IntConst(identity(mp)), v.ty.clone(), span);
+            let ty = v.ty.clone();
+            v = mk(
+                ExprKind::Cond(
+                    Box::new(self.var_expr(g, span)),
+                    Box::new(v),
+                    Box::new(identity),
+                ),
+                ty,
+                span,
+            );
+        }
         let s = assign_stmt(self, ptr, p, span);
         self.append(s, Mode::Sync, ops);
         let s = assign_stmt(self, value, v, span);
         self.append(s, Mode::Sync, ops);
+        self.guard = guard;
         self.close(ops, CutReason::HostConstruct);
         let result = returns.then(|| self.temp(e.ty.clone(), "mp_res", span));
         ops.push(HostOp::Multiprefix(Multiprefix {
@@ -521,6 +535,29 @@ fn async_callee(program: &Program, s: &Stmt) -> Option<(FuncId, Span)> {
 }
 
 /// The variable a cell address `&v`, `&v[i]`, `&v.f` lies in (not through a pointer value).
+/// The value that leaves a multiprefix's cell and the other members' results as they are.
+fn identity(op: MpOp) -> i64 {
+    match op {
+        MpOp::Add | MpOp::Or => 0,
+        MpOp::And => -1,
+        MpOp::Max => i32::MIN.into(),
+        MpOp::Min => i32::MAX.into(),
+    }
+}
+
+/// Whether the multiprefix cell `addr` is `&v` (through members): every member can name it
+/// without a fault.
+pub(crate) fn named_cell(addr: &Expr) -> bool {
+    fn place(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(_) => true,
+            ExprKind::Member { base, .. } => place(base),
+            _ => false,
+        }
+    }
+    matches!(&addr.kind, ExprKind::AddrOf(x) if place(x))
+}
+
 pub(crate) fn cell_var(addr: &Expr) -> Option<VarId> {
     pub(crate) fn place(e: &Expr) -> Option<VarId> {
         match &e.kind {

@@ -75,7 +75,7 @@ pub fn uniform_conditions_shared(program: &Program) -> (Program, CyclicLoops) {
         .iter()
         .map(|f| {
             let n = f.body.stmts.len();
-            (f.body.stmts.iter().enumerate()).any(|(i, s)| departs(s, i + 1 == n))
+            (f.body.stmts.iter().enumerate()).any(|(i, s)| departs(program, s, i + 1 == n, false))
         })
         .collect();
     let whole = entered_whole(program, &departing);
@@ -653,18 +653,28 @@ fn address_uniform(program: &Program, locals: &BTreeSet<VarId>, place: &Expr) ->
 }
 
 /// Whether `s` (or a statement in it) leaves a construct early: `break`, `continue`, or a
-/// `return` that is not the last statement of the body (`last`).
-fn departs(s: &Stmt, last: bool) -> bool {
+/// `return` that is not the last statement of the body (`last`). A `return` that every
+/// member reaches together does not: one under `if`s whose conditions are uniform without
+/// locals (constants, shared variables, `groupsize()`: quicksort's `if (n < 2) return;`),
+/// outside loops, `switch`es and group constructs, leaves no member behind.
+fn departs(program: &Program, s: &Stmt, last: bool, apart: bool) -> bool {
     match &s.kind {
         StmtKind::Break | StmtKind::Continue => true,
-        StmtKind::Return(_) => !last,
+        StmtKind::Return(_) => !last && apart,
         StmtKind::Block(b) => {
             let n = b.stmts.len();
-            b.stmts
-                .iter()
-                .enumerate()
-                .any(|(i, s)| departs(s, last && i + 1 == n))
+            (b.stmts.iter().enumerate())
+                .any(|(i, s)| departs(program, s, last && i + 1 == n, apart))
         }
-        _ => children(s).into_iter().any(|c| departs(c, false)),
+        StmtKind::If { cond, then, els } => {
+            let apart = apart || !uniform(program, &BTreeSet::new(), cond);
+            departs(program, then, false, apart)
+                || els
+                    .as_deref()
+                    .is_some_and(|e| departs(program, e, false, apart))
+        }
+        _ => children(s)
+            .into_iter()
+            .any(|c| departs(program, c, false, true)),
     }
 }
