@@ -1,5 +1,7 @@
 //! `forkcc test`: runs the cases recorded in each file (`fork_frontend::testspec`) on a
-//! backend and compares their output; a mismatch shows a unified diff.
+//! backend and compares their output; a mismatch shows a unified diff. A case that asks for
+//! a check only the simulator makes (`--model erew|crew`, `--check races`) is skipped on the
+//! GPU, which cannot make it, and counted apart.
 
 use crate::cli::defines_options;
 use crate::cmd_sim::{choose, execute, Backend, Execution, MachineFlags, RunOptions, NO_GPU_NOTE};
@@ -54,7 +56,14 @@ pub fn test(files: &[PathBuf], backend: Backend, schedule: Schedule) -> ExitCode
             }
         }
     }
-    let summary = format!("\n{} passed, {} failed\n", tally.passed, tally.failed);
+    let skipped = match tally.skipped {
+        0 => String::new(),
+        n => format!(", {n} skipped (simulator-only checks)"),
+    };
+    let summary = format!(
+        "\n{} passed, {} failed{skipped}\n",
+        tally.passed, tally.failed
+    );
     if let Err(code) = report::stdout(summary.as_bytes()) {
         return code;
     }
@@ -69,15 +78,29 @@ pub fn test(files: &[PathBuf], backend: Backend, schedule: Schedule) -> ExitCode
 struct Tally {
     passed: usize,
     failed: usize,
+    skipped: usize,
+}
+
+/// A case that ran and matched (`Ok(Ran)`), that the backend cannot run (`Ok(Skipped)`), or
+/// why it failed.
+type Verdict = Result<Outcome, String>;
+
+enum Outcome {
+    Ran,
+    Skipped,
 }
 
 impl Tally {
     /// Counts a case and prints its line (and why it failed) as soon as it is known.
-    fn record(&mut self, name: &str, result: Result<(), String>) -> Result<(), ExitCode> {
+    fn record(&mut self, name: &str, result: Verdict) -> Result<(), ExitCode> {
         let line = match result {
-            Ok(()) => {
+            Ok(Outcome::Ran) => {
                 self.passed += 1;
                 format!("test {name} ... ok\n")
+            }
+            Ok(Outcome::Skipped) => {
+                self.skipped += 1;
+                format!("test {name} ... skipped: `--model erew|crew` and `--check races` are checked by the simulator only\n")
             }
             Err(why) => {
                 self.failed += 1;
@@ -104,13 +127,17 @@ fn run_case(
     backend: Backend,
     options: &RunOptions,
     gpu_present: bool,
-) -> Result<(), String> {
+) -> Verdict {
     let args = CaseArgs::try_parse_from(&case.args)
         .map_err(|e| format!("  bad `//! run:` arguments:\n{}", indent(&e.to_string())))?;
+    let (chosen, _) = choose(backend, &args.machine, gpu_present);
+    if chosen == Backend::Gpu && args.machine.simulator_only_checks() {
+        return Ok(Outcome::Skipped);
+    }
     let reporter = Reporter::plain();
     let run = match fork_frontend::check_file(file, &defines_options(&args.define)) {
         Ok(checked) => {
-            let (backend, _) = choose(backend, &args.machine, gpu_present);
+            let backend = chosen;
             let mut run = execute(&checked, backend, &args.machine, options, reporter);
             let warnings = reporter.render(&checked.sources, &checked.warnings);
             run.diagnostics.insert_str(0, &warnings);
@@ -120,7 +147,7 @@ fn run_case(
     };
     let stdout = String::from_utf8_lossy(&run.output);
     match &case.expect {
-        Expect::Output(expected) if run.ok && stdout == *expected => Ok(()),
+        Expect::Output(expected) if run.ok && stdout == *expected => Ok(Outcome::Ran),
         Expect::Output(expected) => {
             let mut why = String::new();
             if !run.ok {
@@ -136,7 +163,9 @@ fn run_case(
             }
             Err(why)
         }
-        Expect::Error(text) if !run.ok && run.diagnostics.contains(text.as_str()) => Ok(()),
+        Expect::Error(text) if !run.ok && run.diagnostics.contains(text.as_str()) => {
+            Ok(Outcome::Ran)
+        }
         Expect::Error(text) if !run.ok => Err(format!(
             "  the run failed, but its diagnostics do not contain `{text}`:\n{}",
             indent(&run.diagnostics)
