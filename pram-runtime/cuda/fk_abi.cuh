@@ -109,6 +109,9 @@ typedef long long fk_i64;
 #define FK_MAIN_ACTIVATIONS 64
 // Bytes of the device schedule's heap of shared frames
 #define FK_FRAME_HEAP_BYTES 67108864
+// FkThread::iters and FkFault::iters hold the kernel's top-level statement from this
+// bit up and the iterations of loops inside it below (the order of a launch's faults)
+#define FK_ITERS_STATEMENT_SHIFT 32
 // Bytes of the heap (malloc, shmalloc; `--heap-mib`)
 #ifndef FK_HEAP_BYTES
 #define FK_HEAP_BYTES 67108864

@@ -163,9 +163,11 @@ template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkTh
     return (T *)((char *)p + offset);
 }
 
-// The object an access site in a loop found last time (`fk_at_seen`; `size` 0: none yet).
-// A site in a loop mostly meets the same object again: `seq_quicksort`'s `x[i]` is the same
-// array in every iteration. While the function runs, a static object's bounds cannot
+// The object an access site in a loop found last time (`fk_at_seen`; `size` 0: none yet),
+// or the sites outside loops of one function or kernel body together (`fk_seen`). A site in
+// a loop mostly meets the same object again: `seq_quicksort`'s `x[i]` is the same array in
+// every iteration; so do a body's other sites: `swap`'s `*p` and `*q` into the array being
+// sorted. While the function runs, a static object's bounds cannot
 // change, nor a shared frame's (its group outlives the call), nor a heap block's, whose
 // memory is never reused; only a heap block's freed mark can, so it is read at every hit.
 struct FkSeen {

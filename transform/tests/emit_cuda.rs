@@ -4,7 +4,7 @@
 use fork_frontend::Options;
 
 /// The checks (on by default): an element of an array variable is checked against the whole
-/// variable (`fk_elem`, one offset for all its indexes), an access through a pointer against the pointer's object (`fk_at`), each with
+/// variable (`fk_elem`, one offset for all its indexes), an access through a pointer against the pointer's object (`fk_at_seen`, with the object the body's accesses found last), each with
 /// the simulator's R-codes at its location; `&a[4]` (no access) is not checked. The text is
 /// the same with `--unchecked`: the runtime's `FK_CHECKS` turns the checks off.
 #[test]
@@ -22,7 +22,7 @@ fn checks_guard_indexes_and_pointer_accesses_with_their_location() {
         .collect();
     insta::assert_snapshot!(sites.join("\n"));
     assert_eq!(e.device.matches("fk_elem(").count(), 1, "{}", e.device);
-    assert!(e.device.contains("fk_at("), "{}", e.device);
+    assert!(e.device.contains("fk_at_seen(p_"), "{}", e.device);
     let options = transform::emit_cuda::EmitOptions {
         checks: false,
         ..Default::default()

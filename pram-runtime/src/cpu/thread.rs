@@ -13,6 +13,7 @@ use fork_frontend::hir::{
 };
 use fork_frontend::source::Span;
 use std::collections::HashMap;
+use transform::emit_cuda::abi;
 use transform::plan::{Home, Plan, SharedFrameId};
 
 /// Device calls deeper than this fault instead of overflowing the executor's stack.
@@ -296,7 +297,7 @@ impl<'a> Thread<'a> {
     fn exec_each(&mut self, stmts: &[Stmt], steps: bool) -> Result<Flow, Fault> {
         for (k, s) in stmts.iter().enumerate() {
             if steps {
-                self.iters = (k as u64) << 32;
+                self.iters = (k as u64) << abi::FK_ITERS_STATEMENT_SHIFT;
             }
             match self.exec(s)? {
                 Flow::Normal => {}

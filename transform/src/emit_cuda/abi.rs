@@ -756,6 +756,9 @@ c_consts! {
     FK_MAIN_ACTIVATIONS: u64 = 64;
     /// Bytes of the device schedule's heap of shared frames
     FK_FRAME_HEAP_BYTES: u64 = 64 << 20;
+    /// FkThread::iters and FkFault::iters hold the kernel's top-level statement from this
+    /// bit up and the iterations of loops inside it below (the order of a launch's faults)
+    FK_ITERS_STATEMENT_SHIFT: u32 = 32;
 }
 
 c_consts! {

@@ -71,6 +71,9 @@ pub struct DeviceEmitter<'a, 's> {
     /// The access sites in loops of the body being emitted, each with the object it found
     /// last (`FkSeen fk_seen<site>`, fk_checks.cuh's `fk_at_seen`).
     seen: Vec<usize>,
+    /// The body has access sites outside loops: they share the object found last
+    /// (`FkSeen fk_seen`), as `swap`'s `*p` and `*q` into one array do.
+    seen_outside_loops: bool,
     /// Assignments that compute their place first (`place_first`) around the one being
     /// emitted, and the most the body nests: its `void *fk_placeN` temporaries.
     place_depth: usize,
@@ -126,6 +129,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             loops: 0,
             switches: 0,
             seen: Vec::new(),
+            seen_outside_loops: false,
             place_depth: 0,
             places: 0,
             temporaries: Vec::new(),
@@ -164,7 +168,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             // fault's order counts it before the iterations of loops inside it
             // (`FkThread::iters`, fk_fault_precedes; at 0 when the step begins).
             if self.sync && i > 0 && !matches!(s.kind, StmtKind::Decl { init: None, .. }) {
-                let _ = writeln!(body, "    th->iters = {i}ull << 32;");
+                let _ = writeln!(body, "    th->iters = {i}ull << FK_ITERS_STATEMENT_SHIFT;");
             }
             self.stmt(s, 1, &mut body)?;
         }
@@ -320,6 +324,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }
         for site in std::mem::take(&mut self.seen) {
             let _ = writeln!(out, "    FkSeen fk_seen{site} = {{}};");
+        }
+        if std::mem::take(&mut self.seen_outside_loops) {
+            out.push_str("    FkSeen fk_seen = {};\n");
         }
         for temp in 0..std::mem::take(&mut self.places) {
             let _ = writeln!(out, "    void *fk_place{temp};");
@@ -765,7 +772,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 "(*fk_at_seen({base}, {offset}, {site}, th, fk_seen{site}))"
             ));
         }
-        Ok(format!("(*fk_at({base}, {offset}, {site}, th))"))
+        self.seen_outside_loops = true;
+        Ok(format!(
+            "(*fk_at_seen({base}, {offset}, {site}, th, fk_seen))"
+        ))
     }
 
     /// An operand tested for truth (`&&`, `||`, `!`, `?:`, `if`, loops): an assignment is
