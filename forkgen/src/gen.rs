@@ -91,6 +91,7 @@ pub const FEATURES: &[&str] = &[
     "assignment-order",
     "order-free-loop",
     "cyclic-loop",
+    "predicated-arms",
 ];
 
 #[derive(Clone, Debug)]
@@ -584,6 +585,7 @@ impl Gen<'_> {
             ShDecl,
             ShWrite,
             Counter,
+            CounterArms,
             Exchange,
             Shmalloc,
             If,
@@ -633,6 +635,9 @@ impl Gen<'_> {
         let sh_locals = sync && ctx.sh_locals;
         if sh_locals {
             menu.extend([(1, S::ShDecl), (1, S::Counter)]);
+            if nest && self.opts.on("predicated-arms") {
+                menu.push((1, S::CounterArms));
+            }
         }
         if (sync || ctx.mode == Mode::Seq) && self.writable_shared(ctx).is_some() {
             menu.push((2, S::ShWrite));
@@ -815,6 +820,40 @@ impl Gen<'_> {
                 // In `seq` one member writes: any value; else the whole group: a shared one.
                 let e = self.expr(ctx, 3, ctx.mode == Mode::Sync);
                 out.push(Stmt::simple(format!("{name} = ("), e, format!("){MOD};")));
+            }
+            // A counter that the arms of a private `if` combine into, each with its own
+            // operator (the transform runs such an `if` predicated: a member that does not
+            // take an arm adds the operator's identity), the then-arm's before the else-arm's.
+            S::CounterArms => {
+                let name = self.name("m");
+                out.push(Stmt::raw(format!("sh int {name} = 0;"), false));
+                let c = self.expr(ctx, 2, false);
+                let mut s = Stmt::nest("if (", Some(c), ")");
+                let arm = |g: &mut Self| {
+                    let op = *g.rng.pick(ACC_OPS);
+                    let v = g.rng.pick(&["v0", "v1", "v2"]).to_string();
+                    let e = g.expr(ctx, 2, false);
+                    vec![Stmt::simple(
+                        format!("{v} = mp{op}(&{name}, ("),
+                        e,
+                        ") % 50);",
+                    )]
+                };
+                let body = arm(self);
+                let alt = match self.rng.below(3) {
+                    0 => None,
+                    1 => Some(arm(self)),
+                    _ => {
+                        let c = self.expr(ctx, 2, false);
+                        let mut inner = Stmt::nest("if (", Some(c), ")");
+                        let body = arm(self);
+                        set_body(&mut inner, body, None);
+                        Some(vec![inner])
+                    }
+                };
+                set_body(&mut s, body, alt);
+                out.push(s);
+                self.scope.shared.push((name, u32::MAX));
             }
             S::Counter => {
                 let name = self.name("m");
