@@ -17,6 +17,9 @@ impl Builder<'_> {
         if mode == Mode::Sync && !self.hoisting_keeps_order(&mut s) {
             return self.lower_statement(&s, ops);
         }
+        if mode == Mode::Sync {
+            discard_multiprefix_result(&mut s);
+        }
         for_each_expr_mut(&mut s, |e| self.hoist_host_calls(e, mode, ops));
         if mode == Mode::Sync {
             for_each_expr_mut(&mut s, |e| self.hoist_multiprefix(e, ops));
@@ -471,6 +474,23 @@ impl Builder<'_> {
             then: device,
             els: lockstep,
         });
+    }
+}
+
+/// `mpadd(p, v);` as a whole statement is `syncadd(p, v);`: nothing reads its result, which
+/// would otherwise be left behind as a statement without effect.
+fn discard_multiprefix_result(s: &mut Stmt) {
+    let StmtKind::Expr(e) = &mut s.kind else {
+        return;
+    };
+    let e = match e.kind {
+        ExprKind::Convert(ref mut x) if e.ty == Type::Void => &mut **x,
+        _ => e,
+    };
+    if let ExprKind::Builtin { op, .. } = &mut e.kind {
+        if let Builtin::Multiprefix(mp) = *op {
+            *op = Builtin::SyncUpdate(mp);
+        }
     }
 }
 
