@@ -33,6 +33,7 @@ struct FkBounds {
     fk_u64 size;
     int object;
     bool freed;
+    bool frame;  // a shared local: it ends with its group's frame
 };
 
 // No CUDA allocation lies in the first 64 KiB of the address space: a non-null pointer below
@@ -74,7 +75,10 @@ __device__ int fk_frame_object(const char *p, int group, FkBounds *b) {
         const char *frame = (const char *)fk_m.groups[g].frame;
         if (f < 0 || f >= FK_FRAMES || p < frame || p >= frame + fk_frame_bytes[f]) continue;
         int i = fk_static_object(fk_frame_first[f], fk_frame_first[f + 1], p - frame, 1);
-        if (i >= 0) b->base = frame + fk_objects[i].offset;
+        if (i >= 0) {
+            b->base = frame + fk_objects[i].offset;
+            b->frame = true;
+        }
         return i;
     }
     return -2;
@@ -82,6 +86,7 @@ __device__ int fk_frame_object(const char *p, int group, FkBounds *b) {
 
 // Where p points, for a thread of `group` (whose shared frames it may point into).
 __device__ int fk_object_of(const char *p, int group, FkBounds *b) {
+    b->frame = false;
     if (p == 0) return FK_OBJ_NULL;
     if ((fk_u64)p < FK_LOW_ADDRESSES) return FK_OBJ_INVALID;
     int i = -1;
@@ -163,20 +168,6 @@ template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkTh
     return (T *)((char *)p + offset);
 }
 
-// The object an access site in a loop found last time (`fk_at_seen`; `size` 0: none yet),
-// or the sites outside loops of one function or kernel body together (`fk_seen`). A site in
-// a loop mostly meets the same object again: `seq_quicksort`'s `x[i]` is the same array in
-// every iteration; so do a body's other sites: `swap`'s `*p` and `*q` into the array being
-// sorted. While the function runs, a static object's bounds cannot
-// change, nor a shared frame's (its group outlives the call), nor a heap block's, whose
-// memory is never reused; only a heap block's freed mark can, so it is read at every hit.
-struct FkSeen {
-    const char *base;
-    fk_u64 size;
-    bool heap;
-    bool untracked;  // p lay where the checks track no objects (FK_OBJ_UNKNOWN): fk_at passes
-};
-
 // Whether the access of `bytes` bytes at `offset` from p lies in the object seen, from a
 // pointer into it, and the object is not freed: then fk_at would find that object and pass.
 __device__ __forceinline__ bool fk_seen_holds(const FkSeen &seen, const void *p, fk_i64 offset,
@@ -194,24 +185,30 @@ __device__ __noinline__ FkSeen fk_seen_of(const void *p, int group) {
     case FK_OBJ_FOUND:
         if (b.freed) break;
         return FkSeen{b.base, b.size, b.object == FK_OBJECT_MALLOC || b.object == FK_OBJECT_SHMALLOC,
-                      false};
-    case FK_OBJ_UNKNOWN: return FkSeen{0, 0, false, true};
+                      false, !b.frame};
+    case FK_OBJ_UNKNOWN: return FkSeen{0, 0, false, true, false};
     default: break;
     }
-    return FkSeen{0, 0, false, false};
+    return FkSeen{0, 0, false, false, false};
 }
 
-// fk_at for an access site in a loop, with the object it found last time (`seen`, a local
-// of the function per site): a hit costs a subtraction and three comparisons instead of
-// the lookup. What the object seen does not pass, fk_at checks and reports.
+// fk_at for an access site with the object it or its body found last time (`seen`, a local
+// of the function): a hit costs a subtraction and three comparisons instead of the lookup;
+// a miss tries the thread's last lasting object (`th->seen`: a function's first access, as in
+// each call of `swap`) before the lookup. What neither passes, fk_at checks and reports.
 template <class T>
-__device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, const FkThread *th,
+__device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread *th,
                                          FkSeen &seen) {
 #if FK_CHECKS
     if (!fk_seen_holds(seen, p, offset, sizeof(T))) {
-        seen = fk_seen_of(p, th->group);
-        if (!seen.untracked && !fk_seen_holds(seen, p, offset, sizeof(T)))
-            return fk_at(p, offset, site, th);
+        if (fk_seen_holds(th->seen, p, offset, sizeof(T))) {
+            seen = th->seen;
+        } else {
+            seen = fk_seen_of(p, th->group);
+            if (seen.lasting) th->seen = seen;
+            if (!seen.untracked && !fk_seen_holds(seen, p, offset, sizeof(T)))
+                return fk_at(p, offset, site, th);
+        }
     }
 #else
     (void)site, (void)th, (void)seen;
@@ -233,6 +230,24 @@ __device__ T &fk_elem(T *first, fk_i64 offset, fk_i64 object_bytes, int object, 
     }
 #endif
     return *(T *)((char *)first + offset);
+}
+
+// A ranged loop's checks, made once before it (transform::emit_cuda::ranged): its index
+// runs from its value at entry to `last` by `stride` without wrapping; an index of an access
+// lies in its dimension (`extent` elements) at both ends; the access's offsets at both ends
+// lie in its object. Then every iteration's access does, and the loop runs a copy of its
+// body without those checks.
+template <class T> __device__ __forceinline__ bool fk_stride_fits(T last, T stride) {
+    const T max = (T)(~0ull >> (65 - 8 * sizeof(T)));
+    return stride > 0 && last <= max - stride;
+}
+__device__ __forceinline__ bool fk_index_in(fk_i64 at_entry, fk_i64 at_end, fk_i64 extent) {
+    return at_entry >= 0 && at_end >= 0 && at_entry < extent && at_end < extent;
+}
+__device__ __forceinline__ bool fk_offsets_in(fk_i64 at_entry, fk_i64 at_end, fk_i64 bytes,
+                                              fk_i64 object_bytes) {
+    return at_entry >= 0 && at_end >= 0 && at_entry + bytes <= object_bytes &&
+           at_end + bytes <= object_bytes;
 }
 
 // shmalloc (`shared`) / malloc: a bump allocator. Under the checks each block has a header

@@ -28,6 +28,23 @@
 __device__ FkMachine fk_m;
 
 
+// The object an access site in a loop found last time (fk_checks.cuh's `fk_at_seen`; `size`
+// 0: none yet), the sites outside loops of one function or kernel body together (`fk_seen`),
+// or the thread's last lasting object (`FkThread::seen`). A site in a loop mostly meets the
+// same object again: `seq_quicksort`'s `x[i]` is the same array in every iteration; so do a
+// body's other sites, and the calls of a function: `swap`'s `*p` and `*q` into the array
+// being sorted, call after call. While a function runs, a static object's bounds cannot
+// change, nor a shared frame's (its group outlives the call), nor a heap block's, whose
+// memory is never reused; only a heap block's freed mark can, so it is read at every hit.
+// A shared frame ends with its group, so only the others last for the thread.
+struct FkSeen {
+    const char *base;
+    fk_u64 size;
+    bool heap;
+    bool untracked;  // p lay where the checks track no objects (FK_OBJ_UNKNOWN): fk_at passes
+    bool lasting;    // a static object or a heap block: its bounds hold for the whole run
+};
+
 // One PRAM processor as a kernel thread sees it.
 struct FkThread {
     int proc;
@@ -50,6 +67,8 @@ struct FkThread {
     int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a
                         // block region the region's group
 #endif
+    FkSeen seen;        // the last lasting object the checks looked up (FkSeen): a function's
+                        // first access, as each call of `swap` makes, mostly meets it again
 };
 
 __host__ __device__ inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u64 size) {
@@ -607,6 +626,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->key = sync ? (unsigned)t : (unsigned)proc;
     th->seq = 0;
     th->iters = 0;
+    th->seen = FkSeen{};
     return true;
 }
 

@@ -347,6 +347,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->iters = 0;
     th->sp = s->sp;
     th->key_group = s->group;
+    th->seen = FkSeen{};
 }
 
 __device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {
