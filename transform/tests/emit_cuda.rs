@@ -32,3 +32,47 @@ fn checks_guard_indexes_and_pointer_accesses_with_their_location() {
     assert!(!unchecked.checks && e.checks);
     assert_eq!(unchecked.device, e.device);
 }
+
+/// Ranged loops (`emit_cuda::ranged`): an innermost loop `for (; k < n; k += s)` whose index
+/// only its step changes runs a copy of its body without the checks of the array accesses
+/// whose indexes are `k`, `k ± c`, `c ± k` or unchanged in the loop, when the checks made
+/// before it pass (`fk_in<site>`); every other loop, and every other access, stays checked.
+#[test]
+fn ranged_loops_check_monotone_array_accesses_before_the_loop() {
+    let loop_with = |body: &str| {
+        let src = format!(
+            "sh int a[64];\nsync void main(void)\n{{\n    pr int k, s = 0, n = 8;\n{body}\n    a[$$] = s;\n}}\n"
+        );
+        let checked = fork_frontend::check_source("r.fork", &src, &Options::default())
+            .unwrap_or_else(|_| panic!("checks: {src}"));
+        let plan = transform::transform(&checked.program).unwrap_or_else(|_| panic!("transforms"));
+        transform::emit_cuda::emit(&plan, &checked.sources)
+            .unwrap_or_else(|e| panic!("{}", e.message))
+            .device
+    };
+    let ranged = |device: &str| device.contains("if (fk_in");
+    for body in [
+        "    for (k = 0; k < n; k++) s += a[k];",
+        "    for (k = 1; k <= n; k++) s += a[k - 1] + a[63 - k];",
+        "    for (k = $$; k < 64; k += groupsize()) s += a[k];",
+        "    for (k = 0; k < n; k += 2) s += a[n] * a[k + 1];",
+    ] {
+        let device = loop_with(body);
+        assert!(ranged(&device), "{body}\n{device}");
+    }
+    for body in [
+        // The index changes in the body, is not monotone, or the stride may change.
+        "    for (k = 0; k < n; k++) { s += a[k]; k += s & 1; }",
+        "    for (k = 0; k < 8; k++) s += a[k * k];",
+        "    for (k = 0; k < 8; k += n) { s += a[k]; n = 1; }",
+        // Not innermost: the inner loop is ranged, the outer is not.
+        "    for (n = 0; n < 8; n++) for (k = 0; k < 8; k++) s += a[n];",
+        // The index is shared, or an unsigned type, or the test is not `<` / `<=`.
+        "    for (k = 8; k > 0; k--) s += a[k];",
+    ] {
+        let device = loop_with(body);
+        let loops = device.matches("if (fk_in").count();
+        let expected = usize::from(body.contains("for (n = 0"));
+        assert_eq!(loops, expected, "{body}\n{device}");
+    }
+}

@@ -10,6 +10,7 @@ use super::ctype::{
     bits, declare, field_name, float_literal, func_name, int_literal, pointer_to, struct_name,
     type_name, var_name,
 };
+use super::ranged::{self, Index};
 use super::{EmitError, Objects, Sites};
 use crate::effects::exposed_address_reads;
 use crate::plan::{Home, Kernel, Plan};
@@ -74,6 +75,10 @@ pub struct DeviceEmitter<'a, 's> {
     /// The body has access sites outside loops: they share the object found last
     /// (`FkSeen fk_seen`), as `swap`'s `*p` and `*q` into one array do.
     seen_outside_loops: bool,
+    /// The ranged loop being emitted (an innermost loop: no loop is inside it).
+    range: Option<RangeScope>,
+    /// A variable read as other C than its name: a ranged loop's index at its last value.
+    subst: Option<(VarId, String)>,
     /// Assignments that compute their place first (`place_first`) around the one being
     /// emitted, and the most the body nests: its `void *fk_placeN` temporaries.
     place_depth: usize,
@@ -98,6 +103,22 @@ pub struct DeviceEmitter<'a, 's> {
     logged: bool,
     /// The kernels that log writes (checked after each run).
     pub common_kernels: BTreeSet<String>,
+}
+
+/// A ranged loop being emitted (`ranged`): the accesses of its body checked before it.
+struct RangeScope {
+    scope: ranged::Loop,
+    /// The C of the index's last value.
+    last: String,
+    /// The check that stepping past the last value does not wrap the index.
+    fits: String,
+    /// The flag that says the checks before the loop passed (`bool fk_in<site>`).
+    flag: String,
+    /// The checks of the accesses found so far.
+    checks: Vec<String>,
+    /// The body is being emitted a second time, for when the checks passed: its accesses
+    /// that they cover run unchecked.
+    ahead: bool,
 }
 
 /// How a place is accessed: where a fault there is reported and as what (the simulator's
@@ -130,6 +151,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             switches: 0,
             seen: Vec::new(),
             seen_outside_loops: false,
+            range: None,
+            subst: None,
             place_depth: 0,
             places: 0,
             temporaries: Vec::new(),
@@ -404,16 +427,36 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             } => {
                 // The condition and the step run in every iteration too (`self.loops`).
                 self.loops += 1;
-                let cond = match cond {
+                let cond_code = match cond {
                     Some(c) => self.truth_operand(c)?,
                     None => "1".into(),
                 };
-                let step = step.as_ref().map(|e| self.expr(e)).transpose()?;
+                let step_code = step.as_ref().map(|e| self.expr(e)).transpose()?;
                 // The iterations, for the step and time limits (fk_spin).
                 let site = self.sites.loop_site(s.span);
                 let it = format!("fk_it{site}");
-                let mut inner = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
-                self.stmt(body, depth + 1, &mut inner)?;
+                let spin = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
+                let range = match (test_first, cond, step) {
+                    (true, Some(c), Some(st)) if !has_loop(body) => {
+                        self.range_scope(c, st, body, site)?
+                    }
+                    _ => None,
+                };
+                // A ranged loop's body, checked, finds the checks its accesses can make
+                // before the loop; where it has some, the body again without them.
+                self.range = range;
+                let mut inner = spin.clone();
+                let checked = self.stmt(body, depth + 1, &mut inner);
+                let mut unchecked = None;
+                if let Some(r) = self.range.as_mut().filter(|r| !r.checks.is_empty()) {
+                    r.ahead = true;
+                    let mut fast = spin;
+                    let emitted = self.stmt(body, depth + 1, &mut fast);
+                    unchecked = Some(emitted.map(|()| fast));
+                }
+                let range = self.range.take();
+                checked?;
+                let unchecked = unchecked.transpose()?;
                 self.loops -= 1;
                 // Declared in the prologue: a `goto fk_exit` may not cross its initialisation.
                 // (A statement compiled more than once, a `switch` case that others fall
@@ -423,14 +466,45 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     self.temporaries.push(decl);
                 }
                 let _ = writeln!(out, "{pad}{it} = 0;");
-                match (test_first, step) {
+                if let (Some(r), Some(fast)) = (range, unchecked) {
+                    let decl = format!("bool {}", r.flag);
+                    if !self.temporaries.contains(&decl) {
+                        self.temporaries.push(decl);
+                    }
+                    let (step, flag) = (step_code.unwrap_or_default(), r.flag);
+                    let _ = writeln!(
+                        out,
+                        "{pad}{flag} = {} && {};",
+                        r.fits,
+                        r.checks.join(" && ")
+                    );
+                    let indent = |body: &str| {
+                        body.lines()
+                            .map(|l| format!("    {l}\n"))
+                            .collect::<String>()
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{pad}if ({flag}) {{ // every iteration's accesses lie in their arrays"
+                    );
+                    let _ = writeln!(out, "{pad}    for (; {cond_code}; {step}) {{");
+                    out.push_str(&indent(&fast));
+                    let _ = writeln!(out, "{pad}    }}");
+                    let _ = writeln!(out, "{pad}}} else {{");
+                    let _ = writeln!(out, "{pad}    for (; {cond_code}; {step}) {{");
+                    out.push_str(&indent(&inner));
+                    let _ = writeln!(out, "{pad}    }}");
+                    let _ = writeln!(out, "{pad}}}");
+                    return Ok(());
+                }
+                match (test_first, step_code) {
                     (true, Some(step)) => {
-                        let _ = writeln!(out, "{pad}for (; {cond}; {step}) {{");
+                        let _ = writeln!(out, "{pad}for (; {cond_code}; {step}) {{");
                         out.push_str(&inner);
                         let _ = writeln!(out, "{pad}}}");
                     }
                     (true, None) => {
-                        let _ = writeln!(out, "{pad}while ({cond}) {{");
+                        let _ = writeln!(out, "{pad}while ({cond_code}) {{");
                         out.push_str(&inner);
                         let _ = writeln!(out, "{pad}}}");
                     }
@@ -440,10 +514,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         out.push_str(&inner);
                         match step {
                             Some(step) => {
-                                let _ = writeln!(out, "{pad}}} while (({step}), {cond});");
+                                let _ = writeln!(out, "{pad}}} while (({step}), {cond_code});");
                             }
                             None => {
-                                let _ = writeln!(out, "{pad}}} while ({cond});");
+                                let _ = writeln!(out, "{pad}}} while ({cond_code});");
                             }
                         }
                     }
@@ -573,6 +647,115 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             }
         }
         (registers, stored_back)
+    }
+
+    /// The scope of the loop `for (; cond; step) body` (loop site `site`) if it is a ranged
+    /// loop (`ranged`).
+    fn range_scope(
+        &mut self,
+        cond: &Expr,
+        step: &Expr,
+        body: &Stmt,
+        site: usize,
+    ) -> Result<Option<RangeScope>, EmitError> {
+        let mut used = BTreeSet::new();
+        let mut assigned = BTreeSet::new();
+        kernel_vars(body, &mut used, &mut assigned);
+        let Some((scope, range)) = ranged::ranged(cond, step, assigned, &|v| self.stable(v)) else {
+            return Ok(None);
+        };
+        let ty = type_name(self.program, &range.bound.ty);
+        let bound = self.expr(range.bound)?;
+        // `b - 1` wraps only where the loop does not run (b is the least value).
+        let last = match range.bound.kind {
+            _ if range.inclusive => format!("({bound})"),
+            ExprKind::IntConst(b) if b > i64::from(i32::MIN) => {
+                int_literal(self.program, b - 1, &range.bound.ty)
+            }
+            _ => format!("(({ty})((unsigned long long)({bound}) - 1ull))"),
+        };
+        let stride = match range.stride {
+            Some(s) => self.expr(s)?,
+            None => "1".into(),
+        };
+        Ok(Some(RangeScope {
+            scope,
+            fits: format!("fk_stride_fits<{ty}>({last}, {stride})"),
+            last,
+            flag: format!("fk_in{site}"),
+            checks: Vec::new(),
+            ahead: false,
+        }))
+    }
+
+    /// Whether only an assignment that names `v` changes it: a private scalar whose address
+    /// is never taken (a C local, a private slot, a variable the kernel keeps in a register).
+    fn stable(&self, v: VarId) -> bool {
+        let var = self.program.var(v);
+        var.ty.is_scalar()
+            && !var.addr_taken
+            && (self.registers.contains(&v)
+                || matches!(self.home(v), None | Some(Home::Slot { .. })))
+    }
+
+    /// Whether an access of an array variable (its indexes and their byte steps,
+    /// `object_bytes` in all, `size` accessed) inside a ranged loop is checked before the
+    /// loop: in the body's first, checked emission its checks join the loop's; in the second
+    /// it runs unchecked.
+    fn check_ahead(
+        &mut self,
+        steps: &[(&Expr, u64)],
+        object_bytes: u64,
+        size: u64,
+    ) -> Result<bool, EmitError> {
+        let Some(r) = &self.range else {
+            return Ok(false);
+        };
+        if object_bytes >= ranged::MAX_OBJECT_BYTES {
+            return Ok(false);
+        }
+        let mut kinds = Vec::new();
+        for (index, _) in steps {
+            match r.scope.index(index, &|v| self.stable(v)) {
+                Some(kind) => kinds.push(kind),
+                None => return Ok(false),
+            }
+        }
+        if r.ahead {
+            return Ok(true);
+        }
+        let (index_var, last) = (r.scope.index, r.last.clone());
+        let mut checks = Vec::new();
+        let (mut first, mut last_offset) = (Vec::new(), Vec::new());
+        for ((index, step), kind) in steps.iter().zip(kinds) {
+            let at_entry = self.expr(index)?;
+            let at_end = match kind {
+                Index::Invariant => at_entry.clone(),
+                Index::Monotone => {
+                    self.subst = Some((index_var, last.clone()));
+                    let at_end = self.expr(index);
+                    self.subst = None;
+                    let at_end = at_end?;
+                    checks.push(format!(
+                        "fk_index_in((long long)({at_entry}), (long long)({at_end}), {})",
+                        object_bytes / step
+                    ));
+                    at_end
+                }
+            };
+            first.push(format!("(long long)({at_entry}) * {step}"));
+            last_offset.push(format!("(long long)({at_end}) * {step}"));
+        }
+        checks.push(format!(
+            "fk_offsets_in({}, {}, {size}, {object_bytes})",
+            first.join(" + "),
+            last_offset.join(" + ")
+        ));
+        let Some(r) = &mut self.range else {
+            unreachable!("the scope found above")
+        };
+        r.checks.extend(checks);
+        Ok(false)
     }
 
     fn error(&self, s: &Stmt, message: &str) -> EmitError {
@@ -727,16 +910,21 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         unreachable!("array_steps ends at a variable")
                     };
                     let first = format!("&{}{}", self.expr(array)?, "[0]".repeat(steps.len()));
+                    let object_bytes = array.ty.size(&p.structs);
+                    let ahead = self.check_ahead(&steps, object_bytes, size)?;
                     let mut offset = Vec::new();
                     for (index, step) in steps {
                         offset.push(format!("(long long)({}) * {step}", self.expr(index)?));
                     }
-                    let object_bytes = array.ty.size(&p.structs);
+                    let offset = offset.join(" + ");
+                    if ahead {
+                        let ptr = pointer_to(p, &pointee);
+                        return Ok(format!("(*({ptr})((char *){first} + {offset}))"));
+                    }
                     let object = self.objects.var(p, v);
                     let site = self.bounds_site(access, size);
                     return Ok(format!(
-                        "fk_elem({first}, {}, {object_bytes}, {object}, {site}, th)",
-                        offset.join(" + ")
+                        "fk_elem({first}, {offset}, {object_bytes}, {object}, {site}, th)"
                     ));
                 }
                 let index_text = self.expr(index)?;
@@ -805,7 +993,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 "((signed char *)(fk_m.strings + {}))",
                 self.strings[id.0 as usize]
             ),
-            ExprKind::Var(v) => self.var(*v),
+            ExprKind::Var(v) => match &self.subst {
+                Some((x, text)) if x == v => text.clone(),
+                _ => self.var(*v),
+            },
             ExprKind::Deref(x) => self.deref(
                 x,
                 Some(Access {
@@ -1370,6 +1561,11 @@ fn kernel_vars(s: &Stmt, used: &mut BTreeSet<VarId>, assigned: &mut BTreeSet<Var
     for c in children(s) {
         kernel_vars(c, used, assigned);
     }
+}
+
+/// Whether `s` contains a loop.
+fn has_loop(s: &Stmt) -> bool {
+    matches!(s.kind, StmtKind::Loop { .. }) || children(s).into_iter().any(has_loop)
 }
 
 /// Whether `s` contains a `return`.

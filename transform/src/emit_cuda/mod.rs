@@ -17,6 +17,7 @@ pub mod abi;
 mod ctype;
 mod device;
 mod host;
+mod ranged;
 mod region;
 mod schedule;
 

@@ -1,0 +1,171 @@
+//! Ranged loops: the accesses of a counted loop checked once, before it.
+//!
+//! A loop `for (; k < b; k += s)` (or `k <= b`, `k++`) whose index `k` nothing but its step
+//! assigns, with a bound `b` and a stride `s > 0` that the loop does not change, keeps `k`
+//! between its value at entry and `b` (`b - 1` for `<`), as long as `k + s` cannot wrap
+//! past `b`. An index that is `k`, `k ± c` or `c ± k` (c a small constant) is monotone in
+//! `k`, so an access of an array variable whose indexes are such or do not change in the
+//! loop lies, in every iteration, between where it lies at the two ends: checking the two
+//! ends before the loop checks every iteration's access (fk_checks.cuh's `fk_elem_in`,
+//! docs/gpu-faults.md). The rules here keep that true where C's integers wrap: every index
+//! that depends on `k` must lie in its dimension at both ends, and the array must be under
+//! 1 GiB, so an index that wraps anywhere in the range fails the check at an end.
+
+use fork_frontend::hir::{BinOp, CompoundOp, Expr, ExprKind, Type, UnOp, VarId};
+use std::collections::BTreeSet;
+
+/// The largest array (bytes) whose accesses a ranged loop checks ahead.
+pub const MAX_OBJECT_BYTES: u64 = 1 << 30;
+/// The largest constant in an index `k ± c`.
+const MAX_OFFSET: i64 = 1 << 20;
+
+/// A ranged loop's index and the variables its body assigns: what an access in it may
+/// depend on to be checked ahead.
+pub struct Loop {
+    pub index: VarId,
+    assigned: BTreeSet<VarId>,
+}
+
+/// A ranged loop's range: `index < bound` (`<=` if `inclusive`), stepping by `stride`
+/// (None: 1).
+pub struct Range<'e> {
+    pub bound: &'e Expr,
+    pub inclusive: bool,
+    pub stride: Option<&'e Expr>,
+}
+
+/// How an index of an access depends on the loop's index.
+pub enum Index {
+    /// It does not change in the loop.
+    Invariant,
+    /// Monotone in the loop's index (`k`, `k ± c`, `c ± k`).
+    Monotone,
+}
+
+/// The loop `for (; cond; step)` as a ranged loop: `cond` is `k < b` or `k <= b` for a
+/// signed integer variable `k` that `assigned` (the variables the body assigns) lacks, and
+/// the step adds to `k` a stride that does not change in the loop. `stable`: whether only an
+/// assignment naming a variable changes it (private, address never taken).
+pub fn ranged<'e>(
+    cond: &'e Expr,
+    step: &'e Expr,
+    assigned: BTreeSet<VarId>,
+    stable: &impl Fn(VarId) -> bool,
+) -> Option<(Loop, Range<'e>)> {
+    let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le), lhs, bound) = &cond.kind else {
+        return None;
+    };
+    let ExprKind::Var(index) = lhs.kind else {
+        return None;
+    };
+    if !signed(&lhs.ty) || bound.ty != lhs.ty || !stable(index) || assigned.contains(&index) {
+        return None;
+    }
+    let stride = match &step.kind {
+        ExprKind::IncDec {
+            place, inc: true, ..
+        } if is_var(place, index) => None,
+        ExprKind::CompoundAssign {
+            place,
+            op: CompoundOp::Arith(BinOp::Add),
+            rhs,
+            op_ty,
+        } if is_var(place, index) && *op_ty == lhs.ty && rhs.ty == lhs.ty => Some(&**rhs),
+        _ => return None,
+    };
+    let scope = Loop { index, assigned };
+    let unchanged = |e: &Expr| scope.invariant(e, stable);
+    if !unchanged(bound) || !stride.is_none_or(unchanged) {
+        return None;
+    }
+    let range = Range {
+        bound,
+        inclusive: *op == BinOp::Le,
+        stride,
+    };
+    Some((scope, range))
+}
+
+impl Loop {
+    /// Whether `e` has the same value in every iteration and computing it before the loop
+    /// can neither fault nor have an effect: integer arithmetic without division,
+    /// comparisons and `?:` on constants, `$$`, `groupsize()` and stable variables the loop
+    /// does not assign.
+    pub fn invariant(&self, e: &Expr, stable: &impl Fn(VarId) -> bool) -> bool {
+        if !matches!(e.ty, Type::Int(_)) {
+            return false;
+        }
+        match &e.kind {
+            ExprKind::IntConst(_) | ExprKind::DollarDollar | ExprKind::GroupSize => true,
+            ExprKind::Var(v) => *v != self.index && stable(*v) && !self.assigned.contains(v),
+            ExprKind::Convert(x) | ExprKind::Unary(UnOp::Neg | UnOp::BitNot, x) => {
+                self.invariant(x, stable)
+            }
+            ExprKind::Binary(
+                BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::Shl
+                | BinOp::Shr
+                | BinOp::BitAnd
+                | BinOp::BitOr
+                | BinOp::BitXor
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::Eq
+                | BinOp::Ne,
+                x,
+                y,
+            ) => self.invariant(x, stable) && self.invariant(y, stable),
+            // A spread loop's stride, `min(n, groupsize())`.
+            ExprKind::Cond(c, x, y) => {
+                self.invariant(c, stable) && self.invariant(x, stable) && self.invariant(y, stable)
+            }
+            _ => false,
+        }
+    }
+
+    /// How the array index `e` depends on the loop's index; None: in no way this module
+    /// checks ahead.
+    pub fn index(&self, e: &Expr, stable: &impl Fn(VarId) -> bool) -> Option<Index> {
+        if self.invariant(e, stable) {
+            return Some(Index::Invariant);
+        }
+        self.monotone(e).then_some(Index::Monotone)
+    }
+
+    /// `k`, `k ± c`, `c ± k`, each maybe widened to a larger signed type.
+    fn monotone(&self, e: &Expr) -> bool {
+        let small = |x: &Expr| matches!(x.kind, ExprKind::IntConst(c) if c.abs() < MAX_OFFSET);
+        if !signed(&e.ty) {
+            return false;
+        }
+        match &e.kind {
+            ExprKind::Var(v) => *v == self.index,
+            ExprKind::Convert(x) => {
+                signed(&x.ty) && width(&x.ty) <= width(&e.ty) && self.monotone(x)
+            }
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, x, y) => {
+                (self.monotone(x) && small(y)) || (small(x) && self.monotone(y))
+            }
+            _ => false,
+        }
+    }
+}
+
+fn is_var(e: &Expr, v: VarId) -> bool {
+    matches!(e.kind, ExprKind::Var(x) if x == v)
+}
+
+fn signed(ty: &Type) -> bool {
+    matches!(ty, Type::Int(k) if k.signed())
+}
+
+fn width(ty: &Type) -> u64 {
+    match ty {
+        Type::Int(k) => k.bytes(),
+        _ => 0,
+    }
+}
