@@ -233,21 +233,31 @@ __device__ T &fk_elem(T *first, fk_i64 offset, fk_i64 object_bytes, int object, 
 }
 
 // A ranged loop's checks, made once before it (transform::emit_cuda::ranged): its index
-// runs from its value at entry to `last` by `stride` without wrapping; an index of an access
-// lies in its dimension (`extent` elements) at both ends; the access's offsets at both ends
-// lie in its object. Then every iteration's access does, and the loop runs a copy of its
-// body without those checks.
+// runs from its value at entry to `last` by `stride` without wrapping; each part of an
+// index that depends on it is under 2^30 in magnitude at both ends (so none wraps in
+// between); an access's offsets at both ends lie in its object: an array variable of
+// `object_bytes`, or the object a pointer points into, which must last the loop (not a heap
+// block, which the loop might free). Then every iteration's access does, and the loop runs
+// a copy of its body without those checks.
 template <class T> __device__ __forceinline__ bool fk_stride_fits(T last, T stride) {
     const T max = (T)(~0ull >> (65 - 8 * sizeof(T)));
     return stride > 0 && last <= max - stride;
 }
-__device__ __forceinline__ bool fk_index_in(fk_i64 at_entry, fk_i64 at_end, fk_i64 extent) {
-    return at_entry >= 0 && at_end >= 0 && at_entry < extent && at_end < extent;
-}
+__device__ __forceinline__ bool fk_small(fk_i64 x) { return x > -(1ll << 30) && x < (1ll << 30); }
 __device__ __forceinline__ bool fk_offsets_in(fk_i64 at_entry, fk_i64 at_end, fk_i64 bytes,
                                               fk_i64 object_bytes) {
     return at_entry >= 0 && at_end >= 0 && at_entry + bytes <= object_bytes &&
            at_end + bytes <= object_bytes;
+}
+__device__ bool fk_pointer_range_in(const void *p, fk_i64 at_entry, fk_i64 at_end, fk_u64 bytes,
+                                    int group) {
+#if FK_CHECKS
+    FkSeen seen = fk_seen_of(p, group);
+    return seen.size != 0 && !seen.heap && fk_seen_holds(seen, p, at_entry, bytes) &&
+           fk_seen_holds(seen, p, at_end, bytes);
+#else
+    return (void)p, (void)at_entry, (void)at_end, (void)bytes, (void)group, true;
+#endif
 }
 
 // shmalloc (`shared`) / malloc: a bump allocator. Under the checks each block has a header

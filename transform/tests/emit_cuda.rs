@@ -34,14 +34,16 @@ fn checks_guard_indexes_and_pointer_accesses_with_their_location() {
 }
 
 /// Ranged loops (`emit_cuda::ranged`): an innermost loop `for (; k < n; k += s)` whose index
-/// only its step changes runs a copy of its body without the checks of the array accesses
-/// whose indexes are `k`, `k ± c`, `c ± k` or unchanged in the loop, when the checks made
-/// before it pass (`fk_in<site>`); every other loop, and every other access, stays checked.
+/// only its step changes runs a copy of its body without the checks of the accesses (of an
+/// array variable, or through a pointer the loop does not change) whose indexes are built
+/// from `k` by adding and subtracting what the loop does not change, or do not change, when
+/// the checks made before it pass (`fk_in<site>`); every other loop, and every other access,
+/// stays checked.
 #[test]
 fn ranged_loops_check_monotone_array_accesses_before_the_loop() {
     let loop_with = |body: &str| {
         let src = format!(
-            "sh int a[64];\nsync void main(void)\n{{\n    pr int k, s = 0, n = 8;\n{body}\n    a[$$] = s;\n}}\n"
+            "sh int a[64];\nsync void main(void)\n{{\n    pr int k, s = 0, n = 8;\n    pr int *q = a;\n{body}\n    a[$$] = s;\n}}\n"
         );
         let checked = fork_frontend::check_source("r.fork", &src, &Options::default())
             .unwrap_or_else(|_| panic!("checks: {src}"));
@@ -56,6 +58,7 @@ fn ranged_loops_check_monotone_array_accesses_before_the_loop() {
         "    for (k = 1; k <= n; k++) s += a[k - 1] + a[63 - k];",
         "    for (k = $$; k < 64; k += groupsize()) s += a[k];",
         "    for (k = 0; k < n; k += 2) s += a[n] * a[k + 1];",
+        "    for (k = 0; k < n; k++) s += q[k] + q[n - k] + q[k + n - 1];",
     ] {
         let device = loop_with(body);
         assert!(ranged(&device), "{body}\n{device}");
@@ -65,6 +68,7 @@ fn ranged_loops_check_monotone_array_accesses_before_the_loop() {
         "    for (k = 0; k < n; k++) { s += a[k]; k += s & 1; }",
         "    for (k = 0; k < 8; k++) s += a[k * k];",
         "    for (k = 0; k < 8; k += n) { s += a[k]; n = 1; }",
+        "    for (k = 0; k < n; k++) { s += q[k]; q = &a[1]; }",
         // Not innermost: the inner loop is ranged, the outer is not.
         "    for (n = 0; n < 8; n++) for (k = 0; k < 8; k++) s += a[n];",
         // The index is shared, or an unsigned type, or the test is not `<` / `<=`.

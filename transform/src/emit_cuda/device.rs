@@ -121,6 +121,15 @@ struct RangeScope {
     ahead: bool,
 }
 
+/// What an access in a ranged loop is checked against before the loop (`check_ahead`).
+#[derive(Clone, Copy)]
+enum Ahead<'e> {
+    /// An element of an array variable of so many bytes.
+    Array { object_bytes: u64 },
+    /// The object a pointer that the loop does not change points into.
+    Pointer(&'e Expr),
+}
+
 /// How a place is accessed: where a fault there is reported and as what (the simulator's
 /// spans: a plain assignment's write at the assignment, every read at the place).
 #[derive(Clone, Copy)]
@@ -436,8 +445,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let site = self.sites.loop_site(s.span);
                 let it = format!("fk_it{site}");
                 let spin = format!("{pad}    if (fk_spin(&{it}, {site}, th)) break;\n");
-                let range = match (test_first, cond, step) {
-                    (true, Some(c), Some(st)) if !has_loop(body) => {
+                let range = match (cond, step) {
+                    (Some(c), Some(st)) if !has_loop(body) => {
                         self.range_scope(c, st, body, site)?
                     }
                     _ => None,
@@ -466,62 +475,59 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     self.temporaries.push(decl);
                 }
                 let _ = writeln!(out, "{pad}{it} = 0;");
-                if let (Some(r), Some(fast)) = (range, unchecked) {
-                    let decl = format!("bool {}", r.flag);
-                    if !self.temporaries.contains(&decl) {
-                        self.temporaries.push(decl);
-                    }
-                    let (step, flag) = (step_code.unwrap_or_default(), r.flag);
-                    let _ = writeln!(
-                        out,
-                        "{pad}{flag} = {} && {};",
-                        r.fits,
-                        r.checks.join(" && ")
-                    );
-                    let indent = |body: &str| {
-                        body.lines()
-                            .map(|l| format!("    {l}\n"))
-                            .collect::<String>()
-                    };
-                    let _ = writeln!(
-                        out,
-                        "{pad}if ({flag}) {{ // every iteration's accesses lie in their arrays"
-                    );
-                    let _ = writeln!(out, "{pad}    for (; {cond_code}; {step}) {{");
-                    out.push_str(&indent(&fast));
-                    let _ = writeln!(out, "{pad}    }}");
-                    let _ = writeln!(out, "{pad}}} else {{");
-                    let _ = writeln!(out, "{pad}    for (; {cond_code}; {step}) {{");
-                    out.push_str(&indent(&inner));
-                    let _ = writeln!(out, "{pad}    }}");
-                    let _ = writeln!(out, "{pad}}}");
-                    return Ok(());
-                }
-                match (test_first, step_code) {
-                    (true, Some(step)) => {
+                // The loop around a body emitted at `pad` + 4.
+                let emit_loop = |out: &mut String, pad: &str, body: &str| match &step_code {
+                    Some(step) if *test_first => {
                         let _ = writeln!(out, "{pad}for (; {cond_code}; {step}) {{");
-                        out.push_str(&inner);
+                        out.push_str(body);
                         let _ = writeln!(out, "{pad}}}");
                     }
-                    (true, None) => {
+                    None if *test_first => {
                         let _ = writeln!(out, "{pad}while ({cond_code}) {{");
-                        out.push_str(&inner);
+                        out.push_str(body);
                         let _ = writeln!(out, "{pad}}}");
                     }
-                    (false, step) => {
-                        // `continue` in a do-while jumps to the step and the test.
+                    // `continue` in a do-while jumps to the step and the test.
+                    Some(step) => {
                         let _ = writeln!(out, "{pad}do {{");
-                        out.push_str(&inner);
-                        match step {
-                            Some(step) => {
-                                let _ = writeln!(out, "{pad}}} while (({step}), {cond_code});");
-                            }
-                            None => {
-                                let _ = writeln!(out, "{pad}}} while ({cond_code});");
-                            }
-                        }
+                        out.push_str(body);
+                        let _ = writeln!(out, "{pad}}} while (({step}), {cond_code});");
                     }
+                    None => {
+                        let _ = writeln!(out, "{pad}do {{");
+                        out.push_str(body);
+                        let _ = writeln!(out, "{pad}}} while ({cond_code});");
+                    }
+                };
+                let Some((r, fast)) = range.zip(unchecked) else {
+                    emit_loop(out, &pad, &inner);
+                    return Ok(());
+                };
+                let decl = format!("bool {}", r.flag);
+                if !self.temporaries.contains(&decl) {
+                    self.temporaries.push(decl);
                 }
+                let flag = r.flag;
+                let _ = writeln!(
+                    out,
+                    "{pad}{flag} = {} && {};",
+                    r.fits,
+                    r.checks.join(" && ")
+                );
+                let indent = |body: &str| {
+                    body.lines()
+                        .map(|l| format!("    {l}\n"))
+                        .collect::<String>()
+                };
+                let inner_pad = format!("{pad}    ");
+                let _ = writeln!(
+                    out,
+                    "{pad}if ({flag}) {{ // every iteration's accesses lie in their objects"
+                );
+                emit_loop(out, &inner_pad, &indent(&fast));
+                let _ = writeln!(out, "{pad}}} else {{");
+                emit_loop(out, &inner_pad, &indent(&inner));
+                let _ = writeln!(out, "{pad}}}");
             }
             StmtKind::Switch { cond, cases } => {
                 let _ = writeln!(out, "{pad}switch ({}) {{", self.expr(cond)?);
@@ -678,9 +684,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             Some(s) => self.expr(s)?,
             None => "1".into(),
         };
+        // The index starts in its range: a do-while runs its first iteration untested.
+        let index = self.var(scope.index);
         Ok(Some(RangeScope {
             scope,
-            fits: format!("fk_stride_fits<{ty}>({last}, {stride})"),
+            fits: format!("fk_stride_fits<{ty}>({last}, {stride}) && {index} <= {last}"),
             last,
             flag: format!("fk_in{site}"),
             checks: Vec::new(),
@@ -698,25 +706,29 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 || matches!(self.home(v), None | Some(Home::Slot { .. })))
     }
 
-    /// Whether an access of an array variable (its indexes and their byte steps,
-    /// `object_bytes` in all, `size` accessed) inside a ranged loop is checked before the
-    /// loop: in the body's first, checked emission its checks join the loop's; in the second
-    /// it runs unchecked.
+    /// Whether an access inside a ranged loop is checked before the loop: an element of an
+    /// array variable of `object_bytes` bytes, or `size` bytes through an invariant pointer
+    /// `base` (`Ahead::Pointer`), at the sum of `steps` (indexes and their byte steps). In the
+    /// body's first, checked emission its checks join the loop's; in the second it runs
+    /// unchecked.
     fn check_ahead(
         &mut self,
+        target: Ahead,
         steps: &[(&Expr, u64)],
-        object_bytes: u64,
         size: u64,
     ) -> Result<bool, EmitError> {
         let Some(r) = &self.range else {
             return Ok(false);
         };
-        if object_bytes >= ranged::MAX_OBJECT_BYTES {
-            return Ok(false);
+        let stable = |v| self.stable(v);
+        match target {
+            Ahead::Array { object_bytes } if object_bytes < ranged::MAX_OBJECT_BYTES => {}
+            Ahead::Pointer(base) if r.scope.invariant_pointer(base, &stable) => {}
+            _ => return Ok(false),
         }
         let mut kinds = Vec::new();
         for (index, _) in steps {
-            match r.scope.index(index, &|v| self.stable(v)) {
+            match r.scope.index(index, &stable) {
                 Some(kind) => kinds.push(kind),
                 None => return Ok(false),
             }
@@ -729,33 +741,48 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let (mut first, mut last_offset) = (Vec::new(), Vec::new());
         for ((index, step), kind) in steps.iter().zip(kinds) {
             let at_entry = self.expr(index)?;
-            let at_end = match kind {
-                Index::Invariant => at_entry.clone(),
-                Index::Monotone => {
-                    self.subst = Some((index_var, last.clone()));
-                    let at_end = self.expr(index);
-                    self.subst = None;
-                    let at_end = at_end?;
-                    checks.push(format!(
-                        "fk_index_in((long long)({at_entry}), (long long)({at_end}), {})",
-                        object_bytes / step
-                    ));
-                    at_end
+            let mut at_end = at_entry.clone();
+            if let Index::Monotone(parts) = kind {
+                at_end = self.at_last(index_var, &last, index)?;
+                for (part, moves) in parts {
+                    let entry = self.expr(part)?;
+                    checks.push(format!("fk_small((long long)({entry}))"));
+                    if moves {
+                        let end = self.at_last(index_var, &last, part)?;
+                        checks.push(format!("fk_small((long long)({end}))"));
+                    }
                 }
-            };
+            }
             first.push(format!("(long long)({at_entry}) * {step}"));
             last_offset.push(format!("(long long)({at_end}) * {step}"));
         }
-        checks.push(format!(
-            "fk_offsets_in({}, {}, {size}, {object_bytes})",
-            first.join(" + "),
-            last_offset.join(" + ")
-        ));
+        let (first, last_offset) = (first.join(" + "), last_offset.join(" + "));
+        checks.push(match target {
+            Ahead::Array { object_bytes } => {
+                format!("fk_offsets_in({first}, {last_offset}, {size}, {object_bytes})")
+            }
+            Ahead::Pointer(base) => format!(
+                "fk_pointer_range_in({}, {first}, {last_offset}, {size}, th->group)",
+                self.expr(base)?
+            ),
+        });
         let Some(r) = &mut self.range else {
             unreachable!("the scope found above")
         };
-        r.checks.extend(checks);
+        for check in checks {
+            if !r.checks.contains(&check) {
+                r.checks.push(check);
+            }
+        }
         Ok(false)
+    }
+
+    /// The C of `e` with the ranged loop's index `index` at its last value `last`.
+    fn at_last(&mut self, index: VarId, last: &str, e: &Expr) -> Result<String, EmitError> {
+        self.subst = Some((index, last.to_string()));
+        let text = self.expr(e);
+        self.subst = None;
+        text
     }
 
     fn error(&self, s: &Stmt, message: &str) -> EmitError {
@@ -911,7 +938,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     };
                     let first = format!("&{}{}", self.expr(array)?, "[0]".repeat(steps.len()));
                     let object_bytes = array.ty.size(&p.structs);
-                    let ahead = self.check_ahead(&steps, object_bytes, size)?;
+                    let ahead = self.check_ahead(Ahead::Array { object_bytes }, &steps, size)?;
                     let mut offset = Vec::new();
                     for (index, step) in steps {
                         offset.push(format!("(long long)({}) * {step}", self.expr(index)?));
@@ -939,7 +966,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 if access.is_none() {
                     return Ok(format!("{base}[{index_text}]"));
                 }
-                (base, format!("(long long)({index_text}) * {elem_size}"))
+                let offset = format!("(long long)({index_text}) * {elem_size}");
+                if self.check_ahead(Ahead::Pointer(ptr), &[(&**index, *elem_size)], size)? {
+                    let ptr = pointer_to(p, &pointee);
+                    return Ok(format!("(*({ptr})((char *){base} + {offset}))"));
+                }
+                (base, offset)
             }
             _ => {
                 let base = self.expr(x)?;

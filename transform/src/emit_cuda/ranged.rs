@@ -3,21 +3,20 @@
 //! A loop `for (; k < b; k += s)` (or `k <= b`, `k++`) whose index `k` nothing but its step
 //! assigns, with a bound `b` and a stride `s > 0` that the loop does not change, keeps `k`
 //! between its value at entry and `b` (`b - 1` for `<`), as long as `k + s` cannot wrap
-//! past `b`. An index that is `k`, `k ± c` or `c ± k` (c a small constant) is monotone in
-//! `k`, so an access of an array variable whose indexes are such or do not change in the
-//! loop lies, in every iteration, between where it lies at the two ends: checking the two
-//! ends before the loop checks every iteration's access (fk_checks.cuh's `fk_elem_in`,
-//! docs/gpu-faults.md). The rules here keep that true where C's integers wrap: every index
-//! that depends on `k` must lie in its dimension at both ends, and the array must be under
-//! 1 GiB, so an index that wraps anywhere in the range fails the check at an end.
+//! past `b`. An index built from `k` by adding and subtracting values the loop does not
+//! change (`k`, `k - d`, `c + k`) is monotone in `k`, so an access whose indexes are such,
+//! or do not change in the loop, lies, in every iteration, between where it lies at the two
+//! ends: checking the two ends before the loop checks every iteration's access (docs/
+//! gpu-faults.md, "Ranged loops"). C's integers wrap; the checks before the loop also keep
+//! every such index and each of its parts under 2^30 in magnitude at both ends
+//! (`fk_small`), so no part wraps anywhere in between, and the object under 1 GiB, so no
+//! offset does.
 
 use fork_frontend::hir::{BinOp, CompoundOp, Expr, ExprKind, Type, UnOp, VarId};
 use std::collections::BTreeSet;
 
 /// The largest array (bytes) whose accesses a ranged loop checks ahead.
 pub const MAX_OBJECT_BYTES: u64 = 1 << 30;
-/// The largest constant in an index `k ± c`.
-const MAX_OFFSET: i64 = 1 << 20;
 
 /// A ranged loop's index and the variables its body assigns: what an access in it may
 /// depend on to be checked ahead.
@@ -35,11 +34,12 @@ pub struct Range<'e> {
 }
 
 /// How an index of an access depends on the loop's index.
-pub enum Index {
+pub enum Index<'e> {
     /// It does not change in the loop.
     Invariant,
-    /// Monotone in the loop's index (`k`, `k ± c`, `c ± k`).
-    Monotone,
+    /// Monotone in the loop's index: the parts (itself among them) whose magnitude the
+    /// checks before the loop bound, and whether each depends on the index.
+    Monotone(Vec<(&'e Expr, bool)>),
 }
 
 /// The loop `for (; cond; step)` as a ranged loop: `cond` is `k < b` or `k <= b` for a
@@ -127,31 +127,61 @@ impl Loop {
         }
     }
 
-    /// How the array index `e` depends on the loop's index; None: in no way this module
-    /// checks ahead.
-    pub fn index(&self, e: &Expr, stable: &impl Fn(VarId) -> bool) -> Option<Index> {
+    /// How the index `e` depends on the loop's index; None: in no way this module checks
+    /// ahead.
+    pub fn index<'e>(&self, e: &'e Expr, stable: &impl Fn(VarId) -> bool) -> Option<Index<'e>> {
         if self.invariant(e, stable) {
             return Some(Index::Invariant);
         }
-        self.monotone(e).then_some(Index::Monotone)
+        let mut parts = Vec::new();
+        self.monotone(e, stable, &mut parts)
+            .then_some(Index::Monotone(parts))
     }
 
-    /// `k`, `k ± c`, `c ± k`, each maybe widened to a larger signed type.
-    fn monotone(&self, e: &Expr) -> bool {
-        let small = |x: &Expr| matches!(x.kind, ExprKind::IntConst(c) if c.abs() < MAX_OFFSET);
+    /// `k`, or a sum or difference of a monotone part and an invariant one, each maybe
+    /// widened to a larger signed type; `parts` gets the parts whose magnitude is checked.
+    fn monotone<'e>(
+        &self,
+        e: &'e Expr,
+        stable: &impl Fn(VarId) -> bool,
+        parts: &mut Vec<(&'e Expr, bool)>,
+    ) -> bool {
         if !signed(&e.ty) {
             return false;
         }
-        match &e.kind {
+        let found = match &e.kind {
             ExprKind::Var(v) => *v == self.index,
+            // As small as its operand.
             ExprKind::Convert(x) => {
-                signed(&x.ty) && width(&x.ty) <= width(&e.ty) && self.monotone(x)
+                return signed(&x.ty)
+                    && width(&x.ty) <= width(&e.ty)
+                    && self.monotone(x, stable, parts);
             }
             ExprKind::Binary(BinOp::Add | BinOp::Sub, x, y) => {
-                (self.monotone(x) && small(y)) || (small(x) && self.monotone(y))
+                let (m, i) = if self.invariant(y, stable) {
+                    (x, y)
+                } else {
+                    (y, x)
+                };
+                if !self.invariant(i, stable) || !self.monotone(m, stable, parts) {
+                    return false;
+                }
+                parts.push((&**i, false));
+                true
             }
             _ => false,
+        };
+        if found {
+            parts.push((e, true));
         }
+        found
+    }
+
+    /// Whether the pointer `e` does not change in the loop: a stable variable it does not
+    /// assign.
+    pub fn invariant_pointer(&self, e: &Expr, stable: &impl Fn(VarId) -> bool) -> bool {
+        matches!(e.ty, Type::Ptr(_))
+            && matches!(e.kind, ExprKind::Var(v) if stable(v) && !self.assigned.contains(&v))
     }
 }
 
