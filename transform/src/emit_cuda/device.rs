@@ -62,6 +62,8 @@ pub struct DeviceEmitter<'a, 's> {
     /// Those of them a kernel keeps in registers (`kernel_registers`): loaded in its
     /// prologue, and those it assigns of its private slots stored back at its end.
     registers: BTreeSet<VarId>,
+    /// The variables whose address the body being emitted takes (`addressed_vars`).
+    addressed: BTreeSet<VarId>,
     stored_back: Vec<VarId>,
     /// The kernel being emitted leaves early (`goto fk_exit`, to store its registers back).
     exits: bool,
@@ -153,6 +155,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             locals: BTreeSet::new(),
             homed: BTreeSet::new(),
             registers: BTreeSet::new(),
+            addressed: BTreeSet::new(),
             stored_back: Vec::new(),
             exits: false,
             body: Body::Device { func: None },
@@ -192,6 +195,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.switches = 0;
         self.logging = self.check_common && k.mode == Mode::Sync;
         self.logged = false;
+        self.addressed.clear();
+        for s in &k.body {
+            addressed_vars(s, &mut self.addressed);
+        }
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
         self.exits = false;
         let mut body = String::new();
@@ -310,6 +317,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.locals.clear();
         self.homed.clear();
         self.body = Body::Device { func: Some(func) };
+        self.addressed.clear();
+        for s in &f.body.stmts {
+            addressed_vars(s, &mut self.addressed);
+        }
         // A device function may run in either mode: `shfree` is taken as collective.
         self.sync = true;
         self.loops = 0;
@@ -628,6 +639,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         for s in &k.body {
             kernel_vars(s, &mut used, &mut assigned);
         }
+        // A register copy's address would not be the variable's.
+        let addressed = &self.addressed;
         if let Some(r) = ret.filter(|_| k.body.iter().any(returns)) {
             used.insert(r);
             assigned.insert(r);
@@ -636,7 +649,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let mut stored_back = Vec::new();
         for v in used {
             let var = self.program.var(v);
-            if !var.ty.is_scalar() || var.addr_taken {
+            if !var.ty.is_scalar() || var.addr_taken || addressed.contains(&v) {
                 continue;
             }
             match self.plan.storage.home(v) {
@@ -702,6 +715,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let var = self.program.var(v);
         var.ty.is_scalar()
             && !var.addr_taken
+            && !self.addressed.contains(&v)
             && (self.registers.contains(&v)
                 || matches!(self.home(v), None | Some(Home::Slot { .. })))
     }
@@ -1592,6 +1606,22 @@ fn kernel_vars(s: &Stmt, used: &mut BTreeSet<VarId>, assigned: &mut BTreeSet<Var
     }
     for c in children(s) {
         kernel_vars(c, used, assigned);
+    }
+}
+
+/// The variables whose address `s` takes (`&v`, `&v.f`, `&a[i]`, an array decaying): the
+/// front end's `addr_taken` does not see the addresses the transform takes itself (`%rmw =
+/// &i` for `i++` on a shared local), so a body's own are found here.
+fn addressed_vars(s: &Stmt, addressed: &mut BTreeSet<VarId>) {
+    for e in own_exprs(s) {
+        e.walk(&mut |x| {
+            if let ExprKind::AddrOf(place) | ExprKind::Decay(place) = &x.kind {
+                addressed.extend(crate::effects::root_var(place));
+            }
+        });
+    }
+    for c in children(s) {
+        addressed_vars(c, addressed);
     }
 }
 
