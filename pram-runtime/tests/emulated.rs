@@ -6,6 +6,10 @@
 //! generated kernels, the runtime library's split / loop / call / multiprefix kernels, the
 //! generated host program and the device schedule's persistent kernel without a GPU (the
 //! logic, not CUDA's memory model). Reported as ignored without g++.
+//!
+//! `FORKCC_EMU_CORPUS=DIR` adds the `.fork` files of DIR, each with its `//! run:` lines, as
+//! `forkgen --emit N --out DIR` writes them: random programs through the emitted CUDA, which
+//! forkgen's own runs (the simulator against the CPU executor) do not reach.
 
 mod common;
 
@@ -622,12 +626,17 @@ fn emulated_runs_agree(schedule: Schedule) {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut builds: Vec<Build> = Vec::new();
     let mut by_source: std::collections::HashMap<String, usize> = Default::default();
-    for case in common::cases(&[
+    let more = std::env::var("FORKCC_EMU_CORPUS").unwrap_or_default();
+    let mut dirs = vec![
         "classroom-examples",
         "tests/semantics",
         "tests/cpu_plan",
         "tests/random",
-    ]) {
+    ];
+    if !more.is_empty() {
+        dirs.push(&more);
+    }
+    for case in common::cases(&dirs) {
         if schedule == Schedule::Device && !case.device_schedule_agrees() {
             continue;
         }
