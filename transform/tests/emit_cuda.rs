@@ -79,4 +79,26 @@ fn ranged_loops_check_monotone_array_accesses_before_the_loop() {
         let expected = usize::from(body.contains("for (n = 0"));
         assert_eq!(loops, expected, "{body}\n{device}");
     }
+    // A condition that guards an access bounds the index from below where it holds (the
+    // checks before the loop start that access's range at the larger of `k` and 3), and
+    // where it does not hold, nothing.
+    for (body, guarded) in [
+        (
+            "    for (k = 0; k < n; k++) s += k >= 3 ? a[k - 3] : 0;",
+            true,
+        ),
+        ("    for (k = 0; k < n; k++) s += 3 <= k && a[k - 3];", true),
+        (
+            "    for (k = 0; k < n; k++) if (k < 3) s += a[8 - k]; else s += a[k - 3];",
+            true,
+        ),
+        ("    for (k = 0; k < n; k++) s += k < 3 ? a[k] : 0;", false),
+        ("    for (k = 0; k < n; k++) s += k >= n ? a[k] : 0;", true),
+        ("    for (k = 0; k < n; k++) s += k >= s ? a[k] : 0;", false),
+    ] {
+        let device = loop_with(body);
+        assert!(ranged(&device), "{body}\n{device}");
+        let bounded = device.contains(") > (3) ? (") || device.contains(") > (n_");
+        assert_eq!(bounded, guarded, "{body}\n{device}");
+    }
 }

@@ -118,6 +118,9 @@ struct RangeScope {
     flag: String,
     /// The checks of the accesses found so far.
     checks: Vec<String>,
+    /// The C of lower bounds on the index that hold where the code being emitted runs (the
+    /// conditions that guard it, `under`).
+    guards: Vec<String>,
     /// The body is being emitted a second time, for when the checks passed: its accesses
     /// that they cover run unchecked.
     ahead: bool,
@@ -432,10 +435,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             }
             StmtKind::If { cond, then, els } => {
                 let _ = writeln!(out, "{pad}if ({}) {{", self.truth_operand(cond)?);
-                self.stmt(then, depth + 1, out)?;
+                self.under(cond, true, |em| em.stmt(then, depth + 1, out))?;
                 if let Some(e) = els {
                     let _ = writeln!(out, "{pad}}} else {{");
-                    self.stmt(e, depth + 1, out)?;
+                    self.under(cond, false, |em| em.stmt(e, depth + 1, out))?;
                 }
                 let _ = writeln!(out, "{pad}}}");
             }
@@ -705,6 +708,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             last,
             flag: format!("fk_in{site}"),
             checks: Vec::new(),
+            guards: Vec::new(),
             ahead: false,
         }))
     }
@@ -750,19 +754,25 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         if r.ahead {
             return Ok(true);
         }
-        let (index_var, last) = (r.scope.index, r.last.clone());
+        let (index_var, last, guards) = (r.scope.index, r.last.clone(), r.guards.clone());
+        // The least value of the index where the access runs: at entry, or a guard's bound
+        // if that is larger (the index only grows).
+        let mut least = self.var(index_var);
+        for bound in guards {
+            least = format!("(({least}) > ({bound}) ? ({least}) : ({bound}))");
+        }
         let mut checks = Vec::new();
         let (mut first, mut last_offset) = (Vec::new(), Vec::new());
         for ((index, step), kind) in steps.iter().zip(kinds) {
-            let at_entry = self.expr(index)?;
+            let at_entry = self.at_index(index_var, &least, index)?;
             let mut at_end = at_entry.clone();
             if let Index::Monotone(parts) = kind {
-                at_end = self.at_last(index_var, &last, index)?;
+                at_end = self.at_index(index_var, &last, index)?;
                 for (part, moves) in parts {
-                    let entry = self.expr(part)?;
+                    let entry = self.at_index(index_var, &least, part)?;
                     checks.push(format!("fk_small((long long)({entry}))"));
                     if moves {
-                        let end = self.at_last(index_var, &last, part)?;
+                        let end = self.at_index(index_var, &last, part)?;
                         checks.push(format!("fk_small((long long)({end}))"));
                     }
                 }
@@ -791,12 +801,39 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         Ok(false)
     }
 
-    /// The C of `e` with the ranged loop's index `index` at its last value `last`.
-    fn at_last(&mut self, index: VarId, last: &str, e: &Expr) -> Result<String, EmitError> {
-        self.subst = Some((index, last.to_string()));
+    /// The C of `e` with the ranged loop's index `index` at the value `value` (C).
+    fn at_index(&mut self, index: VarId, value: &str, e: &Expr) -> Result<String, EmitError> {
+        self.subst = Some((index, value.to_string()));
         let text = self.expr(e);
         self.subst = None;
         text
+    }
+
+    /// `emit` for code that runs only where `cond` is `holds`: in a ranged loop, a lower
+    /// bound that it puts on the index narrows the range `check_ahead` checks for the
+    /// accesses `emit` meets (Hillis–Steele's `i >= d ? a[i - d] + a[i] : a[i]`).
+    fn under<T>(
+        &mut self,
+        cond: &Expr,
+        holds: bool,
+        emit: impl FnOnce(&mut Self) -> Result<T, EmitError>,
+    ) -> Result<T, EmitError> {
+        let bound = self
+            .range
+            .as_ref()
+            .and_then(|r| r.scope.lower_bound(cond, holds, &|v| self.stable(v)));
+        let Some(bound) = bound else {
+            return emit(self);
+        };
+        let bound = self.expr(bound)?;
+        if let Some(r) = &mut self.range {
+            r.guards.push(bound);
+        }
+        let emitted = emit(self);
+        if let Some(r) = &mut self.range {
+            r.guards.pop();
+        }
+        emitted
     }
 
     fn error(&self, s: &Stmt, message: &str) -> EmitError {
@@ -1090,17 +1127,21 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 self.expr(a)?,
                 self.expr(b)?
             ),
-            ExprKind::LogAnd(a, b) => {
-                format!("({} && {})", self.truth_operand(a)?, self.truth_operand(b)?)
-            }
-            ExprKind::LogOr(a, b) => {
-                format!("({} || {})", self.truth_operand(a)?, self.truth_operand(b)?)
-            }
+            ExprKind::LogAnd(a, b) => format!(
+                "({} && {})",
+                self.truth_operand(a)?,
+                self.under(a, true, |em| em.truth_operand(b))?
+            ),
+            ExprKind::LogOr(a, b) => format!(
+                "({} || {})",
+                self.truth_operand(a)?,
+                self.under(a, false, |em| em.truth_operand(b))?
+            ),
             ExprKind::Cond(c, a, b) => format!(
                 "({} ? {} : {})",
                 self.truth_operand(c)?,
-                self.expr(a)?,
-                self.expr(b)?
+                self.under(c, true, |em| em.expr(a))?,
+                self.under(c, false, |em| em.expr(b))?
             ),
             ExprKind::Assign { place, value } => {
                 // Inner assignments that compute their place first use the next temporary.

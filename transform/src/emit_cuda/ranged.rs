@@ -177,6 +177,29 @@ impl Loop {
         found
     }
 
+    /// A lower bound on the loop's index in code that runs only where `cond` is `holds`:
+    /// `b` of `k >= b`, `k > b`, `b <= k` or `b < k` (holds), or of `k < b`, `k <= b`,
+    /// `b > k` or `b >= k` (does not hold), for a `b` of the index's type that does not
+    /// change in the loop (`k > b` bounds `k` by `b` as well: looser, never wrong).
+    pub fn lower_bound<'e>(
+        &self,
+        cond: &'e Expr,
+        holds: bool,
+        stable: &impl Fn(VarId) -> bool,
+    ) -> Option<&'e Expr> {
+        let ExprKind::Binary(op, x, y) = &cond.kind else {
+            return None;
+        };
+        let index_left = match (op, holds) {
+            (BinOp::Ge | BinOp::Gt, true) | (BinOp::Lt | BinOp::Le, false) => true,
+            (BinOp::Le | BinOp::Lt, true) | (BinOp::Gt | BinOp::Ge, false) => false,
+            _ => return None,
+        };
+        let (index, bound) = if index_left { (x, y) } else { (y, x) };
+        (is_var(index, self.index) && bound.ty == index.ty && self.invariant(bound, stable))
+            .then_some(&**bound)
+    }
+
     /// Whether the pointer `e` does not change in the loop: a stable variable it does not
     /// assign.
     pub fn invariant_pointer(&self, e: &Expr, stable: &impl Fn(VarId) -> bool) -> bool {
