@@ -62,6 +62,8 @@ struct FkThread {
                         // (the high 32 bits; the emitted kernel sets it) and the iterations
                         // of loops inside it begun (fk_spin); in lockstep a later statement,
                         // and a later iteration of one, is a later step (fk_fault_precedes)
+    int logged;         // --crcw common: the writes logged in this step, -1 when the step logs
+                        // none (set by fk_log_begin, in the kernels that log: FK_W)
 #ifdef FK_SCHEDULE_DEVICE
     int sp;             // the processor's frame height: its output order key (fk_schedule.cuh)
     int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a
@@ -340,14 +342,31 @@ __device__ fk_u64 fk_step_tag(const FkThread *th);
 __device__ fk_u64 fk_step_tag(const FkThread *th) { return ((fk_u64)th->launch << 32) | th->sub; }
 #endif
 
-// A kernel that logs starts the processor's log (kept as it is after a fault, for the report).
-__device__ void fk_log_begin(const FkThread *th) {
+// A kernel that logs starts the processor's log (kept as it is after a fault, for the report:
+// a step that begins after one logs nothing). The count of its entries stays in the thread
+// (th->logged) as well, so that a write does not read it back from memory. A fault raised
+// while the step runs is no reason to stop its log: the conflicts the report names are of a
+// step whose writers have all ended it (the check runs after the group's barrier), and this
+// step's entries carry this step's tag.
+__device__ void fk_log_begin(FkThread *th) {
+    th->logged = -1;
     if (!fk_common.writes || fk_faulted()) return;
+    th->logged = 0;
     fk_common.count[th->proc] = 0;
     fk_common.tag[th->proc] = fk_step_tag(th);
 }
 
+// The `size` bytes at `a` as the low bytes of a word (little-endian): one load where the cell
+// is aligned to its size, as scalar cells are (a struct of 8 bytes may be aligned to 4).
 __device__ fk_u64 fk_bits(const void *a, int size) {
+    if (((fk_u64)a & (fk_u64)(size - 1)) == 0) {
+        switch (size) {
+        case 1: return *(const unsigned char *)a;
+        case 2: return *(const unsigned short *)a;
+        case 4: return *(const unsigned *)a;
+        case 8: return *(const fk_u64 *)a;
+        }
+    }
     fk_u64 b = 0;
     for (int i = 0; i < size; i++) ((char *)&b)[i] = ((const char *)a)[i];
     return b;
@@ -373,20 +392,20 @@ __device__ inline bool fk_in(const char *a, FkRange r) { return a >= r.lo && a <
 // `cell op= v`, logged when the cell is shared memory. The log holds the value this
 // processor wrote: read back, the cell may already hold another writer's value.
 template <int OP, class T, class V>
-__device__ T &fk_w(T &cell, V v, int site, const FkThread *th) {
+__device__ T &fk_w(T &cell, V v, int site, FkThread *th) {
     T value = fk_op<OP>(cell, v);
     cell = value;
     const char *a = (const char *)&cell;
-    if (sizeof(T) > 8 || !fk_common.writes || fk_faulted()) return cell;
+    int n = th->logged;
+    if (sizeof(T) > 8 || n < 0 || n >= FK_WRITES) return cell;
     bool shared = fk_in(a, fk_common.globals) || fk_in(a, fk_common.frames) || fk_in(a, fk_common.heap);
-    int n = fk_common.count[th->proc];
-    if (!shared || n >= FK_WRITES) return cell;
+    if (!shared) return cell;
     FkWrite *w = fk_common.writes + (fk_u64)th->proc * FK_WRITES + n;
     w->addr = (fk_u64)a;
     w->bits = fk_bits(&value, sizeof(T));
     w->size = sizeof(T);
     w->site = site;
-    fk_common.count[th->proc] = n + 1;
+    fk_common.count[th->proc] = th->logged = n + 1;
     return cell;
 }
 
