@@ -250,13 +250,19 @@ __device__ __forceinline__ bool fk_offsets_in(fk_i64 at_entry, fk_i64 at_end, fk
            at_end + bytes <= object_bytes;
 }
 __device__ bool fk_pointer_range_in(const void *p, fk_i64 at_entry, fk_i64 at_end, fk_u64 bytes,
-                                    int group) {
+                                    FkThread *th) {
 #if FK_CHECKS
-    FkSeen seen = fk_seen_of(p, group);
+    // The thread's last lasting object first (a `seq_quicksort` call's loop, like its `swap`s,
+    // is in the array the calls before looked up).
+    FkSeen seen = th->seen;
+    if (seen.heap || !fk_seen_holds(seen, p, 0, 0)) {
+        seen = fk_seen_of(p, th->group);
+        if (seen.lasting) th->seen = seen;
+    }
     return seen.size != 0 && !seen.heap && fk_seen_holds(seen, p, at_entry, bytes) &&
            fk_seen_holds(seen, p, at_end, bytes);
 #else
-    return (void)p, (void)at_entry, (void)at_end, (void)bytes, (void)group, true;
+    return (void)p, (void)at_entry, (void)at_end, (void)bytes, (void)th, true;
 #endif
 }
 

@@ -80,8 +80,8 @@ fn ranged_loops_check_monotone_array_accesses_before_the_loop() {
         assert_eq!(loops, expected, "{body}\n{device}");
     }
     // A condition that guards an access bounds the index from below where it holds (the
-    // checks before the loop start that access's range at the larger of `k` and 3), and
-    // where it does not hold, nothing.
+    // checks before the loop start that access's range at the larger of `k` and 3: `k > 2`
+    // bounds it by 3), and where it does not hold, nothing.
     for (body, guarded) in [
         (
             "    for (k = 0; k < n; k++) s += k >= 3 ? a[k - 3] : 0;",
@@ -90,6 +90,14 @@ fn ranged_loops_check_monotone_array_accesses_before_the_loop() {
         ("    for (k = 0; k < n; k++) s += 3 <= k && a[k - 3];", true),
         (
             "    for (k = 0; k < n; k++) if (k < 3) s += a[8 - k]; else s += a[k - 3];",
+            true,
+        ),
+        (
+            "    for (k = 0; k < n; k++) s += k > 2 ? a[k - 3] : 0;",
+            true,
+        ),
+        (
+            "    for (k = 0; k < n; k++) s += k <= 2 ? 0 : a[k - 3];",
             true,
         ),
         ("    for (k = 0; k < n; k++) s += k < 3 ? a[k] : 0;", false),

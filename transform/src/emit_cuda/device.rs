@@ -538,6 +538,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     out,
                     "{pad}if ({flag}) {{ // every iteration's accesses lie in their objects"
                 );
+                // Unrolled, the copy's loads of several iterations are in flight at once.
+                // Left to itself, ptxas 13.0 unrolled matmul's product by 4 or by 8 as the
+                // kernel around it changed: 6.6 or 4.1 ms on the H200 (docs/performance.md).
+                let _ = writeln!(out, "{inner_pad}#pragma unroll 8");
                 emit_loop(out, &inner_pad, &indent(&fast));
                 let _ = writeln!(out, "{pad}}} else {{");
                 emit_loop(out, &inner_pad, &indent(&inner));
@@ -786,7 +790,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 format!("fk_offsets_in({first}, {last_offset}, {size}, {object_bytes})")
             }
             Ahead::Pointer(base) => format!(
-                "fk_pointer_range_in({}, {first}, {last_offset}, {size}, th->group)",
+                "fk_pointer_range_in({}, {first}, {last_offset}, {size}, th)",
                 self.expr(base)?
             ),
         });
@@ -822,10 +826,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             .range
             .as_ref()
             .and_then(|r| r.scope.lower_bound(cond, holds, &|v| self.stable(v)));
-        let Some(bound) = bound else {
-            return emit(self);
+        let bound = match bound {
+            None => return emit(self),
+            Some(ranged::Bound::Const(b, ty)) => int_literal(self.program, b, ty),
+            Some(ranged::Bound::Expr(e)) => self.expr(e)?,
         };
-        let bound = self.expr(bound)?;
         if let Some(r) = &mut self.range {
             r.guards.push(bound);
         }

@@ -8,7 +8,7 @@
 //! or do not change in the loop, lies, in every iteration, between where it lies at the two
 //! ends: checking the two ends before the loop checks every iteration's access (docs/
 //! gpu-faults.md, "Ranged loops"). Where a condition `k >= e` guards the access, the first
-//! end is at the larger of `k`'s first value and `e` (`lower_bound`). C's integers wrap; the checks before the loop also keep
+//! end is at the larger of `k`'s first value and `e` (`Loop::lower_bound`). C's integers wrap; the checks before the loop also keep
 //! every such index and each of its parts under 2^30 in magnitude at both ends
 //! (`fk_small`), so no part wraps anywhere in between, and the object under 1 GiB, so no
 //! offset does.
@@ -32,6 +32,13 @@ pub struct Range<'e> {
     pub bound: &'e Expr,
     pub inclusive: bool,
     pub stride: Option<&'e Expr>,
+}
+
+/// A lower bound on the loop's index (`Loop::lower_bound`).
+pub enum Bound<'e> {
+    /// A constant of the index's type.
+    Const(i64, &'e Type),
+    Expr(&'e Expr),
 }
 
 /// How an index of an access depends on the loop's index.
@@ -181,24 +188,36 @@ impl Loop {
     /// A lower bound on the loop's index in code that runs only where `cond` is `holds`:
     /// `b` of `k >= b`, `k > b`, `b <= k` or `b < k` (holds), or of `k < b`, `k <= b`,
     /// `b > k` or `b >= k` (does not hold), for a `b` of the index's type that does not
-    /// change in the loop (`k > b` bounds `k` by `b` as well: looser, never wrong).
+    /// change in the loop. For a strict one (`k > b`, and `k <= b` not holding) `k` is at
+    /// least `b + 1`: with a constant `b` below the type's largest value that is the bound,
+    /// otherwise `b` itself (looser, never wrong, and `b + 1` cannot wrap).
     pub fn lower_bound<'e>(
         &self,
         cond: &'e Expr,
         holds: bool,
         stable: &impl Fn(VarId) -> bool,
-    ) -> Option<&'e Expr> {
+    ) -> Option<Bound<'e>> {
         let ExprKind::Binary(op, x, y) = &cond.kind else {
             return None;
         };
-        let index_left = match (op, holds) {
-            (BinOp::Ge | BinOp::Gt, true) | (BinOp::Lt | BinOp::Le, false) => true,
-            (BinOp::Le | BinOp::Lt, true) | (BinOp::Gt | BinOp::Ge, false) => false,
+        let (index_left, strict) = match (op, holds) {
+            (BinOp::Ge, true) | (BinOp::Lt, false) => (true, false),
+            (BinOp::Gt, true) | (BinOp::Le, false) => (true, true),
+            (BinOp::Le, true) | (BinOp::Gt, false) => (false, false),
+            (BinOp::Lt, true) | (BinOp::Ge, false) => (false, true),
             _ => return None,
         };
         let (index, bound) = if index_left { (x, y) } else { (y, x) };
-        (is_var(index, self.index) && bound.ty == index.ty && self.invariant(bound, stable))
-            .then_some(&**bound)
+        if !is_var(index, self.index) || bound.ty != index.ty || !self.invariant(bound, stable) {
+            return None;
+        }
+        Some(match bound.kind {
+            ExprKind::IntConst(b) if strict && b < max_of(&bound.ty) => {
+                Bound::Const(b + 1, &bound.ty)
+            }
+            ExprKind::IntConst(b) => Bound::Const(b, &bound.ty),
+            _ => Bound::Expr(bound),
+        })
     }
 
     /// Whether the pointer `e` does not change in the loop: a stable variable it does not
@@ -215,6 +234,11 @@ fn is_var(e: &Expr, v: VarId) -> bool {
 
 fn signed(ty: &Type) -> bool {
     matches!(ty, Type::Int(k) if k.signed())
+}
+
+/// The largest value of a signed integer type.
+fn max_of(ty: &Type) -> i64 {
+    i64::MAX >> (64 - 8 * width(ty).clamp(1, 8))
 }
 
 fn width(ty: &Type) -> u64 {
