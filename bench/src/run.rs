@@ -20,8 +20,8 @@ pub enum Backend {
     Gpu,
     /// The same under the device-resident schedule (one persistent launch).
     GpuDevice,
-    /// `gpu` and `gpu-device` without the memory and arithmetic checks (`--unchecked`): the
-    /// checks' cost is the ratio of the two.
+    /// `gpu` and `gpu-device` without the memory and arithmetic checks and the `--crcw
+    /// common` check (`--unchecked`): the checks' cost is the ratio of the two.
     GpuUnchecked,
     GpuDeviceUnchecked,
     /// The reference PRAM simulator.
@@ -322,10 +322,12 @@ fn compile_for_gpu(
 ) -> Result<(Plan, Emitted), String> {
     let plan = transform::transform(&checked.program)
         .map_err(|d| diag::render(&checked.sources, &d, false))?;
+    // The checked rows run what `forkcc run --backend gpu` runs by default: the memory and
+    // arithmetic checks and the `--crcw common` check; `--unchecked` drops both.
     let options = emit_cuda::EmitOptions {
         checks,
+        check_common: checks,
         schedule,
-        ..Default::default()
     };
     let emitted = emit_cuda::emit_with(&plan, &checked.sources, options)
         .map_err(|e| diag::render(&checked.sources, &[e.to_diagnostic()], false))?;
