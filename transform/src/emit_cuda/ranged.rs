@@ -8,10 +8,10 @@
 //! or do not change in the loop, lies, in every iteration, between where it lies at the two
 //! ends: checking the two ends before the loop checks every iteration's access (docs/
 //! gpu-faults.md, "Ranged loops"). Where a condition `k >= e` guards the access, the first
-//! end is at the larger of `k`'s first value and `e` (`Loop::lower_bound`). C's integers wrap; the checks before the loop also keep
-//! every such index and each of its parts under 2^30 in magnitude at both ends
-//! (`fk_small`), so no part wraps anywhere in between, and the object under 1 GiB, so no
-//! offset does.
+//! end is at the larger of `k`'s first value and `e` (`Loop::lower_bound`). C's integers
+//! wrap; the checks before the loop also keep every such index and each of its parts under
+//! 2^30 in magnitude at both ends (`fk_small`), so no part wraps anywhere in between, and
+//! the object under 1 GiB, so no offset does.
 
 use fork_frontend::hir::{BinOp, CompoundOp, Expr, ExprKind, Type, UnOp, VarId};
 use std::collections::BTreeSet;
