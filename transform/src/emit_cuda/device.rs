@@ -198,10 +198,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.switches = 0;
         self.logging = self.check_common && k.mode == Mode::Sync;
         self.logged = false;
-        self.addressed.clear();
-        for s in &k.body {
-            addressed_vars(s, &mut self.addressed);
-        }
+        self.addressed = addressed_vars(&k.body);
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
         self.exits = false;
         let mut body = String::new();
@@ -320,10 +317,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.locals.clear();
         self.homed.clear();
         self.body = Body::Device { func: Some(func) };
-        self.addressed.clear();
-        for s in &f.body.stmts {
-            addressed_vars(s, &mut self.addressed);
-        }
+        self.addressed = addressed_vars(&f.body.stmts);
         // A device function may run in either mode: `shfree` is taken as collective.
         self.sync = true;
         self.loops = 0;
@@ -646,8 +640,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         for s in &k.body {
             kernel_vars(s, &mut used, &mut assigned);
         }
-        // A register copy's address would not be the variable's.
-        let addressed = &self.addressed;
         if let Some(r) = ret.filter(|_| k.body.iter().any(returns)) {
             used.insert(r);
             assigned.insert(r);
@@ -656,7 +648,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let mut stored_back = Vec::new();
         for v in used {
             let var = self.program.var(v);
-            if !var.ty.is_scalar() || var.addr_taken || addressed.contains(&v) {
+            // A register copy's address would not be the variable's.
+            if !var.ty.is_scalar() || self.address_taken(v) {
                 continue;
             }
             match self.plan.storage.home(v) {
@@ -717,13 +710,18 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }))
     }
 
+    /// Whether `v`'s address is taken: by the program (the front end's `addr_taken`), or by
+    /// the body being emitted (the transform's temporaries, `%rmw = &i`, which the front end
+    /// never saw).
+    fn address_taken(&self, v: VarId) -> bool {
+        self.program.var(v).addr_taken || self.addressed.contains(&v)
+    }
+
     /// Whether only an assignment that names `v` changes it: a private scalar whose address
     /// is never taken (a C local, a private slot, a variable the kernel keeps in a register).
     fn stable(&self, v: VarId) -> bool {
-        let var = self.program.var(v);
-        var.ty.is_scalar()
-            && !var.addr_taken
-            && !self.addressed.contains(&v)
+        self.program.var(v).ty.is_scalar()
+            && !self.address_taken(v)
             && (self.registers.contains(&v)
                 || matches!(self.home(v), None | Some(Home::Slot { .. })))
     }
@@ -1655,20 +1653,25 @@ fn kernel_vars(s: &Stmt, used: &mut BTreeSet<VarId>, assigned: &mut BTreeSet<Var
     }
 }
 
-/// The variables whose address `s` takes (`&v`, `&v.f`, `&a[i]`, an array decaying): the
+/// The variables whose address `body` takes (`&v`, `&v.f`, `&a[i]`, an array decaying): the
 /// front end's `addr_taken` does not see the addresses the transform takes itself (`%rmw =
 /// &i` for `i++` on a shared local), so a body's own are found here.
-fn addressed_vars(s: &Stmt, addressed: &mut BTreeSet<VarId>) {
-    for e in own_exprs(s) {
-        e.walk(&mut |x| {
-            if let ExprKind::AddrOf(place) | ExprKind::Decay(place) = &x.kind {
-                addressed.extend(crate::effects::root_var(place));
-            }
-        });
+fn addressed_vars(body: &[Stmt]) -> BTreeSet<VarId> {
+    fn walk(s: &Stmt, addressed: &mut BTreeSet<VarId>) {
+        for e in own_exprs(s) {
+            e.walk(&mut |x| {
+                if let ExprKind::AddrOf(place) | ExprKind::Decay(place) = &x.kind {
+                    addressed.extend(crate::effects::root_var(place));
+                }
+            });
+        }
+        for c in children(s) {
+            walk(c, addressed);
+        }
     }
-    for c in children(s) {
-        addressed_vars(c, addressed);
-    }
+    let mut addressed = BTreeSet::new();
+    body.iter().for_each(|s| walk(s, &mut addressed));
+    addressed
 }
 
 /// Whether `s` contains a loop.
