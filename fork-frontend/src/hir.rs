@@ -79,6 +79,11 @@ impl IntKind {
             IntKind::I8 | IntKind::I16 | IntKind::I32 | IntKind::I64
         )
     }
+
+    /// The largest value of the signed type of this width.
+    pub fn signed_max(self) -> i64 {
+        i64::MAX >> (64 - 8 * self.bytes())
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -212,7 +212,9 @@ impl Loop {
             return None;
         }
         Some(match bound.kind {
-            ExprKind::IntConst(b) if strict && b < max_of(&bound.ty) => {
+            ExprKind::IntConst(b)
+                if strict && matches!(bound.ty, Type::Int(k) if b < k.signed_max()) =>
+            {
                 Bound::Const(b + 1, &bound.ty)
             }
             ExprKind::IntConst(b) => Bound::Const(b, &bound.ty),
@@ -234,11 +236,6 @@ fn is_var(e: &Expr, v: VarId) -> bool {
 
 fn signed(ty: &Type) -> bool {
     matches!(ty, Type::Int(k) if k.signed())
-}
-
-/// The largest value of a signed integer type.
-fn max_of(ty: &Type) -> i64 {
-    i64::MAX >> (64 - 8 * width(ty).clamp(1, 8))
 }
 
 fn width(ty: &Type) -> u64 {

@@ -595,7 +595,7 @@ fn run_time_test(start: Option<&Expr>, stride: Option<&Expr>, bound: &Expr, span
     let Type::Int(k) = w else {
         unreachable!("a strided loop's arithmetic is of a signed integer type (`Cyclic`)")
     };
-    let max = (1i64 << (8 * k.bytes() - 1)).wrapping_sub(1);
+    let max = k.signed_max();
     let bin = |op, a: Expr, b: Expr, ty: &Type| {
         mk(
             ExprKind::Binary(op, Box::new(a), Box::new(b)),
