@@ -307,6 +307,13 @@ pub struct Kernel {
     /// with the loop's bound: it is launched over the group's threads on every SM, never in
     /// a block region, which runs on one (`regions`).
     pub spread: bool,
+    /// The loops of its body (by span) that are in it whole because their iterations may run
+    /// in any order (`rules::loops::order_free`): every store of one stores the same constant
+    /// or a cell of its counter that belongs to one iteration of one member, and no other
+    /// statement of a synchronous kernel writes what it writes (a kernel ends before one
+    /// would, `Builder::append`). So two members' stores there never conflict under `--crcw
+    /// common`, and the check logs none of them.
+    pub order_free: Vec<Span>,
 }
 
 /// Why the transform cut after a kernel.

@@ -93,12 +93,21 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
     match op {
         HostOp::Launch(k) => {
             let k = plan.kernel(*k);
-            let spread = if k.spread {
-                " (spread: a cyclic loop)"
-            } else {
-                ""
+            let notes: Vec<&str> = [
+                (k.spread, "spread: a cyclic loop"),
+                (
+                    !k.order_free.is_empty(),
+                    "order-free: its stores never conflict",
+                ),
+            ]
+            .into_iter()
+            .filter_map(|(holds, note)| holds.then_some(note))
+            .collect();
+            let notes = match notes.is_empty() {
+                true => String::new(),
+                false => format!(" ({})", notes.join("; ")),
             };
-            let _ = writeln!(out, "{ind}launch {}{spread}", k.name);
+            let _ = writeln!(out, "{ind}launch {}{notes}", k.name);
         }
         HostOp::Split(split) => {
             match &split.kind {

@@ -9,12 +9,15 @@
 //! function's frame; and the host program is well nested on every path: each jump lands
 //! inside its function, each split arm ends with `SubgroupEnd` (and does not run into the next
 //! arm), each loop's instructions come
-//! in order, and every path reaches `Ret` with no group operation left open.
+//! in order, and every path reaches `Ret` with no group operation left open; each loop a
+//! kernel calls order-free is a loop of its synchronous body.
 
 use crate::host_program::{HostProgram, Instr};
-use crate::plan::{Call, Home, HostFnId, Multiprefix, Plan, SplitKind};
+use crate::plan::{Call, Home, HostFnId, Kernel, Multiprefix, Plan, SplitKind};
 use fork_frontend::diag::Code;
-use fork_frontend::hir::VarId;
+use fork_frontend::hir::{Mode, Stmt, StmtKind, VarId};
+use fork_frontend::source::Span;
+use fork_frontend::sync_calls::children;
 
 pub const E0590: Code = Code {
     id: "E0590",
@@ -47,9 +50,30 @@ pub fn validate(plan: &Plan) -> Result<(), Invalid> {
             has_home(plan, ret)?;
         }
     }
+    for k in &plan.kernels {
+        order_free_loops(k).map_err(|e| Invalid(format!("kernel `{}`: {}", k.name, e.0)))?;
+    }
     for fi in 0..host.entries.len() {
         host.nesting(HostFnId(fi as u32))
             .map_err(|e| Invalid(format!("host function `{}`: {e}", plan.functions[fi].name)))?;
+    }
+    Ok(())
+}
+
+/// `Kernel::order_free` names loops of a synchronous body: the `--crcw common` check leaves
+/// their stores unlogged.
+fn order_free_loops(k: &Kernel) -> Result<(), Invalid> {
+    fn holds_loop(s: &Stmt, span: Span) -> bool {
+        matches!(s.kind, StmtKind::Loop { .. }) && s.span == span
+            || children(s).into_iter().any(|c| holds_loop(c, span))
+    }
+    for &span in &k.order_free {
+        if k.mode != Mode::Sync || !k.body.iter().any(|s| holds_loop(s, span)) {
+            return Err(Invalid(format!(
+                "an order-free loop at bytes {}..{} is not a loop of its synchronous body",
+                span.lo, span.hi
+            )));
+        }
     }
     Ok(())
 }

@@ -103,6 +103,8 @@ pub struct DeviceEmitter<'a, 's> {
     logging: bool,
     /// ... and has logged one.
     logged: bool,
+    /// The kernel's loops whose stores never conflict (`Kernel::order_free`): not logged.
+    order_free: Vec<Span>,
     /// The kernels that log writes (checked after each run).
     pub common_kernels: BTreeSet<String>,
 }
@@ -177,6 +179,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             sync: true,
             check_common: false,
             logging: false,
+            order_free: Vec::new(),
             logged: false,
             common_kernels: BTreeSet::new(),
         }
@@ -198,6 +201,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.switches = 0;
         self.logging = self.check_common && k.mode == Mode::Sync;
         self.logged = false;
+        self.order_free.clone_from(&k.order_free);
         self.addressed = addressed_vars(&k.body);
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
         self.exits = false;
@@ -444,6 +448,14 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             } => {
                 // The condition and the step run in every iteration too (`self.loops`).
                 self.loops += 1;
+                let logging = self.logging;
+                if logging && self.order_free.contains(&s.span) {
+                    let _ = writeln!(
+                        out,
+                        "{pad}// order-free: no two members' stores conflict (--crcw common: not logged)"
+                    );
+                    self.logging = false;
+                }
                 let cond_code = match cond {
                     Some(c) => self.truth_operand(c)?,
                     None => "1".into(),
@@ -472,6 +484,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     unchecked = Some(emitted.map(|()| fast));
                 }
                 let range = self.range.take();
+                self.logging = logging;
                 checked?;
                 let unchecked = unchecked.transpose()?;
                 self.loops -= 1;

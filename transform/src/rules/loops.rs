@@ -451,7 +451,8 @@ impl Builder<'_> {
     /// A cyclic loop's kernel statement: its work per member grows with the loop's bound, so
     /// its kernel ends after it and is spread over every SM (`Kernel::spread`).
     fn spread_statement(&mut self, s: Stmt, mode: Mode, ops: &mut Vec<HostOp>) {
-        self.kernel_statement(s, mode, ops);
+        self.kernel_statement(s.clone(), mode, ops);
+        self.appended_order_free(&s);
         if let Some(k) = &mut self.open {
             k.spread = true;
         }
@@ -490,6 +491,8 @@ impl Builder<'_> {
         };
         let mut arm = Vec::new();
         self.append(in_kernel, Mode::Sync, &mut arm);
+        // Both callers put a loop here only where no cut is needed inside it.
+        self.appended_order_free(s);
         self.close(&mut arm, CutReason::BlockEnd);
         ops.push(HostOp::Split(Split {
             kind: SplitKind::If {

@@ -64,6 +64,8 @@ struct OpenKernel {
     span: Span,
     /// Holds a cyclic loop (`Kernel::spread`).
     spread: bool,
+    /// `Kernel::order_free`.
+    order_free: Vec<Span>,
 }
 
 /// Builds the kernels and host graphs of a whole program.
@@ -344,8 +346,20 @@ impl<'s> Builder<'s> {
                     span: stmt.span,
                     body: vec![stmt],
                     spread: false,
+                    order_free: Vec::new(),
                 })
             }
+        }
+    }
+
+    /// The loop `s`, just appended to the open kernel whole because it is order-free
+    /// (`order_free`), is recorded in it when it writes shared memory (`Kernel::order_free`).
+    pub(crate) fn appended_order_free(&mut self, s: &Stmt) {
+        if !self.effects(s).writes_shared() {
+            return;
+        }
+        if let Some(k) = &mut self.open {
+            k.order_free.push(s.span);
         }
     }
 
@@ -362,6 +376,7 @@ impl<'s> Builder<'s> {
                 span: k.span,
                 ends,
                 spread: k.spread,
+                order_free: k.order_free,
             });
             ops.push(HostOp::Launch(id));
         }
@@ -385,7 +400,13 @@ impl<'s> Builder<'s> {
             _ => {}
         }
         if self.fits_kernel(s, &self.effects(s), mode) {
-            return self.kernel_statement(s.clone(), mode, ops);
+            self.kernel_statement(s.clone(), mode, ops);
+            // In a synchronous region a loop that writes shared memory fits only if it is
+            // order-free (`cut_inside`).
+            if mode == Mode::Sync && matches!(s.kind, StmtKind::Loop { .. }) {
+                self.appended_order_free(s);
+            }
+            return;
         }
         match &s.kind {
             StmtKind::Block(b) => self.block(&b.stmts, mode, ops),
