@@ -607,11 +607,16 @@ template <class Team> __device__ __noinline__ void fk_combine_multiprefix(Team t
     if (held && t.lane == 0) *(int *)held = value;
 }
 
-// --crcw common, the leader action of a kernel's end, before the step is over: each member's
-// writes of the step are checked (fk_common_check), the members spread over the team's lanes;
-// of several faults the record keeps the lowest processor's. A fault's order key is the
-// step's: the members of g share their frames' path, and each stored its frame height on
-// arriving (fk_arrive), so member 0's state gives it.
+// --crcw common at a kernel's end. A group of up to FK_CHECK_LEADER_MAX members checks in the
+// leader action, before the step is over; the members of a larger group check their own
+// writes between the step's barrier and a second one (fk_s_end_of_kernel): one warp checking
+// 65,536 members took 19 ms a step (docs/device-schedule.md), a second barrier costs a few µs.
+#define FK_CHECK_LEADER_MAX 32
+
+// The leader action: each member's writes of the step are checked (fk_common_check), the
+// members spread over the team's lanes; of several faults the record keeps the lowest
+// processor's. A fault's order key is the step's: the members of g share their frames' path,
+// and each stored its frame height on arriving (fk_arrive), so member 0's state gives it.
 template <class Team> __device__ void fk_s_common_check(const Team &t, int g) {
     if (!fk_common.writes) return;
     const FkSlot *sl = fk_scratch(g, 0, 0);
@@ -823,14 +828,34 @@ __device__ void fk_region_end(const FkRegion &r) {
     if (fk_team_tid() == 0) fk_d.sync[r.group].step += r.sub;
 }
 
+// --crcw common, a member of a group larger than FK_CHECK_LEADER_MAX after the step's barrier:
+// its own writes of the step are checked. Every writer of the step has ended it, and none
+// goes on before the group's second barrier. The release moved the group's step past the
+// one checked, so the thread's `sub` counts one back (fk_th_step): the step's tag and, for a
+// fault, its order key. Cold: not inlined, and the state by value (fk_drains).
+__device__ __noinline__ void fk_s_check_own_writes(int p, FkProc s) {
+    FkThread th;
+    fk_s_thread(&th, p, &s, true);
+    th.sub = ~0u;
+    fk_common_check(th, fk_step_tag(&th));
+}
+
 // Launch: the kernel's body ran for the processor (the emitted code calls it); the group's
-// barrier ends the step (`check`: with the --crcw common check of the kernel's writes).
+// barrier ends the step (`check`: with the --crcw common check of the kernel's writes, a
+// leader action or, in a larger group, each member's own between two barriers).
 __device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int check) {
+    int g = s->group;
+    bool own = check && fk_common.writes && fk_m.groups[g].size > FK_CHECK_LEADER_MAX;
     if (s->phase == 0) {
         s->phase = 1;
-        int g = s->group;
-        if (check) fk_my_slot(s)->proc = p;
-        if (fk_arrive(p, s, g, FkAction{check ? FK_ACT_COMMON_CHECK : FK_ACT_NONE})) return true;
+        bool leader = check && !own;
+        if (leader) fk_my_slot(s)->proc = p;
+        if (fk_arrive(p, s, g, FkAction{leader ? FK_ACT_COMMON_CHECK : FK_ACT_NONE})) return true;
+    }
+    if (s->phase == 1 && own) {
+        s->phase = 2;
+        fk_s_check_own_writes(p, *s);
+        if (fk_barrier(p, s, g)) return true;
     }
     s->phase = 0;
     s->pc = next;
