@@ -1465,8 +1465,7 @@ __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar p
     fk_team_sync();
 }
 
-#ifndef FK_SCHEDULE_DEVICE
-// ---- grid regions (host schedule) ----
+// ---- grid regions ----
 // A grid region (transform::regions, RegionKind::Grid) is one cooperative launch over every
 // SM: thread t runs members t, t + T, ... of the region's group through its kernels, shared
 // branches and loops. Every member runs them alike (no member leaves a kernel early, no loop
@@ -1483,12 +1482,29 @@ __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar p
 // region ends with one. Kernels run on after a fault meanwhile; a later fault orders after
 // the first and is dropped.
 
+//
+// Under the device schedule a grid region is a task of every block's team (fk_schedule.cuh,
+// fk_run_grid_task) for a group of every processor of the run, which no other group then
+// runs beside: the threads are the teams' (a block's barrier is its team's), and the same
+// code runs.
+#ifdef FK_SCHEDULE_DEVICE
+#define FK_GRID_REGION_FN __device__ __noinline__ void
+// Whether the region ran, for the group's members (fk_schedule.cuh); its segments were steps of
+// the group (fk_g_end).
+__device__ void fk_grid_region_ran(int g, bool ran);
+__device__ inline void fk_g_end(const FkRegion &r) {
+    if (blockIdx.x == 0 && fk_team_tid() == 0) fk_region_end(r);
+}
+#else
 // (Over two lines: the library's own kernels are the lines that start a definition so.)
 #define FK_GRID_REGION_FN extern "C" __global__ \
     void __launch_bounds__(FK_GRID_THREADS)
+// The host numbers launches itself.
+__device__ inline void fk_g_end(const FkRegion &) {}
+#endif
 
-__device__ inline int fk_g_tid() { return (int)(blockIdx.x * blockDim.x + threadIdx.x); }
-__device__ inline int fk_g_threads() { return (int)(gridDim.x * blockDim.x); }
+__device__ inline int fk_g_tid() { return (int)blockIdx.x * fk_team_size() + fk_team_tid(); }
+__device__ inline int fk_g_threads() { return (int)gridDim.x * fk_team_size(); }
 
 // A barrier of every thread of the launch: an arrival count and a generation in global
 // memory (the launch is cooperative, so every block is resident); the stop words of two
@@ -1503,11 +1519,11 @@ __device__ FkGridSync fk_grid_sync_state;
 __device__ bool fk_g_sync(bool stop) {
 #ifdef FK_EMU
     // The CPU stand-in runs a grid region as one block.
-    return __syncthreads_count(stop) != 0;
+    return fk_team_count(stop) != 0;
 #else
     __shared__ unsigned result;
-    bool any = __syncthreads_count(stop) != 0;
-    if (threadIdx.x == 0) {
+    bool any = fk_team_count(stop) != 0;
+    if (fk_team_tid() == 0) {
         FkGridSync &s = fk_grid_sync_state;
         // This barrier's generation: the previous one released this block only after
         // the generation moved on, and this one cannot move it before the block arrives.
@@ -1527,20 +1543,25 @@ __device__ bool fk_g_sync(bool stop) {
         __threadfence();
         result = *(volatile unsigned *)&s.stop[slot];
     }
-    __syncthreads();
+    fk_team_sync();
     return result != 0;
 #endif
 }
 
 // The region's start: whether it declines (a member of `g` is not active, or the run has
-// stopped), which the host reads back to run the instructions itself.
+// stopped), which the host reads back to run the instructions itself (under the device
+// schedule: the group's members read it when released, fk_s_region).
 __device__ bool fk_g_begin(int g) {
     FkGroup grp = fk_m.groups[g];
     bool inactive = fk_faulted();
     for (int t = fk_g_tid(); t < grp.size; t += fk_g_threads())
         inactive |= fk_m.status[fk_m.members[grp.members + t]] != FK_ACTIVE;
     bool declined = fk_g_sync(inactive);
+#ifdef FK_SCHEDULE_DEVICE
+    if (fk_g_tid() == 0) fk_grid_region_ran(g, !declined);
+#else
     if (fk_g_tid() == 0) fk_m.read_back->declined = declined;
+#endif
     return declined;
 }
 
@@ -1563,7 +1584,7 @@ __device__ FkGridMember fk_g_member(int g, const FkRegion &r) {
 // members (every block has one) is non-zero.
 __device__ bool fk_g_decide(const FkGridMember &m, fk_u64 slot_base, FkVar v) {
     bool x = m.has && fk_load_int(fk_var_addr(v, m.th.group, slot_base, m.th.proc), v.size) != 0;
-    return __syncthreads_count(x) != 0;
+    return fk_team_count(x) != 0;
 }
 
 // An iteration of a grid region's loop: every 1024th (and each past the step limit) thread
@@ -1595,7 +1616,7 @@ __device__ void fk_g_common_check(int g, const FkRegion &r) {
 // After a split that block 0 ran as a block region would: a grid barrier, and every block
 // counts the segments block 0 ran. True when the run stops.
 __device__ bool fk_g_after_block0(FkRegion &r) {
-    if (blockIdx.x == 0 && threadIdx.x == 0) fk_grid_sync_state.sub = r.sub;
+    if (blockIdx.x == 0 && fk_team_tid() == 0) fk_grid_sync_state.sub = r.sub;
     bool stop = fk_g_sync(fk_faulted());
     r.sub = *(volatile unsigned *)&fk_grid_sync_state.sub;
     return stop;
@@ -1623,4 +1644,3 @@ __device__ bool fk_g_after_block0(FkRegion &r) {
         }                                                                                \
         r.sub++;                                                                         \
     } while (0)
-#endif

@@ -103,13 +103,15 @@ struct FkResult {
 #define FK_ACT_COMMON_CHECK 8 // --crcw common: the kernel's writes checked
 #define FK_ACT_REGION 9       // a block region run by one block (fk_post_region; `d`: the
                               // inner groups it forms)
+#define FK_ACT_GRID 10        // a grid region run by every block's team (fk_post_grid; `d`:
+                              // the inner groups it forms, `op`: its pc)
 
 struct FkAction {
     int kind;            // FK_ACT_*
     int d;               // split: the owning frame's height above the leader's current one
     int fork;            // split: keys are `fork` indexes (@ = the key), else 0/1
     int frame0, frame1;  // split, call, start: the shared frames of the new groups
-    int op;              // multiprefix: the operator (fk_combine)
+    int op;              // multiprefix: the operator (fk_combine); grid region: its pc
     fk_u64 bytes0, bytes1;
 };
 
@@ -172,6 +174,18 @@ __device__ void fk_run_proc(int p, FkProc *s);
 __device__ void fk_run_region(int pc, int g, int seq, fk_u64 slot_base, int groups_top,
                               fk_u64 members_top, fk_u64 words_top, fk_u64 frames_top);
 __device__ fk_u64 fk_region_frame_bytes();
+// The emitted grid regions, by the pc of their `region` instruction, as every block's team
+// runs them (fk_run_grid_task).
+__device__ void fk_run_grid_region(int pc, int g, int seq, fk_u64 slot_base, int groups_top,
+                                   fk_u64 members_top, fk_u64 words_top, fk_u64 frames_top);
+
+// The grid region posted last (fk_post_grid): its number (`posted`, from 0 at each run's
+// start, fk_device_init) and what it runs.
+struct FkGridTask {
+    unsigned posted;
+    int pc, proc;
+};
+__device__ FkGridTask fk_grid_task;
 
 __device__ inline unsigned fk_load_volatile(const unsigned *a) { return *(const volatile unsigned *)a; }
 
@@ -726,6 +740,24 @@ __device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
     }
 }
 
+// The last member to arrive at a grid region (fk_s_region) posts it to every block's team:
+// its group holds every processor, and all of them wait for it. The state the teams read (the
+// poster's group, slot frame, frame height) is in memory before the post. As a block
+// region's, the inner groups of its splits must fit above the leader's frame height
+// (fk_post_region); where they do not, the instructions run one by one.
+__device__ bool fk_post_grid(int p, FkProc *s, int g, int groups, int pc) {
+    int leader = fk_scratch(g, 0, 0)->proc;
+    bool fits = fk_d.procs[leader].sp + groups <= fk_d.depth;
+    fk_d.sync[g].value = fits;
+    if (!fits) return false;
+    fk_d.procs[p] = *s;
+    fk_grid_task.pc = pc;
+    fk_grid_task.proc = p;
+    __threadfence();
+    atomicAdd(&fk_grid_task.posted, 1u);
+    return true;
+}
+
 // Arrives at group g's barrier. The last member runs the leader action `a` and releases the
 // others, or, in a group larger than FK_SOLO_MAX, leaves the action to its warp (waiting = 2:
 // fk_device_run's warp runs it after the pass) and waits like the others. Returns true when
@@ -753,6 +785,12 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     if (last && a.kind == FK_ACT_REGION) {
         // The block that runs the region releases the group (fk_run_task).
         if (!fk_post_region(p, s, g, a.d)) {
+            fk_release(y, n);
+            return false;
+        }
+    } else if (last && a.kind == FK_ACT_GRID) {
+        // Block 0's team releases the group (fk_run_grid_task).
+        if (!fk_post_grid(p, s, g, a.d, a.op)) {
             fk_release(y, n);
             return false;
         }
@@ -1199,25 +1237,42 @@ __device__ void fk_s_start_end(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
+// Whether a group of n members runs the grid region at pc `grid` (-1: a block region) on every
+// block's team: a group of every processor of the run (so that no other group runs beside
+// it, and every team is free to meet the grid barriers), unless `--trace` records the
+// groups that regions form (a grid region's splits would record them on block 0 only; they
+// run one by one then). `--stats` records none (a region holds no call).
+__device__ inline bool fk_runs_grid(int grid, int n) {
+    return grid >= 0 && n >= 2 && n == fk_m.procs && !fk_t.regions;
+}
+
 // `region`: a group of FK_REGION_TASK_MIN to FK_REGION_TASK_MAX members runs the region's
 // instructions on one block (fk_post_region, fk_run_task), then goes on at its `end`; one
 // thread per member unless every kernel of the region is synchronous (`shares_threads`:
-// members of an asynchronous kernel may wait for each other). Otherwise, or when the
-// region's `groups` do not fit (fk_post_region), the instructions run one by one from
-// `next`.
+// members of an asynchronous kernel may wait for each other). A larger group of every
+// processor runs a grid region (`grid`: its pc) on every block's team (fk_post_grid,
+// fk_run_grid_task). Otherwise, or when the region's `groups` do not fit (fk_post_region),
+// or the grid region declines (a member is not active), the instructions run one by one
+// from `next`.
 __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, int next,
-                            int end) {
+                            int end, int grid) {
     int g = s->group;
     if (s->phase == 0) {
         int n = fk_m.groups[g].size;
         if (n < FK_REGION_TASK_MIN || n < 2 ||
             n > (shares_threads ? FK_REGION_TASK_MAX : fk_team_size())) {
-            s->pc = next;
-            return false;
+            if (!fk_runs_grid(grid, n)) {
+                s->pc = next;
+                return false;
+            }
+            fk_my_slot(s)->proc = p;
+            s->phase = 1;
+            if (fk_arrive(p, s, g, FkAction{FK_ACT_GRID, groups, 0, 0, 0, grid})) return true;
+        } else {
+            fk_my_slot(s)->proc = p;
+            s->phase = 1;
+            if (fk_arrive(p, s, g, FkAction{FK_ACT_REGION, groups})) return true;
         }
-        fk_my_slot(s)->proc = p;
-        s->phase = 1;
-        if (fk_arrive(p, s, g, FkAction{FK_ACT_REGION, groups})) return true;
     }
     s->phase = 0;
     s->pc = fk_d.sync[g].value ? end : next;
@@ -1369,6 +1424,7 @@ extern "C" __global__ void fk_device_init() {
     fk_d.tasks[p] = -1;
     fk_m.dollar[p] = p;
     if (p == 0) {
+        fk_grid_task.posted = 0;
         FkSync *y = &fk_d.sync[0];
         y->arrived = 0;
         y->step = 0;
@@ -1412,6 +1468,35 @@ __device__ __noinline__ void fk_run_task(int p, char *frames) {
     if (fk_team_tid() == 0) fk_release(y, n);
 }
 
+// The grid region posted to the teams (fk_post_grid), run by every block's team: the
+// group's member list from its scratch slots, as fk_run_task builds a block region's, a grid
+// barrier, the region; then block 0's team releases the group (fk_grid_region_ran said
+// whether it ran, fk_g_end moved its step past the region's segments). Not inlined.
+__device__ __noinline__ void fk_run_grid_task(char *frames) {
+    __threadfence();
+    int p = *(volatile int *)&fk_grid_task.proc, pc = *(volatile int *)&fk_grid_task.pc;
+    FkProc s = fk_d.procs[p];
+    int g = s.group;
+    FkSync *y = &fk_d.sync[g];
+    (void)fk_load_acquire(&y->arrived);
+    int n = fk_m.groups[g].size;
+    fk_u64 list = y->scratch * FK_STACK_PER_PROC;
+    for (int t = fk_g_tid(); t < n; t += fk_g_threads())
+        fk_m.members[list + t] = fk_scratch(g, 0, t)->proc;
+    if (fk_g_tid() == 0) fk_m.groups[g].members = list;
+    int groups_top = fk_group_id(fk_scratch(g, 0, 0)->proc, 1);
+#ifdef FK_EMU_GRID_TASKS  // the emulated test's evidence that the path ran
+    if (fk_g_tid() == 0) fprintf(stderr, "fk-grid-task %d\n", pc);
+#endif
+    fk_g_sync(false);
+    fk_run_grid_region(pc, g, s.seq != 0, s.slot_base, groups_top, list + n, list, (fk_u64)frames);
+    __threadfence();
+    fk_team_sync();
+    if (blockIdx.x == 0 && fk_team_tid() == 0) fk_release(y, n);
+}
+
+__device__ void fk_grid_region_ran(int g, bool ran) { fk_d.sync[g].value = ran; }
+
 // A thread that found nothing to do lets the others run.
 __device__ inline void fk_idle() {
 #ifdef FK_EMU
@@ -1421,6 +1506,9 @@ __device__ inline void fk_idle() {
 #endif
 }
 
+// `taken` for a grid region (fk_run_tasks).
+#define FK_GRID_TAKEN (-2)
+
 // The block's task warps (its team, fk_team_first and up): they take the region tasks posted
 // to the block (fk_post_region) and run them one after another, each on the whole team,
 // while the runner warps go on with their other processors; they end when every runner warp
@@ -1428,6 +1516,8 @@ __device__ inline void fk_idle() {
 // none is left then). After a fault or a runtime limit the tasks do not run: the run ends.
 __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
     __shared__ int taken;
+    // The grid regions this team has run (fk_grid_task).
+    unsigned grids = 0;
     for (;;) {
         // The team's first warp polls, converged (its lanes must not reach the barrier while
         // one of them spins: compute-sanitizer's synccheck reports that as divergence).
@@ -1442,9 +1532,11 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
                     // empty one every pass of every block would be an L2 atomic each time.
                     int *mine = &fk_d.tasks[blockIdx.x];
                     if (*(volatile int *)mine >= 0) list = atomicExch(mine, -1);
+                    else if (fk_load_volatile(&fk_grid_task.posted) != grids) list = FK_GRID_TAKEN;
                 }
                 list = __shfl_sync(0xffffffffu, list, 0);
-                if (list >= 0 || __shfl_sync(0xffffffffu, ended, 0)) break;
+                if (list >= 0 || list == FK_GRID_TAKEN || __shfl_sync(0xffffffffu, ended, 0))
+                    break;
                 fk_idle();
             }
             // The posters' states (fk_post_region), for every team thread after the barrier.
@@ -1456,6 +1548,12 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
         int task = taken;
         // Also: every team thread has read `taken` before thread 0 writes it again.
         bool stop = fk_team_count(fk_stopped()) != 0;
+        if (task == FK_GRID_TAKEN) {
+            // A fault stops the region at its first barrier, where every block meets.
+            fk_run_grid_task(frames);
+            grids++;
+            continue;
+        }
         if (task < 0) return;
         while (task >= 0) {
             // Read first: once released, the poster may post its next task.

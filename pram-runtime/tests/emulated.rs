@@ -83,6 +83,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "the_device_schedule_cu_runs_grid_regions_on_every_block_like_the_cpu_plan_executor",
+            the_device_schedule_cu_runs_grid_regions_on_every_block_like_the_cpu_plan_executor,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "device_schedule_timestamps_count_the_simulators_calls_and_forks",
             device_schedule_timestamps_count_the_simulators_calls_and_forks,
         ),
@@ -211,8 +217,13 @@ fn simulator_fault(case: &common::Case, checked: &fork_frontend::Checked) -> Opt
     })
 }
 
-/// Compiles `build` in `dir` as program `index` and runs its cases; the differing ones.
-fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<String> {
+/// The line the device schedule prints on stderr for each grid region it runs on every block,
+/// where the source defines `FK_EMU_GRID_TASKS` (fk_schedule.cuh, fk_run_grid_task).
+const GRID_TASK_LINE: &str = "fk-grid-task";
+
+/// Compiles `build` in `dir` as program `index` and runs its cases; the differing ones, and
+/// how many ran a grid region on every block (`GRID_TASK_LINE`).
+fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> (Vec<String>, usize) {
     let cpp = dir.join(format!("p{index}.cpp"));
     let bin = dir.join(format!("p{index}"));
     let (prelude, rest) = build.source.split_at(prelude_len(&build.source));
@@ -231,6 +242,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
         String::from_utf8_lossy(&built.stderr)
     );
     let mut differing = Vec::new();
+    let mut grid_runs = 0;
     for (name, procs, crcw, expected) in &build.runs {
         // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
         // both schedules' builds and runs share a small machine, so the program's own time
@@ -239,7 +251,13 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
         run.arg("600").arg(&bin);
         run.args(["-p", &procs.to_string(), "--crcw", crcw, "--timeout", "0"]);
         let out = run.output().expect("the program runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let all_stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr: String = all_stderr
+            .lines()
+            .filter(|l| !l.starts_with(GRID_TASK_LINE))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        grid_runs += usize::from(all_stderr.lines().any(|l| l.starts_with(GRID_TASK_LINE)));
         let agrees = match expected {
             Expected::Output(stdout) => out.stdout == *stdout && out.status.success(),
             Expected::Fault { stdout, report } => {
@@ -268,7 +286,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Vec<Str
             ));
         }
     }
-    differing
+    (differing, grid_runs)
 }
 
 /// The `.cu` of `forkcc build --emit cuda` (with the `--crcw common` write logs, which a
@@ -610,18 +628,33 @@ fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
 }
 
 fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
-    emulated_runs_agree(Schedule::Host);
+    emulated_runs_agree(Schedule::Host, None);
 }
 
 /// The device schedule's persistent kernel runs on one emulated block of 64 fibers,
 /// processors virtualised over them when P > 64.
 fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
-    emulated_runs_agree(Schedule::Device);
+    emulated_runs_agree(Schedule::Device, None);
+}
+
+/// The device schedule's grid regions on every block's team (`fk_run_grid_task`), which the
+/// GPU runs for a group of every processor larger than a block region takes
+/// (`FK_REGION_TASK_MAX`, 4096): here past 4, so that the corpus's cases of more than 4
+/// processors whose programs have a grid region run it so (`-DFK_EMU_GRID_TASKS` says on
+/// stderr where one ran; at least 10 cases must).
+fn the_device_schedule_cu_runs_grid_regions_on_every_block_like_the_cpu_plan_executor() {
+    let ran = emulated_runs_agree(Schedule::Device, Some(4));
+    assert!(
+        ran >= 10,
+        "only {ran} runs ran a grid region on every block"
+    );
 }
 
 /// Every distinct program compiled once, the builds spread over the cores: g++ takes most of
-/// this test's time.
-fn emulated_runs_agree(schedule: Schedule) {
+/// this test's time. `grid_tasks_past`: only the cases of more processors than that, of
+/// programs with a grid region, with `FK_REGION_TASK_MAX` at that; returns how many runs
+/// ran one on every block.
+fn emulated_runs_agree(schedule: Schedule, grid_tasks_past: Option<usize>) -> usize {
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut builds: Vec<Build> = Vec::new();
@@ -644,6 +677,18 @@ fn emulated_runs_agree(schedule: Schedule) {
         let Some((checked, plan)) = case.plan() else {
             continue;
         };
+        let has_grid = plan.host.code.iter().any(|i| {
+            matches!(
+                i,
+                transform::host_program::Instr::Region {
+                    kind: transform::plan::RegionKind::Grid,
+                    ..
+                }
+            )
+        });
+        if grid_tasks_past.is_some_and(|past| case.procs <= past || !has_grid) {
+            continue;
+        }
         let crcw = case.crcw_mode();
         let config = cpu::Config {
             procs: case.procs,
@@ -660,7 +705,11 @@ fn emulated_runs_agree(schedule: Schedule) {
                 None => continue,
             },
         };
-        let source = emulated_source(&checked, &plan, schedule, &name);
+        let mut source = emulated_source(&checked, &plan, schedule, &name);
+        if let Some(past) = grid_tasks_past {
+            source =
+                format!("#define FK_REGION_TASK_MAX {past}\n#define FK_EMU_GRID_TASKS\n{source}");
+        }
         let run = (name, case.procs, case.crcw.clone(), expected);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
@@ -674,14 +723,17 @@ fn emulated_runs_agree(schedule: Schedule) {
         }
     }
     let compared: usize = builds.iter().map(|b| b.runs.len()).sum();
-    assert!(compared >= 40, "only {compared} cases ran");
+    let least = if grid_tasks_past.is_some() { 10 } else { 40 };
+    assert!(compared >= least, "only {compared} cases ran");
     precompile_preludes(dir.path(), &emu, &builds);
-    let mut differing: Vec<String> = common::parallel_map(&builds, |index, build| {
+    let results = common::parallel_map(&builds, |index, build| {
         build_and_run(dir.path(), &emu, index, build)
-    })
-    .concat();
+    });
+    let grid_runs = results.iter().map(|(_, grids)| grids).sum();
+    let mut differing: Vec<String> = results.into_iter().flat_map(|(d, _)| d).collect();
     differing.sort();
     assert!(differing.is_empty(), "differs: {differing:#?}");
+    grid_runs
 }
 
 /// Bytes of `source` before the program's own code: the stand-in and the runtime library's

@@ -476,6 +476,7 @@ pub fn emit_with(
                         region::grid_region_kernel(
                             plan,
                             at,
+                            name,
                             dev.sites,
                             &summaries,
                             &dev.common_kernels,
@@ -489,6 +490,21 @@ pub fn emit_with(
         } else {
             for at in schedule::region_tasks(plan) {
                 region::region_kernel(plan, at, dev.sites, &dev.common_kernels, &mut regions)?;
+            }
+            let summaries = crate::effects::Summaries::new(&plan.program);
+            for at in schedule::grid_tasks(plan) {
+                let Instr::Region { name, .. } = &plan.host.code[at.0 as usize] else {
+                    continue;
+                };
+                region::grid_region_kernel(
+                    plan,
+                    at,
+                    &schedule::grid_name(name),
+                    dev.sites,
+                    &summaries,
+                    &dev.common_kernels,
+                    &mut regions,
+                )?;
             }
         }
         (dev.common_kernels, recursive)

@@ -561,10 +561,13 @@ impl<'a, 's> RegionEmitter<'a, 's> {
 /// (`fk_g_decide`), and before a launch comes a grid barrier only where the kernel's shared
 /// accesses meet those since the last barrier: the masks `written` and `read` say which
 /// objects the kernels since then wrote and read (`ObjectBits`). Its `if` splits (arms of
-/// kernels only) run on block 0 as a block region's, between two grid barriers.
+/// kernels only) run on block 0 as a block region's, between two grid barriers. `name`: the
+/// region's under the host schedule; under the device schedule, whose every block's team runs
+/// it as a function, `schedule::grid_name`'s.
 pub fn grid_region_kernel(
     plan: &Plan,
     at: Pc,
+    name: &str,
     sites: &mut Sites,
     summaries: &Summaries,
     common_kernels: &BTreeSet<String>,
@@ -573,7 +576,7 @@ pub fn grid_region_kernel(
     let host = &plan.host;
     let func = host.function_at(at);
     let span = plan.program.func(plan.function(func).func).span;
-    let Instr::Region { name, end, .. } = &host.code[at.0 as usize] else {
+    let Instr::Region { end, .. } = &host.code[at.0 as usize] else {
         return Err(bug(span, "not a region instruction"));
     };
     let nesting = host.nesting(func).map_err(|e| EmitError {
@@ -754,7 +757,7 @@ pub fn grid_region_kernel(
     }
     // The last barrier, which meets the others wherever they are after a fault.
     out.push_str(
-        "    fk_g_sync(fk_faulted());\nfk_g_out:\n    (void)written;\n    (void)read;\n}\n\n",
+        "    fk_g_sync(fk_faulted());\n    fk_g_end(r);\nfk_g_out:\n    (void)written;\n    (void)read;\n}\n\n",
     );
     Ok(())
 }

@@ -6,7 +6,7 @@
 use super::host::fk_var;
 use super::{EmitError, Sites};
 use crate::host_program::{Instr, Open, Pc};
-use crate::plan::{Call, Home, Multiprefix, Plan, RegionNeeds, SplitKind};
+use crate::plan::{Call, Home, Multiprefix, Plan, RegionKind, RegionNeeds, SplitKind};
 use fork_frontend::hir::{Mode, VarId};
 use fork_frontend::source::Span;
 use std::collections::BTreeSet;
@@ -99,6 +99,42 @@ fn region_dispatch(plan: &Plan, out: &mut String) {
         out,
         "__device__ fk_u64 fk_region_frame_bytes() {{ return {frame_bytes}; }}\n"
     );
+    let _ = writeln!(
+        out,
+        "__device__ void fk_run_grid_region(int pc, int g, int seq, fk_u64 slot_base, int groups_top,\n                                   fk_u64 members_top, fk_u64 words_top, fk_u64 frames_top) {{\n    switch (pc) {{"
+    );
+    for pc in grid_tasks(plan) {
+        let Instr::Region { name, .. } = &plan.host.code[pc.0 as usize] else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "    case {}: {}(g, seq, slot_base, 0, groups_top, members_top, words_top, frames_top); break;",
+            pc.0,
+            grid_name(name)
+        );
+    }
+    let _ = writeln!(out, "    }}\n}}\n");
+}
+
+/// The grid regions the device schedule runs on every block (`fk_run_grid_region`): those of
+/// `region_tasks` whose kind is `RegionKind::Grid`.
+pub(super) fn grid_tasks(plan: &Plan) -> impl Iterator<Item = Pc> + '_ {
+    region_tasks(plan).filter(|pc| {
+        matches!(
+            plan.host.code[pc.0 as usize],
+            Instr::Region {
+                kind: RegionKind::Grid,
+                ..
+            }
+        )
+    })
+}
+
+/// The device schedule's function of a grid region that every block's team runs; the region's
+/// own name is its block region's.
+pub(super) fn grid_name(region: &str) -> String {
+    format!("{region}_grid")
 }
 
 /// The standalone `.cu`'s `fk_run` under the device schedule: the global initialisers, then
@@ -321,14 +357,21 @@ pub fn interpreter(
                     var(*value, *span)?
                 )
             }
-            // A group that fits a block runs the region there (fk_s_region); the others, and
-            // a region whose stacks do not fit, run its instructions one by one.
-            // A grid region too: its instructions are a block region's.
-            Instr::Region { needs, end, .. } if runs_as_task(needs) => format!(
-                "if (fk_s_region(p, s, {}, {}, {next}, {})) return;",
+            // A group that fits a block runs the region there (fk_s_region); a grid region's
+            // instructions are a block region's too, and a larger group of every processor
+            // runs it on every block (`grid_name`); the others, and a region whose stacks do
+            // not fit, run its instructions one by one.
+            Instr::Region {
+                needs, end, kind, ..
+            } if runs_as_task(needs) => format!(
+                "if (fk_s_region(p, s, {}, {}, {next}, {}, {})) return;",
                 needs.groups,
                 members_share_threads(plan, Pc(pc as u32), *end) as i32,
-                end.0
+                end.0,
+                match kind {
+                    RegionKind::Grid => pc as i64,
+                    RegionKind::Block => -1,
+                }
             ),
             Instr::Region { .. } => format!("s->pc = {next};"),
         };
