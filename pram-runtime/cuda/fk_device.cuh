@@ -1503,8 +1503,22 @@ __device__ inline void fk_g_end(const FkRegion &r) {
 __device__ inline void fk_g_end(const FkRegion &) {}
 #endif
 
-__device__ inline int fk_g_tid() { return (int)blockIdx.x * fk_team_size() + fk_team_tid(); }
-__device__ inline int fk_g_threads() { return (int)gridDim.x * fk_team_size(); }
+// A decision is each block's own members' value (fk_g_decide), so every block must have one.
+// The host schedule launches no more blocks than that (fk_grid_shape). The device schedule's
+// persistent kernel has its blocks, each with a team of fk_team_size() threads: the first
+// fk_g_width of each team take members, at most a block's share of the group
+// (fk_run_grid_task sets it; the others only meet the barriers).
+#ifdef FK_SCHEDULE_DEVICE
+__shared__ int fk_g_width;
+__device__ inline int fk_g_threads() { return (int)gridDim.x * fk_g_width; }
+__device__ inline int fk_g_tid() {
+    int j = fk_team_tid();
+    return j < fk_g_width ? (int)blockIdx.x * fk_g_width + j : 0x7fffffff;
+}
+#else
+__device__ inline int fk_g_tid() { return (int)(blockIdx.x * blockDim.x + threadIdx.x); }
+__device__ inline int fk_g_threads() { return (int)(gridDim.x * blockDim.x); }
+#endif
 
 // A barrier of every thread of the launch: an arrival count and a generation in global
 // memory (the launch is cooperative, so every block is resident); the stop words of two
