@@ -1408,7 +1408,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 mp_name(mp)
             ),
             Builtin::SyncUpdate(mp) => format!(
-                "((void)fk_atomic_mp((int *){}, {}, {}))",
+                "fk_sync_update((int *){}, {}, {})",
                 arg(0),
                 arg(1),
                 mp_name(mp)
