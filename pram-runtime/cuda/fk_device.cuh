@@ -530,28 +530,6 @@ __device__ int fk_atomic_mp(int *p, int v, int op) {
     }
 }
 
-// `syncadd(p, v)` and the other updates whose result is not used: the lanes of a warp that
-// update the same cell combine their values first, and one of them makes the atomic (sieve's
-// count of the primes to 10^7: 664,579 members' updates of one cell each, which L2
-// serialises). The operators are commutative and associative, so the cell ends the same.
-// The CPU stand-in runs kernels one thread after another, without warps.
-__device__ void fk_sync_update(int *p, int v, int op) {
-#ifdef FK_EMU
-    fk_atomic_mp(p, v, op);
-#else
-    unsigned same = __match_any_sync(__activemask(), (unsigned long long)p);
-    int x;
-    switch (op) {
-    case FK_MP_ADD: x = (int)__reduce_add_sync(same, (unsigned)v); break;
-    case FK_MP_MAX: x = __reduce_max_sync(same, v); break;
-    case FK_MP_MIN: x = __reduce_min_sync(same, v); break;
-    case FK_MP_AND: x = (int)__reduce_and_sync(same, (unsigned)v); break;
-    default: x = (int)__reduce_or_sync(same, (unsigned)v); break;
-    }
-    if ((threadIdx.x & 31) == (unsigned)(__ffs(same) - 1)) fk_atomic_mp(p, x, op);
-#endif
-}
-
 // Memory-ordered accesses of the device schedule's barriers (GPU scope): cheaper than a
 // __threadfence next to a plain access. The CPU stand-in (tests/emu) defines its own.
 #ifndef FK_EMU

@@ -1408,7 +1408,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 mp_name(mp)
             ),
             Builtin::SyncUpdate(mp) => format!(
-                "fk_sync_update((int *){}, {}, {})",
+                "((void)fk_atomic_mp((int *){}, {}, {}))",
                 arg(0),
                 arg(1),
                 mp_name(mp)
