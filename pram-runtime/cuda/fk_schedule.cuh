@@ -1470,9 +1470,10 @@ __device__ __noinline__ void fk_run_task(int p, char *frames) {
 
 // The grid region posted to the teams (fk_post_grid), run by every block's team: the
 // threads that take members (fk_g_width: every block has one, as the group has at least as
-// many members as the kernel has blocks, fk_device_runners), the group's member list from its
-// scratch slots, as fk_run_task builds a block region's, a grid barrier, the region; then block 0's team releases the group (fk_grid_region_ran said
-// whether it ran, fk_g_end moved its step past the region's segments). Not inlined.
+// many members as the kernel has blocks, fk_device_runners), the group's member list from
+// its scratch slots, as fk_run_task builds a block region's, a grid barrier, the region;
+// then block 0's team releases the group (fk_grid_region_ran said whether it ran, fk_g_end
+// moved its step past the region's segments). Not inlined.
 __device__ __noinline__ void fk_run_grid_task(char *frames) {
     __threadfence();
     int p = *(volatile int *)&fk_grid_task.proc, pc = *(volatile int *)&fk_grid_task.pc;
@@ -1482,7 +1483,8 @@ __device__ __noinline__ void fk_run_grid_task(char *frames) {
     (void)fk_load_acquire(&y->arrived);
     int n = fk_m.groups[g].size;
     int share = n / (int)gridDim.x;
-    if (fk_team_tid() == 0) fk_g_width = share < 1 ? 1 : share < fk_team_size() ? share : fk_team_size();
+    if (fk_team_tid() == 0)
+        fk_g_width = share < 1 ? 1 : share < fk_team_size() ? share : fk_team_size();
     fk_team_sync();
     fk_u64 list = y->scratch * FK_STACK_PER_PROC;
     for (int t = fk_g_tid(); t < n; t += fk_g_threads())
