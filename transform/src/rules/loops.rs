@@ -157,27 +157,24 @@ impl Builder<'_> {
     /// The base of `e` when it is `b[i]` at the counter `i`: `b` an array variable or a `sh`
     /// pointer parameter whose targets are known (so it keeps its value, `PointsTo`, and every
     /// member has the same); or `b[r][c]` of a two-dimensional array `b` whose rows hold `W`
-    /// cells, with `r` and `c` the loop's `i / W` and `i % W` (`CounterAt`): the cell
+    /// cells, with `r` and `c` the loop's `i / W` and `i % W` (`CounterAt::part`): the cell
     /// `r * W + c`, which is `i`.
     fn counter_cell_base(&self, e: &Expr, at: &CounterAt) -> Option<VarId> {
         let (ptr, index) = indexed(e)?;
-        if let Some(x) = widened(index) {
-            if let Some(&(BinOp::Rem, w)) = at.parts.get(&x) {
-                let (rows, row) = indexed(strip_decay(ptr)?)?;
-                let r = widened(row)?;
-                let b = match &strip_decay(rows)?.kind {
-                    ExprKind::Var(b) => *b,
+        if let Some((BinOp::Rem, w)) = at.part(index) {
+            let (rows, row) = indexed(strip_decay(ptr)?)?;
+            let b = match &strip_decay(rows)?.kind {
+                ExprKind::Var(b) => *b,
+                _ => return None,
+            };
+            let row_cells = match &self.program.var(b).ty {
+                Type::Array(elem, _) => match &**elem {
+                    Type::Array(_, n) => *n,
                     _ => return None,
-                };
-                let row_cells = match &self.program.var(b).ty {
-                    Type::Array(elem, _) => match &**elem {
-                        Type::Array(_, n) => *n,
-                        _ => return None,
-                    },
-                    _ => return None,
-                };
-                return (at.parts.get(&r) == Some(&(BinOp::Div, w)) && row_cells == w).then_some(b);
-            }
+                },
+                _ => return None,
+            };
+            return (at.part(row) == Some((BinOp::Div, w)) && row_cells == w).then_some(b);
         }
         let i = at.counter;
         if widened(index) != Some(i) {
@@ -681,6 +678,24 @@ struct CounterAt {
 }
 
 impl CounterAt {
+    /// `e` as the counter's quotient or remainder by a positive constant `W`: one of the
+    /// locals set to it, or `i / W` or `i % W` itself (matmul's `A[e / N][e % N] = ...`),
+    /// through widening conversions.
+    fn part(&self, e: &Expr) -> Option<(BinOp, u64)> {
+        if let Some(x) = widened(e) {
+            return self.parts.get(&x).copied();
+        }
+        match &widen_source(e).kind {
+            ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, w)
+                if widened(a) == Some(self.counter) =>
+            {
+                let w = int_constant(w).filter(|&w| w > 0)?;
+                Some((*op, w as u64))
+            }
+            _ => None,
+        }
+    }
+
     fn of(program: &Program, lp: &Stmt, counter: VarId) -> CounterAt {
         let mut parts = HashMap::new();
         let StmtKind::Loop {
