@@ -1135,14 +1135,14 @@ fn device_schedule_timestamps_give_the_simulators_group_tree() {
             true,
             4,
         ),
-        // Its multiplication is a cyclic loop, one kernel without a loop group: `start`,
-        // `seq` and the call of `matmul` are the GPU's groups.
+        // Its initialisation and its multiplication are cyclic loops, one kernel each
+        // without a loop group: the call of `matmul` and the `seq` are the GPU's groups.
         (
             "classroom-examples/matmul.fork",
             20,
             &[("N", 4)][..],
             false,
-            3,
+            2,
         ),
         (
             "classroom-examples/quicksort.fork",
