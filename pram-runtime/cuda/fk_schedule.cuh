@@ -720,12 +720,16 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 // after a few levels of `fork` each have members in every block), run their regions side by
 // side. The region's inner groups take the ids of the group's leader's free frames
 // (fk_group_id), so they must fit above its frame height; a region that does not fit runs
-// instruction by instruction (`value` 0).
-__device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
+// instruction by instruction (`value` 0, fk_region_fits).
+__device__ bool fk_region_fits(int g, int groups) {
     int leader = fk_scratch(g, 0, 0)->proc;
     bool fits = fk_d.procs[leader].sp + groups <= fk_d.depth;
     fk_d.sync[g].value = fits;
-    if (!fits) return false;
+    return fits;
+}
+
+__device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
+    if (!fk_region_fits(g, groups)) return false;
     int *tasks = &fk_d.tasks[atomicAdd(fk_d.task_posts, 1u) % gridDim.x];
     // The task warps may take the task at once: the state they read (its pc, group, slot
     // frame) and its link are in memory before the task is in the list.
@@ -744,12 +748,9 @@ __device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
 // its group holds every processor, and all of them wait for it. The state the teams read (the
 // poster's group, slot frame, frame height) is in memory before the post. As a block
 // region's, the inner groups of its splits must fit above the leader's frame height
-// (fk_post_region); where they do not, the instructions run one by one.
+// (fk_region_fits); where they do not, the instructions run one by one.
 __device__ bool fk_post_grid(int p, FkProc *s, int g, int groups, int pc) {
-    int leader = fk_scratch(g, 0, 0)->proc;
-    bool fits = fk_d.procs[leader].sp + groups <= fk_d.depth;
-    fk_d.sync[g].value = fits;
-    if (!fits) return false;
+    if (!fk_region_fits(g, groups)) return false;
     fk_d.procs[p] = *s;
     fk_grid_task.pc = pc;
     fk_grid_task.proc = p;
@@ -1259,20 +1260,17 @@ __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, in
     int g = s->group;
     if (s->phase == 0) {
         int n = fk_m.groups[g].size;
-        if (n < FK_REGION_TASK_MIN || n < 2 ||
-            n > (shares_threads ? FK_REGION_TASK_MAX : fk_team_size())) {
-            if (!fk_runs_grid(grid, n)) {
-                s->pc = next;
-                return false;
-            }
-            fk_my_slot(s)->proc = p;
-            s->phase = 1;
-            if (fk_arrive(p, s, g, FkAction{FK_ACT_GRID, groups, 0, 0, 0, grid})) return true;
-        } else {
-            fk_my_slot(s)->proc = p;
-            s->phase = 1;
-            if (fk_arrive(p, s, g, FkAction{FK_ACT_REGION, groups})) return true;
+        bool block = n >= FK_REGION_TASK_MIN && n >= 2 &&
+                     n <= (shares_threads ? FK_REGION_TASK_MAX : fk_team_size());
+        if (!block && !fk_runs_grid(grid, n)) {
+            s->pc = next;
+            return false;
         }
+        fk_my_slot(s)->proc = p;
+        s->phase = 1;
+        FkAction a = block ? FkAction{FK_ACT_REGION, groups}
+                           : FkAction{FK_ACT_GRID, groups, 0, 0, 0, grid};
+        if (fk_arrive(p, s, g, a)) return true;
     }
     s->phase = 0;
     s->pc = fk_d.sync[g].value ? end : next;
