@@ -276,7 +276,7 @@ static_assert(__builtin_offsetof(FkReadBack, staying) == 8, "FkReadBack::staying
 static_assert(__builtin_offsetof(FkReadBack, declined) == 12, "FkReadBack::declined: the layout of transform::emit_cuda::abi");
 #endif
 
-// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
+// The device addresses of every region (`fk_m`).
 struct FkMachine {
     int procs;
     // member lists (stack), processor ids in $$ order
@@ -336,22 +336,19 @@ static_assert(__builtin_offsetof(FkMachine, out_top) == 144, "FkMachine::out_top
 static_assert(__builtin_offsetof(FkMachine, fault) == 152, "FkMachine::fault: the layout of transform::emit_cuda::abi");
 #endif
 
-// The step and time limits (set into `fk_limits` by `fk_set_limits`).
+// The step and time limits (`fk_limits`; the time limit counts from `fk_start_clock`).
 struct FkLimits {
     // iterations of one loop; 0: none
     fk_u64 max_steps;
     // 0: none
     fk_u64 timeout_ns;
-    // set by the device
-    fk_u64 start_ns;
     FkWhy *why;
 };
-static_assert(sizeof(FkLimits) == 32, "FkLimits: the layout of transform::emit_cuda::abi");
+static_assert(sizeof(FkLimits) == 24, "FkLimits: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkLimits, max_steps) == 0, "FkLimits::max_steps: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkLimits, timeout_ns) == 8, "FkLimits::timeout_ns: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkLimits, start_ns) == 16, "FkLimits::start_ns: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkLimits, why) == 24, "FkLimits::why: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkLimits, why) == 16, "FkLimits::why: the layout of transform::emit_cuda::abi");
 #endif
 
 // A printf record's header (`fk_printf`), followed by the arguments; under the device
@@ -437,7 +434,7 @@ static_assert(__builtin_offsetof(FkWriters, first) == 0, "FkWriters::first: the 
 static_assert(__builtin_offsetof(FkWriters, second) == 4, "FkWriters::second: the layout of transform::emit_cuda::abi");
 #endif
 
-// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
+// The `--crcw common` write logs (`fk_common`).
 struct FkCommon {
     // FK_WRITES per processor (0: the run does not check)
     FkWrite *writes;
@@ -467,7 +464,7 @@ static_assert(__builtin_offsetof(FkCommon, conflict) == 72, "FkCommon::conflict:
 static_assert(__builtin_offsetof(FkCommon, writers) == 80, "FkCommon::writers: the layout of transform::emit_cuda::abi");
 #endif
 
-// The device schedule: each processor's slot stack (set by `fk_set_slot_stacks`).
+// The device schedule: each processor's slot stack (`fk_slot_stacks`).
 struct FkSlotStacks {
     char *base;
     // bytes per processor
@@ -516,7 +513,7 @@ static_assert(__builtin_offsetof(FkFaultKey, pairs) == 0, "FkFaultKey::pairs: th
 static_assert(__builtin_offsetof(FkFaultKey, key) == 4, "FkFaultKey::key: the layout of transform::emit_cuda::abi");
 #endif
 
-// The device schedule's state (set into `fk_d` by `fk_set_device`).
+// The device schedule's state (`fk_d`).
 struct FkDevice {
     FkProc *procs;
     // procs
@@ -630,14 +627,10 @@ static_assert(__builtin_offsetof(FkTrace, cap) == 16, "FkTrace::cap: the layout 
 static_assert(__builtin_offsetof(FkTrace, regions) == 20, "FkTrace::regions: the layout of transform::emit_cuda::abi");
 #endif
 
-// Sets `fk_m`.
-extern "C" __global__ void fk_set_machine(FkMachine m);
-// Sets `fk_limits` and starts the time limit's clock.
-extern "C" __global__ void fk_set_limits(FkLimits l);
+// Starts the time limit's clock.
+extern "C" __global__ void fk_start_clock();
 // The first member of group `g` records the limit fault `why` at `site`.
 extern "C" __global__ void fk_limit_hit(int g, int site, int why, unsigned launch);
-// Sets `fk_common`.
-extern "C" __global__ void fk_set_common(FkCommon c);
 // `--crcw common`: checks the writes of launch `launch`.
 extern "C" __global__ void fk_common_check_launch(int g, int n, unsigned launch);
 // `--crcw common`: finds the processors of a conflict.
@@ -666,12 +659,6 @@ extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks);
 extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, int src_group, fk_u64 src_base, FkVar dst, int dst_group, fk_u64 dst_base);
 // A multiprefix of the group's members (one block).
 extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value, int has_result, FkVar result);
-// Device schedule: sets `fk_d`.
-extern "C" __global__ void fk_set_device(FkDevice d);
-// Device schedule: sets `fk_slot_stacks`.
-extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s);
-// Sets `fk_t` (timestamps).
-extern "C" __global__ void fk_set_trace(FkTrace t);
 // Device schedule: every processor's state.
 extern "C" __global__ void fk_device_init();
 // Device schedule: the persistent kernel; `runners` threads of each block run

@@ -25,7 +25,13 @@
 #endif
 
 // FkGroup, FkMachine (and every structure the driver writes): fk_abi.cuh.
-__device__ FkMachine fk_m;
+//
+// The descriptors (fk_m, fk_limits, fk_common, fk_t; fk_d and fk_slot_stacks under the device
+// schedule) are in constant memory, which the drivers write by name before the first kernel
+// (abi::DESCRIPTORS). Every thread reads the same fields, which the constant cache serves,
+// and the compiler keeps them in registers across a barrier or a store, which it could not
+// do for a descriptor in global memory that any store might change.
+__constant__ FkMachine fk_m;
 
 
 // The object an access site in a loop found last time (fk_checks.cuh's `fk_at_seen`; `size`
@@ -92,7 +98,7 @@ struct FkObject {
 };
 
 // The runtime limits (docs/gpu-limits.md): FK_LIMIT_*, FkLimits in fk_abi.cuh.
-__device__ FkLimits fk_limits;
+__constant__ FkLimits fk_limits;
 
 // ---- faults ----
 
@@ -178,7 +184,7 @@ __device__ inline bool fk_faulted() { return *(volatile int *)&fk_m.fault->site 
 // The GPU counts loop iterations: per processor for a loop inside a kernel, per group for a
 // loop whose body is cut into kernels. Each iteration is at least one of the simulator's
 // group steps, so a run stops no earlier than `forkcc sim --max-steps N` would. The time
-// limit is measured on the GPU's own clock (%globaltimer) from `fk_set_limits`.
+// limit is measured on the GPU's own clock (%globaltimer) from `fk_start_clock`.
 
 
 __device__ inline fk_u64 fk_now() {
@@ -196,9 +202,7 @@ __device__ inline fk_u64 fk_now() {
 // fk_t; without it each site is one branch. The device schedule records every instance
 // (fk_schedule.cuh); under both schedules, a block region records those it forms (fk_r_trace_*).
 
-__device__ FkTrace fk_t;
-
-extern "C" __global__ void fk_set_trace(FkTrace t) { fk_t = t; }
+__constant__ FkTrace fk_t;
 
 // A new record (fk_t set): instance `parent`'s subgroup, formed by the instruction at `pc`.
 // Its number (at or past fk_t.cap: not kept).
@@ -218,16 +222,15 @@ __device__ unsigned fk_trace_record(unsigned i, int parent, int pc, int index, i
     return i;
 }
 
-// The host sets the limits with this one-thread kernel before the program's first kernel.
-extern "C" __global__ void fk_set_limits(FkLimits l) {
-    l.start_ns = fk_now();
-    fk_limits = l;
-}
+// The time limit's start, on the GPU's clock: the host runs this one-thread kernel before the
+// program's first kernel.
+__device__ fk_u64 fk_start_ns;
+extern "C" __global__ void fk_start_clock() { fk_start_ns = fk_now(); }
 
 // The limit a loop passes after `it` iterations (FK_LIMIT_*), or 0.
 __device__ int fk_limit_passed(fk_u64 it) {
     if (fk_limits.max_steps && it > fk_limits.max_steps) return FK_LIMIT_STEPS;
-    if (fk_limits.timeout_ns && fk_now() - fk_limits.start_ns > fk_limits.timeout_ns)
+    if (fk_limits.timeout_ns && fk_now() - fk_start_ns > fk_limits.timeout_ns)
         return FK_LIMIT_TIME;
     return 0;
 }
@@ -330,9 +333,7 @@ __device__ void fk_zero(void *p, fk_u64 n) {
 // different value: a fault. The host then names the processors as the simulator does.
 
 // FK_WRITES (writes logged per processor and step), FkWrite, FkCommon: fk_abi.cuh.
-__device__ FkCommon fk_common;
-
-extern "C" __global__ void fk_set_common(FkCommon c) { fk_common = c; }
+__constant__ FkCommon fk_common;
 
 // The step a write belongs to: the launch and segment under the host schedule, the group
 // instance and its step under the device schedule (fk_schedule.cuh).
@@ -488,7 +489,7 @@ __device__ char *fk_private_global(fk_u64 offset, fk_u64 size, int proc) {
 // granules (an array, a struct over 8 bytes) needs its bytes contiguous: it lives in the
 // stacks' contiguous area, stride bytes per processor after the interleaved area (allocated
 // only for a program that has one: `Emitted::slot_wide`).
-__device__ FkSlotStacks fk_slot_stacks;
+__constant__ FkSlotStacks fk_slot_stacks;
 __device__ char *fk_slot(fk_u64 base, fk_u64 offset, fk_u64 size, int proc) {
     fk_u64 procs = (fk_u64)fk_m.procs;
     if ((offset & 7) + size <= 8)
@@ -704,9 +705,6 @@ __device__ void fk_leave(FkThread *th, int status) { fk_m.status[th->proc] = sta
     int proc = fk_m.members[fk_m.groups[g].members + t];
 
 extern "C" __global__ void fk_set_group(int g, FkGroup desc) { fk_m.groups[g] = desc; }
-
-// The GPU driver sets the descriptor with this one-thread kernel (no symbol lookup needed).
-extern "C" __global__ void fk_set_machine(FkMachine m) { fk_m = m; }
 
 // `start` (and the root group): members base..base+P-1 are the processors in order, $ = $$.
 extern "C" __global__ void fk_start(int procs, fk_u64 base) {

@@ -1089,10 +1089,10 @@ inline int fk_main(int argc, char **argv, const FkProgram *program) {
     FkLimits limits;
     limits.max_steps = h.max_steps;
     limits.timeout_ns = (fk_u64)(h.timeout * 1e9);
-    limits.start_ns = 0;
     limits.why = h.why;
-    fk_set_limits<<<1, 1>>>(limits);
-    fk_after_launch("fk_set_limits");
+    fk_cuda(cudaMemcpyToSymbol(fk_limits, &limits, sizeof limits), "the limits");
+    fk_start_clock<<<1, 1>>>();
+    fk_after_launch("fk_start_clock");
     h.start = std::chrono::steady_clock::now();
     memset(&h.common, 0, sizeof h.common);
 #if FK_CHECKS

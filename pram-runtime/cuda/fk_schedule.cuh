@@ -151,7 +151,7 @@ struct FkSlot {
 };
 
 // FkDevice, FkTrace, FkTraceRec, FkSlotStacks: fk_abi.cuh; fk_t: fk_device.cuh.
-__device__ FkDevice fk_d;
+__constant__ FkDevice fk_d;
 
 
 // The GPU driver allocates these with the sizes of fk_abi.cuh.
@@ -161,9 +161,6 @@ static_assert(sizeof(FkSync) == FK_SYNC_BYTES, "FkSync layout");
 static_assert(sizeof(FkSlot) == FK_SLOT_BYTES, "FkSlot layout");
 static_assert(sizeof(FkResult) == FK_RESULT_BYTES, "FkResult layout");
 
-// The GPU driver sets the descriptors with these one-thread kernels.
-extern "C" __global__ void fk_set_device(FkDevice d) { fk_d = d; }
-extern "C" __global__ void fk_set_slot_stacks(FkSlotStacks s) { fk_slot_stacks = s; }
 
 // The emitted interpreter of one processor (generated from the host program).
 __device__ void fk_run_proc(int p, FkProc *s);

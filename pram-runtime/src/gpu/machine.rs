@@ -5,9 +5,9 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{
-    self, kernels, CType, FkCommon, FkDevice, FkGroup, FkLimits, FkMachine, FkRange, FkReadBack,
-    FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel, Params, Ptr, FK_ACTIVE, FK_BREAK,
-    FK_CONTINUE, FK_RETURN,
+    self, descriptors, kernels, CType, Descriptor, FkCommon, FkDevice, FkGroup, FkLimits,
+    FkMachine, FkRange, FkReadBack, FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel,
+    Params, Ptr, ToLe, FK_ACTIVE, FK_BREAK, FK_CONTINUE, FK_RETURN,
 };
 use super::timeline::{self, HostRecorder, Timeline};
 use super::{Config, GpuError, Limits, Memory, Stats};
@@ -85,6 +85,8 @@ pub struct Machine<'p> {
     plan: &'p Plan,
     procs: u64,
     stream: Arc<CudaStream>,
+    /// The loaded program (its descriptors, `set_descriptor`).
+    module: Arc<CudaModule>,
     arena: CudaSlice<u8>,
     base: u64,
     r: Regions,
@@ -413,6 +415,7 @@ impl<'p> Machine<'p> {
             plan,
             procs,
             stream,
+            module: module.clone(),
             arena,
             base,
             r,
@@ -468,7 +471,7 @@ impl<'p> Machine<'p> {
             out_top: Ptr::at(base + r.out_top),
             fault: Ptr::at(base + r.fault),
         };
-        m.launch(1, 1, &kernels::SetMachine { m: desc })?;
+        m.set_descriptor(descriptors::MACHINE, &desc)?;
         if let Some((recs, count)) = trace {
             let t = FkTrace {
                 recs: Ptr::at(base + recs),
@@ -476,15 +479,15 @@ impl<'p> Machine<'p> {
                 cap: TRACE_RECORDS as u32,
                 regions: region_groups.into(),
             };
-            m.launch(1, 1, &kernels::SetTrace { t })?;
+            m.set_descriptor(descriptors::TRACE, &t)?;
         }
         let limits = FkLimits {
             max_steps: limits.max_steps,
             timeout_ns: limits.timeout.map_or(0, |t| t.as_nanos() as u64),
-            start_ns: 0,
             why: Ptr::at(base + r.why),
         };
-        m.launch(1, 1, &kernels::SetLimits { l: limits })?;
+        m.set_descriptor(descriptors::LIMITS, &limits)?;
+        m.launch(1, 1, &kernels::StartClock {})?;
         if let Some((c, _)) = common {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
             // the heap.
@@ -505,12 +508,26 @@ impl<'p> Machine<'p> {
                 conflict: Ptr::at(base + c.conflict),
                 writers: Ptr::at(base + c.writers),
             };
-            m.launch(1, 1, &kernels::SetCommon { c: desc })?;
+            m.set_descriptor(descriptors::COMMON, &desc)?;
         }
         Ok(m)
     }
 
     // ---- memory ----
+
+    /// Writes a descriptor into the program's constant memory.
+    fn set_descriptor<T: ToLe>(&mut self, d: Descriptor<T>, value: &T) -> Result<(), GpuError> {
+        let mut bytes = Vec::new();
+        value.to_le(&mut bytes);
+        let mut view = (self.module)
+            .get_global(d.symbol, &self.stream)
+            .map_err(GpuError::driver("finding a descriptor"))?;
+        self.stream
+            .memcpy_htod(&bytes, &mut view)
+            .map_err(GpuError::driver("copying to the GPU"))?;
+        self.stats.bytes_copied += bytes.len() as u64;
+        Ok(())
+    }
 
     fn write(&mut self, offset: u64, data: &[u8]) -> Result<(), GpuError> {
         let mut view = self
@@ -996,8 +1013,8 @@ impl<'p> Machine<'p> {
             base: Ptr::at(base + d.slot_stacks),
             stride: d.slot_stack_bytes,
         };
-        self.launch(1, 1, &kernels::SetDevice { d: desc })?;
-        self.launch(1, 1, &kernels::SetSlotStacks { s: stacks })?;
+        self.set_descriptor(descriptors::DEVICE, &desc)?;
+        self.set_descriptor(descriptors::SLOT_STACKS, &stacks)?;
         self.launch_members(self.procs as u32, &kernels::DeviceInit {})?;
         let run = kernels::DeviceRun::NAME;
         let f = self

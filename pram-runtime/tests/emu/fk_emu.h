@@ -28,6 +28,7 @@
 
 #define __global__
 #define __device__
+#define __constant__
 #define __noinline__
 #define __forceinline__ inline
 #define FK_EMU 1

@@ -389,7 +389,7 @@ c_structs! {
         declined: i32,
     }
 
-    /// The device addresses of every region (set into `fk_m` by `fk_set_machine`).
+    /// The device addresses of every region (`fk_m`).
     struct FkMachine {
         procs: i32,
         /// member lists (stack), processor ids in $$ order
@@ -426,14 +426,12 @@ c_structs! {
         fault: Ptr<FkFault>,
     }
 
-    /// The step and time limits (set into `fk_limits` by `fk_set_limits`).
+    /// The step and time limits (`fk_limits`; the time limit counts from `fk_start_clock`).
     struct FkLimits {
         /// iterations of one loop; 0: none
         max_steps: u64,
         /// 0: none
         timeout_ns: u64,
-        /// set by the device
-        start_ns: u64,
         why: Ptr<FkWhy>,
     }
 
@@ -487,7 +485,7 @@ c_structs! {
         second: i32,
     }
 
-    /// The `--crcw common` write logs (set into `fk_common` by `fk_set_common`).
+    /// The `--crcw common` write logs (`fk_common`).
     struct FkCommon {
         /// FK_WRITES per processor (0: the run does not check)
         writes: Ptr<FkWrite>,
@@ -506,7 +504,7 @@ c_structs! {
         writers: Ptr<FkWriters>,
     }
 
-    /// The device schedule: each processor's slot stack (set by `fk_set_slot_stacks`).
+    /// The device schedule: each processor's slot stack (`fk_slot_stacks`).
     struct FkSlotStacks {
         base: Ptr<u8>,
         /// bytes per processor
@@ -535,7 +533,7 @@ c_structs! {
         key: [FkKeyPair; FK_KEY_MAX as usize],
     }
 
-    /// The device schedule's state (set into `fk_d` by `fk_set_device`).
+    /// The device schedule's state (`fk_d`).
     struct FkDevice {
         procs: Ptr<FkProc>,
         /// procs
@@ -797,14 +795,10 @@ pub mod kernels {
     use super::*;
 
     c_kernels! {
-        /// Sets `fk_m`.
-        SetMachine = "fk_set_machine"(m: FkMachine);
-        /// Sets `fk_limits` and starts the time limit's clock.
-        SetLimits = "fk_set_limits"(l: FkLimits);
+        /// Starts the time limit's clock.
+        StartClock = "fk_start_clock"();
         /// The first member of group `g` records the limit fault `why` at `site`.
         LimitHit = "fk_limit_hit"(g: i32, site: i32, why: i32, launch: u32);
-        /// Sets `fk_common`.
-        SetCommon = "fk_set_common"(c: FkCommon);
         /// `--crcw common`: checks the writes of launch `launch`.
         CommonCheckLaunch = "fk_common_check_launch"(g: i32, n: i32, launch: u32);
         /// `--crcw common`: finds the processors of a conflict.
@@ -848,12 +842,6 @@ pub mod kernels {
             g: i32, n: i32, slot_base: u64, op: i32, ptr: FkVar, value: FkVar,
             has_result: i32, result: FkVar,
         );
-        /// Device schedule: sets `fk_d`.
-        SetDevice = "fk_set_device"(d: FkDevice);
-        /// Device schedule: sets `fk_slot_stacks`.
-        SetSlotStacks = "fk_set_slot_stacks"(s: FkSlotStacks);
-        /// Sets `fk_t` (timestamps).
-        SetTrace = "fk_set_trace"(t: FkTrace);
         /// Device schedule: every processor's state.
         DeviceInit = "fk_device_init"();
         /// Device schedule: the persistent kernel; `runners` threads of each block run
@@ -870,16 +858,48 @@ pub mod kernels {
     }
 }
 
+/// A descriptor: a structure in the device's constant memory (`__constant__`) that the
+/// drivers write by name before the program's first kernel and no kernel changes
+/// (fk_device.cuh says why it is constant memory).
+pub struct Descriptor<T> {
+    pub symbol: &'static str,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T> Descriptor<T> {
+    const fn named(symbol: &'static str) -> Descriptor<T> {
+        Descriptor {
+            symbol,
+            ty: PhantomData,
+        }
+    }
+}
+
+/// The descriptors, by their C names.
+pub mod descriptors {
+    use super::*;
+
+    /// Where every region of the machine is.
+    pub const MACHINE: Descriptor<FkMachine> = Descriptor::named("fk_m");
+    /// The step and time limits.
+    pub const LIMITS: Descriptor<FkLimits> = Descriptor::named("fk_limits");
+    /// `--crcw common`'s write logs (left zero when the run does not check).
+    pub const COMMON: Descriptor<FkCommon> = Descriptor::named("fk_common");
+    /// The timestamps (left zero without `--trace` or `--stats`).
+    pub const TRACE: Descriptor<FkTrace> = Descriptor::named("fk_t");
+    /// The device schedule's state.
+    pub const DEVICE: Descriptor<FkDevice> = Descriptor::named("fk_d");
+    /// The device schedule's slot stacks.
+    pub const SLOT_STACKS: Descriptor<FkSlotStacks> = Descriptor::named("fk_slot_stacks");
+}
+
 /// The runtime kernels both schedules' drivers load.
 pub const MACHINE_KERNELS: &[&str] = &[
-    kernels::SetMachine::NAME,
-    kernels::SetLimits::NAME,
+    kernels::StartClock::NAME,
     kernels::LimitHit::NAME,
-    kernels::SetCommon::NAME,
     kernels::CommonWriters::NAME,
     kernels::SetGroup::NAME,
     kernels::Start::NAME,
-    kernels::SetTrace::NAME,
 ];
 
 /// The runtime kernels only the host schedule has (`fk_device.cuh` leaves them out of a
@@ -899,12 +919,7 @@ pub const HOST_KERNELS: &[&str] = &[
 ];
 
 /// The runtime kernels only the device schedule has (`fk_schedule.cuh`).
-pub const SCHEDULE_KERNELS: &[&str] = &[
-    kernels::SetDevice::NAME,
-    kernels::SetSlotStacks::NAME,
-    kernels::DeviceInit::NAME,
-    kernels::DeviceRun::NAME,
-];
+pub const SCHEDULE_KERNELS: &[&str] = &[kernels::DeviceInit::NAME, kernels::DeviceRun::NAME];
 
 impl FkVar {
     /// Where a runtime kernel finds `var`; None when it lives in a register.
@@ -1127,7 +1142,7 @@ mod tests {
                 ("FkWhy", 8),
                 ("FkReadBack", 16),
                 ("FkMachine", 160),
-                ("FkLimits", 32),
+                ("FkLimits", 24),
                 ("FkRecordHeader", 32),
                 ("FkWrite", 24),
                 ("FkConflict", 16),
