@@ -422,32 +422,43 @@ template <int OP, class T, class V> __device__ inline T &fk_apply(T &cell, V v) 
 #define FK_LOG_BEGIN() fk_log_begin(th)
 #endif
 
-// The last write of processor `proc` (0: none) to `addr` in its log.
-__device__ const FkWrite *fk_last_write(int proc, fk_u64 addr) {
+// The last write of processor `proc` (0: none) to `addr` among the `n` of its log.
+__device__ const FkWrite *fk_last_write(int proc, fk_u64 addr, int n) {
     const FkWrite *w = fk_common.writes + (fk_u64)proc * FK_WRITES, *last = 0;
-    int n = fk_common.count[proc];
     for (int i = 0; i < n && i < FK_WRITES; i++)
         if (w[i].addr == addr) last = &w[i];
     return last;
 }
 
+// The first cell of processor p's `n` logged writes that does not hold its last value
+// (0: none).
+__device__ const FkWrite *fk_log_conflict(int p, int n) {
+    const FkWrite *w = fk_common.writes + (fk_u64)p * FK_WRITES;
+    for (int i = 0; i < n && i < FK_WRITES; i++) {
+        if (fk_last_write(p, w[i].addr, n) != &w[i]) continue;
+        if (fk_bits((const void *)w[i].addr, w[i].size) == w[i].bits) continue;
+        return &w[i];
+    }
+    return 0;
+}
+
+// The fault of a conflict on w's cell in step `tag` (`th`: the processor, where its output
+// is cut). Cold: not inlined, the thread by value (fk_fault_v).
+__device__ __noinline__ void fk_common_conflict(const FkWrite *w, FkThread th, fk_u64 tag) {
+    if (fk_fault_v(w->site, th, 0, 0, 0, FK_CONFLICT)) {
+        fk_common.conflict->cell = w->addr;
+        fk_common.conflict->tag = tag;
+    }
+}
+
 // After the step `tag`: whether each cell the processor wrote holds its last value; the first
-// that does not is the fault (`th`: the processor, where its output is cut).
-// Run per member after each logging step: not inlined, and the thread by value (fk_fault_v).
+// that does not is the fault. Run per member after each logging step: not inlined, and the
+// thread by value.
 __device__ __noinline__ void fk_common_check(FkThread th, fk_u64 tag) {
     int p = th.proc;
     if (!fk_common.writes || fk_common.tag[p] != tag) return;
-    const FkWrite *w = fk_common.writes + (fk_u64)p * FK_WRITES;
-    int n = fk_common.count[p];
-    for (int i = 0; i < n && i < FK_WRITES; i++) {
-        if (fk_last_write(p, w[i].addr) != &w[i]) continue;
-        if (fk_bits((const void *)w[i].addr, w[i].size) == w[i].bits) continue;
-        if (fk_fault_v(w[i].site, th, 0, 0, 0, FK_CONFLICT)) {
-            fk_common.conflict->cell = w[i].addr;
-            fk_common.conflict->tag = tag;
-        }
-        return;
-    }
+    const FkWrite *w = fk_log_conflict(p, fk_common.count[p]);
+    if (w) fk_common_conflict(w, th, tag);
 }
 
 // After a conflict, pass 0: the lowest processor that wrote the cell in the step; pass 1: the
@@ -455,10 +466,11 @@ __device__ __noinline__ void fk_common_check(FkThread th, fk_u64 tag) {
 extern "C" __global__ void fk_common_writers(int pass) {
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= fk_m.procs || fk_common.tag[p] != fk_common.conflict->tag) return;
-    const FkWrite *w = fk_last_write(p, fk_common.conflict->cell);
+    const FkWrite *w = fk_last_write(p, fk_common.conflict->cell, fk_common.count[p]);
     if (!w) return;
     if (pass == 1) {
-        const FkWrite *first = fk_last_write(FK_PROC_MAX - fk_common.writers->first, fk_common.conflict->cell);
+        int q = FK_PROC_MAX - fk_common.writers->first;
+        const FkWrite *first = fk_last_write(q, fk_common.conflict->cell, fk_common.count[q]);
         if (!first || first->bits == w->bits) return;
     }
     atomicMax(pass == 0 ? &fk_common.writers->first : &fk_common.writers->second, FK_PROC_MAX - p);
@@ -1116,6 +1128,15 @@ extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op
 // part. The host schedule launches a region as a kernel; the device schedule runs it on the
 // task warps of one block of its persistent kernel (fk_schedule.cuh, fk_run_tasks).
 
+// What the member a thread ran in a region's kernel logged for the `--crcw common` check
+// (FkThread::logged, -1: nothing), so that the check after the kernel reads neither the step's
+// tag nor the count from memory; `logged` FK_LOGGED_UNKNOWN where the thread ran several
+// members (a group larger than the team).
+struct FkOwnLog {
+    int proc, logged;
+};
+#define FK_LOGGED_UNKNOWN (-2)
+
 // Where a region is: its slot frame, its launch number and the segments run so far (a
 // segment is one Plan kernel's run; (launch, sub) orders printf records and faults; under
 // the device schedule (the region's group's step + sub, $$) does, fk_order_key).
@@ -1126,6 +1147,7 @@ struct FkRegion {
 #ifdef FK_SCHEDULE_DEVICE
     int group;          // the region's group, whose step its segments continue
 #endif
+    FkOwnLog own;       // this thread's, of the region's last kernel (FK_R_LAUNCH, FK_G_LAUNCH)
 };
 
 // A region's timestamp state (fk_t set): thread 0's, in shared memory, so that no register
@@ -1159,11 +1181,12 @@ __device__ inline FkRegionAsync &fk_r_async() {
 #ifdef FK_SCHEDULE_DEVICE
 #define FK_REGION_FN __device__ __noinline__ void
 __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch);
-// A Plan kernel's body in a region, through a call: inlined into the regions as well as into
+// A Plan kernel's body in a region, through a call (what it logged: FkThread::logged): inlined into the regions as well as into
 // the interpreter, the bodies made ptxas spill in fk_run_proc (quicksort: 692 bytes of spill
 // stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v).
-template <void (*Body)(FkThread *)> __device__ __noinline__ void fk_r_body(FkThread th) {
+template <void (*Body)(FkThread *)> __device__ __noinline__ int fk_r_body(FkThread th) {
     Body(&th);
+    return th.logged;
 }
 #define FK_R_BODY(K, TH) fk_r_body<K##_body>(TH)
 // A region's member as a thread of segment `sub`, and the region's end (fk_schedule.cuh).
@@ -1180,7 +1203,7 @@ __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
     }
     return FkRegion{slot_base, launch, 0};
 }
-#define FK_R_BODY(K, TH) K##_body(&TH)
+#define FK_R_BODY(K, TH) (K##_body(&TH), TH.logged)
 __device__ inline void fk_region_thread(FkThread *th, const FkRegion &, unsigned sub) {
     th->sub = sub;
     th->iters = 0;
@@ -1318,12 +1341,14 @@ __device__ inline void fk_r_trace_async_at(int at) {
 #define FK_R_LAUNCH(K, SYNC, G, SEQ)                                                  \
     do {                                                                             \
         int n_ = fk_r_threads(G, SEQ);                                               \
+        r.own.logged = n_ > fk_team_size() ? FK_LOGGED_UNKNOWN : -1;                 \
         for (int t_ = fk_team_tid(); t_ < n_; t_ += fk_team_size()) {                \
             FkThread th_;                                                            \
             if (fk_thread(&th_, G, fk_member_index(G, n_, t_), r.slot_base, r.launch, \
                           SYNC)) {                                                   \
                 fk_region_thread(&th_, r, r.sub);                                    \
-                FK_R_BODY(K, th_);                                                   \
+                int logged_ = FK_R_BODY(K, th_);                                     \
+                if (r.own.logged != FK_LOGGED_UNKNOWN) r.own = FkOwnLog{th_.proc, logged_}; \
             }                                                                        \
         }                                                                            \
         r.sub++;                                                                     \
@@ -1445,8 +1470,25 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
     return s;
 }
 
-// --crcw common: the check after a region's logging kernel (its segment was r.sub - 1).
+// --crcw common: the check after a region's logging kernel (its segment was r.sub - 1). A
+// thread that ran one member checks that member's writes, whose count it kept (r.own): two
+// dependent loads (the entry, the cell) for a member that wrote once.
+__device__ void fk_own_check(int g, const FkRegion &r) {
+    if (r.own.logged <= 0) return;
+    const FkWrite *w = fk_log_conflict(r.own.proc, r.own.logged);
+    if (!w) return;
+    FkThread th = fk_first_member(g, r.launch, r.sub - 1);
+    th.proc = r.own.proc;
+    fk_region_thread(&th, r, r.sub - 1);
+    fk_common_conflict(w, th, fk_step_tag(&th));
+}
+
 __device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
+    if (r.own.logged != FK_LOGGED_UNKNOWN) {
+        fk_own_check(g, r);
+        fk_team_sync();
+        return;
+    }
     int n = fk_r_threads(g, seq);
     for (int t = fk_team_tid(); t < n; t += fk_team_size()) {
         FkThread th = fk_first_member(g, r.launch, r.sub - 1);
@@ -1616,6 +1658,10 @@ __device__ bool fk_g_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
 // --crcw common, after a barrier: each thread checks its members' writes of the segment just
 // run (r.sub - 1), as fk_r_common_check.
 __device__ void fk_g_common_check(int g, const FkRegion &r) {
+    if (r.own.logged != FK_LOGGED_UNKNOWN) {
+        fk_own_check(g, r);
+        return;
+    }
     FkGroup grp = fk_m.groups[g];
     for (int t = fk_g_tid(); t < grp.size; t += fk_g_threads()) {
         FkThread th = fk_first_member(g, r.launch, r.sub - 1);
@@ -1639,12 +1685,15 @@ __device__ bool fk_g_after_block0(FkRegion &r) {
 #define FK_G_LAUNCH(K, G, M)                                                             \
     do {                                                                                 \
         if ((M).only) {                                                                  \
+            r.own.logged = -1;                                                           \
             if ((M).has) {                                                               \
                 FkThread th_ = (M).th;                                                   \
                 fk_region_thread(&th_, r, r.sub);                                        \
                 K##_body(&th_);                                                          \
+                r.own = FkOwnLog{th_.proc, th_.logged};                                  \
             }                                                                            \
         } else {                                                                         \
+            r.own.logged = FK_LOGGED_UNKNOWN;                                            \
             int n_ = fk_m.groups[G].size;                                                \
             for (int t_ = fk_g_tid(); t_ < n_; t_ += fk_g_threads()) {                   \
                 FkThread th_;                                                            \
