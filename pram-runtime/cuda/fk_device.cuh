@@ -1148,6 +1148,10 @@ struct FkRegion {
     int group;          // the region's group, whose step its segments continue
 #endif
     FkOwnLog own;       // this thread's, of the region's last kernel (FK_R_LAUNCH, FK_G_LAUNCH)
+    FkSeen seen;        // the last lasting object this thread's members found (FkThread::seen),
+                        // handed from one kernel of the region to the next: a lasting object's
+                        // bounds hold for every processor, so a member's first access in a
+                        // kernel mostly finds it there instead of looking its pointer up
 };
 
 // A region's timestamp state (fk_t set): thread 0's, in shared memory, so that no register
@@ -1184,11 +1188,14 @@ __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch);
 // A Plan kernel's body in a region, through a call (what it logged: FkThread::logged): inlined into the regions as well as into
 // the interpreter, the bodies made ptxas spill in fk_run_proc (quicksort: 692 bytes of spill
 // stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v).
-template <void (*Body)(FkThread *)> __device__ __noinline__ int fk_r_body(FkThread th) {
+template <void (*Body)(FkThread *)>
+__device__ __noinline__ int fk_r_body(FkThread th, FkSeen *seen) {
+    th.seen = *seen;
     Body(&th);
+    *seen = th.seen;
     return th.logged;
 }
-#define FK_R_BODY(K, TH) fk_r_body<K##_body>(TH)
+#define FK_R_BODY(K, TH, SEEN) fk_r_body<K##_body>(TH, &(SEEN))
 // A region's member as a thread of segment `sub`, and the region's end (fk_schedule.cuh).
 __device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub);
 __device__ void fk_region_end(const FkRegion &r);
@@ -1203,7 +1210,7 @@ __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
     }
     return FkRegion{slot_base, launch, 0};
 }
-#define FK_R_BODY(K, TH) (K##_body(&TH), TH.logged)
+#define FK_R_BODY(K, TH, SEEN) ((TH).seen = (SEEN), K##_body(&(TH)), (SEEN) = (TH).seen, (TH).logged)
 __device__ inline void fk_region_thread(FkThread *th, const FkRegion &, unsigned sub) {
     th->sub = sub;
     th->iters = 0;
@@ -1347,7 +1354,7 @@ __device__ inline void fk_r_trace_async_at(int at) {
             if (fk_thread(&th_, G, fk_member_index(G, n_, t_), r.slot_base, r.launch, \
                           SYNC)) {                                                   \
                 fk_region_thread(&th_, r, r.sub);                                    \
-                int logged_ = FK_R_BODY(K, th_);                                     \
+                int logged_ = FK_R_BODY(K, th_, r.seen);                             \
                 if (r.own.logged != FK_LOGGED_UNKNOWN) r.own = FkOwnLog{th_.proc, logged_}; \
             }                                                                        \
         }                                                                            \
@@ -1689,8 +1696,10 @@ __device__ bool fk_g_after_block0(FkRegion &r) {
             if ((M).has) {                                                               \
                 FkThread th_ = (M).th;                                                   \
                 fk_region_thread(&th_, r, r.sub);                                        \
+                th_.seen = r.seen;                                                       \
                 K##_body(&th_);                                                          \
                 r.own = FkOwnLog{th_.proc, th_.logged};                                  \
+                r.seen = th_.seen;                                                       \
             }                                                                            \
         } else {                                                                         \
             r.own.logged = FK_LOGGED_UNKNOWN;                                            \
@@ -1699,7 +1708,9 @@ __device__ bool fk_g_after_block0(FkRegion &r) {
                 FkThread th_;                                                            \
                 if (fk_thread(&th_, G, t_, r.slot_base, r.launch, 1)) {                  \
                     fk_region_thread(&th_, r, r.sub);                                    \
+                    th_.seen = r.seen;                                                   \
                     K##_body(&th_);                                                      \
+                    r.seen = th_.seen;                                                   \
                 }                                                                        \
             }                                                                            \
         }                                                                                \
