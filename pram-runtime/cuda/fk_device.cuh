@@ -659,6 +659,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->seq = 0;
     th->iters = 0;
     th->seen = FkSeen{};
+    th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
     return true;
 }
 
@@ -1481,7 +1482,7 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
 // thread that ran one member checks that member's writes, whose count it kept (r.own): two
 // dependent loads (the entry, the cell) for a member that wrote once.
 __device__ void fk_own_check(int g, const FkRegion &r) {
-    if (r.own.logged <= 0) return;
+    if (r.own.logged <= 0 || !fk_common.writes) return;
     const FkWrite *w = fk_log_conflict(r.own.proc, r.own.logged);
     if (!w) return;
     FkThread th = fk_first_member(g, r.launch, r.sub - 1);

@@ -359,6 +359,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->sp = s->sp;
     th->key_group = s->group;
     th->seen = FkSeen{};
+    th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
 }
 
 __device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {

@@ -89,6 +89,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "the_unchecked_cu_of_the_classroom_examples_runs_like_the_cpu_plan_executor",
+            the_unchecked_cu_of_the_classroom_examples_runs_like_the_cpu_plan_executor,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "device_schedule_timestamps_count_the_simulators_calls_and_forks",
             device_schedule_timestamps_count_the_simulators_calls_and_forks,
         ),
@@ -628,13 +634,13 @@ fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
 }
 
 fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
-    emulated_runs_agree(Schedule::Host, None);
+    emulated_runs_agree(Schedule::Host, Variant::Checked);
 }
 
 /// The device schedule's persistent kernel runs on one emulated block of 64 fibers,
 /// processors virtualised over them when P > 64.
 fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
-    emulated_runs_agree(Schedule::Device, None);
+    emulated_runs_agree(Schedule::Device, Variant::Checked);
 }
 
 /// The device schedule's grid regions on every block's team (`fk_run_grid_task`), which the
@@ -643,32 +649,55 @@ fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
 /// processors whose programs have a grid region run it so (`-DFK_EMU_GRID_TASKS` says on
 /// stderr where one ran; at least 10 cases must).
 fn the_device_schedule_cu_runs_grid_regions_on_every_block_like_the_cpu_plan_executor() {
-    let ran = emulated_runs_agree(Schedule::Device, Some(4));
+    let ran = emulated_runs_agree(Schedule::Device, Variant::GridTasksPast(4));
     assert!(
         ran >= 10,
         "only {ran} runs ran a grid region on every block"
     );
 }
 
+/// The `.cu` built without the checks (`-DFK_CHECKS=0`, as the sanitizer pass of
+/// `scripts/gpu-verify.sh` builds it), under both schedules: the classroom examples' cases
+/// that do not fault. (Session 21's first version of the regions' own-log check read a null
+/// log there: its threads' `logged` was never set.)
+fn the_unchecked_cu_of_the_classroom_examples_runs_like_the_cpu_plan_executor() {
+    for schedule in [Schedule::Host, Schedule::Device] {
+        emulated_runs_agree(schedule, Variant::Unchecked);
+    }
+}
+
+/// Which builds `emulated_runs_agree` compares.
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    /// Every case of the corpus, with every check.
+    Checked,
+    /// Only the cases of more processors than this, of programs with a grid region, with
+    /// `FK_REGION_TASK_MAX` at it.
+    GridTasksPast(usize),
+    /// The classroom examples' cases that do not fault, built with `FK_CHECKS` 0.
+    Unchecked,
+}
+
 /// Every distinct program compiled once, the builds spread over the cores: g++ takes most of
-/// this test's time. `grid_tasks_past`: only the cases of more processors than that, of
-/// programs with a grid region, with `FK_REGION_TASK_MAX` at that; returns how many runs
-/// ran one on every block.
-fn emulated_runs_agree(schedule: Schedule, grid_tasks_past: Option<usize>) -> usize {
+/// this test's time. Returns how many runs ran a grid region on every block
+/// (`Variant::GridTasksPast`).
+fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
     let dir = tempfile::tempdir().expect("a temporary folder");
     let mut builds: Vec<Build> = Vec::new();
     let mut by_source: std::collections::HashMap<String, usize> = Default::default();
     let more = std::env::var("FORKCC_EMU_CORPUS").unwrap_or_default();
-    let mut dirs = vec![
-        "classroom-examples",
-        "tests/semantics",
-        "tests/cpu_plan",
-        "tests/random",
-    ];
-    if !more.is_empty() {
-        dirs.push(&more);
+    let mut dirs = vec!["classroom-examples"];
+    if variant != Variant::Unchecked {
+        dirs.extend(["tests/semantics", "tests/cpu_plan", "tests/random"]);
+        if !more.is_empty() {
+            dirs.push(&more);
+        }
     }
+    let grid_tasks_past = match variant {
+        Variant::GridTasksPast(past) => Some(past),
+        _ => None,
+    };
     for case in common::cases(&dirs) {
         if schedule == Schedule::Device && !case.device_schedule_agrees() {
             continue;
@@ -700,12 +729,16 @@ fn emulated_runs_agree(schedule: Schedule, grid_tasks_past: Option<usize>) -> us
         // gpu-verify's.
         let expected = match cpu::run(&plan, config) {
             Ok(out) => Expected::Output(out.stdout),
+            Err(_) if variant == Variant::Unchecked => continue,
             Err(_) => match simulator_fault(&case, &checked) {
                 Some(fault) => fault,
                 None => continue,
             },
         };
         let mut source = emulated_source(&checked, &plan, schedule, &name);
+        if variant == Variant::Unchecked {
+            source = format!("#define FK_CHECKS 0\n{source}");
+        }
         if let Some(past) = grid_tasks_past {
             source =
                 format!("#define FK_REGION_TASK_MAX {past}\n#define FK_EMU_GRID_TASKS\n{source}");
@@ -723,7 +756,10 @@ fn emulated_runs_agree(schedule: Schedule, grid_tasks_past: Option<usize>) -> us
         }
     }
     let compared: usize = builds.iter().map(|b| b.runs.len()).sum();
-    let least = if grid_tasks_past.is_some() { 10 } else { 40 };
+    let least = match variant {
+        Variant::Checked => 40,
+        Variant::GridTasksPast(_) | Variant::Unchecked => 10,
+    };
     assert!(compared >= least, "only {compared} cases ran");
     precompile_preludes(dir.path(), &emu, &builds);
     let results = common::parallel_map(&builds, |index, build| {
