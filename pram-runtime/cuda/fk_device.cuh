@@ -28,7 +28,7 @@
 //
 // The descriptors (fk_m, fk_limits, fk_common, fk_t; fk_d and fk_slot_stacks under the device
 // schedule) are in constant memory, which the drivers write by name before the first kernel
-// (abi::DESCRIPTORS). Every thread reads the same fields, which the constant cache serves,
+// (`abi::descriptors`). Every thread reads the same fields, which the constant cache serves,
 // and the compiler keeps them in registers across a barrier or a store, which it could not
 // do for a descriptor in global memory that any store might change.
 __constant__ FkMachine fk_m;
@@ -1186,9 +1186,10 @@ __device__ inline FkRegionAsync &fk_r_async() {
 #ifdef FK_SCHEDULE_DEVICE
 #define FK_REGION_FN __device__ __noinline__ void
 __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch);
-// A Plan kernel's body in a region, through a call (what it logged: FkThread::logged): inlined into the regions as well as into
+// A Plan kernel's body in a region, through a call: inlined into the regions as well as into
 // the interpreter, the bodies made ptxas spill in fk_run_proc (quicksort: 692 bytes of spill
-// stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v).
+// stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v); the checks' object
+// in and out through `seen` (FkRegion::seen); returns what it logged (FkThread::logged).
 template <void (*Body)(FkThread *)>
 __device__ __noinline__ int fk_r_body(FkThread th, FkSeen *seen) {
     th.seen = *seen;
@@ -1211,7 +1212,8 @@ __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
     }
     return FkRegion{slot_base, launch, 0};
 }
-#define FK_R_BODY(K, TH, SEEN) ((TH).seen = (SEEN), K##_body(&(TH)), (SEEN) = (TH).seen, (TH).logged)
+#define FK_R_BODY(K, TH, SEEN) \
+    ((TH).seen = (SEEN), K##_body(&(TH)), (SEEN) = (TH).seen, (TH).logged)
 __device__ inline void fk_region_thread(FkThread *th, const FkRegion &, unsigned sub) {
     th->sub = sub;
     th->iters = 0;
@@ -1356,7 +1358,8 @@ __device__ inline void fk_r_trace_async_at(int at) {
                           SYNC)) {                                                   \
                 fk_region_thread(&th_, r, r.sub);                                    \
                 int logged_ = FK_R_BODY(K, th_, r.seen);                             \
-                if (r.own.logged != FK_LOGGED_UNKNOWN) r.own = FkOwnLog{th_.proc, logged_}; \
+                if (r.own.logged != FK_LOGGED_UNKNOWN)                               \
+                    r.own = FkOwnLog{th_.proc, logged_};                             \
             }                                                                        \
         }                                                                            \
         r.sub++;                                                                     \
