@@ -32,7 +32,8 @@ pub struct BenchArgs {
     /// invocation within a time limit.
     #[arg(long = "n", value_name = "N")]
     pub sizes: Vec<i64>,
-    /// Only these processor counts P of the suite (repeat the flag for several).
+    /// Only these processor counts P of the suite (repeat the flag for several); a count
+    /// the suite does not list for the sizes kept runs on each of them.
     #[arg(long = "procs", value_name = "P", value_parser = parse_procs,
           allow_negative_numbers = true)]
     pub procs: Vec<u64>,
@@ -151,9 +152,18 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
     let cases: Vec<_> = cases
         .into_iter()
         .filter(|c| args.sizes.is_empty() || args.sizes.contains(&c.n))
+        .collect();
+    // A P of --procs the kept cases list selects those; one they do not list is added.
+    let unlisted: Vec<u64> = (args.procs.iter())
+        .filter(|p| !cases.iter().any(|c| c.procs.contains(p)))
+        .copied()
+        .collect();
+    let cases: Vec<_> = cases
+        .into_iter()
         .map(|mut c| {
             c.procs
                 .retain(|p| args.procs.is_empty() || args.procs.contains(p));
+            c.procs.extend(&unlisted);
             c
         })
         .filter(|c| !c.procs.is_empty())

@@ -157,6 +157,40 @@ fn gpu_rows_are_measured_or_reported_as_skipped() {
     assert!(results.rows.iter().any(|r| r.backend == "cuda-hand"));
 }
 
+/// `--procs` keeps the counts the suite lists and runs one it does not list on each size kept
+/// (the quick sieve lists 16 and 64).
+#[test]
+fn procs_select_the_suites_counts_and_add_others() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_dir = dir.path().to_str().expect("utf-8 temp path");
+    let out = forkcc(&[
+        "bench",
+        "sieve",
+        "--quick",
+        "--backends",
+        "sim",
+        "--runs",
+        "1",
+        "--procs",
+        "16",
+        "--procs",
+        "24",
+        "--out",
+        out_dir,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(dir.path().join("results.json")).expect("results.json");
+    let results: Results = serde_json::from_str(&json).expect("results.json parses");
+    let mut procs: Vec<u64> = results.rows.iter().filter_map(|r| r.procs).collect();
+    procs.sort_unstable();
+    assert_eq!(procs, [16, 24]);
+    assert!(results.rows.iter().all(|r| r.status == "ok"));
+}
+
 #[test]
 fn unknown_suite_and_backend_are_errors() {
     let out = forkcc(&["bench", "nosuch", "--quick"]);
