@@ -13,6 +13,17 @@ fn forkcc(args: &[&str]) -> Output {
         .expect("forkcc runs")
 }
 
+/// The results.json a successful run wrote into `dir`.
+fn results_of(out: &Output, dir: &Path) -> Results {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = std::fs::read_to_string(dir.join("results.json")).expect("results.json");
+    serde_json::from_str(&json).expect("results.json parses")
+}
+
 fn quick(backends: &str, out: &Path) -> Output {
     let out_dir = out.to_str().expect("utf-8 temp path");
     forkcc(&[
@@ -137,13 +148,7 @@ fn gpu_rows_are_measured_or_reported_as_skipped() {
     let present = pram_runtime::gpu::available();
     let dir = tempfile::tempdir().expect("tempdir");
     let out = quick("gpu,cuda-hand", dir.path());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json = std::fs::read_to_string(dir.path().join("results.json")).expect("results.json");
-    let results: Results = serde_json::from_str(&json).expect("results.json parses");
+    let results = results_of(&out, dir.path());
     assert!(!results.rows.is_empty());
     for row in &results.rows {
         if present {
@@ -178,13 +183,7 @@ fn procs_select_the_suites_counts_and_add_others() {
         "--out",
         out_dir,
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json = std::fs::read_to_string(dir.path().join("results.json")).expect("results.json");
-    let results: Results = serde_json::from_str(&json).expect("results.json parses");
+    let results = results_of(&out, dir.path());
     let mut procs: Vec<u64> = results.rows.iter().filter_map(|r| r.procs).collect();
     procs.sort_unstable();
     assert_eq!(procs, [16, 24]);
