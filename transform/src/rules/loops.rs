@@ -682,17 +682,9 @@ impl CounterAt {
     /// locals set to it, or `i / W` or `i % W` itself (matmul's `A[e / N][e % N] = ...`),
     /// through widening conversions.
     fn part(&self, e: &Expr) -> Option<(BinOp, u64)> {
-        if let Some(x) = widened(e) {
-            return self.parts.get(&x).copied();
-        }
-        match &widen_source(e).kind {
-            ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, w)
-                if widened(a) == Some(self.counter) =>
-            {
-                let w = int_constant(w).filter(|&w| w > 0)?;
-                Some((*op, w as u64))
-            }
-            _ => None,
+        match widened(e) {
+            Some(x) => self.parts.get(&x).copied(),
+            None => quotient_or_remainder(e, self.counter),
         }
     }
 
@@ -769,11 +761,18 @@ fn counter_part(program: &Program, s: &Stmt, i: VarId) -> Option<(VarId, (BinOp,
         && !var.addr_taken
         && matches!(var.kind, VarKind::Local { .. })
         && matches!(var.ty, Type::Int(_));
-    let ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, w) = &widen_source(value).kind else {
+    let part = quotient_or_remainder(value, i)?;
+    (local && x != i).then_some((x, part))
+}
+
+/// `e` as `i / W` or `i % W` of the counter `i` by a positive constant `W`, through widening
+/// conversions.
+fn quotient_or_remainder(e: &Expr, i: VarId) -> Option<(BinOp, u64)> {
+    let ExprKind::Binary(op @ (BinOp::Div | BinOp::Rem), a, w) = &widen_source(e).kind else {
         return None;
     };
     let w = int_constant(w).filter(|&w| w > 0)?;
-    (local && x != i && widened(a) == Some(i)).then_some((x, (*op, w as u64)))
+    (widened(a) == Some(i)).then_some((*op, w as u64))
 }
 
 /// `*(ptr + index)`: `(ptr, index)`.
