@@ -1546,12 +1546,17 @@ __device__ void fk_grid_region_ran(int g, bool ran);
 __device__ inline void fk_g_end(const FkRegion &r) {
     if (blockIdx.x == 0 && fk_team_tid() == 0) fk_region_end(r);
 }
+__device__ inline bool fk_g_warm_up(int) { return false; }
 #else
 // (Over two lines: the library's own kernels are the lines that start a definition so.)
 #define FK_GRID_REGION_FN extern "C" __global__ \
     void __launch_bounds__(FK_GRID_THREADS)
 // The host numbers launches itself.
 __device__ inline void fk_g_end(const FkRegion &) {}
+// A launch with g < 0 returns at once: each driver launches every grid region so once before
+// the run, since the driver's first cooperative launch of a function takes 0.1 to 0.3 ms of
+// host time (later ones a few µs), which the GPU would otherwise wait for inside the run.
+__device__ inline bool fk_g_warm_up(int g) { return g < 0; }
 #endif
 
 // A decision is each block's own members' value (fk_g_decide), so every block must have one.

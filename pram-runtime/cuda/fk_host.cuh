@@ -338,8 +338,10 @@ template <class T> inline void fk_read(T *dst, const T *src, fk_u64 n) {
 // by one do.
 #ifdef FK_EMU
 // The CPU stand-in runs it as one block of FK_SCAN_THREADS threads.
-#define FK_GRID_LAUNCH(R, A) R<<<1, FK_SCAN_THREADS>>>(A.g, A.seq, A.slot_base, A.launch, A.groups, \
-                                                    A.members, A.words, A.frames)
+#define FK_GRID_LAUNCH(R, A) FK_GRID_LAUNCH_SHAPED(R, A, 1, FK_SCAN_THREADS)
+#define FK_GRID_LAUNCH_SHAPED(R, A, BLOCKS, THREADS)                                          \
+    R<<<BLOCKS, THREADS>>>(A.g, A.seq, A.slot_base, A.launch, A.groups, A.members, A.words,   \
+                           A.frames)
 #else
 // The threads of each block of a grid region's cooperative launch for a group of n members
 // (the driver's grid_threads): the members spread over every SM, a warp at least,
@@ -360,14 +362,28 @@ inline void fk_grid_shape(const void *k, int n, unsigned *blocks, unsigned *thre
 
 #define FK_GRID_LAUNCH(R, A)                                                                  \
     do {                                                                                     \
-        void *args_[8] = {&A.g, &A.seq, &A.slot_base, &A.launch, &A.groups, &A.members,       \
-                          &A.words, &A.frames};                                              \
         unsigned b_ = 0, t_ = 0;                                                             \
         fk_grid_shape((const void *)R, fk_h.groups[A.g].size, &b_, &t_);                     \
-        fk_cuda(cudaLaunchCooperativeKernel((const void *)R, b_, t_, args_, 0, 0),           \
+        FK_GRID_LAUNCH_SHAPED(R, A, b_, t_);                                                 \
+    } while (0)
+#define FK_GRID_LAUNCH_SHAPED(R, A, BLOCKS, THREADS)                                          \
+    do {                                                                                     \
+        void *args_[8] = {&A.g, &A.seq, &A.slot_base, &A.launch, &A.groups, &A.members,       \
+                          &A.words, &A.frames};                                              \
+        fk_cuda(cudaLaunchCooperativeKernel((const void *)R, BLOCKS, THREADS, args_, 0, 0),  \
                 "launching a grid region");                                                  \
     } while (0)
 #endif
+// Grid region R launched with g = -1, which returns at once (fk_g_warm_up): `fk_run` does so
+// for each before the program, since the driver's first cooperative launch of a function
+// takes 0.1 to 0.3 ms of host time and later ones a few µs.
+#define FK_GRID_WARM_UP(R)                                                                   \
+    do {                                                                                     \
+        FkRegionArgs a_ = {};                                                                \
+        a_.g = -1;                                                                           \
+        FK_GRID_LAUNCH_SHAPED(R, a_, 1, 32);                                                 \
+        fk_after_launch(#R);                                                                 \
+    } while (0)
 // A region kernel's arguments, as the host reserved them.
 struct FkRegionArgs {
     int g, seq;

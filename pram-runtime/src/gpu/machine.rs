@@ -487,6 +487,9 @@ impl<'p> Machine<'p> {
             why: Ptr::at(base + r.why),
         };
         m.set_descriptor(descriptors::LIMITS, &limits)?;
+        if device.is_none() {
+            m.warm_up_grid_regions()?;
+        }
         m.launch(1, 1, &kernels::StartClock {})?;
         if let Some((c, _)) = common {
             // Shared memory: globals, the group frames (the device schedule's frame heap),
@@ -628,6 +631,25 @@ impl<'p> Machine<'p> {
         args: &P,
         cooperative: bool,
     ) -> Result<(), GpuError> {
+        let events = self.launch_timed(name, blocks, threads, args, cooperative, self.timing)?;
+        if let Some(e) = events {
+            self.kernel_events.push(e);
+        }
+        self.stats.launches += 1;
+        Ok(())
+    }
+
+    /// `launch_shaped` without the statistics: with the events that time the kernel when
+    /// `timed`.
+    fn launch_timed<P: Params>(
+        &self,
+        name: &str,
+        blocks: u32,
+        threads: u32,
+        args: &P,
+        cooperative: bool,
+        timed: bool,
+    ) -> Result<Option<(cudarc::driver::CudaEvent, cudarc::driver::CudaEvent)>, GpuError> {
         let f = self
             .functions
             .get(name)
@@ -639,24 +661,49 @@ impl<'p> Machine<'p> {
             block_dim: (threads, 1, 1),
             shared_mem_bytes: 0,
         };
-        if self.timing {
+        if timed {
             b.record_kernel_launch(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
         }
         // SAFETY: the arguments are those of the kernel's C signature, which the ABI
         // declares once (the C side is generated from it); the kernels touch only the arena.
         // A cooperative launch makes every block resident, which grid barriers need.
-        let events = unsafe {
+        unsafe {
             if cooperative {
                 b.launch_cooperative(cfg)
             } else {
                 b.launch(cfg)
             }
         }
-        .map_err(GpuError::driver("launching a kernel"))?;
-        if let Some(e) = events {
-            self.kernel_events.push(e);
+        .map_err(GpuError::driver("launching a kernel"))
+    }
+
+    /// Launches every grid region of the host schedule once with `g = -1`, which returns at
+    /// once (`fk_g_warm_up`), before the run: the driver's first cooperative launch of a
+    /// function takes 0.1 to 0.3 ms of host time, later ones a few µs (H200,
+    /// docs/performance.md), and the GPU would wait for it inside the timing of the
+    /// function that first runs the region. Not counted in the statistics.
+    fn warm_up_grid_regions(&mut self) -> Result<(), GpuError> {
+        let plan = self.plan;
+        let args = kernels::RegionKernel {
+            g: -1,
+            seq: 0,
+            slot_base: 0,
+            launch: 0,
+            groups_top: 0,
+            members_top: 0,
+            words_top: 0,
+            frames_top: 0,
+        };
+        for instr in &plan.host.code {
+            if let host_program::Instr::Region {
+                name,
+                kind: RegionKind::Grid,
+                ..
+            } = instr
+            {
+                self.launch_timed(name, 1, abi::FK_WARP_THREADS, &args, true, false)?;
+            }
         }
-        self.stats.launches += 1;
         Ok(())
     }
 

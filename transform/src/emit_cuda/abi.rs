@@ -850,7 +850,8 @@ pub mod kernels {
         /// A Plan kernel (`FK_KERNEL`; its name is the kernel's).
         PlanKernel(g: i32, n: i32, slot_base: u64, launch: u32, serial: i32);
         /// A block region or a grid region (`emit_cuda::region`; its name is the region's;
-        /// a grid region's is a cooperative launch).
+        /// a grid region's is a cooperative launch, and returns at once where `g` < 0: the
+        /// drivers' warm-up launch, `fk_g_warm_up`).
         RegionKernel(
             g: i32, seq: i32, slot_base: u64, launch: u32, groups_top: i32, members_top: u64,
             words_top: u64, frames_top: u64,

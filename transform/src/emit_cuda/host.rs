@@ -56,7 +56,8 @@ fn shared_frame(plan: &Plan, frame: SharedFrameId) -> String {
     format!("{}, {bytes}", frame.0)
 }
 
-/// `fk_run`: the global initialisers, then the host program from main's entry.
+/// `fk_run`: a warm-up launch of each grid region (`FK_GRID_WARM_UP`), the global
+/// initialisers, then the host program from main's entry.
 pub fn host_program(
     plan: &Plan,
     sites: &mut Sites,
@@ -64,9 +65,20 @@ pub fn host_program(
     out: &mut String,
 ) -> Result<(), EmitError> {
     let program = &plan.host;
+    out.push_str("static void fk_run() {\n");
+    for instr in &program.code {
+        if let Instr::Region {
+            name,
+            kind: RegionKind::Grid,
+            ..
+        } = instr
+        {
+            let _ = writeln!(out, "    FK_GRID_WARM_UP({name});");
+        }
+    }
     let _ = writeln!(
         out,
-        "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_h.pc = {};\n    for (;;) {{\n        switch (fk_h.pc++) {{",
+        "    FK_LAUNCH({}, 1);\n    fk_h.pc = {};\n    for (;;) {{\n        switch (fk_h.pc++) {{",
         super::abi::GLOBALS_KERNEL,
         program.entry(plan.main).0
     );

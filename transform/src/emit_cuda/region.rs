@@ -733,6 +733,7 @@ pub fn grid_region_kernel(
         "FK_GRID_REGION_FN {name}({}) {{",
         super::abi::c_params::<super::abi::kernels::RegionKernel>()
     );
+    out.push_str("    if (fk_g_warm_up(g)) return;\n");
     out.push_str("    FkRegion r = fk_region(g, slot_base, launch);\n");
     out.push_str("    fk_u64 written = 0, read = 0;\n");
     // The member lists of its splits (its loops need none).
