@@ -243,6 +243,15 @@ template <class T> __device__ __forceinline__ bool fk_stride_fits(T last, T stri
     const T max = (T)(~0ull >> (65 - 8 * sizeof(T)));
     return stride > 0 && last <= max - stride;
 }
+
+// Whether the iterations at k, k + s, ..., k + (N - 1) s of a ranged loop whose index stays
+// at most `last` all run (s > 0, fk_stride_fits): a loop that loads ahead
+// (transform::emit_cuda::device) then loads their N values before their N stores. The gap
+// last - k is exact in 64 bits, so nothing wraps.
+template <class T, int N> __device__ __forceinline__ bool fk_ahead(T k, T last, T s) {
+    return k <= last && (fk_u64)s <= ((fk_u64)last - (fk_u64)k) / (fk_u64)(N - 1);
+}
+
 __device__ __forceinline__ bool fk_small(fk_i64 x) { return x > -(1ll << 30) && x < (1ll << 30); }
 __device__ __forceinline__ bool fk_offsets_in(fk_i64 at_entry, fk_i64 at_end, fk_i64 bytes,
                                               fk_i64 object_bytes) {

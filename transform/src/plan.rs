@@ -314,6 +314,12 @@ pub struct Kernel {
     /// would, `Builder::append`). So two members' stores there never conflict under `--crcw
     /// common`, and the check logs none of them.
     pub order_free: Vec<Span>,
+    /// The order-free loops (of `order_free`) whose iterations may load their values ahead
+    /// of the stores of the iterations before them (`rules::loops::loads_ahead`): the body is
+    /// one store, into shared memory, of a value that only reads (shared memory among it)
+    /// and cannot fault, so an iteration's loads see what they would in order. The emitted
+    /// loop loads several iterations' values at once (`emit_cuda::device`).
+    pub loads_ahead: Vec<Span>,
 }
 
 /// Why the transform cut after a kernel.

@@ -99,6 +99,10 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
                     !k.order_free.is_empty(),
                     "order-free: its stores never conflict",
                 ),
+                (
+                    !k.loads_ahead.is_empty(),
+                    "loads ahead: iterations load before earlier ones store",
+                ),
             ]
             .into_iter()
             .filter_map(|(holds, note)| holds.then_some(note))

@@ -61,7 +61,7 @@ pub fn validate(plan: &Plan) -> Result<(), Invalid> {
 }
 
 /// `Kernel::order_free` names loops of a synchronous body: the `--crcw common` check leaves
-/// their stores unlogged.
+/// their stores unlogged; `Kernel::loads_ahead` names some of them.
 fn order_free_loops(k: &Kernel) -> Result<(), Invalid> {
     fn holds_loop(s: &Stmt, span: Span) -> bool {
         matches!(s.kind, StmtKind::Loop { .. }) && s.span == span
@@ -74,6 +74,12 @@ fn order_free_loops(k: &Kernel) -> Result<(), Invalid> {
                 span.lo, span.hi
             )));
         }
+    }
+    if let Some(span) = k.loads_ahead.iter().find(|s| !k.order_free.contains(s)) {
+        return Err(Invalid(format!(
+            "a loop that loads ahead at bytes {}..{} is not order-free",
+            span.lo, span.hi
+        )));
     }
     Ok(())
 }

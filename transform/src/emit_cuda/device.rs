@@ -25,6 +25,11 @@ use fork_frontend::sync_calls::{children, own_exprs};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+/// The iterations of a loop that loads ahead (`Kernel::loads_ahead`) whose values are loaded
+/// together: Hillis–Steele's rounds at P = 1024 run 1024 of them per member, one load's
+/// latency each when loaded in turn.
+const LOADS_AHEAD: usize = 8;
+
 /// Byte offset of each string literal in the strings region.
 pub fn string_offsets(program: &Program) -> Vec<u64> {
     let mut at = 0;
@@ -105,6 +110,8 @@ pub struct DeviceEmitter<'a, 's> {
     logged: bool,
     /// The kernel's loops whose stores never conflict (`Kernel::order_free`): not logged.
     order_free: Vec<Span>,
+    /// Those whose iterations may load ahead (`Kernel::loads_ahead`).
+    loads_ahead: Vec<Span>,
     /// The kernels that log writes (checked after each run).
     pub common_kernels: BTreeSet<String>,
 }
@@ -112,8 +119,12 @@ pub struct DeviceEmitter<'a, 's> {
 /// A ranged loop being emitted (`ranged`): the accesses of its body checked before it.
 struct RangeScope {
     scope: ranged::Loop,
+    /// The C type of the index.
+    ty: String,
     /// The C of the index's last value.
     last: String,
+    /// The C of the stride.
+    stride: String,
     /// The check that stepping past the last value does not wrap the index.
     fits: String,
     /// The flag that says the checks before the loop passed (`bool fk_in<site>`).
@@ -126,6 +137,8 @@ struct RangeScope {
     /// The body is being emitted a second time, for when the checks passed: its accesses
     /// that they cover run unchecked.
     ahead: bool,
+    /// An access of that second emission is not covered: it runs checked.
+    uncovered: bool,
 }
 
 /// What an access in a ranged loop is checked against before the loop (`check_ahead`).
@@ -180,6 +193,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             check_common: false,
             logging: false,
             order_free: Vec::new(),
+            loads_ahead: Vec::new(),
             logged: false,
             common_kernels: BTreeSet::new(),
         }
@@ -202,6 +216,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.logging = self.check_common && k.mode == Mode::Sync;
         self.logged = false;
         self.order_free.clone_from(&k.order_free);
+        self.loads_ahead.clone_from(&k.loads_ahead);
         self.addressed = addressed_vars(&k.body);
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
         self.exits = false;
@@ -477,11 +492,16 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let mut inner = spin.clone();
                 let checked = self.stmt(body, depth + 1, &mut inner);
                 let mut unchecked = None;
+                let mut batch = None;
                 if let Some(r) = self.range.as_mut().filter(|r| !r.checks.is_empty()) {
                     r.ahead = true;
-                    let mut fast = spin;
+                    let mut fast = spin.clone();
                     let emitted = self.stmt(body, depth + 1, &mut fast);
                     unchecked = Some(emitted.map(|()| fast));
+                    if *test_first && self.loads_ahead.contains(&s.span) {
+                        batch =
+                            self.loads_ahead_batch(body, &spin, step_code.as_deref(), depth + 3)?;
+                    }
                 }
                 let range = self.range.take();
                 self.logging = logging;
@@ -545,11 +565,38 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     out,
                     "{pad}if ({flag}) {{ // every iteration's accesses lie in their objects"
                 );
-                // Unrolled, the copy's loads of several iterations are in flight at once.
-                // Left to itself, ptxas 13.0 unrolled matmul's product by 4 or by 8 as the
-                // kernel around it changed: 6.6 or 4.1 ms on the H200 (docs/performance.md).
-                let _ = writeln!(out, "{inner_pad}#pragma unroll 8");
-                emit_loop(out, &inner_pad, &indent(&fast));
+                match (batch, &step_code) {
+                    // LOADS_AHEAD iterations at a time where that many run, else one.
+                    (Some(batch), Some(step)) => {
+                        let _ = writeln!(
+                            out,
+                            "{inner_pad}// loads ahead: {LOADS_AHEAD} iterations' values, then their stores"
+                        );
+                        let _ = writeln!(out, "{inner_pad}for (; {cond_code}; ) {{");
+                        let _ = writeln!(
+                            out,
+                            "{inner_pad}    if (fk_ahead<{}, {LOADS_AHEAD}>({}, {}, {})) {{",
+                            r.ty,
+                            self.var(r.scope.index),
+                            r.last,
+                            r.stride
+                        );
+                        out.push_str(&batch);
+                        let _ = writeln!(out, "{inner_pad}    }} else {{");
+                        out.push_str(&indent(&indent(&fast)));
+                        let _ = writeln!(out, "{inner_pad}        {step};");
+                        let _ = writeln!(out, "{inner_pad}    }}");
+                        let _ = writeln!(out, "{inner_pad}}}");
+                    }
+                    _ => {
+                        // Unrolled, the copy's loads of several iterations are in flight at
+                        // once. Left to itself, ptxas 13.0 unrolled matmul's product by 4 or
+                        // by 8 as the kernel around it changed: 6.6 or 4.1 ms on the H200
+                        // (docs/performance.md).
+                        let _ = writeln!(out, "{inner_pad}#pragma unroll 8");
+                        emit_loop(out, &inner_pad, &indent(&fast));
+                    }
+                }
                 let _ = writeln!(out, "{pad}}} else {{");
                 emit_loop(out, &inner_pad, &indent(&inner));
                 let _ = writeln!(out, "{pad}}}");
@@ -715,12 +762,66 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         Ok(Some(RangeScope {
             scope,
             fits: format!("fk_stride_fits<{ty}>({last}, {stride}) && {index} <= {last}"),
+            ty,
             last,
+            stride,
             flag: format!("fk_in{site}"),
             checks: Vec::new(),
             guards: Vec::new(),
             ahead: false,
+            uncovered: false,
         }))
+    }
+
+    /// The iterations of a loop that loads ahead (`Kernel::loads_ahead`) where
+    /// `LOADS_AHEAD` of them run, at `depth`: the value of each loaded at its index, then each
+    /// one's `spin`, store and step. None where an access of the range's second emission is
+    /// not covered, and could fault ahead of its turn.
+    fn loads_ahead_batch(
+        &mut self,
+        body: &Stmt,
+        spin: &str,
+        step: Option<&str>,
+        depth: usize,
+    ) -> Result<Option<String>, EmitError> {
+        let (Some((e, place, value)), Some(step)) = (crate::rules::single_store(body), step) else {
+            return Ok(None);
+        };
+        let values = declare(self.program, &value.ty, &format!("fk_v[{LOADS_AHEAD}]"));
+        let value = self.expr(value)?;
+        let write = Access {
+            span: e.span,
+            write: true,
+        };
+        let lvalue = self.place(place, Some(write))?;
+        let store = self.logged_write(place, e, &lvalue, "", "fk_v[fk_j]");
+        let Some((index, ty)) = (self.range.as_ref())
+            .filter(|r| !r.uncovered)
+            .map(|r| (r.scope.index, r.ty.clone()))
+        else {
+            return Ok(None);
+        };
+        let index = self.var(index);
+        let pad = "    ".repeat(depth);
+        let spin = spin.trim();
+        Ok(Some(format!(
+            "{pad}const {ty} fk_k = {index};\n\
+             {pad}{values};\n\
+             {pad}#pragma unroll\n\
+             {pad}for (int fk_j = 0; fk_j < {LOADS_AHEAD}; fk_j++) {{\n\
+             {pad}    fk_v[fk_j] = {value};\n\
+             {pad}    {step};\n\
+             {pad}}}\n\
+             {pad}{index} = fk_k;\n\
+             {pad}int fk_j = 0;\n\
+             {pad}#pragma unroll\n\
+             {pad}for (; fk_j < {LOADS_AHEAD}; fk_j++) {{\n\
+             {pad}    {spin}\n\
+             {pad}    {store};\n\
+             {pad}    {step};\n\
+             {pad}}}\n\
+             {pad}if (fk_j < {LOADS_AHEAD}) break;\n"
+        )))
     }
 
     /// Whether `v`'s address is taken: by the program (the front end's `addr_taken`), or by
@@ -745,6 +846,20 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// body's first, checked emission its checks join the loop's; in the second it runs
     /// unchecked.
     fn check_ahead(
+        &mut self,
+        target: Ahead,
+        steps: &[(&Expr, u64)],
+        size: u64,
+    ) -> Result<bool, EmitError> {
+        let covered = self.checked_ahead(target, steps, size)?;
+        if let Some(r) = self.range.as_mut().filter(|r| r.ahead && !covered) {
+            r.uncovered = true;
+        }
+        Ok(covered)
+    }
+
+    /// `check_ahead`, without noting an access that the second emission does not cover.
+    fn checked_ahead(
         &mut self,
         target: Ahead,
         steps: &[(&Expr, u64)],

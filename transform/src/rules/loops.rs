@@ -63,6 +63,75 @@ impl Builder<'_> {
         self.order_free_with(s, counter)
     }
 
+    /// Whether the iterations of the order-free loop `s` may each load their values before
+    /// the stores of the iterations before them (`Kernel::loads_ahead`): its body is one
+    /// assignment `place = value` whose place is shared memory the Plan can name, and whose
+    /// value loads shared memory (through such a place) and otherwise only reads variables
+    /// and computes without an effect or a fault (no division, call or assignment). Being
+    /// order-free, no iteration reads what another writes, so the loads see what they
+    /// would in order; the value's loads are what the emitted loop puts in flight together
+    /// (Hillis–Steele's `b[i] = i >= d ? a[i - d] + a[i] : a[i]`, a latency chain of one
+    /// load after each store otherwise).
+    pub(crate) fn loads_ahead(&self, s: &Stmt) -> bool {
+        let StmtKind::Loop { body, .. } = &s.kind else {
+            return false;
+        };
+        let Some((_, place, value)) = single_store(body) else {
+            return false;
+        };
+        let mut loads = false;
+        self.shared_place(place)
+            && self.reads_only(place, true, &mut loads)
+            && self.reads_only(value, false, &mut loads)
+            && loads
+    }
+
+    /// Whether `place` is memory the Plan can name, all of it shared.
+    fn shared_place(&self, place: &Expr) -> bool {
+        let program = &self.program;
+        (self.summaries.points_to)
+            .place_roots(program, place)
+            .is_some_and(|roots| {
+                roots.iter().all(|t| match *t {
+                    Target::Var(v) => program.var(v).sharity == Sharity::Shared,
+                    Target::Block(_) => true,
+                })
+            })
+    }
+
+    /// `loads_ahead`'s test of an expression (`place`: it is the store's place, not a load):
+    /// it only reads, cannot fault, and loads only shared memory (`loads`: it loads some).
+    fn reads_only(&self, e: &Expr, place: bool, loads: &mut bool) -> bool {
+        let go = |x: &Expr, loads: &mut bool| self.reads_only(x, false, loads);
+        match &e.kind {
+            ExprKind::IntConst(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Var(_)
+            | ExprKind::DollarDollar
+            | ExprKind::Dollar
+            | ExprKind::At
+            | ExprKind::GroupSize
+            | ExprKind::ProcNr
+            | ExprKind::StartedProcs => true,
+            ExprKind::Deref(p) if place => go(p, loads),
+            ExprKind::Deref(p) => {
+                self.shared_place(e) && {
+                    *loads = true;
+                    self.reads_only(p, false, loads)
+                }
+            }
+            ExprKind::Decay(x) => matches!(x.kind, ExprKind::Var(_)),
+            ExprKind::Convert(x) | ExprKind::Unary(_, x) => go(x, loads),
+            ExprKind::Binary(op, a, b) => {
+                !matches!(op, BinOp::Div | BinOp::Rem) && go(a, loads) && go(b, loads)
+            }
+            ExprKind::PtrOffset { ptr, index, .. } => go(ptr, loads) && go(index, loads),
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => go(a, loads) && go(b, loads),
+            ExprKind::Cond(c, a, b) => go(c, loads) && go(a, loads) && go(b, loads),
+            _ => false,
+        }
+    }
+
     /// `order_free`, with the cells at `counter` private.
     fn order_free_with(&self, s: &Stmt, counter: Option<VarId>) -> bool {
         if !matches!(s.kind, StmtKind::Loop { .. }) {
@@ -782,6 +851,23 @@ fn indexed(e: &Expr) -> Option<(&Expr, &Expr)> {
     };
     match &p.kind {
         ExprKind::PtrOffset { ptr, index, .. } => Some((ptr, index)),
+        _ => None,
+    }
+}
+
+/// A loop body that is one assignment `place = value` (in a block or not): the assignment,
+/// its place and its value (`Builder::loads_ahead`, and the loop's emission).
+pub(crate) fn single_store(body: &Stmt) -> Option<(&Expr, &Expr, &Expr)> {
+    let body = match &body.kind {
+        StmtKind::Block(b) if b.stmts.len() == 1 => &b.stmts[0],
+        _ => body,
+    };
+    let StmtKind::Expr(e) = &body.kind else {
+        return None;
+    };
+    let e = strip_void(e);
+    match &e.kind {
+        ExprKind::Assign { place, value } => Some((e, place, value)),
         _ => None,
     }
 }

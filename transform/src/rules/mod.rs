@@ -35,6 +35,7 @@ mod simple;
 mod uniform;
 
 pub(crate) use inline::only_inlined;
+pub(crate) use loops::single_store;
 pub use outline::recurring_starts_outlined;
 pub(crate) use simple::calls_async;
 pub use uniform::{uniform_conditions_shared, CyclicLoops};
@@ -66,6 +67,8 @@ struct OpenKernel {
     spread: bool,
     /// `Kernel::order_free`.
     order_free: Vec<Span>,
+    /// `Kernel::loads_ahead`.
+    loads_ahead: Vec<Span>,
 }
 
 /// Builds the kernels and host graphs of a whole program.
@@ -347,6 +350,7 @@ impl<'s> Builder<'s> {
                     body: vec![stmt],
                     spread: false,
                     order_free: Vec::new(),
+                    loads_ahead: Vec::new(),
                 })
             }
         }
@@ -358,8 +362,12 @@ impl<'s> Builder<'s> {
         if !self.effects(s).writes_shared() {
             return;
         }
+        let ahead = self.loads_ahead(s);
         if let Some(k) = &mut self.open {
             k.order_free.push(s.span);
+            if ahead {
+                k.loads_ahead.push(s.span);
+            }
         }
     }
 
@@ -377,6 +385,7 @@ impl<'s> Builder<'s> {
                 ends,
                 spread: k.spread,
                 order_free: k.order_free,
+                loads_ahead: k.loads_ahead,
             });
             ops.push(HostOp::Launch(id));
         }
