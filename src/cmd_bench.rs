@@ -28,6 +28,10 @@ pub struct BenchArgs {
     /// Where results.json, results.csv and the SVG plots go (created if missing).
     #[arg(long, default_value = "bench-results")]
     pub out: PathBuf,
+    /// Only these programs of the suite (repeat the flag for several), e.g.
+    /// `--program grid_barrier` of the overhead suite.
+    #[arg(long = "program", value_name = "NAME")]
+    pub programs: Vec<String>,
     /// Only these sizes N of the suite (repeat the flag for several), e.g. to keep one
     /// invocation within a time limit.
     #[arg(long = "n", value_name = "N")]
@@ -149,8 +153,21 @@ pub fn bench(args: &BenchArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
+    if let Some(name) =
+        (args.programs.iter()).find(|p| !cases.iter().any(|c| c.program.name() == *p))
+    {
+        let mut names: Vec<&str> = cases.iter().map(|c| c.program.name()).collect();
+        names.dedup();
+        eprintln!(
+            "error: suite `{}` has no program `{name}`; its programs are {}",
+            args.suite,
+            names.join(", ")
+        );
+        return ExitCode::FAILURE;
+    }
     let cases: Vec<_> = cases
         .into_iter()
+        .filter(|c| args.programs.is_empty() || args.programs.iter().any(|p| p == c.program.name()))
         .filter(|c| args.sizes.is_empty() || args.sizes.contains(&c.n))
         .collect();
     // A P of --procs the kept cases list selects those; one they do not list is added.

@@ -190,6 +190,38 @@ fn procs_select_the_suites_counts_and_add_others() {
     assert!(results.rows.iter().all(|r| r.status == "ok"));
 }
 
+/// `--program` keeps the suite's programs named; a name the suite lacks is an error that
+/// lists its programs.
+#[test]
+fn program_selects_the_suites_programs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_dir = dir.path().to_str().expect("utf-8 temp path");
+    let out = forkcc(&[
+        "bench",
+        "overhead",
+        "--quick",
+        "--program",
+        "grid_barrier",
+        "--backends",
+        "sim",
+        "--runs",
+        "1",
+        "--out",
+        out_dir,
+    ]);
+    let results = results_of(&out, dir.path());
+    assert!(!results.rows.is_empty());
+    assert!(results
+        .rows
+        .iter()
+        .all(|r| r.program == "grid_barrier" && r.status == "ok"));
+    let out = forkcc(&["bench", "prefix", "--quick", "--program", "sieve"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "suite `prefix` has no program `sieve`; its programs are prefix_hillis_steele, prefix_blelloch"
+    ));
+}
+
 #[test]
 fn unknown_suite_and_backend_are_errors() {
     let out = forkcc(&["bench", "nosuch", "--quick"]);

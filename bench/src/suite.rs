@@ -19,6 +19,7 @@ pub enum Program {
     OverheadBarrier,
     OverheadSplit,
     OverheadLoop,
+    OverheadGridBarrier,
 }
 
 impl Program {
@@ -33,13 +34,17 @@ impl Program {
             Program::OverheadBarrier => "barrier",
             Program::OverheadSplit => "split",
             Program::OverheadLoop => "loop",
+            Program::OverheadGridBarrier => "grid_barrier",
         }
     }
 
     fn is_overhead(self) -> bool {
         matches!(
             self,
-            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop
+            Program::OverheadBarrier
+                | Program::OverheadSplit
+                | Program::OverheadLoop
+                | Program::OverheadGridBarrier
         )
     }
 
@@ -59,6 +64,7 @@ impl Program {
             Program::OverheadBarrier => "barriers",
             Program::OverheadSplit => "splits",
             Program::OverheadLoop => "iterations",
+            Program::OverheadGridBarrier => "rounds",
             _ => return (self.baselines()[0].1)(n),
         };
         Expected::new(format!("{steps} {n}, P = {}, check {n}\n", Expected::PROCS))
@@ -68,7 +74,10 @@ impl Program {
     /// an overhead program: it measures the machine, not an algorithm).
     pub fn baselines(self) -> Vec<Baseline> {
         match self {
-            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => vec![],
+            Program::OverheadBarrier
+            | Program::OverheadSplit
+            | Program::OverheadLoop
+            | Program::OverheadGridBarrier => vec![],
             Program::Sieve => vec![("seq", baselines::sieve)],
             Program::Quicksort => vec![
                 ("seq", |n| baselines::quicksort(n, Sort::Quicksort)),
@@ -97,7 +106,10 @@ impl Program {
             Program::ListRanking => 1 << 18,
             // The simulator's time is not what the overhead suite measures: it runs only the
             // quick sizes (the harness's end-to-end check).
-            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => 12,
+            Program::OverheadBarrier
+            | Program::OverheadSplit
+            | Program::OverheadLoop
+            | Program::OverheadGridBarrier => 12,
         }
     }
 
@@ -112,7 +124,10 @@ impl Program {
             Program::PrefixBlelloch => "blelloch_scan",
             Program::ListRanking => "pointer_jumping",
             // The overhead programs' steps are in `main`.
-            Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => "main",
+            Program::OverheadBarrier
+            | Program::OverheadSplit
+            | Program::OverheadLoop
+            | Program::OverheadGridBarrier => "main",
         }
     }
 
@@ -181,7 +196,10 @@ fn full(program: Program) -> Vec<Case> {
         // (report::overhead_table), without the run's fixed costs. A step of a group that
         // spans the GPU costs 0.1 to 10 ms, so those groups take a tenth of the steps: the
         // suite's 2^20 cases then fit a few minutes.
-        Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => {
+        Program::OverheadBarrier
+        | Program::OverheadSplit
+        | Program::OverheadLoop
+        | Program::OverheadGridBarrier => {
             const FEW: &[u64] = &[1, 32, 1024];
             const MANY: &[u64] = &[65536, 1 << 20];
             vec![
@@ -203,7 +221,10 @@ fn quick(program: Program) -> Vec<Case> {
             vec![case(program, 64, &[8])]
         }
         Program::ListRanking => vec![case(program, 100, &[16])],
-        Program::OverheadBarrier | Program::OverheadSplit | Program::OverheadLoop => {
+        Program::OverheadBarrier
+        | Program::OverheadSplit
+        | Program::OverheadLoop
+        | Program::OverheadGridBarrier => {
             vec![case(program, 2, &[1, 4]), case(program, 12, &[1, 4])]
         }
     }
@@ -229,6 +250,7 @@ pub fn cases(name: &str, quick_sizes: bool) -> Option<Vec<Case>> {
             Program::OverheadBarrier,
             Program::OverheadSplit,
             Program::OverheadLoop,
+            Program::OverheadGridBarrier,
         ],
         _ => return None,
     };
