@@ -67,7 +67,8 @@ impl Builder<'_> {
     /// the stores of the iterations before them (`Kernel::loads_ahead`): its body is one
     /// assignment `place = value` whose place is shared memory the Plan can name, and whose
     /// value loads shared memory (through such a place) and otherwise only reads variables
-    /// and computes without an effect or a fault (no division, call or assignment). Being
+    /// and computes without an effect or a fault (no call or assignment, no division but by
+    /// a constant other than 0 and -1). Being
     /// order-free, no iteration reads what another writes, so the loads see what they
     /// would in order; the value's loads are what the emitted loop puts in flight together
     /// (Hillis–Steele's `b[i] = i >= d ? a[i - d] + a[i] : a[i]`, a latency chain of one
@@ -122,9 +123,11 @@ impl Builder<'_> {
             }
             ExprKind::Decay(x) => matches!(x.kind, ExprKind::Var(_)),
             ExprKind::Convert(x) | ExprKind::Unary(_, x) => go(x, loads),
-            ExprKind::Binary(op, a, b) => {
-                !matches!(op, BinOp::Div | BinOp::Rem) && go(a, loads) && go(b, loads)
+            // A division faults (or overflows) only by 0 or -1.
+            ExprKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
+                matches!(int_constant(b), Some(c) if c != 0 && c != -1) && go(a, loads)
             }
+            ExprKind::Binary(_, a, b) => go(a, loads) && go(b, loads),
             ExprKind::PtrOffset { ptr, index, .. } => go(ptr, loads) && go(index, loads),
             ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => go(a, loads) && go(b, loads),
             ExprKind::Cond(c, a, b) => go(c, loads) && go(a, loads) && go(b, loads),
