@@ -1,0 +1,33 @@
+# Helpers for the device runs of docs/results/*/runX.sh, sourced from the repository root on
+# the GPU machine (no cargo) with C set to the forkcc binary and OUT to the folder that comes
+# back:
+#
+#   C=$PWD/.device-bin/NAME/forkcc; . scripts/results-lib.sh
+#
+# It sets the CUDA 13.0 paths and a compile cache in /tmp, writes the GPU's name, driver and
+# clock to OUT/machine.txt, and defines
+#   at NAME                   "== NAME at S s" (seconds since sourcing), also into OUT/times.txt
+#   report DIR NAME           gpu-verify.sh's progress and summary from DIR into OUT/NAME-*,
+#                             a count per status, and the first failures' stderr
+#   b NAME CAP ARGS...        `forkcc bench ARGS` capped at CAP seconds into OUT/NAME and
+#                             OUT/NAME.txt, its table printed (the plots left out)
+export LD_LIBRARY_PATH=/usr/local/cuda-13.0/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
+export PATH=/usr/local/cuda-13.0/bin:$PATH
+export FORKCC_CACHE_DIR=/tmp/cache
+t0=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$OUT/machine.txt"
+at() { echo "== $1 at $(( $(date +%s) - t0 )) s" | tee -a "$OUT/times.txt"; }
+report() {
+    cp "$1/progress.txt" "$OUT/$2-progress.txt"; cp "$1/summary.txt" "$OUT/$2-summary.txt" 2>/dev/null
+    awk '{print $1}' "$OUT/$2-progress.txt" | sort | uniq -c
+    grep -v "^pass\|^na" "$OUT/$2-progress.txt" | head -20
+    mkdir -p "$OUT/$2-logs"
+    for f in $(grep -v "^pass\|^na" "$OUT/$2-progress.txt" | awk '{print $2}' | head -4); do
+        cp "$1"/logs/"$f".*.err "$OUT/$2-logs/" 2>/dev/null; done
+}
+b() {
+    local name=$1 limit=$2; shift 2
+    timeout "$limit" "$C" bench "$@" --out "$OUT/$name" > "$OUT/$name.txt" 2>&1
+    at "$name rc=$?"; rm -f "$OUT/$name"/*.svg
+    grep -A40 "^program" "$OUT/$name.txt" | grep -v "^  " | head -40
+}
