@@ -194,15 +194,22 @@ pub fn children(s: &Stmt) -> Vec<&Stmt> {
     }
 }
 
+/// Whether `s` or a statement nested in it (`children`, at any depth) is one `p` holds for.
+pub fn any_stmt(s: &Stmt, p: &impl Fn(&Stmt) -> bool) -> bool {
+    p(s) || children(s).into_iter().any(|c| any_stmt(c, p))
+}
+
 /// `barrier` or a group construct in `s` (nested statements included), `s` in an `async`
 /// function. A `farm` there is not one: in asynchronous code it runs its body as a block,
 /// without a barrier at its end (docs/language.md §8); one inside a `start` or `seq` body is
 /// inside a construct that is.
 fn has_sync_construct(s: &Stmt) -> bool {
-    matches!(
-        s.kind,
-        StmtKind::Barrier | StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Seq(_)
-    ) || children(s).into_iter().any(has_sync_construct)
+    any_stmt(s, &|s| {
+        matches!(
+            s.kind,
+            StmtKind::Barrier | StmtKind::Fork { .. } | StmtKind::Start(_) | StmtKind::Seq(_)
+        )
+    })
 }
 
 /// The functions `e` calls, in evaluation order.

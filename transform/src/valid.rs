@@ -17,7 +17,7 @@ use crate::plan::{Call, Home, HostFnId, Kernel, Multiprefix, Plan, SplitKind};
 use fork_frontend::diag::Code;
 use fork_frontend::hir::{Mode, Stmt, StmtKind, VarId};
 use fork_frontend::source::Span;
-use fork_frontend::sync_calls::children;
+use fork_frontend::sync_calls::any_stmt;
 
 pub const E0590: Code = Code {
     id: "E0590",
@@ -63,10 +63,11 @@ pub fn validate(plan: &Plan) -> Result<(), Invalid> {
 /// `Kernel::order_free` names loops of a synchronous body: the `--crcw common` check leaves
 /// their stores unlogged; `Kernel::loads_ahead` names some of them.
 fn order_free_loops(k: &Kernel) -> Result<(), Invalid> {
-    fn holds_loop(s: &Stmt, span: Span) -> bool {
-        matches!(s.kind, StmtKind::Loop { .. }) && s.span == span
-            || children(s).into_iter().any(|c| holds_loop(c, span))
-    }
+    let holds_loop = |s: &Stmt, span: Span| {
+        any_stmt(s, &|s| {
+            matches!(s.kind, StmtKind::Loop { .. }) && s.span == span
+        })
+    };
     for &span in &k.order_free {
         if k.mode != Mode::Sync || !k.body.iter().any(|s| holds_loop(s, span)) {
             return Err(Invalid(format!(

@@ -21,7 +21,7 @@ use fork_frontend::hir::{
     VarId, VarKind,
 };
 use fork_frontend::source::Span;
-use fork_frontend::sync_calls::{children, own_exprs};
+use fork_frontend::sync_calls::{any_stmt, children, own_exprs};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -1804,10 +1804,10 @@ fn addressed_vars(body: &[Stmt]) -> BTreeSet<VarId> {
 
 /// Whether `s` contains a loop.
 fn has_loop(s: &Stmt) -> bool {
-    matches!(s.kind, StmtKind::Loop { .. }) || children(s).into_iter().any(has_loop)
+    any_stmt(s, &|s| matches!(s.kind, StmtKind::Loop { .. }))
 }
 
 /// Whether `s` contains a `return`.
 fn returns(s: &Stmt) -> bool {
-    matches!(s.kind, StmtKind::Return(_)) || children(s).into_iter().any(returns)
+    any_stmt(s, &|s| matches!(s.kind, StmtKind::Return(_)))
 }

@@ -50,7 +50,7 @@ use super::*;
 use fork_frontend::hir::{
     BinOp, Block, Builtin, Field, FuncId, Function, Stmt, StructDef, StructId, SwitchCase, VarId,
 };
-use fork_frontend::sync_calls::children;
+use fork_frontend::sync_calls::{any_stmt, children};
 
 use crate::plan::STACK_FRAMES;
 
@@ -961,7 +961,7 @@ fn continues(s: &Stmt) -> bool {
 }
 
 fn returns(s: &Stmt) -> bool {
-    matches!(s.kind, StmtKind::Return(_)) || children(s).into_iter().any(returns)
+    any_stmt(s, &|s| matches!(s.kind, StmtKind::Return(_)))
 }
 
 fn st(kind: StmtKind, span: Span) -> Stmt {
