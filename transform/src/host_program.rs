@@ -38,6 +38,18 @@ impl HostProgram {
         self.entries[f.0 as usize]
     }
 
+    /// The names of the grid regions (`RegionKind::Grid`), in code order.
+    pub fn grid_regions(&self) -> impl Iterator<Item = &str> + '_ {
+        self.code.iter().filter_map(|instr| match instr {
+            Instr::Region {
+                name,
+                kind: RegionKind::Grid,
+                ..
+            } => Some(name.as_str()),
+            _ => None,
+        })
+    }
+
     /// The host function whose code holds `pc`.
     pub fn function_at(&self, pc: Pc) -> HostFnId {
         let f = self

@@ -694,15 +694,8 @@ impl<'p> Machine<'p> {
             words_top: 0,
             frames_top: 0,
         };
-        for instr in &plan.host.code {
-            if let host_program::Instr::Region {
-                name,
-                kind: RegionKind::Grid,
-                ..
-            } = instr
-            {
-                self.launch_timed(name, 1, abi::FK_WARP_THREADS, &args, true, false)?;
-            }
+        for name in plan.host.grid_regions() {
+            self.launch_timed(name, 1, abi::FK_WARP_THREADS, &args, true, false)?;
         }
         Ok(())
     }

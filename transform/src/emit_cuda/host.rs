@@ -66,15 +66,8 @@ pub fn host_program(
 ) -> Result<(), EmitError> {
     let program = &plan.host;
     out.push_str("static void fk_run() {\n");
-    for instr in &program.code {
-        if let Instr::Region {
-            name,
-            kind: RegionKind::Grid,
-            ..
-        } = instr
-        {
-            let _ = writeln!(out, "    FK_GRID_WARM_UP({name});");
-        }
+    for name in program.grid_regions() {
+        let _ = writeln!(out, "    FK_GRID_WARM_UP({name});");
     }
     let _ = writeln!(
         out,
