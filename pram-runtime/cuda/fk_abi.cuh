@@ -28,6 +28,8 @@ typedef long long fk_i64;
 #define FK_BREAK 1
 #define FK_CONTINUE 2
 #define FK_RETURN 3
+// The most variables one `fk_call_copies` launch copies (FkCopies)
+#define FK_COPIES_MAX 8
 // fk_split_count's `kind`: an `if` (key 0: then, 1: else) or a `fork` (key: @)
 #define FK_SPLIT_IF 0
 #define FK_SPLIT_FORK 1
@@ -193,6 +195,23 @@ static_assert(__builtin_offsetof(FkVar, kind) == 0, "FkVar::kind: the layout of 
 static_assert(__builtin_offsetof(FkVar, frame_id) == 4, "FkVar::frame_id: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkVar, offset) == 8, "FkVar::offset: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkVar, size) == 16, "FkVar::size: the layout of transform::emit_cuda::abi");
+#endif
+
+// The variables a call's launch copies (`fk_call_copies`): pair i copies `src[i]` to
+// `dst[i]`, for i < `count` (at most FK_COPIES_MAX; a call with more arguments launches
+// again for the rest).
+struct FkCopies {
+    int count;
+    int pad;
+    FkVar src[8];
+    FkVar dst[8];
+};
+static_assert(sizeof(FkCopies) == 392, "FkCopies: the layout of transform::emit_cuda::abi");
+#ifndef __CUDACC_RTC__
+static_assert(__builtin_offsetof(FkCopies, count) == 0, "FkCopies::count: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCopies, pad) == 4, "FkCopies::pad: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCopies, src) == 8, "FkCopies::src: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkCopies, dst) == 200, "FkCopies::dst: the layout of transform::emit_cuda::abi");
 #endif
 
 // The first fault in the simulator's order (`fk_fault_v`), which the host reads back.
@@ -655,8 +674,10 @@ extern "C" __global__ void fk_marked_status(int g, int n, fk_u64 marks, int from
 extern "C" __global__ void fk_loop_exit(int g, int n, fk_u64 slot_base, fk_u64 marks, int has_cond, FkVar cond, int cond_group);
 // The loop group's keys.
 extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks);
-// Copies a variable for the marked members (call arguments, results).
-extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, int src_group, fk_u64 src_base, FkVar dst, int dst_group, fk_u64 dst_base);
+// A call's entry or its result: sets group `set`'s descriptor (`set` >= 0) and marks
+// the active members (`mark`), then the marked members copy `vars` (arguments, or
+// the result).
+extern "C" __global__ void fk_call_copies(int g, int n, fk_u64 marks, int mark, int set, FkGroup desc, int src_group, fk_u64 src_base, int dst_group, fk_u64 dst_base, FkCopies vars);
 // A multiprefix of the group's members (one block).
 extern "C" __global__ void fk_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value, int has_result, FkVar result);
 // Device schedule: every processor's state.

@@ -994,22 +994,46 @@ extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks) {
     if (in) fk_count(&fk_m.counts[0]);
 }
 
-// A call's argument or result: every marked (active) caller copies `src` (in the source
-// group's frames) to `dst`. A shared destination is written once, by the first marked member
-// (thread 0 finds it), as the group writes a shared argument once.
-extern "C" __global__ void fk_copy_var(int g, int n, fk_u64 marks, FkVar src, int src_group,
-                                       fk_u64 src_base, FkVar dst, int dst_group,
-                                       fk_u64 dst_base) {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (dst.kind == FK_VAR_SHARED_GLOBAL || dst.kind == FK_VAR_SHARED_FRAME) {
-        if (t != 0) return;
-        while (t < n && !fk_m.words[marks + t]) t++;
-    }
-    if (t >= n || !fk_m.words[marks + t]) return;
+// A call's entry, or its result, in one launch. At the entry (`set` >= 0, `mark`) thread 0
+// sets the callee group's descriptor and every member marks whether it is active, as
+// fk_mark_active; then every marked member copies each of `vars` from `src_group`'s frames
+// to `dst_group`'s. A shared destination is written once, by the first marked member (thread
+// 0 finds it, from the statuses where the marks are being written), as the group writes a
+// shared argument once; only thread 0 reads the descriptor it set.
+__device__ bool fk_call_marked(int g, int t, fk_u64 marks, int mark) {
     int proc = fk_m.members[fk_m.groups[g].members + t];
-    const char *s = fk_var_addr(src, src_group, src_base, proc);
-    char *d = fk_var_addr(dst, dst_group, dst_base, proc);
-    for (fk_u64 i = 0; i < src.size; i++) d[i] = s[i];
+    return mark ? fk_m.status[proc] == FK_ACTIVE : fk_m.words[marks + t] != 0;
+}
+
+__device__ void fk_call_copy(const FkCopies &vars, bool shared, int proc, int src_group,
+                             fk_u64 src_base, int dst_group, fk_u64 dst_base) {
+    for (int i = 0; i < vars.count; i++) {
+        FkVar dst = vars.dst[i];
+        if ((dst.kind == FK_VAR_SHARED_GLOBAL || dst.kind == FK_VAR_SHARED_FRAME) != shared)
+            continue;
+        const char *s = fk_var_addr(vars.src[i], src_group, src_base, proc);
+        char *d = fk_var_addr(dst, dst_group, dst_base, proc);
+        for (fk_u64 b = 0; b < vars.src[i].size; b++) d[b] = s[b];
+    }
+}
+
+extern "C" __global__ void fk_call_copies(int g, int n, fk_u64 marks, int mark, int set,
+                                          FkGroup desc, int src_group, fk_u64 src_base,
+                                          int dst_group, fk_u64 dst_base, FkCopies vars) {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t == 0 && set >= 0) fk_m.groups[set] = desc;
+    if (t < n) {
+        bool marked = fk_call_marked(g, t, marks, mark);
+        if (mark) fk_m.words[marks + t] = marked;
+        int proc = fk_m.members[fk_m.groups[g].members + t];
+        if (marked) fk_call_copy(vars, false, proc, src_group, src_base, dst_group, dst_base);
+    }
+    if (t != 0) return;
+    int first = 0;
+    while (first < n && !fk_call_marked(g, first, marks, mark)) first++;
+    if (first == n) return;
+    int proc = fk_m.members[fk_m.groups[g].members + first];
+    fk_call_copy(vars, true, proc, src_group, src_base, dst_group, dst_base);
 }
 #endif
 

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -274,22 +275,29 @@ inline int fk_alloc_groups(int k) {
     return first;
 }
 
-// A new group with given members, written to the device by a one-thread kernel.
-inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int frame_id,
-                         fk_u64 frame_bytes) {
+// A new group with given members, on the host's stack; the caller sets `*d` on the device.
+inline int fk_new_group(int parent, int size, fk_u64 members, fk_i64 at, int frame_id,
+                        fk_u64 frame_bytes, FkGroup *d) {
     int g = fk_alloc_groups(1);
-    FkGroup d;
-    d.at = at;
-    d.parent = parent;
-    d.size = size;
-    d.members = members;
-    d.frame_id = frame_id;
-    d.frame = fk_alloc_frames(frame_bytes);
-    fk_set_group<<<1, 1>>>(g, d);
-    fk_after_launch("fk_set_group");
+    d->at = at;
+    d->parent = parent;
+    d->size = size;
+    d->members = members;
+    d->frame_id = frame_id;
+    d->frame = fk_alloc_frames(frame_bytes);
     fk_h.groups[g].size = size;
     fk_h.groups[g].members = members;
     fk_h.groups[g].at = at;
+    return g;
+}
+
+// A new group with given members, written to the device by a one-thread kernel.
+inline int fk_push_group(int parent, int size, fk_u64 members, fk_i64 at, int frame_id,
+                         fk_u64 frame_bytes) {
+    FkGroup d;
+    int g = fk_new_group(parent, size, members, at, frame_id, frame_bytes, &d);
+    fk_set_group<<<1, 1>>>(g, d);
+    fk_after_launch("fk_set_group");
     return g;
 }
 
@@ -628,10 +636,39 @@ inline void fk_loop_end() {
 
 // ---- calls ----
 
-// Enters a host function for the current group: a new slot frame and shared frame; `entry`
-// runs next, and its `fk_ret` comes back to the instruction after the call.
+// An argument of a call: the caller's `src` into the callee's `dst`.
+struct FkArg {
+    FkVar src, dst;
+};
+
+// A call's entry (`set` >= 0: the callee's group `set`, descriptor `desc`) or its result:
+// one fk_call_copies launch per FK_COPIES_MAX variables (Machine::call_copies in the driver).
+inline void fk_call_copies_of(const FkHostFrame &k, int set, FkGroup desc, FkCtx src, FkCtx dst,
+                              const FkArg *args, size_t count) {
+    size_t done = 0;
+    do {
+        FkCopies vars = {};
+        while (done < count && vars.count < (int)FK_COPIES_MAX) {
+            vars.src[vars.count] = args[done].src;
+            vars.dst[vars.count++] = args[done++].dst;
+        }
+        // At the entry a thread is launched even for no members: it sets the descriptor.
+        int threads = set >= 0 ? std::max(k.n, 1) : k.n;
+        if (threads > 0) {
+            fk_call_copies<<<FK_BLOCKS(threads)>>>(k.outer.g, k.n, k.words, set >= 0, set, desc,
+                                                    src.g, src.slot_base, dst.g, dst.slot_base,
+                                                    vars);
+            fk_after_launch("fk_call_copies");
+        }
+        set = -1;
+    } while (done < count);
+}
+
+// Enters a host function for the current group: a new slot frame and shared frame, the
+// arguments copied; `entry` runs next, and its `fk_ret` comes back to the instruction after
+// the call.
 inline void fk_call(fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes, int frame,
-                    fk_u64 frame_bytes, int entry, int site) {
+                    fk_u64 frame_bytes, int entry, int site, std::initializer_list<FkArg> args) {
     FkHostFrame &k = fk_push_frame(FK_HOST_CALL);
     FkCtx c = k.outer;
     k.back = fk_h.pc;
@@ -640,28 +677,17 @@ inline void fk_call(fk_u64 caller_frame_bytes, fk_u64 callee_frame_bytes, int fr
     fk_h.calls++;
     if (fk_h.calls > FK_DEFAULT_MAX_DEPTH) fk_full(0);
     k.words = fk_alloc_words(k.n);
-    if (k.n > 0) {
-        fk_mark_active<<<FK_BLOCKS(k.n)>>>(c.g, k.n, k.words);
-        fk_after_launch("fk_mark_active");
-    }
     fk_u64 base = c.slot_base + caller_frame_bytes * (fk_u64)fk_h.procs;
     fk_u64 need = base + callee_frame_bytes * (fk_u64)fk_h.procs;
     if (need > fk_h.slots_cap) fk_full("call stack of spilled slots");
     FkHostGroup p = fk_h.groups[c.g];
-    k.inner.g = fk_push_group(c.g, p.size, p.members, p.at, frame, frame_bytes);
+    FkGroup desc;
+    k.inner.g = fk_new_group(c.g, p.size, p.members, p.at, frame, frame_bytes, &desc);
     k.inner.slot_base = base;
     k.inner.seq = c.seq;
+    fk_call_copies_of(k, k.inner.g, desc, c, k.inner, args.begin(), args.size());
     fk_h.c = k.inner;
     fk_h.pc = entry;
-}
-
-// An argument of the call just entered: the caller's `src` into the callee's `dst`.
-inline void fk_call_arg(FkVar src, FkVar dst) {
-    FkHostFrame &k = fk_frame(FK_HOST_CALL);
-    if (k.n == 0) return;
-    fk_copy_var<<<FK_BLOCKS(k.n)>>>(k.outer.g, k.n, k.words, src, k.outer.g, k.outer.slot_base,
-                                     dst, k.inner.g, k.inner.slot_base);
-    fk_after_launch("fk_copy_var");
 }
 
 // The call's result: the callee's `ret` into the caller's `result` at the return.
@@ -681,10 +707,8 @@ inline bool fk_ret() {
         fk_marked_status<<<FK_BLOCKS(k.n)>>>(k.outer.g, k.n, k.words, FK_RETURN, FK_ACTIVE);
         fk_after_launch("fk_marked_status");
         if (k.has_result) {
-            fk_copy_var<<<FK_BLOCKS(k.n)>>>(k.outer.g, k.n, k.words, k.ret, k.inner.g,
-                                             k.inner.slot_base, k.result, k.outer.g,
-                                             k.outer.slot_base);
-            fk_after_launch("fk_copy_var");
+            FkArg result = {k.ret, k.result};
+            fk_call_copies_of(k, -1, FkGroup{}, k.inner, k.outer, &result, 1);
         }
     }
     fk_h.pc = k.back;

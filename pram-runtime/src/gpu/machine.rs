@@ -5,7 +5,7 @@
 //! in the same order; the host keeps only a mirror of group sizes, offsets and `@`.
 
 use super::abi::{
-    self, descriptors, kernels, CType, Descriptor, FkCommon, FkDevice, FkGroup, FkLimits,
+    self, descriptors, kernels, CType, Descriptor, FkCommon, FkCopies, FkDevice, FkGroup, FkLimits,
     FkMachine, FkRange, FkReadBack, FkSlotStacks, FkTrace, FkVar, FkWriters, FromLe, Kernel,
     Params, Ptr, ToLe, FK_ACTIVE, FK_BREAK, FK_CONTINUE, FK_RETURN,
 };
@@ -890,9 +890,23 @@ impl<'p> Machine<'p> {
         at: i64,
         frame: SharedFrameId,
     ) -> Result<i32, GpuError> {
+        let (g, desc) = self.new_group(parent, size, members, at, frame)?;
+        self.launch(1, 1, &kernels::SetGroup { g, desc })?;
+        Ok(g)
+    }
+
+    /// A group on the host's stack and its descriptor, which the caller sets on the device.
+    fn new_group(
+        &mut self,
+        parent: i32,
+        size: i32,
+        members: u64,
+        at: i64,
+        frame: SharedFrameId,
+    ) -> Result<(i32, FkGroup), GpuError> {
         let g = self.alloc_groups(1)?;
         let bytes = self.plan.storage.shared_frames[frame.0 as usize].bytes;
-        let d = FkGroup {
+        let desc = FkGroup {
             at,
             parent,
             size,
@@ -900,16 +914,8 @@ impl<'p> Machine<'p> {
             frame_id: frame.0 as i32,
             frame: self.alloc_frames(bytes)?,
         };
-        self.launch(
-            1,
-            1,
-            &kernels::SetGroup {
-                g: g as i32,
-                desc: d,
-            },
-        )?;
         self.groups[g] = HostGroup { size, members, at };
-        Ok(g as i32)
+        Ok((g as i32, desc))
     }
 
     fn var(&self, v: VarId) -> Result<FkVar, GpuError> {
@@ -1162,27 +1168,49 @@ impl<'p> Machine<'p> {
         self.launch_members(n as u32, &args)
     }
 
-    fn copy_var(
+    /// A call's entry (`entry`: the callee's group and its descriptor, set on the device
+    /// with the members' marks) or its result: one launch per FK_COPIES_MAX variables, each
+    /// pair copied from `src`'s frames to `dst`'s by the marked members of `c`'s group.
+    fn call_copies(
         &mut self,
         c: Ctx,
         n: i32,
         marks: u64,
-        (src, src_ctx): (VarId, Ctx),
-        (dst, dst_ctx): (VarId, Ctx),
+        entry: Option<(i32, FkGroup)>,
+        (src, dst): (Ctx, Ctx),
+        pairs: &[(VarId, VarId)],
     ) -> Result<(), GpuError> {
-        let (s, d) = (self.var(src)?, self.var(dst)?);
-        let args = kernels::CopyVar {
-            g: c.group,
-            n,
-            marks,
-            src: s,
-            src_group: src_ctx.group,
-            src_base: src_ctx.slot_base,
-            dst: d,
-            dst_group: dst_ctx.group,
-            dst_base: dst_ctx.slot_base,
-        };
-        self.launch_members(n as u32, &args)
+        let (mut entry, mut rest) = (entry, pairs);
+        while entry.is_some() || !rest.is_empty() {
+            let (chunk, more) = rest.split_at(rest.len().min(abi::FK_COPIES_MAX as usize));
+            rest = more;
+            let mut vars = FkCopies {
+                count: chunk.len() as i32,
+                ..FkCopies::default()
+            };
+            for (i, (s, d)) in chunk.iter().enumerate() {
+                vars.src[i] = self.var(*s)?;
+                vars.dst[i] = self.var(*d)?;
+            }
+            let (set, desc) = entry.take().unwrap_or((-1, FkGroup::default()));
+            let args = kernels::CallCopies {
+                g: c.group,
+                n,
+                marks,
+                mark: (set >= 0) as i32,
+                set,
+                desc,
+                src_group: src.group,
+                src_base: src.slot_base,
+                dst_group: dst.group,
+                dst_base: dst.slot_base,
+                vars,
+            };
+            // At the entry a thread is launched even for no members: it sets the descriptor.
+            let threads = if set >= 0 { n.max(1) } else { n };
+            self.launch_members(threads as u32, &args)?;
+        }
+        Ok(())
     }
 
     // ---- the end ----
@@ -1681,12 +1709,6 @@ impl HostMachine for Machine<'_> {
         let tops = self.top;
         let n = self.threads(c) as i32;
         let marks = self.alloc_words(n as u64)?;
-        let mark = kernels::MarkActive {
-            g: c.group,
-            n,
-            marks,
-        };
-        self.launch_members(n as u32, &mark)?;
         let base = c.slot_base + plan.function(c.func).frame_bytes * self.procs;
         let need = base + f.frame_bytes * self.procs;
         if need > self.caps.slots {
@@ -1695,7 +1717,7 @@ impl HostMachine for Machine<'_> {
             ));
         }
         let p = self.groups[c.group as usize];
-        let g = self.push_group(c.group, p.size, p.members, p.at, f.shared_frame)?;
+        let (g, desc) = self.new_group(c.group, p.size, p.members, p.at, f.shared_frame)?;
         let stamped = self.stamp_enter(g, None)?;
         let inner = Ctx {
             group: g,
@@ -1704,9 +1726,8 @@ impl HostMachine for Machine<'_> {
             func: callee,
         };
         let params = &plan.program.func(f.func).params;
-        for (param, arg) in params.iter().zip(args) {
-            self.copy_var(c, n, marks, (*arg, c), (*param, inner))?;
-        }
+        let pairs: Vec<(VarId, VarId)> = args.iter().copied().zip(params.iter().copied()).collect();
+        self.call_copies(c, n, marks, Some((g, desc)), (c, inner), &pairs)?;
         Ok(Some((
             inner,
             Marked {
@@ -1729,7 +1750,7 @@ impl HostMachine for Machine<'_> {
         self.stamp_leave(m.stamped)?;
         self.marked_status(*c, m.n, m.marks, FK_RETURN, FK_ACTIVE)?;
         if let (Some(r), Some(ret)) = (result, self.plan.function(inner.func).ret) {
-            self.copy_var(*c, m.n, m.marks, (ret, *inner), (r, *c))?;
+            self.call_copies(*c, m.n, m.marks, None, (*inner, *c), &[(ret, r)])?;
         }
         self.pop(m.tops);
         self.calls.pop();

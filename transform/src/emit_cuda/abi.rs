@@ -336,6 +336,16 @@ c_structs! {
         size: u64,
     }
 
+    /// The variables a call's launch copies (`fk_call_copies`): pair i copies `src[i]` to
+    /// `dst[i]`, for i < `count` (at most FK_COPIES_MAX; a call with more arguments launches
+    /// again for the rest).
+    struct FkCopies {
+        count: i32,
+        pad: i32,
+        src: [FkVar; FK_COPIES_MAX as usize],
+        dst: [FkVar; FK_COPIES_MAX as usize],
+    }
+
     /// The first fault in the simulator's order (`fk_fault_v`), which the host reads back.
     struct FkFault {
         /// 1 + the fault site (0: none)
@@ -666,6 +676,9 @@ c_consts! {
     FK_CONTINUE: i32 = 2;
     FK_RETURN: i32 = 3;
 
+    /// The most variables one `fk_call_copies` launch copies (FkCopies)
+    FK_COPIES_MAX: u64 = 8;
+
     /// fk_split_count's `kind`: an `if` (key 0: then, 1: else) or a `fork` (key: @)
     FK_SPLIT_IF: i32 = 0;
     FK_SPLIT_FORK: i32 = 1;
@@ -832,10 +845,12 @@ pub mod kernels {
         );
         /// The loop group's keys.
         LoopKeys = "fk_loop_keys"(g: i32, n: i32, marks: u64);
-        /// Copies a variable for the marked members (call arguments, results).
-        CopyVar = "fk_copy_var"(
-            g: i32, n: i32, marks: u64, src: FkVar, src_group: i32, src_base: u64, dst: FkVar,
-            dst_group: i32, dst_base: u64,
+        /// A call's entry or its result: sets group `set`'s descriptor (`set` >= 0) and marks
+        /// the active members (`mark`), then the marked members copy `vars` (arguments, or
+        /// the result).
+        CallCopies = "fk_call_copies"(
+            g: i32, n: i32, marks: u64, mark: i32, set: i32, desc: FkGroup, src_group: i32,
+            src_base: u64, dst_group: i32, dst_base: u64, vars: FkCopies,
         );
         /// A multiprefix of the group's members (one block).
         Multiprefix = "fk_multiprefix"(
@@ -915,7 +930,7 @@ pub const HOST_KERNELS: &[&str] = &[
     kernels::MarkedStatus::NAME,
     kernels::LoopExit::NAME,
     kernels::LoopKeys::NAME,
-    kernels::CopyVar::NAME,
+    kernels::CallCopies::NAME,
     kernels::Multiprefix::NAME,
 ];
 
@@ -1139,6 +1154,7 @@ mod tests {
             [
                 ("FkGroup", 40),
                 ("FkVar", 24),
+                ("FkCopies", 392),
                 ("FkFault", 64),
                 ("FkWhy", 8),
                 ("FkReadBack", 16),
@@ -1186,25 +1202,27 @@ mod tests {
                 self.0.push(T::C);
             }
         }
-        let k = kernels::CopyVar {
+        let k = kernels::CallCopies {
             g: 0,
             n: 0,
             marks: 0,
-            src: FkVar::default(),
+            mark: 0,
+            set: -1,
+            desc: FkGroup::default(),
             src_group: 0,
             src_base: 0,
-            dst: FkVar::default(),
             dst_group: 0,
             dst_base: 0,
+            vars: FkCopies::default(),
         };
         let mut names = Names(Vec::new());
         k.push(&mut names);
-        let params: Vec<&str> = kernels::CopyVar::PARAMS.iter().map(|p| p.1).collect();
+        let params: Vec<&str> = kernels::CallCopies::PARAMS.iter().map(|p| p.1).collect();
         assert_eq!(names.0, params);
         assert_eq!(
-            c_params::<kernels::CopyVar>(),
-            "int g, int n, fk_u64 marks, FkVar src, int src_group, fk_u64 src_base, FkVar dst, \
-             int dst_group, fk_u64 dst_base"
+            c_params::<kernels::CallCopies>(),
+            "int g, int n, fk_u64 marks, int mark, int set, FkGroup desc, int src_group, \
+             fk_u64 src_base, int dst_group, fk_u64 dst_base, FkCopies vars"
         );
     }
 }

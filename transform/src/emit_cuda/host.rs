@@ -182,20 +182,26 @@ fn instruction(
             span,
         }) => {
             let f = plan.function(*callee);
-            let mut stmts = vec![format!(
-                "fk_call({frame_bytes}, {}, {}, {}, {});",
+            let params = &plan.program.func(f.func).params;
+            let call = format!(
+                "fk_call({frame_bytes}, {}, {}, {}, {}, {{",
                 f.frame_bytes,
                 shared_frame(plan, f.shared_frame),
                 plan.host.entry(*callee).0,
-                sites.call_site(*span, &f.name)
-            )];
-            let params = &plan.program.func(f.func).params;
-            for (param, arg) in params.iter().zip(args) {
+                sites.call_site(*span, &f.name),
+            );
+            // One line per argument (`{caller's, callee's}`), the last one closing the call.
+            let mut stmts = vec![call];
+            for (i, (param, arg)) in params.iter().zip(args).enumerate() {
+                let end = if i + 1 == args.len() { "});" } else { "," };
                 stmts.push(format!(
-                    "fk_call_arg({}, {});",
+                    "    {{{}, {}}}{end}",
                     fk_var(plan, *arg, *span)?,
                     fk_var(plan, *param, *span)?
                 ));
+            }
+            if args.is_empty() {
+                stmts[0].push_str("});");
             }
             if let (Some(r), Some(ret)) = (result, f.ret) {
                 stmts.push(format!(
