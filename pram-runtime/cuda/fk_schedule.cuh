@@ -1238,29 +1238,32 @@ __device__ void fk_s_start_end(int p, FkProc *s, int next) {
 
 // Whether a group of n members runs the grid region at pc `grid` (-1: a block region) on every
 // block's team: a group of every processor of the run (so that no other group runs beside
-// it, and every team is free to meet the grid barriers), unless `--trace` records the
-// groups that regions form (a grid region's splits would record them on block 0 only; they
-// run one by one then). `--stats` records none (a region holds no call).
+// it, and every team is free to meet the grid barriers) with a member for every block (a
+// block decides from its own members, fk_g_decide), unless `--trace` records the groups
+// that regions form (a grid region's splits would record them on block 0 only; they run one
+// by one then). `--stats` records none (a region holds no call).
 __device__ inline bool fk_runs_grid(int grid, int n) {
-    return grid >= 0 && n >= 2 && n == fk_m.procs && !fk_t.regions;
+    return grid >= 0 && n >= 2 && n >= (int)gridDim.x && n == fk_m.procs && !fk_t.regions;
 }
 
-// `region`: a group of FK_REGION_TASK_MIN to FK_REGION_TASK_MAX members runs the region's
-// instructions on one block (fk_post_region, fk_run_task), then goes on at its `end`; one
-// thread per member unless every kernel of the region is synchronous (`shares_threads`:
-// members of an asynchronous kernel may wait for each other). A larger group of every
-// processor runs a grid region (`grid`: its pc) on every block's team (fk_post_grid,
-// fk_run_grid_task). Otherwise, or when the region's `groups` do not fit (fk_post_region),
-// or the grid region declines (a member is not active), the instructions run one by one
-// from `next`.
+// `region`: a group of every processor runs a grid region (`grid`: its pc) on every block's
+// team (fk_runs_grid; fk_post_grid, fk_run_grid_task), as the host schedule launches it
+// over every SM: on one block, Hillis–Steele 2^20 at P = 1024 took 8.9 ms where the host
+// schedule's grid region took 3.6 ms (docs/device-schedule.md). Otherwise a group of FK_REGION_TASK_MIN to FK_REGION_TASK_MAX
+// members runs the region's instructions on one block (fk_post_region, fk_run_task), then
+// goes on at its `end`; one thread per member unless every kernel of the region is
+// synchronous (`shares_threads`: members of an asynchronous kernel may wait for each
+// other). Otherwise, or when the region's `groups` do not fit (fk_post_region), or the grid
+// region declines (a member is not active), the instructions run one by one from `next`.
 __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, int next,
                             int end, int grid) {
     int g = s->group;
     if (s->phase == 0) {
         int n = fk_m.groups[g].size;
-        bool block = n >= FK_REGION_TASK_MIN && n >= 2 &&
+        bool on_grid = fk_runs_grid(grid, n);
+        bool block = !on_grid && n >= FK_REGION_TASK_MIN && n >= 2 &&
                      n <= (shares_threads ? FK_REGION_TASK_MAX : fk_team_size());
-        if (!block && !fk_runs_grid(grid, n)) {
+        if (!block && !on_grid) {
             s->pc = next;
             return false;
         }
