@@ -283,16 +283,12 @@ struct FkReadBack {
     int first_truth;
     // fk_loop_exit: the participants still in the loop (the host zeroes it first)
     int staying;
-    // a grid region: 1 when it did not run (a member of its group was inactive at its
-    // start, or the run had stopped), so the host runs its instructions
-    int declined;
 };
-static_assert(sizeof(FkReadBack) == 16, "FkReadBack: the layout of transform::emit_cuda::abi");
+static_assert(sizeof(FkReadBack) == 12, "FkReadBack: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkReadBack, first) == 0, "FkReadBack::first: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkReadBack, first_truth) == 4, "FkReadBack::first_truth: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkReadBack, staying) == 8, "FkReadBack::staying: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkReadBack, declined) == 12, "FkReadBack::declined: the layout of transform::emit_cuda::abi");
 #endif
 
 // The device addresses of every region (`fk_m`).

@@ -77,6 +77,11 @@ struct FkThread {
 #endif
     FkSeen seen;        // the last lasting object the checks looked up (FkSeen): a function's
                         // first access, as each call of `swap` makes, mostly meets it again
+    char *frame;        // `group`'s own shared frame (FkGroup::frame, id `frame_id`), which
+    int frame_id;       // fk_th_frame returns without a load: the kernels of a grid region
+                        // reuse their member's FkThread, so its function's frame is found
+                        // once per region (hand-edited Hillis–Steele 2^20 at P = 65,536: the
+                        // region kernel 276 -> 258 us on the H200, docs/performance.md)
 };
 
 __host__ __device__ inline FkVar fk_var(int kind, int frame, fk_u64 offset, fk_u64 size) {
@@ -485,6 +490,11 @@ __device__ char *fk_frame(int group, int frame_id) {
     return 0;
 }
 
+// fk_frame for a kernel's thread: its group's own frame as the thread was built with it.
+__device__ inline char *fk_th_frame(const FkThread *th, int frame_id) {
+    return th->frame && th->frame_id == frame_id ? th->frame : fk_frame(th->group, frame_id);
+}
+
 // A processor's private global: offset `offset`, `size` bytes, in the global private frame at
 // the bottom of `fk_m.slots` (coalesced: processor p's copy at offset * P + p * size).
 __device__ char *fk_private_global(fk_u64 offset, fk_u64 size, int proc) {
@@ -660,6 +670,8 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->iters = 0;
     th->seen = FkSeen{};
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
+    th->frame = (char *)grp.frame;
+    th->frame_id = grp.frame_id;
     return true;
 }
 
@@ -1177,6 +1189,8 @@ struct FkRegion {
                         // handed from one kernel of the region to the next: a lasting object's
                         // bounds hold for every processor, so a member's first access in a
                         // kernel mostly finds it there instead of looking its pointer up
+    bool uneven;        // a grid region's: a member of its group was not active at its start
+                        // (fk_g_begin), so a block may have none (fk_g_decide)
 };
 
 // A region's timestamp state (fk_t set): thread 0's, in shared memory, so that no register
@@ -1564,9 +1578,7 @@ __device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar p
 // code runs.
 #ifdef FK_SCHEDULE_DEVICE
 #define FK_GRID_REGION_FN __device__ __noinline__ void
-// Whether the region ran, for the group's members (fk_schedule.cuh); its segments were steps of
-// the group (fk_g_end).
-__device__ void fk_grid_region_ran(int g, bool ran);
+// The region's segments were steps of the group (fk_g_end).
 __device__ inline void fk_g_end(const FkRegion &r) {
     if (blockIdx.x == 0 && fk_team_tid() == 0) fk_region_end(r);
 }
@@ -1609,21 +1621,25 @@ struct FkGridSync {
 };
 __device__ FkGridSync fk_grid_sync_state;
 
-// Returns whether any thread arrived with `stop`.
-__device__ bool fk_g_sync(bool stop) {
+// What threads arrive at a grid barrier with: the run stops, a member is not active.
+#define FK_G_STOP 1u
+#define FK_G_UNEVEN 2u
+
+// A grid barrier that the block arrives at with `bits` (FK_G_*, its threads' together);
+// returns every block's together.
+__device__ unsigned fk_g_arrive(unsigned bits) {
 #ifdef FK_EMU
     // The CPU stand-in runs a grid region as one block.
-    return fk_team_count(stop) != 0;
+    return bits;
 #else
     __shared__ unsigned result;
-    bool any = fk_team_count(stop) != 0;
     if (fk_team_tid() == 0) {
         FkGridSync &s = fk_grid_sync_state;
         // This barrier's generation: the previous one released this block only after
         // the generation moved on, and this one cannot move it before the block arrives.
         unsigned gen = *(volatile unsigned *)&s.generation;
         unsigned slot = gen & 1;
-        if (any) atomicOr(&s.stop[slot], 1u);
+        if (bits) atomicOr(&s.stop[slot], bits);
         __threadfence();
         if (atomicAdd(&s.arrived, 1u) == gridDim.x - 1) {
             s.arrived = 0;
@@ -1638,25 +1654,31 @@ __device__ bool fk_g_sync(bool stop) {
         result = *(volatile unsigned *)&s.stop[slot];
     }
     fk_team_sync();
-    return result != 0;
+    return result;
 #endif
 }
 
-// The region's start: whether it declines (a member of `g` is not active, or the run has
-// stopped), which the host reads back to run the instructions itself (under the device
-// schedule: the group's members read it when released, fk_s_region).
-__device__ bool fk_g_begin(int g) {
+// Returns whether any thread arrived with `stop`.
+__device__ bool fk_g_sync(bool stop) { return fk_g_arrive(fk_team_count(stop) != 0) != 0; }
+
+// The region's start: true when the run has stopped (the region then ends at once). Never
+// declines, so the host reads nothing back after a grid region (the read-back cost
+// Hillis–Steele about 10 µs a call) and under the device schedule the group's members go on
+// at its end. Every member is active here: a grid region holds a cyclic loop, which needs
+// every member present (transform::rules::uniform), and the transform's rules form none
+// after a member may have left. Should a rule change break that, members that are not active
+// run none of its kernels (fk_thread), and `r.uneven` makes its decisions the group's
+// (fk_g_decide), so the region still runs as the instructions one by one would.
+__device__ bool fk_g_begin(int g, FkRegion &r) {
     FkGroup grp = fk_m.groups[g];
-    bool inactive = fk_faulted();
+    bool inactive = false;
     for (int t = fk_g_tid(); t < grp.size; t += fk_g_threads())
         inactive |= fk_m.status[fk_m.members[grp.members + t]] != FK_ACTIVE;
-    bool declined = fk_g_sync(inactive);
-#ifdef FK_SCHEDULE_DEVICE
-    if (fk_g_tid() == 0) fk_grid_region_ran(g, !declined);
-#else
-    if (fk_g_tid() == 0) fk_m.read_back->declined = declined;
-#endif
-    return declined;
+    unsigned bits = (fk_team_count(fk_faulted()) ? FK_G_STOP : 0u) |
+                    (fk_team_count(inactive) ? FK_G_UNEVEN : 0u);
+    bits = fk_g_arrive(bits);
+    r.uneven = (bits & FK_G_UNEVEN) != 0;
+    return (bits & FK_G_STOP) != 0;
 }
 
 // A thread's first member of a grid region's group (member fk_g_tid), built once: the
@@ -1664,21 +1686,37 @@ __device__ bool fk_g_begin(int g) {
 // thread's only member.
 struct FkGridMember {
     FkThread th;
-    bool has, only;
+    int group;
+    bool has, only, uneven;
 };
 __device__ FkGridMember fk_g_member(int g, const FkRegion &r) {
     FkGridMember m = {};
     int n = fk_m.groups[g].size;
+    m.group = g;
     m.has = fk_g_tid() < n && fk_thread(&m.th, g, fk_g_tid(), r.slot_base, r.launch, 1);
     m.only = fk_g_threads() >= n;
+    m.uneven = r.uneven;
     return m;
 }
 
-// A uniform decision, the same in every thread of the block: whether `v` of the block's
-// members (every block has one) is non-zero.
+// A uniform decision, the same in every thread: whether `v` of the active members is
+// non-zero (every active member has the same value; with none active, false). Where every
+// member is active, each block has its own (fk_grid_shape gives every block a member) and
+// decides alone; else a block may have none, and the decision is the group's, over every
+// thread's members, at a grid barrier.
 __device__ bool fk_g_decide(const FkGridMember &m, fk_u64 slot_base, FkVar v) {
-    bool x = m.has && fk_load_int(fk_var_addr(v, m.th.group, slot_base, m.th.proc), v.size) != 0;
-    return fk_team_count(x) != 0;
+    if (!m.uneven) {
+        bool x = m.has && fk_load_int(fk_var_addr(v, m.group, slot_base, m.th.proc), v.size) != 0;
+        return fk_team_count(x) != 0;
+    }
+    const FkGroup grp = fk_m.groups[m.group];
+    bool x = false;
+    for (int t = fk_g_tid(); t < grp.size; t += fk_g_threads()) {
+        int proc = fk_m.members[grp.members + t];
+        x |= fk_m.status[proc] == FK_ACTIVE &&
+             fk_load_int(fk_var_addr(v, m.group, slot_base, proc), v.size) != 0;
+    }
+    return fk_g_sync(x);
 }
 
 // An iteration of a grid region's loop: every 1024th (and each past the step limit) thread

@@ -360,6 +360,8 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->key_group = s->group;
     th->seen = FkSeen{};
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
+    th->frame = (char *)g.frame;
+    th->frame_id = g.frame_id;
 }
 
 __device__ inline fk_i64 fk_s_read(FkVar v, int p, const FkProc *s) {
@@ -1253,8 +1255,8 @@ __device__ inline bool fk_runs_grid(int grid, int n) {
 // members runs the region's instructions on one block (fk_post_region, fk_run_task), then
 // goes on at its `end`; one thread per member unless every kernel of the region is
 // synchronous (`shares_threads`: members of an asynchronous kernel may wait for each
-// other). Otherwise, or when the region's `groups` do not fit (fk_post_region), or the grid
-// region declines (a member is not active), the instructions run one by one from `next`.
+// other). Otherwise, or when the region's `groups` do not fit (fk_region_fits), the
+// instructions run one by one from `next`.
 __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, int next,
                             int end, int grid) {
     int g = s->group;
@@ -1471,8 +1473,9 @@ __device__ __noinline__ void fk_run_task(int p, char *frames) {
 // threads that take members (fk_g_width: every block has one, as the group has at least as
 // many members as the kernel has blocks, fk_device_runners), the group's member list from
 // its scratch slots, as fk_run_task builds a block region's, a grid barrier, the region;
-// then block 0's team releases the group (fk_grid_region_ran said whether it ran, fk_g_end
-// moved its step past the region's segments). Not inlined.
+// then block 0's team releases the group, whose members go on at the region's end (a grid
+// region never declines, fk_g_begin; fk_g_end moved the group's step past its segments).
+// Not inlined.
 __device__ __noinline__ void fk_run_grid_task(char *frames) {
     __threadfence();
     int p = *(volatile int *)&fk_grid_task.proc, pc = *(volatile int *)&fk_grid_task.pc;
@@ -1499,8 +1502,6 @@ __device__ __noinline__ void fk_run_grid_task(char *frames) {
     fk_team_sync();
     if (blockIdx.x == 0 && fk_team_tid() == 0) fk_release(y, n);
 }
-
-__device__ void fk_grid_region_ran(int g, bool ran) { fk_d.sync[g].value = ran; }
 
 // A thread that found nothing to do lets the others run.
 __device__ inline void fk_idle() {

@@ -17,9 +17,9 @@
 //!   (uniform) values, and a grid barrier separates two kernels only where their shared
 //!   accesses conflict (`emit_cuda::region`).
 //!
-//! The ops stay in the Plan (`HostOp::Region`): a group larger than one block, a `--crcw
-//! priority` run (which serialises members), or a grid region whose group has inactive
-//! members at its start, runs them the ordinary way.
+//! The ops stay in the Plan (`HostOp::Region`): a group larger than one block or a `--crcw
+//! priority` run (which serialises members) runs them the ordinary way. A grid region never
+//! declines: members that are not active at its start run none of its kernels.
 
 use crate::plan::{
     CutReason, HostOp, Kernel, Plan, Region, RegionKind, RegionNeeds, SharedFrameId, SplitKind,

@@ -394,9 +394,6 @@ c_structs! {
         first_truth: i32,
         /// fk_loop_exit: the participants still in the loop (the host zeroes it first)
         staying: i32,
-        /// a grid region: 1 when it did not run (a member of its group was inactive at its
-        /// start, or the run had stopped), so the host runs its instructions
-        declined: i32,
     }
 
     /// The device addresses of every region (`fk_m`).
@@ -1157,7 +1154,7 @@ mod tests {
                 ("FkCopies", 392),
                 ("FkFault", 64),
                 ("FkWhy", 8),
-                ("FkReadBack", 16),
+                ("FkReadBack", 12),
                 ("FkMachine", 160),
                 ("FkLimits", 24),
                 ("FkRecordHeader", 32),

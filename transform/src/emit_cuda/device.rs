@@ -379,7 +379,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             );
         }
         for f in &self.frames {
-            let _ = writeln!(out, "    char *fr_{f} = fk_frame(th->group, {f});");
+            let _ = writeln!(out, "    char *fr_{f} = fk_th_frame(th, {f});");
         }
         for site in std::mem::take(&mut self.seen) {
             let _ = writeln!(out, "    FkSeen fk_seen{site} = {{}};");
@@ -1022,7 +1022,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         self.frames.insert(frame.0);
                         format!("fr_{}", frame.0)
                     }
-                    Body::Device { .. } => format!("fk_frame(th->group, {})", frame.0),
+                    Body::Device { .. } => format!("fk_th_frame(th, {})", frame.0),
                 };
                 format!("({lookup} + {offset})")
             }

@@ -743,7 +743,7 @@ pub fn grid_region_kernel(
     for decl in &e.state {
         let _ = writeln!(out, "    {decl};");
     }
-    out.push_str("    if (fk_g_begin(g)) return;\n");
+    out.push_str("    if (fk_g_begin(g, r)) return;\n");
     out.push_str("    const FkGridMember m = fk_g_member(g, r);\n");
     for (pc, stmts) in &body {
         if e.targets.contains(pc) {
