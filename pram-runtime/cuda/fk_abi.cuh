@@ -87,6 +87,11 @@ typedef long long fk_i64;
 // (at most half) run processors, the others run the block's region tasks; 640 (96
 // registers a thread) so that a task has 608 threads beside one runner warp
 #define FK_DEVICE_THREADS 640
+// The most of them in a program with a grid region: its team of 512 threads a block runs
+// a group of every processor a member per thread up to 67,584 processors on 132 SMs
+// (docs/device-schedule.md: Hillis–Steele 2^20 and list ranking at P = 65,536 took 22%
+// and 18% less time than with 320 runners)
+#define FK_DEVICE_RUNNERS_GRID 128
 // A block region's kernel runs its group's members rounded up to whole warps of this
 // many threads (FK_REGION_THREADS)
 #define FK_WARP_THREADS 32

@@ -5,22 +5,27 @@
 #include <vector>
 
 // Threads of each block of the persistent kernel that run processors: the processors spread
-// over every block that can be resident (a warp at least, half the block at most), so that
-// P = 4096 runs on 128 SMs rather than 16. The driver's `device_runners` is the same.
-// -DFK_DEVICE_RUNNERS=N sets it (a multiple of 32, at most FK_DEVICE_THREADS / 2).
-inline int fk_device_runners(fk_u64 procs, fk_u64 resident_blocks) {
+// over every block that can be resident (a warp at least, half the block at most,
+// FK_DEVICE_RUNNERS_GRID in a program with a grid region, whose teams then run its group of
+// every processor), so that P = 4096 runs on 128 SMs rather than 16. The driver's
+// `device_runners` is the same. -DFK_DEVICE_RUNNERS=N sets it (a multiple of 32, at most
+// FK_DEVICE_THREADS / 2).
+inline int fk_device_runners(fk_u64 procs, fk_u64 resident_blocks, bool grid_regions) {
 #ifdef FK_DEVICE_RUNNERS
-    (void)procs, (void)resident_blocks;
+    (void)procs, (void)resident_blocks, (void)grid_regions;
     return FK_DEVICE_RUNNERS;
 #else
     fk_u64 per_block = (procs + resident_blocks - 1) / resident_blocks;
-    return (int)std::min<fk_u64>((per_block + 31) / 32 * 32, FK_DEVICE_THREADS / 2);
+    fk_u64 most = grid_regions ? FK_DEVICE_RUNNERS_GRID : FK_DEVICE_THREADS / 2;
+    return (int)std::min<fk_u64>((per_block + 31) / 32 * 32, most);
 #endif
 }
 
-// `fk_schedule_depth(P)` and the slot stack size are generated with the program (the GPU
-// driver uses the same rules: transform::emit_cuda::schedule).
-inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wide) {
+// `fk_schedule_depth(P)`, the slot stack size and whether the program has a grid region are
+// generated with the program (the GPU driver uses the same rules:
+// transform::emit_cuda::schedule).
+inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wide,
+                               bool grid_regions) {
     FkHost &h = fk_h;
     fk_u64 P = (fk_u64)h.procs;
     FkDevice d;
@@ -74,7 +79,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_DEVICE_THREADS, 0),
             "the persistent kernel's occupancy");
     fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
-    int runners = fk_device_runners(P, (fk_u64)per_sm * sms);
+    int runners = fk_device_runners(P, (fk_u64)per_sm * sms, grid_regions);
     fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + runners - 1) / runners);
     void *args[1] = {&runners};
     fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, FK_DEVICE_THREADS, args, 0, 0),

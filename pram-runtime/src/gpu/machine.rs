@@ -160,15 +160,21 @@ struct CommonRegions {
 
 /// Threads of each block of the persistent kernel that run processors: the processors spread
 /// over every block that can be resident (`resident`; a warp at least, half the block at
-/// most), so that P = 4096 runs on 128 SMs rather than 16. The `.cu`'s `fk_device_runners`
-/// (pram-runtime/cuda/fk_host_schedule.cuh) is the same.
-fn device_runners(procs: u64, resident: u64) -> u32 {
+/// most, `FK_DEVICE_RUNNERS_GRID` in a program with a grid region, whose teams then run its
+/// group of every processor), so that P = 4096 runs on 128 SMs rather than 16. The `.cu`'s
+/// `fk_device_runners` (pram-runtime/cuda/fk_host_schedule.cuh) is the same.
+fn device_runners(procs: u64, resident: u64, grid_regions: bool) -> u32 {
     let per_block = procs.div_ceil(resident.max(1));
     let warp = u64::from(abi::FK_WARP_THREADS);
+    let most = if grid_regions {
+        abi::FK_DEVICE_RUNNERS_GRID
+    } else {
+        abi::FK_DEVICE_THREADS / 2
+    };
     per_block
         .div_ceil(warp)
         .saturating_mul(warp)
-        .min(u64::from(abi::FK_DEVICE_THREADS / 2)) as u32
+        .min(u64::from(most)) as u32
 }
 
 /// Threads of each block of a grid region's cooperative launch for a group of `members`: the
@@ -1072,7 +1078,8 @@ impl<'p> Machine<'p> {
             .occupancy_max_active_blocks_per_multiprocessor(abi::FK_DEVICE_THREADS, 0, None)
             .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
         let resident = per_sm.max(1) as u64 * self.sms()?;
-        let runners = device_runners(self.procs, resident);
+        let grid_regions = self.plan.host.grid_regions().next().is_some();
+        let runners = device_runners(self.procs, resident, grid_regions);
         let blocks = resident.min(self.procs.div_ceil(runners.into())) as u32;
         let args = kernels::DeviceRun {
             runners: runners as i32,
@@ -1872,14 +1879,17 @@ mod tests {
     #[test]
     fn the_processors_spread_over_every_resident_block_in_whole_warps() {
         // An H100: 132 SMs, one block of the persistent kernel each.
-        assert_eq!(device_runners(4096, 132), 32);
-        assert_eq!(device_runners(1024, 132), 32);
-        assert_eq!(device_runners(8448, 132), 64);
-        assert_eq!(device_runners(8449, 132), 96);
-        assert_eq!(device_runners(1, 132), 32);
+        assert_eq!(device_runners(4096, 132, false), 32);
+        assert_eq!(device_runners(1024, 132, false), 32);
+        assert_eq!(device_runners(8448, 132, false), 64);
+        assert_eq!(device_runners(8449, 132, false), 96);
+        assert_eq!(device_runners(1, 132, false), 32);
         // At most half a block (of 640 threads); the blocks then run several processors a
         // thread.
-        assert_eq!(device_runners(1 << 20, 132), 320);
+        assert_eq!(device_runners(1 << 20, 132, false), 320);
+        // With a grid region, at most 128: the other 512 threads run its members.
+        assert_eq!(device_runners(8449, 132, true), 96);
+        assert_eq!(device_runners(65536, 132, true), 128);
     }
 
     #[test]
