@@ -13,7 +13,7 @@ use super::ctype::{
 use super::ranged::{self, Index};
 use super::{EmitError, Objects, Sites};
 use crate::effects::exposed_address_reads;
-use crate::plan::{Home, Kernel, Plan};
+use crate::plan::{Home, Kernel, KernelId, Plan};
 use crate::sequence::plain;
 use fork_frontend::fault;
 use fork_frontend::hir::{
@@ -29,6 +29,15 @@ use std::fmt::Write;
 /// together: Hillis–Steele's rounds at P = 1024 run 1024 of them per member, one load's
 /// latency each when loaded in turn.
 const LOADS_AHEAD: usize = 8;
+
+/// How far the checked-ahead copy of a loop is unrolled: 8 in a kernel of many threads (left
+/// to itself, ptxas 13.0 unrolled matmul's product by 4 or by 8 as the kernel around it
+/// changed: 6.6 or 4.1 ms on the H200, docs/performance.md); 32 in a kernel that one thread
+/// runs (`HostProgram::seq_kernels`), where only the loads of more iterations in flight hide
+/// their latency: Hillis–Steele's `seq` check of 2^20 elements took 31.1 ms unrolled by 8,
+/// 19.5 by 16 and 16.7 by 32 (H200, docs/results/h200-2026-11-29-s23/, run L).
+const UNROLL: usize = 8;
+const UNROLL_ONE_THREAD: usize = 32;
 
 /// Byte offset of each string literal in the strings region.
 pub fn string_offsets(program: &Program) -> Vec<u64> {
@@ -114,6 +123,10 @@ pub struct DeviceEmitter<'a, 's> {
     loads_ahead: Vec<Span>,
     /// The kernels that log writes (checked after each run).
     pub common_kernels: BTreeSet<String>,
+    /// `HostProgram::seq_kernels`.
+    seq_kernels: BTreeSet<KernelId>,
+    /// The kernel's UNROLL.
+    unroll: usize,
 }
 
 /// A ranged loop being emitted (`ranged`): the accesses of its body checked before it.
@@ -196,12 +209,15 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             loads_ahead: Vec::new(),
             logged: false,
             common_kernels: BTreeSet::new(),
+            seq_kernels: plan.host.seq_kernels(),
+            unroll: UNROLL,
         }
     }
 
     /// `__device__ void k0_main_body(FkThread *th)`, the code one member runs (the host
     /// schedule's entry point is `FK_KERNEL`, `super::kernel_entry`).
-    pub fn kernel(&mut self, k: &Kernel, out: &mut String) -> Result<(), EmitError> {
+    pub fn kernel(&mut self, id: KernelId, out: &mut String) -> Result<(), EmitError> {
+        let k = self.plan.kernel(id);
         self.frames.clear();
         self.locals.clear();
         self.homed.clear();
@@ -217,6 +233,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.logged = false;
         self.order_free.clone_from(&k.order_free);
         self.loads_ahead.clone_from(&k.loads_ahead);
+        self.unroll = if self.seq_kernels.contains(&id) {
+            UNROLL_ONE_THREAD
+        } else {
+            UNROLL
+        };
         self.addressed = addressed_vars(&k.body);
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
         self.exits = false;
@@ -590,10 +611,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     }
                     _ => {
                         // Unrolled, the copy's loads of several iterations are in flight at
-                        // once. Left to itself, ptxas 13.0 unrolled matmul's product by 4 or
-                        // by 8 as the kernel around it changed: 6.6 or 4.1 ms on the H200
-                        // (docs/performance.md).
-                        let _ = writeln!(out, "{inner_pad}#pragma unroll 8");
+                        // once (UNROLL).
+                        let _ = writeln!(out, "{inner_pad}#pragma unroll {}", self.unroll);
                         emit_loop(out, &inner_pad, &indent(&fast));
                     }
                 }

@@ -25,7 +25,7 @@ pub use device::string_offsets;
 pub use host::fk_var;
 
 use crate::host_program::{self, Instr};
-use crate::plan::{Home, Plan, RegionKind};
+use crate::plan::{Home, KernelId, Plan, RegionKind};
 use device::DeviceEmitter;
 use fork_frontend::diag::{Code, Diagnostic};
 use fork_frontend::fault;
@@ -418,8 +418,8 @@ pub fn emit_with(
         dev.check_common = options.check_common;
         let host = options.schedule == Schedule::Host;
         dev.globals_kernel(&mut kernels)?;
-        for k in &plan.kernels {
-            dev.kernel(k, &mut kernels)?;
+        for (i, k) in plan.kernels.iter().enumerate() {
+            dev.kernel(KernelId(i as u32), &mut kernels)?;
             if host {
                 kernel_entry(k, &mut host_only);
                 kernel_names.push(k.name.clone());
