@@ -1662,9 +1662,9 @@ __device__ unsigned fk_g_arrive(unsigned bits) {
 __device__ bool fk_g_sync(bool stop) { return fk_g_arrive(fk_team_count(stop) != 0) != 0; }
 
 // The region's start: true when the run has stopped (the region then ends at once). Never
-// declines, so the host reads nothing back after a grid region (the read-back cost
-// Hillis–Steele about 10 µs a call) and under the device schedule the group's members go on
-// at its end. Every member is active here: a grid region holds a cyclic loop, which needs
+// declines, so the host reads nothing back after a grid region (a round trip after every
+// region, inside the timing of the function around it) and under the device schedule the
+// group's members go on at its end. Every member is active here: a grid region holds a cyclic loop, which needs
 // every member present (transform::rules::uniform), and the transform's rules form none
 // after a member may have left. Should a rule change break that, members that are not active
 // run none of its kernels (fk_thread), and `r.uneven` makes its decisions the group's
