@@ -153,6 +153,12 @@ typedef long long fk_i64;
 #ifndef FK_REGION_TASK_MIN
 #define FK_REGION_TASK_MIN 2
 #endif
+// 1: every decision of a grid region is its group's, at a grid barrier, as where a
+// member is not active at the region's start (`fk_g_decide`), which no program the
+// transform accepts reaches; the emulated tests run the path so
+#ifndef FK_GRID_GROUP_DECISIONS
+#define FK_GRID_GROUP_DECISIONS 0
+#endif
 
 struct FkProc;
 struct FkResult;

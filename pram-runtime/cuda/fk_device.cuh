@@ -1668,7 +1668,8 @@ __device__ bool fk_g_sync(bool stop) { return fk_g_arrive(fk_team_count(stop) !=
 // every member present (transform::rules::uniform), and the transform's rules form none
 // after a member may have left. Should a rule change break that, members that are not active
 // run none of its kernels (fk_thread), and `r.uneven` makes its decisions the group's
-// (fk_g_decide), so the region still runs as the instructions one by one would.
+// (fk_g_decide), so the region still runs as the instructions one by one would (the emulated
+// tests run that path with FK_GRID_GROUP_DECISIONS).
 __device__ bool fk_g_begin(int g, FkRegion &r) {
     FkGroup grp = fk_m.groups[g];
     bool inactive = false;
@@ -1677,7 +1678,7 @@ __device__ bool fk_g_begin(int g, FkRegion &r) {
     unsigned bits = (fk_team_count(fk_faulted()) ? FK_G_STOP : 0u) |
                     (fk_team_count(inactive) ? FK_G_UNEVEN : 0u);
     bits = fk_g_arrive(bits);
-    r.uneven = (bits & FK_G_UNEVEN) != 0;
+    r.uneven = FK_GRID_GROUP_DECISIONS || (bits & FK_G_UNEVEN) != 0;
     return (bits & FK_G_STOP) != 0;
 }
 

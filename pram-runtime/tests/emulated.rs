@@ -644,10 +644,12 @@ fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
 }
 
 /// The device schedule's grid regions on every block's team (`fk_run_grid_task`), which the
-/// GPU runs for a group of every processor larger than a block region takes
-/// (`FK_REGION_TASK_MAX`, 4096): here past 4, so that the corpus's cases of more than 4
-/// processors whose programs have a grid region run it so (`-DFK_EMU_GRID_TASKS` says on
-/// stderr where one ran; at least 10 cases must).
+/// GPU runs for a group of every processor with a member for each block: the corpus's cases
+/// of more than 4 processors whose programs have a grid region (`-DFK_EMU_GRID_TASKS` says on
+/// stderr where one ran; at least 10 cases must), with block regions up to 4 members
+/// (`FK_REGION_TASK_MAX`) and every decision of a grid region taken over its group
+/// (`FK_GRID_GROUP_DECISIONS`: the path of a group with a member that is not active at the
+/// region's start, which no program reaches).
 fn the_device_schedule_cu_runs_grid_regions_on_every_block_like_the_cpu_plan_executor() {
     let ran = emulated_runs_agree(Schedule::Device, Variant::GridTasksPast(4));
     assert!(
@@ -672,7 +674,7 @@ enum Variant {
     /// Every case of the corpus, with every check.
     Checked,
     /// Only the cases of more processors than this, of programs with a grid region, with
-    /// `FK_REGION_TASK_MAX` at it.
+    /// `FK_REGION_TASK_MAX` at it and every grid region's decisions the group's.
     GridTasksPast(usize),
     /// The classroom examples' cases that do not fault, built with `FK_CHECKS` 0.
     Unchecked,
@@ -741,7 +743,7 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
         }
         if let Some(past) = grid_tasks_past {
             source =
-                format!("#define FK_REGION_TASK_MAX {past}\n#define FK_EMU_GRID_TASKS\n{source}");
+                format!("#define FK_REGION_TASK_MAX {past}\n#define FK_GRID_GROUP_DECISIONS 1\n#define FK_EMU_GRID_TASKS\n{source}");
         }
         let run = (name, case.procs, case.crcw.clone(), expected);
         match by_source.get(&source) {

@@ -803,6 +803,10 @@ c_consts! {
     /// value leaves smaller groups to run the region's instructions one by one, side by
     /// side with their siblings, docs/device-schedule.md)
     FK_REGION_TASK_MIN: u32 = 2;
+    /// 1: every decision of a grid region is its group's, at a grid barrier, as where a
+    /// member is not active at the region's start (`fk_g_decide`), which no program the
+    /// transform accepts reaches; the emulated tests run the path so
+    FK_GRID_GROUP_DECISIONS: u32 = 0;
 }
 
 /// The runtime kernels' signatures; the driver fills these by name.
