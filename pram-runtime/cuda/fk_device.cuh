@@ -949,10 +949,14 @@ extern "C" __global__ void fk_restore_dollar(int g, int n, fk_u64 saved) {
 // The per-member steps of marks and loop exits, shared by the runtime's kernels (one thread
 // per member) and by block regions (fk_r_*).
 
+// Whether member t of g is active.
+__device__ bool fk_member_active(int g, int t) {
+    return fk_m.status[fk_m.members[fk_m.groups[g].members + t]] == FK_ACTIVE;
+}
+
 // Marks member t of `g` when it is active (a loop's participants, a call's callers).
 __device__ void fk_mark_member(int g, int t, fk_u64 marks) {
-    int proc = fk_m.members[fk_m.groups[g].members + t];
-    fk_m.words[marks + t] = fk_m.status[proc] == FK_ACTIVE;
+    fk_m.words[marks + t] = fk_member_active(g, t);
 }
 
 // A marked member t of `g` with status `from` gets status `to`.
@@ -1013,8 +1017,7 @@ extern "C" __global__ void fk_loop_keys(int g, int n, fk_u64 marks) {
 // 0 finds it, from the statuses where the marks are being written), as the group writes a
 // shared argument once; only thread 0 reads the descriptor it set.
 __device__ bool fk_call_marked(int g, int t, fk_u64 marks, int mark) {
-    int proc = fk_m.members[fk_m.groups[g].members + t];
-    return mark ? fk_m.status[proc] == FK_ACTIVE : fk_m.words[marks + t] != 0;
+    return mark ? fk_member_active(g, t) : fk_m.words[marks + t] != 0;
 }
 
 __device__ void fk_call_copy(const FkCopies &vars, bool shared, int proc, int src_group,
