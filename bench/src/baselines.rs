@@ -57,33 +57,36 @@ pub fn sieve(n: i32) -> Expected {
 /// How the quicksort baseline sorts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sort {
-    /// quicksort.fork's algorithm on one processor: three-way partition around the middle
-    /// element through a buffer, then both sides recursively.
+    /// quicksort.fork's algorithm on one processor, its `seq_quicksort`: a three-way
+    /// partition around the middle element (Dijkstra's), then the smaller and the larger keys
+    /// recursively.
     Quicksort,
     /// The standard library's `sort_unstable` (pattern-defeating quicksort).
     StdUnstable,
 }
 
-fn three_way_quicksort(x: &mut [i32], buf: &mut [i32]) {
+fn three_way_quicksort(x: &mut [i32]) {
     let n = x.len();
     if n < 2 {
         return;
     }
     let pivot = x[n / 2];
-    let (mut less, mut greater) = (0, 0);
-    for &v in x.iter() {
-        if v < pivot {
-            buf[less] = v;
-            less += 1;
-        } else if v > pivot {
-            buf[n - 1 - greater] = v;
-            greater += 1;
+    let (mut lt, mut i, mut gt) = (0, 0, n);
+    while i < gt {
+        if x[i] < pivot {
+            x.swap(lt, i);
+            lt += 1;
+            i += 1;
+        } else if x[i] > pivot {
+            gt -= 1;
+            x.swap(i, gt);
+        } else {
+            i += 1;
         }
     }
-    buf[less..n - greater].fill(pivot);
-    x.copy_from_slice(&buf[..n]);
-    three_way_quicksort(&mut x[..less], buf);
-    three_way_quicksort(&mut x[n - greater..], buf);
+    let (smaller, rest) = x.split_at_mut(lt);
+    three_way_quicksort(smaller);
+    three_way_quicksort(&mut rest[gt - lt..]);
 }
 
 /// quicksort.fork: sorts `rnd(i, 4, 10000)` and prints the check lines.
@@ -91,8 +94,7 @@ pub fn quicksort(n: i32, sort: Sort) -> Expected {
     let mut a: Vec<i32> = (0..n).map(|i| rnd(i, 4, 10000)).collect();
     match sort {
         Sort::Quicksort => {
-            let mut buf = vec![0; a.len()];
-            three_way_quicksort(&mut a, &mut buf);
+            three_way_quicksort(&mut a);
         }
         Sort::StdUnstable => a.sort_unstable(),
     }
