@@ -571,6 +571,17 @@ __device__ inline void fk_add_release(unsigned *a, unsigned v) {
 }
 #endif
 
+// The identity of a multiprefix operator (fk_combine): combining it changes nothing.
+__device__ inline int fk_identity(int op) {
+    switch (op) {
+    case FK_MP_ADD: return 0;
+    case FK_MP_MAX: return (int)0x80000000u;
+    case FK_MP_MIN: return 0x7fffffff;
+    case FK_MP_AND: return -1;
+    default: return 0;
+    }
+}
+
 __device__ int fk_combine(int a, int b, int op) {
     switch (op) {
     case FK_MP_ADD: return (int)((unsigned)a + (unsigned)b);
@@ -827,32 +838,36 @@ __device__ inline void fk_team_sync() { __syncthreads(); }
 __device__ inline int fk_team_count(bool pred) { return __syncthreads_count(pred); }
 #endif
 
-// Team-wide exclusive scan of one int per team thread (a multiple of 32 threads, at most 1024);
-// returns the thread's prefix and the team's total in *total.
-__device__ int fk_block_scan(int x, int *total) {
+// Team-wide exclusive scan of one int per team thread (a multiple of 32 threads, at most 1024)
+// under a multiprefix operator (fk_combine; the first thread gets its identity); returns the
+// thread's prefix and the team's total in *total.
+__device__ int fk_block_scan(int x, int *total, int op = FK_MP_ADD) {
     __shared__ int warp_sums[32];
     int lane = fk_team_tid() & 31, warp = fk_team_tid() >> 5;
+    const int none = fk_identity(op);
     int incl = x;
     for (int d = 1; d < 32; d <<= 1) {
         int y = __shfl_up_sync(0xffffffffu, incl, d);
-        if (lane >= d) incl += y;
+        if (lane >= d) incl = fk_combine(y, incl, op);
     }
+    int excl = __shfl_up_sync(0xffffffffu, incl, 1);
+    if (lane == 0) excl = none;
     if (lane == 31) warp_sums[warp] = incl;
     fk_team_sync();
     const int warps = fk_team_size() / 32;
     if (warp == 0) {
-        int s = lane < warps ? warp_sums[lane] : 0;
+        int s = lane < warps ? warp_sums[lane] : none;
         for (int d = 1; d < 32; d <<= 1) {
             int y = __shfl_up_sync(0xffffffffu, s, d);
-            if (lane >= d) s += y;
+            if (lane >= d) s = fk_combine(y, s, op);
         }
         warp_sums[lane] = s;
     }
     fk_team_sync();
-    int before = warp == 0 ? 0 : warp_sums[warp - 1];
+    int before = warp == 0 ? none : warp_sums[warp - 1];
     *total = warp_sums[warps - 1];
     fk_team_sync();
-    return before + incl - x;
+    return fk_combine(before, excl, op);
 }
 
 // One chunk of a split into at most two subgroups, in the block: member `t` of the parent
@@ -1078,17 +1093,6 @@ struct FkSoloTeam {
     __device__ void sync() const {}
 };
 
-// The identity of a multiprefix operator (fk_combine): combining it changes nothing.
-__device__ inline int fk_identity(int op) {
-    switch (op) {
-    case FK_MP_ADD: return 0;
-    case FK_MP_MAX: return (int)0x80000000u;
-    case FK_MP_MIN: return 0x7fffffff;
-    case FK_MP_AND: return -1;
-    default: return 0;
-    }
-}
-
 // One multiprefix step of a team: each lane with `active` adds `v` to the int at `cell`; the
 // lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by
 // `match` and combined by the cell's first lane. Returns the lane's exclusive prefix (the
@@ -1116,9 +1120,28 @@ __device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
 
 // ---- multiprefix of one block, and block regions (both schedules) ----
 
+// A chunk of a block's multiprefix whose active members (`active`) all name one cell: a
+// scan of the team under `op`. Every active member reads the cell before the scan's
+// barriers and writes its new value, the same for all of them, after them. False, with no
+// member's step taken, when the active members name several cells.
+__device__ bool fk_mp_one_cell(bool active, fk_u64 cell, int v, int op, int *acc) {
+    __shared__ fk_u64 one;
+    if (active) one = cell;  // any active member's
+    fk_team_sync();
+    if (fk_team_count(active && cell != one) != 0) return false;
+    int old = active ? *(int *)cell : 0, total;
+    int before = fk_block_scan(active ? v : fk_identity(op), &total, op);
+    *acc = fk_combine(old, before, op);
+    if (active) *(int *)cell = fk_combine(old, total, op);
+    return true;
+}
+
 // Synchronous multiprefix (docs/language.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
-// cell; each gets the exclusive prefix. Chunks and warps take their turn.
+// cell; each gets the exclusive prefix. Chunks take their turn. In a chunk of more than one
+// warp whose active members name one cell (quicksort's `mpadd(&nless, 1)`) the team scans
+// (fk_mp_one_cell: five barriers); otherwise its warps take their turn, a barrier each (a
+// chunk of 4096 members on the device schedule's team of 608 threads was 19 turns).
 __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
                                      FkVar value, int has_result, FkVar result) {
     int warp = fk_team_tid() >> 5;
@@ -1138,9 +1161,15 @@ __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkV
         }
         // Only the warps that hold members of this chunk take a turn.
         int warps = (min(n - c0, fk_team_size()) + 31) / 32;
+        int acc;
+        if (warps > 1 && fk_mp_one_cell(proc >= 0, cell, v, op, &acc)) {
+            if (proc >= 0 && has_result) *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
+            fk_team_sync();
+            continue;
+        }
         for (int w = 0; w < warps; w++) {
             if (w == warp) {
-                int acc = fk_mp_lanes(team, proc >= 0, cell, v, op);
+                acc = fk_mp_lanes(team, proc >= 0, cell, v, op);
                 if (proc >= 0 && has_result)
                     *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
             }
