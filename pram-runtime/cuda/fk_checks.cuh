@@ -141,39 +141,49 @@ __device__ __noinline__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 by
     return !prev.freed && prev.base + prev.size == c && at >= 0 && (fk_u64)at + bytes <= prev.size;
 }
 
-// The address `offset` bytes from p for an access of sizeof(T) bytes. The four sites from
-// `site` on: out of bounds, null, invalid pointer, freed block.
-template <class T> __device__ T *fk_at(T *p, fk_i64 offset, int site, const FkThread *th) {
+// The address `offset` bytes from p for an access of `bytes` bytes, found by the lookup. The
+// four sites from `site` on: out of bounds, null, invalid pointer, freed block.
+__device__ const char *fk_at(const char *p, fk_i64 offset, fk_u64 bytes, int site,
+                             const FkThread *th) {
 #if FK_CHECKS
     FkBounds b;
-    switch (fk_object_of((const char *)p, th->group, &b)) {
+    switch (fk_object_of(p, th->group, &b)) {
     case FK_OBJ_FOUND: {
-        fk_i64 at = ((const char *)p - b.base) + offset;
+        fk_i64 at = (p - b.base) + offset;
         if (b.freed) {
             fk_fault_v(site + 3, *th, at, b.object, b.size);
-            return (T *)fk_sink;
+            return fk_sink;
         }
-        if ((at < 0 || (fk_u64)at + sizeof(T) > b.size) &&
-            !fk_one_past(p, offset, sizeof(T), b, th->group)) {
+        if ((at < 0 || (fk_u64)at + bytes > b.size) &&
+            !fk_one_past(p, offset, bytes, b, th->group)) {
             fk_fault_v(site, *th, at, b.object, b.size);
-            return (T *)fk_sink;
+            return fk_sink;
         }
         break;
     }
-    case FK_OBJ_NULL: fk_fault(site + 1, th); return (T *)fk_sink;
-    case FK_OBJ_INVALID: fk_fault(site + 2, th); return (T *)fk_sink;
+    case FK_OBJ_NULL: fk_fault(site + 1, th); return fk_sink;
+    case FK_OBJ_INVALID: fk_fault(site + 2, th); return fk_sink;
     default: break;
     }
 #endif
-    return (T *)((char *)p + offset);
+    return p + offset;
 }
 
-// Whether the access of `bytes` bytes at `offset` from p lies in the object seen, from a
-// pointer into it, and the object is not freed: then fk_at would find that object and pass.
+// Whether the access of `bytes` bytes at `offset` from p lies in the bounds of the object seen,
+// from a pointer into it. `&`, not `&&`: a one-thread loop pays for every branch, and the
+// short-circuits' branches (with their convergence barriers) were a tenth of the checked
+// seq_quicksort's instructions (docs/performance.md).
+__device__ __forceinline__ bool fk_seen_bounds(const FkSeen &seen, const void *p, fk_i64 offset,
+                                               fk_u64 bytes) {
+    fk_u64 rel = (fk_u64)((const char *)p - seen.base), at = rel + (fk_u64)offset;
+    return (rel < seen.size) & (at < seen.size) & (bytes <= seen.size - at);
+}
+
+// Whether that access lies in the object seen and the object is not freed: then fk_at would
+// find that object and pass.
 __device__ __forceinline__ bool fk_seen_holds(const FkSeen &seen, const void *p, fk_i64 offset,
                                               fk_u64 bytes) {
-    fk_u64 rel = (fk_u64)((const char *)p - seen.base), at = rel + (fk_u64)offset;
-    return rel < seen.size && at < seen.size && bytes <= seen.size - at &&
+    return fk_seen_bounds(seen, p, offset, bytes) &&
            !(seen.heap && *(volatile const int *)&((const FkBlock *)seen.base - 1)->freed);
 }
 
@@ -192,23 +202,37 @@ __device__ __noinline__ FkSeen fk_seen_of(const void *p, int group) {
     return FkSeen{0, 0, false, false, false};
 }
 
+// What an access site keeps after a miss: the object it found, and the address to access
+// (`fk_sink` where the access faulted).
+struct FkSeenMiss {
+    FkSeen seen;
+    const char *at;
+};
+
+// fk_at_seen's cold path, once (not inlined at each site): the thread's last lasting object
+// (`th->seen`: a function's first access, as in each call of `swap`), else the lookup; what
+// neither passes, fk_at checks and reports.
+__device__ __noinline__ FkSeenMiss fk_seen_miss(const char *p, fk_i64 offset, fk_u64 bytes,
+                                                int site, FkThread *th) {
+    if (fk_seen_holds(th->seen, p, offset, bytes)) return FkSeenMiss{th->seen, p + offset};
+    FkSeen seen = fk_seen_of(p, th->group);
+    if (seen.lasting) th->seen = seen;
+    if (seen.untracked || fk_seen_holds(seen, p, offset, bytes)) return FkSeenMiss{seen, p + offset};
+    return FkSeenMiss{seen, fk_at(p, offset, bytes, site, th)};
+}
+
 // fk_at for an access site with the object it or its body found last time (`seen`, a local
-// of the function): a hit costs a subtraction and three comparisons instead of the lookup;
-// a miss tries the thread's last lasting object (`th->seen`: a function's first access, as in
-// each call of `swap`) before the lookup. What neither passes, fk_at checks and reports.
+// of the function): a hit costs a subtraction, three comparisons and one branch (two for a
+// heap block, whose freed word it reads) instead of the lookup.
 template <class T>
 __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread *th,
                                          FkSeen &seen) {
 #if FK_CHECKS
-    if (!fk_seen_holds(seen, p, offset, sizeof(T))) {
-        if (fk_seen_holds(th->seen, p, offset, sizeof(T))) {
-            seen = th->seen;
-        } else {
-            seen = fk_seen_of(p, th->group);
-            if (seen.lasting) th->seen = seen;
-            if (!seen.untracked && !fk_seen_holds(seen, p, offset, sizeof(T)))
-                return fk_at(p, offset, site, th);
-        }
+    if (__builtin_expect(!fk_seen_bounds(seen, p, offset, sizeof(T)) | seen.heap, 0) &&
+        !fk_seen_holds(seen, p, offset, sizeof(T))) {
+        FkSeenMiss m = fk_seen_miss((const char *)p, offset, sizeof(T), site, th);
+        seen = m.seen;
+        return (T *)m.at;
     }
 #else
     (void)site, (void)th, (void)seen;

@@ -402,11 +402,13 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         for f in &self.frames {
             let _ = writeln!(out, "    char *fr_{f} = fk_th_frame(th, {f});");
         }
+        // Each site starts from the thread's last lasting object, not empty: `swap`'s first
+        // access then hits without a call (fk_checks.cuh's `fk_seen_miss`).
         for site in std::mem::take(&mut self.seen) {
-            let _ = writeln!(out, "    FkSeen fk_seen{site} = {{}};");
+            let _ = writeln!(out, "    FkSeen fk_seen{site} = th->seen;");
         }
         if std::mem::take(&mut self.seen_outside_loops) {
-            out.push_str("    FkSeen fk_seen = {};\n");
+            out.push_str("    FkSeen fk_seen = th->seen;\n");
         }
         for temp in 0..std::mem::take(&mut self.places) {
             let _ = writeln!(out, "    void *fk_place{temp};");
