@@ -224,6 +224,7 @@ MODELS = {
     "reduce_fork.fork": reduce_fork,
     "sieve.fork": sieve,
     "quicksort.fork": quicksort,
+    "quicksort_balanced.fork": quicksort,
     "matmul.fork": matmul,
     "list_ranking.fork": list_ranking,
     "odd_even_sort.fork": odd_even_sort,

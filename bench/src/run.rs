@@ -250,10 +250,18 @@ fn gpu_row(
     runs: usize,
 ) -> Row {
     let (plan, emitted) = compiled;
+    let defaults = gpu::Config::default();
+    let heap_bytes = (case.program.heap_bytes(case.n)).map_or(defaults.memory.heap_bytes, |b| {
+        b.max(defaults.memory.heap_bytes)
+    });
     let config = gpu::Config {
         procs,
         timestamps: true,
-        ..gpu::Config::default()
+        memory: gpu::Memory {
+            heap_bytes,
+            ..defaults.memory
+        },
+        ..defaults
     };
     let algorithm = case.program.algorithm();
     let measured = measure(runs, expected, || {

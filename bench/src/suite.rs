@@ -11,6 +11,8 @@ pub type Baseline = (&'static str, fn(i32) -> Expected);
 pub enum Program {
     Sieve,
     Quicksort,
+    /// quicksort.fork with the processors shared out in proportion to the sides' sizes.
+    QuicksortBalanced,
     Matmul,
     PrefixHillisSteele,
     PrefixBlelloch,
@@ -27,6 +29,7 @@ impl Program {
         match self {
             Program::Sieve => "sieve",
             Program::Quicksort => "quicksort",
+            Program::QuicksortBalanced => "quicksort_balanced",
             Program::Matmul => "matmul",
             Program::PrefixHillisSteele => "prefix_hillis_steele",
             Program::PrefixBlelloch => "prefix_blelloch",
@@ -79,7 +82,8 @@ impl Program {
             | Program::OverheadLoop
             | Program::OverheadGridBarrier => vec![],
             Program::Sieve => vec![("seq", baselines::sieve)],
-            Program::Quicksort => vec![
+            // At P = 1 both programs run their sequential leaf: the baseline is that leaf.
+            Program::Quicksort | Program::QuicksortBalanced => vec![
                 ("seq", |n| baselines::quicksort(n, Sort::Quicksort)),
                 ("seq-sort_unstable", |n| {
                     baselines::quicksort(n, Sort::StdUnstable)
@@ -99,7 +103,7 @@ impl Program {
     pub fn sim_max_n(self) -> i64 {
         match self {
             Program::Sieve => 100_000_000,
-            Program::Quicksort => 1_000_000,
+            Program::Quicksort | Program::QuicksortBalanced => 1_000_000,
             Program::Matmul => 512,
             Program::PrefixHillisSteele => 1 << 24,
             Program::PrefixBlelloch => 1 << 24,
@@ -118,7 +122,7 @@ impl Program {
     pub fn algorithm(self) -> &'static str {
         match self {
             Program::Sieve => "sieve",
-            Program::Quicksort => "quicksort",
+            Program::Quicksort | Program::QuicksortBalanced => "quicksort",
             Program::Matmul => "matmul",
             Program::PrefixHillisSteele => "hillis_steele_scan",
             Program::PrefixBlelloch => "blelloch_scan",
@@ -128,6 +132,18 @@ impl Program {
             | Program::OverheadSplit
             | Program::OverheadLoop
             | Program::OverheadGridBarrier => "main",
+        }
+    }
+
+    /// Bytes of the GPU's heap (`--heap-mib`) the program needs at N, where the default is
+    /// too small: each quicksort group `shmalloc`s a buffer of its keys, and the heap does
+    /// not reuse freed blocks (docs/gpu-faults.md), so a run takes 4 N bytes for each level
+    /// of the recursion, and a fifth more for the checks' shadow map. 256 N bytes covers
+    /// 48 levels (`quicksort_balanced.fork` at 10^6 and P = 4096 goes 32 deep).
+    pub fn heap_bytes(self, n: i64) -> Option<u64> {
+        match self {
+            Program::Quicksort | Program::QuicksortBalanced => Some(256 * n.max(0) as u64),
+            _ => None,
         }
     }
 
@@ -151,6 +167,7 @@ pub const SUITES: &[&str] = &[
     "study",
     "sieve",
     "quicksort",
+    "quicksort_balanced",
     "matmul",
     "prefix",
     "list_ranking",
@@ -173,7 +190,7 @@ fn full(program: Program) -> Vec<Case> {
             case(program, 10_000_000, SIEVE_P),
             case(program, 100_000_000, SIEVE_P),
         ],
-        Program::Quicksort => vec![
+        Program::Quicksort | Program::QuicksortBalanced => vec![
             case(program, 1_000_000, SORT_P),
             case(program, 10_000_000, SORT_P),
         ],
@@ -215,7 +232,7 @@ fn full(program: Program) -> Vec<Case> {
 fn quick(program: Program) -> Vec<Case> {
     match program {
         Program::Sieve => vec![case(program, 1000, &[16, 64])],
-        Program::Quicksort => vec![case(program, 1000, &[8, 32])],
+        Program::Quicksort | Program::QuicksortBalanced => vec![case(program, 1000, &[8, 32])],
         Program::Matmul => vec![case(program, 16, &[16, 256])],
         Program::PrefixHillisSteele | Program::PrefixBlelloch => {
             vec![case(program, 64, &[8])]
@@ -242,7 +259,8 @@ pub fn cases(name: &str, quick_sizes: bool) -> Option<Vec<Case>> {
             Program::ListRanking,
         ],
         "sieve" => &[Program::Sieve],
-        "quicksort" => &[Program::Quicksort],
+        "quicksort" => &[Program::Quicksort, Program::QuicksortBalanced],
+        "quicksort_balanced" => &[Program::QuicksortBalanced],
         "matmul" => &[Program::Matmul],
         "prefix" => &[Program::PrefixHillisSteele, Program::PrefixBlelloch],
         "list_ranking" => &[Program::ListRanking],
