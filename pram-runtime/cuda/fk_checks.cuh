@@ -142,27 +142,29 @@ __device__ __noinline__ bool fk_one_past(const void *p, fk_i64 offset, fk_u64 by
 }
 
 // The address `offset` bytes from p for an access of `bytes` bytes, found by the lookup. The
-// four sites from `site` on: out of bounds, null, invalid pointer, freed block.
-__device__ const char *fk_at(const char *p, fk_i64 offset, fk_u64 bytes, int site,
-                             const FkThread *th) {
+// four sites from `site` on: out of bounds, null, invalid pointer, freed block. Cold: not
+// inlined, and the thread by value (a call that took its address would keep the calling
+// kernel's FkThread in local memory, as fk_fault_v says).
+__device__ __noinline__ const char *fk_at(const char *p, fk_i64 offset, fk_u64 bytes, int site,
+                                          FkThread th) {
 #if FK_CHECKS
     FkBounds b;
-    switch (fk_object_of(p, th->group, &b)) {
+    switch (fk_object_of(p, th.group, &b)) {
     case FK_OBJ_FOUND: {
         fk_i64 at = (p - b.base) + offset;
         if (b.freed) {
-            fk_fault_v(site + 3, *th, at, b.object, b.size);
+            fk_fault_v(site + 3, th, at, b.object, b.size);
             return fk_sink;
         }
         if ((at < 0 || (fk_u64)at + bytes > b.size) &&
-            !fk_one_past(p, offset, bytes, b, th->group)) {
-            fk_fault_v(site, *th, at, b.object, b.size);
+            !fk_one_past(p, offset, bytes, b, th.group)) {
+            fk_fault_v(site, th, at, b.object, b.size);
             return fk_sink;
         }
         break;
     }
-    case FK_OBJ_NULL: fk_fault(site + 1, th); return fk_sink;
-    case FK_OBJ_INVALID: fk_fault(site + 2, th); return fk_sink;
+    case FK_OBJ_NULL: fk_fault_v(site + 1, th, 0, 0, 0); return fk_sink;
+    case FK_OBJ_INVALID: fk_fault_v(site + 2, th, 0, 0, 0); return fk_sink;
     default: break;
     }
 #endif
@@ -202,37 +204,28 @@ __device__ __noinline__ FkSeen fk_seen_of(const void *p, int group) {
     return FkSeen{0, 0, false, false, false};
 }
 
-// What an access site keeps after a miss: the object it found, and the address to access
-// (`fk_sink` where the access faulted).
-struct FkSeenMiss {
-    FkSeen seen;
-    const char *at;
-};
-
-// fk_at_seen's cold path, once (not inlined at each site): the thread's last lasting object
-// (`th->seen`: a function's first access, as in each call of `swap`), else the lookup; what
-// neither passes, fk_at checks and reports.
-__device__ __noinline__ FkSeenMiss fk_seen_miss(const char *p, fk_i64 offset, fk_u64 bytes,
-                                                int site, FkThread *th) {
-    if (fk_seen_holds(th->seen, p, offset, bytes)) return FkSeenMiss{th->seen, p + offset};
-    FkSeen seen = fk_seen_of(p, th->group);
-    if (seen.lasting) th->seen = seen;
-    if (seen.untracked || fk_seen_holds(seen, p, offset, bytes)) return FkSeenMiss{seen, p + offset};
-    return FkSeenMiss{seen, fk_at(p, offset, bytes, site, th)};
+// fk_at_seen's miss, once (not inlined at each site): the thread's last lasting object
+// `last` (FkThread::seen) if the access lies in it, else the lookup's. Everything by value:
+// the site's FkSeen and the kernel's FkThread stay in registers.
+__device__ __noinline__ FkSeen fk_seen_miss(const void *p, fk_i64 offset, fk_u64 bytes,
+                                            FkSeen last, int group) {
+    return fk_seen_holds(last, p, offset, bytes) ? last : fk_seen_of(p, group);
 }
 
 // fk_at for an access site with the object it or its body found last time (`seen`, a local
-// of the function): a hit costs a subtraction, three comparisons and one branch (two for a
-// heap block, whose freed word it reads) instead of the lookup.
+// of the function, which starts as `th->seen`): a hit costs a subtraction, three comparisons
+// and one branch (two for a heap block, whose freed word it reads) instead of the lookup.
 template <class T>
 __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread *th,
                                          FkSeen &seen) {
 #if FK_CHECKS
     if (__builtin_expect(!fk_seen_bounds(seen, p, offset, sizeof(T)) | seen.heap, 0) &&
         !fk_seen_holds(seen, p, offset, sizeof(T))) {
-        FkSeenMiss m = fk_seen_miss((const char *)p, offset, sizeof(T), site, th);
-        seen = m.seen;
-        return (T *)m.at;
+        seen = fk_seen_miss(p, offset, sizeof(T), th->seen, th->group);
+        if (seen.lasting) th->seen = seen;
+        // Neither passes: fk_at checks and reports (or finds `q = a + n; q[-1]` valid).
+        if (!seen.untracked && !fk_seen_holds(seen, p, offset, sizeof(T)))
+            return (T *)fk_at((const char *)p, offset, sizeof(T), site, *th);
     }
 #else
     (void)site, (void)th, (void)seen;
