@@ -251,9 +251,12 @@ fn gpu_row(
 ) -> Row {
     let (plan, emitted) = compiled;
     let defaults = gpu::Config::default();
-    let heap_bytes = (case.program.heap_bytes(case.n)).map_or(defaults.memory.heap_bytes, |b| {
-        b.max(defaults.memory.heap_bytes)
-    });
+    let heap_bytes = case
+        .program
+        .heap_bytes(case.n)
+        .map_or(defaults.memory.heap_bytes, |b| {
+            b.max(defaults.memory.heap_bytes)
+        });
     let config = gpu::Config {
         procs,
         timestamps: true,
