@@ -1466,9 +1466,21 @@ __device__ int fk_r_key(int g, int t, int n, fk_u64 slot_base, FkVar cond, fk_u6
     return fk_load_int(fk_var_addr(cond, g, slot_base, proc), cond.size) != 0 ? 0 : 1;
 }
 
+// A region's subgroup or loop group whose own shared frame is empty (no shared locals, so no
+// code asks for it) names its parent's frame as its own: a kernel's thread then finds the
+// frame its code uses in the thread (fk_th_frame) instead of walking the group tree: two
+// dependent loads per kernel and member, about 250 cycles in quicksort's loop
+// (docs/performance.md, session 26). A lookup by frame
+// id (fk_frame, fk_frame_object) finds the parent's frame a step earlier.
+__device__ inline void fk_r_inherit_frame(FkGroup *d, const FkGroup &parent) {
+    d->frame_id = parent.frame_id;
+    d->frame = parent.frame;
+}
+
 // Splits g into k (1 or 2) subgroups at groups[first..first+k): sizes, then member lists at
 // `member_base` in the parent's $$ order (a block scan per chunk of members), descriptors
-// (`@` inherited) and zeroed frames `stride` bytes apart.
+// (`@` inherited) and zeroed frames `stride` bytes apart. Subgroups without shared locals
+// (`stride` 0) carry the parent's frame instead (fk_r_inherit_frame).
 __device__ void fk_r_split(int g, int n, fk_u64 slot_base, FkVar cond, fk_u64 marks, int k,
                            int first, fk_u64 member_base, int frame0, int frame1, char *frames,
                            fk_u64 stride) {
@@ -1494,19 +1506,22 @@ __device__ void fk_r_split(int g, int n, fk_u64 slot_base, FkVar cond, fk_u64 ma
         d.members = member_base + (c == 0 ? 0 : size0);
         d.frame_id = c == 0 ? frame0 : frame1;
         d.frame = (fk_u64)(frames + c * stride);
+        if (stride == 0) fk_r_inherit_frame(&d, parent);
         fk_m.groups[first + c] = d;
     }
     fk_r_zero(frames, k * stride);
     fk_team_sync();
 }
 
-// A loop group that keeps the members of g: a new descriptor with the loop's frame.
+// A loop group that keeps the members of g: a new descriptor with the loop's frame (g's when
+// the loop has no shared locals, fk_r_inherit_frame).
 __device__ void fk_r_same_group(int g, int loop_g, int frame_id, char *frame, fk_u64 bytes) {
     if (fk_team_tid() == 0) {
         FkGroup d = fk_m.groups[g];
         d.parent = g;
         d.frame_id = frame_id;
         d.frame = (fk_u64)frame;
+        if (bytes == 0) fk_r_inherit_frame(&d, fk_m.groups[g]);
         fk_m.groups[loop_g] = d;
     }
     fk_r_zero(frame, bytes);
