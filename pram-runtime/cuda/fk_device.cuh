@@ -1098,11 +1098,14 @@ struct FkSoloTeam {
 // One multiprefix step of a team: each lane with `active` adds `v` to the int at `cell`; the
 // lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by
 // `match` and combined by the cell's first lane. Returns the lane's exclusive prefix (the
-// cell's value before it).
+// cell's value before it). Where the active lanes all name one cell (quicksort's
+// `mpadd(&nless, 1)`), a scan of the team in log2(size) steps instead of a step per lane
+// (each of quicksort's two per iteration: 3,500 -> 2,950 cycles, docs/performance.md, session
+// 26); the operators are associative and commutative, so both give the same values.
 // Inlined: a block region runs it once per multiprefix in its loops, and as a call it cost
 // the host schedule's sieve (three multiprefix operations per iteration of its count loop)
-// 2.2x on the H100. Under the device schedule it is reached only from fk_combine_multiprefix,
-// which is a call, so it is compiled once there.
+// 2.2x on the H100. Under the device schedule it is reached from fk_combine_multiprefix and
+// the regions' fk_r_multiprefix, both calls, so it is compiled twice.
 template <class Team>
 __device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
     unsigned same = team.match(active ? cell : ~0ull);
@@ -1110,6 +1113,18 @@ __device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
     int old = 0;
     if (active && team.lane == first) old = *(int *)cell;
     old = team.shfl(old, first);
+    unsigned named = team.ballot(active);
+    if (team.ballot(active && same != named) == 0) {
+        int incl = active ? v : fk_identity(op);
+        for (int d = 1; d < Team::size; d <<= 1) {
+            int y = team.shfl_up(incl, d);
+            if (team.lane >= d) incl = fk_combine(y, incl, op);
+        }
+        int before = team.shfl_up(incl, 1);
+        if (team.lane == 0) before = fk_identity(op);
+        if (active && team.lane == 31 - __clz(named)) *(int *)cell = fk_combine(old, incl, op);
+        return fk_combine(old, before, op);
+    }
     int acc = old;
     for (int l = 0; l < Team::size; l++) {
         int vl = team.shfl(v, l);
