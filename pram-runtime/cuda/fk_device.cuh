@@ -840,6 +840,42 @@ __device__ inline void fk_team_sync() { __syncthreads(); }
 __device__ inline int fk_team_count(bool pred) { return __syncthreads_count(pred); }
 #endif
 
+// A team of lanes that runs a collective computation together: a warp (32 lanes, warp
+// intrinsics), or one lane alone. Code written over a team runs in both: in a warp when the
+// lanes are converged, by one thread inside divergent code (the device schedule's small
+// groups).
+struct FkWarpTeam {
+    static constexpr int size = 32;
+    static constexpr int unroll = 8;  // batches whose loads a loop over members issues together
+    int lane;
+    __device__ unsigned ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
+    template <class T> __device__ T shfl(T v, int from) const { return __shfl_sync(0xffffffffu, v, from); }
+    template <class T> __device__ T shfl_up(T v, unsigned d) const { return __shfl_up_sync(0xffffffffu, v, d); }
+    template <class T> __device__ unsigned match(T v) const { return __match_any_sync(0xffffffffu, v); }
+    __device__ void sync() const { __syncwarp(); }
+};
+
+struct FkSoloTeam {
+    static constexpr int size = 1;
+    static constexpr int unroll = 1;
+    int lane;  // always 0
+    __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
+    template <class T> __device__ T shfl(T v, int) const { return v; }
+    template <class T> __device__ T shfl_up(T v, unsigned) const { return v; }
+    template <class T> __device__ unsigned match(T) const { return 1u; }
+    __device__ void sync() const {}
+};
+
+// The inclusive scan of x over a team's lanes under a multiprefix operator (fk_combine), every
+// lane taking part.
+template <class Team> __device__ int fk_lanes_scan(Team team, int x, int op) {
+    for (int d = 1; d < Team::size; d <<= 1) {
+        int y = team.shfl_up(x, d);
+        if (team.lane >= d) x = fk_combine(y, x, op);
+    }
+    return x;
+}
+
 // Team-wide exclusive scan of one int per team thread (a multiple of 32 threads, at most 1024)
 // under a multiprefix operator (fk_combine; the first thread gets its identity); returns the
 // thread's prefix and the team's total in *total.
@@ -847,11 +883,7 @@ __device__ int fk_block_scan(int x, int *total, int op = FK_MP_ADD) {
     __shared__ int warp_sums[32];
     int lane = fk_team_tid() & 31, warp = fk_team_tid() >> 5;
     const int none = fk_identity(op);
-    int incl = x;
-    for (int d = 1; d < 32; d <<= 1) {
-        int y = __shfl_up_sync(0xffffffffu, incl, d);
-        if (lane >= d) incl = fk_combine(y, incl, op);
-    }
+    int incl = fk_lanes_scan(FkWarpTeam{lane}, x, op);
     int excl = __shfl_up_sync(0xffffffffu, incl, 1);
     if (lane == 0) excl = none;
     if (lane == 31) warp_sums[warp] = incl;
@@ -1069,32 +1101,6 @@ extern "C" __global__ void fk_call_copies(int g, int n, fk_u64 marks, int mark, 
 }
 #endif
 
-// A team of lanes that runs a collective computation together: a warp (32 lanes, warp
-// intrinsics), or one lane alone. Code written over a team runs in both: in a warp when the
-// lanes are converged, by one thread inside divergent code (the device schedule's small
-// groups).
-struct FkWarpTeam {
-    static constexpr int size = 32;
-    static constexpr int unroll = 8;  // batches whose loads a loop over members issues together
-    int lane;
-    __device__ unsigned ballot(bool p) const { return __ballot_sync(0xffffffffu, p); }
-    template <class T> __device__ T shfl(T v, int from) const { return __shfl_sync(0xffffffffu, v, from); }
-    template <class T> __device__ T shfl_up(T v, unsigned d) const { return __shfl_up_sync(0xffffffffu, v, d); }
-    template <class T> __device__ unsigned match(T v) const { return __match_any_sync(0xffffffffu, v); }
-    __device__ void sync() const { __syncwarp(); }
-};
-
-struct FkSoloTeam {
-    static constexpr int size = 1;
-    static constexpr int unroll = 1;
-    int lane;  // always 0
-    __device__ unsigned ballot(bool p) const { return p ? 1u : 0u; }
-    template <class T> __device__ T shfl(T v, int) const { return v; }
-    template <class T> __device__ T shfl_up(T v, unsigned) const { return v; }
-    template <class T> __device__ unsigned match(T) const { return 1u; }
-    __device__ void sync() const {}
-};
-
 // One multiprefix step of a team: each lane with `active` adds `v` to the int at `cell`; the
 // lanes in lane order, which is the members' __PROC_NR__ order. Lanes on one cell are found by
 // `match` and combined by the cell's first lane. Returns the lane's exclusive prefix (the
@@ -1115,11 +1121,7 @@ __device__ int fk_mp_lanes(Team team, bool active, fk_u64 cell, int v, int op) {
     old = team.shfl(old, first);
     unsigned named = team.ballot(active);
     if (team.ballot(active && same != named) == 0) {
-        int incl = active ? v : fk_identity(op);
-        for (int d = 1; d < Team::size; d <<= 1) {
-            int y = team.shfl_up(incl, d);
-            if (team.lane >= d) incl = fk_combine(y, incl, op);
-        }
+        int incl = fk_lanes_scan(team, active ? v : fk_identity(op), op);
         int before = team.shfl_up(incl, 1);
         if (team.lane == 0) before = fk_identity(op);
         if (active && team.lane == 31 - __clz(named)) *(int *)cell = fk_combine(old, incl, op);
@@ -1485,8 +1487,8 @@ __device__ int fk_r_key(int g, int t, int n, fk_u64 slot_base, FkVar cond, fk_u6
 // code asks for it) names its parent's frame as its own: a kernel's thread then finds the
 // frame its code uses in the thread (fk_th_frame) instead of walking the group tree: two
 // dependent loads per kernel and member, about 250 cycles in quicksort's loop
-// (docs/performance.md, session 26). A lookup by frame
-// id (fk_frame, fk_frame_object) finds the parent's frame a step earlier.
+// (docs/performance.md, session 26). A lookup by frame id (fk_frame, fk_frame_object) finds
+// the parent's frame a step earlier.
 __device__ inline void fk_r_inherit_frame(FkGroup *d, const FkGroup &parent) {
     d->frame_id = parent.frame_id;
     d->frame = parent.frame;
@@ -1519,9 +1521,12 @@ __device__ void fk_r_split(int g, int n, fk_u64 slot_base, FkVar cond, fk_u64 ma
         d.parent = g;
         d.size = c == 0 ? size0 : size1;
         d.members = member_base + (c == 0 ? 0 : size0);
-        d.frame_id = c == 0 ? frame0 : frame1;
-        d.frame = (fk_u64)(frames + c * stride);
-        if (stride == 0) fk_r_inherit_frame(&d, parent);
+        if (stride == 0) {
+            fk_r_inherit_frame(&d, parent);
+        } else {
+            d.frame_id = c == 0 ? frame0 : frame1;
+            d.frame = (fk_u64)(frames + c * stride);
+        }
         fk_m.groups[first + c] = d;
     }
     fk_r_zero(frames, k * stride);
@@ -1534,9 +1539,10 @@ __device__ void fk_r_same_group(int g, int loop_g, int frame_id, char *frame, fk
     if (fk_team_tid() == 0) {
         FkGroup d = fk_m.groups[g];
         d.parent = g;
-        d.frame_id = frame_id;
-        d.frame = (fk_u64)frame;
-        if (bytes == 0) fk_r_inherit_frame(&d, fk_m.groups[g]);
+        if (bytes != 0) {  // else d keeps g's frame (fk_r_inherit_frame)
+            d.frame_id = frame_id;
+            d.frame = (fk_u64)frame;
+        }
         fk_m.groups[loop_g] = d;
     }
     fk_r_zero(frame, bytes);
