@@ -664,12 +664,13 @@ __device__ void fk_count(int *counter) {
 #endif
 }
 
-// Member `t` of group `g` as a kernel thread; false when its processor is not active.
+// Member `t` of group `g` as a kernel thread (filled in either way); false when its
+// processor is not active.
 __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned launch, bool sync) {
     FkGroup grp = fk_m.groups[g];
     int proc = fk_m.members[grp.members + t];
-    if (fk_m.status[proc] != FK_ACTIVE) return false;
     th->proc = proc;
+    bool active = fk_m.status[proc] == FK_ACTIVE;
     th->rank = t;
     th->size = grp.size;
     th->group = g;
@@ -685,7 +686,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
     th->frame = (char *)grp.frame;
     th->frame_id = grp.frame_id;
-    return true;
+    return active;
 }
 
 // The member thread t of a launch over n members of g runs: t itself, except in `seq` (a
@@ -1155,16 +1156,39 @@ __device__ bool fk_mp_one_cell(bool active, fk_u64 cell, int v, int op, int *acc
     return true;
 }
 
+// What a thread of fk_multiprefix_block took last: its member's processor (-1: none, or
+// not active) and result.
+struct FkMpOwn {
+    int proc;
+    int value;
+};
+
+// One chunk of a multiprefix: the team's threads in the chunk's `warps` hold its members in
+// $$ order, each `active` one its cell and value; *acc gets an active one's prefix. Ends
+// with the team's barrier.
+__device__ void fk_mp_chunk(int warps, bool active, fk_u64 cell, int v, int op, int *acc) {
+    if (warps > 1 && fk_mp_one_cell(active, cell, v, op, acc)) {
+        fk_team_sync();
+        return;
+    }
+    int warp = fk_team_tid() >> 5;
+    FkWarpTeam team{(int)(fk_team_tid() & 31)};
+    for (int w = 0; w < warps; w++) {
+        if (w == warp) *acc = fk_mp_lanes(team, active, cell, v, op);
+        fk_team_sync();
+    }
+}
+
 // Synchronous multiprefix (docs/language.md §6), by one block of threads: the active
 // members in $$ order (which is __PROC_NR__ order in every group) combine their values per
 // cell; each gets the exclusive prefix. Chunks take their turn. In a chunk of more than one
 // warp whose active members name one cell (quicksort's `mpadd(&nless, 1)`) the team scans
 // (fk_mp_one_cell: five barriers); otherwise its warps take their turn, a barrier each (a
 // chunk of 4096 members on the device schedule's team of 608 threads was 19 turns).
-__device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
-                                     FkVar value, int has_result, FkVar result) {
+__device__ FkMpOwn fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
+                                        FkVar value, int has_result, FkVar result) {
+    FkMpOwn own{-1, 0};
     int warp = fk_team_tid() >> 5;
-    FkWarpTeam team{(int)(fk_team_tid() & 31)};
     for (int c0 = 0; c0 < n; c0 += fk_team_size()) {
         int t = c0 + fk_team_tid();
         int proc = -1;
@@ -1180,21 +1204,13 @@ __device__ void fk_multiprefix_block(int g, int n, fk_u64 slot_base, int op, FkV
         }
         // Only the warps that hold members of this chunk take a turn.
         int warps = (min(n - c0, fk_team_size()) + 31) / 32;
-        int acc;
-        if (warps > 1 && fk_mp_one_cell(proc >= 0, cell, v, op, &acc)) {
-            if (proc >= 0 && has_result) *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
-            fk_team_sync();
-            continue;
-        }
-        for (int w = 0; w < warps; w++) {
-            if (w == warp) {
-                acc = fk_mp_lanes(team, proc >= 0, cell, v, op);
-                if (proc >= 0 && has_result)
-                    *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
-            }
-            fk_team_sync();
-        }
+        int acc = 0;
+        fk_mp_chunk(warps, proc >= 0, cell, v, op, &acc);
+        if (warp >= warps) continue;  // no member in this chunk
+        own = FkMpOwn{proc, acc};
+        if (proc >= 0 && has_result) *(int *)fk_var_addr(result, g, slot_base, proc) = acc;
     }
+    return own;
 }
 
 #ifndef FK_SCHEDULE_DEVICE
@@ -1455,6 +1471,85 @@ __device__ inline void fk_r_trace_async_at(int at) {
         fk_team_sync();                                                              \
     } while (0)
 
+// FK_R_LAUNCH for a kernel K whose private slots (the arguments) the region keeps in
+// registers, K_regs's references: the region declares them, a thread's copies of one
+// member's (`fk_cached`, -1: none), and `fk_load(p)`, which loads p's. Slots stay current
+// (K_regs stores what it assigns), so the helpers and FK_R_LAUNCH read memory; a thread's
+// copies stay valid while no other thread runs its member: through a launch only if the
+// thread meets the member there again (`kept_`, as its member t, whether it runs or not),
+// and through a multiprefix only if the thread took the member's result (fk_r_own_result).
+// A member's loads then happen once per region instead of once per kernel: quicksort's
+// partition loop reads `i` in each of its three kernels.
+//
+// Where the group's members are no more than the team and it is not `seq`, thread t runs
+// member t and remembers it (`fk_own`, FkRegionOwn): a multiprefix of the same group after
+// the launch takes the threads' own copies (fk_r_multiprefix_mine).
+#define FK_R_LAUNCH_REGS(K, SYNC, G, SEQ, ...)                                          \
+    do {                                                                               \
+        int n_ = fk_r_threads(G, SEQ);                                                 \
+        int kept_ = -1;                                                                \
+        bool mine_ = n_ <= fk_team_size() && !(SEQ);                                   \
+        fk_own.runs = false;                                                           \
+        r.own.logged = n_ > fk_team_size() ? FK_LOGGED_UNKNOWN : -1;                   \
+        for (int t_ = fk_team_tid(); t_ < n_; t_ += fk_team_size()) {                  \
+            FkThread th_;                                                              \
+            bool runs_ = fk_thread(&th_, G, fk_member_index(G, n_, t_), r.slot_base,   \
+                                   r.launch, SYNC);                                    \
+            fk_own.proc = th_.proc;                                                    \
+            fk_own.runs = mine_ && runs_;                                              \
+            if (th_.proc == fk_cached) kept_ = fk_cached;                              \
+            if (runs_) {                                                               \
+                if (th_.proc != fk_cached) {                                           \
+                    fk_cached = kept_ = th_.proc;                                      \
+                    fk_load(fk_cached);                                                \
+                }                                                                      \
+                fk_region_thread(&th_, r, r.sub);                                      \
+                th_.seen = r.seen;                                                     \
+                K##_regs(&th_, __VA_ARGS__);                                           \
+                r.seen = th_.seen;                                                     \
+                if (r.own.logged != FK_LOGGED_UNKNOWN) r.own = FkOwnLog{th_.proc, th_.logged}; \
+            }                                                                          \
+        }                                                                              \
+        fk_cached = kept_;                                                             \
+        fk_own.group = mine_ ? (G) : -1;                                               \
+        r.sub++;                                                                       \
+        fk_team_sync();                                                                \
+    } while (0)
+
+// A region thread's member as of its last launch of group `group` (-1: none;
+// FK_R_LAUNCH_REGS sets it alike in every thread, so a test of it is block-uniform): its
+// processor, and whether it ran. The emitted code forgets it (`group` -1) where the region
+// forms groups, whose descriptors may take the same places. (Keeping the whole kernel thread
+// here, to skip fk_thread's loads, made ptxas spill more in quicksort's region and its
+// launches no faster: session 27, docs/performance.md.)
+struct FkRegionOwn {
+    int group;
+    int proc;
+    bool runs;
+};
+
+// fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):
+// each thread's member is its own, whose cell and value are the thread's copies
+// (FK_R_LAUNCH_REGS) where they are that member's (`cached`), else its slots. The result is
+// stored to its slot and returned as fk_multiprefix_block's.
+__device__ FkMpOwn fk_r_multiprefix_mine(int g, int n, fk_u64 slot_base, int op,
+                                         const FkRegionOwn &own, int cached, fk_u64 cell,
+                                         int v, FkVar ptr, FkVar value, int has_result,
+                                         FkVar result) {
+    int proc = own.proc;
+    // The kernel may have ended the member's part (a `break` or `return` in it).
+    bool active = own.runs && fk_m.status[proc] == FK_ACTIVE;
+    if (active && cached != proc) {
+        cell = *(const fk_u64 *)fk_var_addr(ptr, g, slot_base, proc);
+        v = (int)fk_load_int(fk_var_addr(value, g, slot_base, proc), value.size);
+    }
+    FkMpOwn mine{active ? proc : -1, 0};
+    fk_mp_chunk((n + 31) / 32, active, cell, v, op, &mine.value);
+    if (active && has_result) *(int *)fk_var_addr(result, g, slot_base, proc) = mine.value;
+    fk_team_sync();
+    return mine;
+}
+
 // A shared branch: 1 or 0 for the condition of the first active member, -1 when none is
 // active (fk_read_first).
 __device__ int fk_r_branch(int g, int n, fk_u64 slot_base, FkVar v) {
@@ -1618,10 +1713,20 @@ __device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
     fk_team_sync();
 }
 
-__device__ void fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr, FkVar value,
-                                 int has_result, FkVar result) {
-    fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
+__device__ FkMpOwn fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
+                                    FkVar value, int has_result, FkVar result) {
+    FkMpOwn own = fk_multiprefix_block(g, n, slot_base, op, ptr, value, has_result, result);
     fk_team_sync();
+    return own;
+}
+
+// After a multiprefix whose result is a slot the region keeps in registers
+// (FK_R_LAUNCH_REGS): the thread's copy is the result where it took its own member's; else
+// another thread wrote that member's, and the copies are no longer its.
+template <typename T>
+__device__ inline void fk_r_own_result(FkMpOwn own, int *cached, T *copy) {
+    if (own.proc == *cached) *copy = (T)own.value;
+    else *cached = -1;
 }
 
 // ---- grid regions ----

@@ -51,6 +51,21 @@ impl HostProgram {
         })
     }
 
+    /// The kernels that a region's instructions launch.
+    pub fn region_launches(&self) -> BTreeSet<KernelId> {
+        let mut launched = BTreeSet::new();
+        for (at, instr) in self.code.iter().enumerate() {
+            if let Instr::Region { end, .. } = instr {
+                for i in &self.code[at + 1..end.0 as usize] {
+                    if let Instr::Launch(k) = i {
+                        launched.insert(*k);
+                    }
+                }
+            }
+        }
+        launched
+    }
+
     /// The kernels that only `seq` launches: one thread runs each (the present member with the
     /// smallest `$$`, docs/language.md §8), so its loops have no other threads to hide their
     /// loads' latency behind (`emit_cuda::device`).

@@ -22,7 +22,7 @@ use fork_frontend::hir::{
 };
 use fork_frontend::source::Span;
 use fork_frontend::sync_calls::{any_stmt, children, own_exprs};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// The iterations of a loop that loads ahead (`Kernel::loads_ahead`) whose values are loaded
@@ -125,6 +125,15 @@ pub struct DeviceEmitter<'a, 's> {
     pub common_kernels: BTreeSet<String>,
     /// `HostProgram::seq_kernels`.
     seq_kernels: BTreeSet<KernelId>,
+    /// The kernels a region launches (`Instr::Region`'s instructions), and the variables
+    /// whose address some kernel takes: `region_registers`.
+    region_launched: BTreeSet<KernelId>,
+    addressed_anywhere: BTreeSet<VarId>,
+    /// For each kernel a region launches, the private slots it takes as references from the
+    /// region that keeps them in registers (`K_regs`), in order; empty: none.
+    pub region_registers: BTreeMap<KernelId, Vec<VarId>>,
+    /// The current kernel's: its prologue does not load them.
+    params: BTreeSet<VarId>,
     /// The kernel's UNROLL.
     unroll: usize,
 }
@@ -210,6 +219,14 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             logged: false,
             common_kernels: BTreeSet::new(),
             seq_kernels: plan.host.seq_kernels(),
+            region_launched: plan.host.region_launches(),
+            addressed_anywhere: plan
+                .kernels
+                .iter()
+                .flat_map(|k| addressed_vars(&k.body))
+                .collect(),
+            region_registers: BTreeMap::new(),
+            params: BTreeSet::new(),
             unroll: UNROLL,
         }
     }
@@ -240,6 +257,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         };
         self.addressed = addressed_vars(&k.body);
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
+        let params = self.region_params(id);
+        self.params = params.iter().copied().collect();
         self.exits = false;
         let mut body = String::new();
         for (i, s) in k.body.iter().enumerate() {
@@ -280,7 +299,23 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 ends => format!("{ends:?}"),
             }
         );
-        let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
+        if params.is_empty() {
+            let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
+        } else {
+            let refs: Vec<String> = params
+                .iter()
+                .map(|&v| {
+                    let name = format!("&{}", var_name(self.program, v));
+                    declare(self.program, &self.program.var(v).ty, &name)
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "__device__ __forceinline__ void {}_regs(FkThread *th, {}) {{",
+                k.name,
+                refs.join(", ")
+            );
+        }
         self.prologue(out);
         if self.logged {
             out.push_str("    FK_LOG_BEGIN();\n");
@@ -288,7 +323,44 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }
         out.push_str(&body);
         out.push_str("}\n\n");
+        if !params.is_empty() {
+            // Outside a region, and in one whose members outnumber the team: the slots'
+            // registers are the body's own.
+            let _ = writeln!(out, "__device__ void {}_body(FkThread *th) {{", k.name);
+            for &v in &params {
+                let ty = &self.program.var(v).ty;
+                let _ = writeln!(
+                    out,
+                    "    {} = *({}){};",
+                    declare(self.program, ty, &var_name(self.program, v)),
+                    pointer_to(self.program, ty),
+                    self.address(v)
+                );
+            }
+            let names: Vec<String> = params.iter().map(|&v| var_name(self.program, v)).collect();
+            let _ = writeln!(out, "    {}_regs(th, {});\n}}\n", k.name, names.join(", "));
+            self.region_registers.insert(id, params);
+        }
+        self.params.clear();
         Ok(())
+    }
+
+    /// The private slots that kernel `id`, launched by a region, keeps in registers
+    /// (`kernel_registers`) and takes from the region as references: a region keeps a
+    /// member's copies from one kernel to the next (`FK_R_LAUNCH_REGS`). Only those whose
+    /// address no kernel takes: no store through a pointer changes them behind the copy.
+    fn region_params(&self, id: KernelId) -> Vec<VarId> {
+        if !self.region_launched.contains(&id) {
+            return Vec::new();
+        }
+        self.registers
+            .iter()
+            .copied()
+            .filter(|&v| {
+                matches!(self.plan.storage.home(v), Some(Home::Slot { .. }))
+                    && !self.addressed_anywhere.contains(&v)
+            })
+            .collect()
     }
 
     /// `k_globals`, launched once for the root group before `main`: member 0 applies the
@@ -381,6 +453,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let mut refs = String::new();
         let registers = std::mem::take(&mut self.registers);
         for v in std::mem::take(&mut self.homed) {
+            if self.params.contains(&v) {
+                continue;
+            }
             let ty = &self.program.var(v).ty;
             let name = var_name(self.program, v);
             // A register is a copy of the variable's home; anything else, a reference to it.

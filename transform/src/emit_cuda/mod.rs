@@ -464,6 +464,7 @@ pub fn emit_with(
                             at,
                             dev.sites,
                             &dev.common_kernels,
+                            &dev.region_registers,
                             &mut host_only,
                         )?;
                         kernel_names.push(name.clone());
@@ -489,7 +490,14 @@ pub fn emit_with(
             }
         } else {
             for at in schedule::region_tasks(plan) {
-                region::region_kernel(plan, at, dev.sites, &dev.common_kernels, &mut regions)?;
+                region::region_kernel(
+                    plan,
+                    at,
+                    dev.sites,
+                    &dev.common_kernels,
+                    &dev.region_registers,
+                    &mut regions,
+                )?;
             }
             let summaries = crate::effects::Summaries::new(&plan.program);
             for at in schedule::grid_tasks(plan) {

@@ -16,16 +16,18 @@
 //! operations open at it (`HostProgram::nesting`), and each open split or loop keeps its
 //! groups and counters in variables named by its pc.
 
+use super::abi;
+use super::ctype::{declare, pointer_to, var_name};
 use super::host::{fk_var, multiprefix_args, optional_var};
 use super::{EmitError, Sites};
 use crate::effects::{Objects, Summaries};
 use crate::host_program::{Instr, LoopHeader, Open, Pc};
-use crate::plan::{Multiprefix, Plan, RegionNeeds, SplitKind};
+use crate::plan::{Home, KernelId, Multiprefix, Plan, RegionNeeds, SplitKind};
 use crate::points_to::Target;
 use crate::regions::{loop_needs, plus, split_frame_stride, split_needs};
 use fork_frontend::hir::{Mode, Sharity, VarId};
 use fork_frontend::source::Span;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// The kernel of the region whose `Instr::Region` is at `at`.
@@ -34,6 +36,7 @@ pub fn region_kernel(
     at: Pc,
     sites: &mut Sites,
     common_kernels: &BTreeSet<String>,
+    region_registers: &BTreeMap<KernelId, Vec<VarId>>,
     out: &mut String,
 ) -> Result<(), EmitError> {
     let host = &plan.host;
@@ -70,12 +73,22 @@ pub fn region_kernel(
             || matches!(host.code[pc as usize], Instr::Launch(k)
                 if plan.phase_barriers.iter().any(|b| b.kernel == k && !b.barriers.is_empty()))
     });
+    // The private slots the region's kernels keep in registers (FK_R_LAUNCH_REGS).
+    let registers: BTreeSet<VarId> = (at.0 + 1..end.0)
+        .filter_map(|pc| match host.code[pc as usize] {
+            Instr::Launch(k) => region_registers.get(&k),
+            _ => None,
+        })
+        .flatten()
+        .copied()
+        .collect();
     let mut e = RegionEmitter::new(
         plan,
         sites,
         common_kernels,
         span,
         if traced { async_at } else { Vec::new() },
+        (region_registers, registers.clone()),
     );
     let mut body = Vec::new();
     for pc in (at.0 + 1..end.0).map(Pc) {
@@ -115,6 +128,26 @@ pub fn region_kernel(
     // Declared before the first label: a `goto` may not jump over an initialisation.
     for decl in &e.state {
         let _ = writeln!(out, "    {decl};");
+    }
+    if !registers.is_empty() {
+        let program = &plan.program;
+        out.push_str("    int fk_cached = -1;\n    FkRegionOwn fk_own{-1};\n");
+        let mut loads = String::new();
+        for &v in &registers {
+            let ty = &program.var(v).ty;
+            let name = var_name(program, v);
+            let _ = writeln!(out, "    {};", declare(program, ty, &name));
+            let Some(Home::Slot { offset }) = plan.storage.home(v) else {
+                return Err(bug(span, "a register that is not a private slot"));
+            };
+            let _ = write!(
+                loads,
+                " {name} = *({})fk_slot(r.slot_base, {offset}, {}, p);",
+                pointer_to(program, ty),
+                ty.size(&program.structs)
+            );
+        }
+        let _ = writeln!(out, "    auto fk_load = [&](int p) {{{loads} }};");
     }
     // Every decision below (each `goto`'s condition) is block-uniform, so every thread runs
     // the same helpers and meets the same `__syncthreads`: a branch's value is broadcast
@@ -170,6 +203,10 @@ struct RegionEmitter<'a, 's> {
     seqs: Vec<Pc>,
     /// `Plan::async_at` where the region runs asynchronous code; else empty.
     async_at: Vec<crate::plan::AsyncAt>,
+    /// The kernels' slots kept in registers (`DeviceEmitter::region_registers`), and the
+    /// region's: those of the kernels it launches.
+    region_registers: &'a BTreeMap<KernelId, Vec<VarId>>,
+    registers: BTreeSet<VarId>,
 }
 
 /// Where an instruction runs: its group, whether only `$$ == 0` runs (`seq`), how much of
@@ -208,6 +245,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         common_kernels: &'a BTreeSet<String>,
         span: Span,
         async_at: Vec<crate::plan::AsyncAt>,
+        (region_registers, registers): (&'a BTreeMap<KernelId, Vec<VarId>>, BTreeSet<VarId>),
     ) -> Self {
         RegionEmitter {
             plan,
@@ -219,6 +257,8 @@ impl<'a, 's> RegionEmitter<'a, 's> {
             state: Vec::new(),
             seqs: Vec::new(),
             async_at,
+            region_registers,
+            registers,
         }
     }
 
@@ -319,13 +359,21 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         match &plan.host.code[pc.0 as usize] {
             Instr::Launch(id) => {
                 let k = plan.kernel(*id);
-                out.push(format!(
-                    "FK_R_LAUNCH({}, {}, {}, {});",
+                let args = format!(
+                    "{}, {}, {}, {}",
                     k.name,
                     (k.mode == Mode::Sync) as u8,
                     c.g,
                     c.seq
-                ));
+                );
+                match self.region_registers.get(id) {
+                    Some(regs) => {
+                        let names: Vec<String> =
+                            regs.iter().map(|&v| var_name(&plan.program, v)).collect();
+                        out.push(format!("FK_R_LAUNCH_REGS({args}, {});", names.join(", ")));
+                    }
+                    None => out.push(format!("FK_R_LAUNCH({args});")),
+                }
                 if self.common_kernels.contains(&k.name) {
                     out.push(format!("fk_r_common_check({}, {}, r);", c.g, c.seq));
                 }
@@ -365,11 +413,35 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                 span,
             }) => {
                 let args = multiprefix_args(plan, *op, (*ptr, *value, *result), *span)?;
-                out.push(format!(
-                    "fk_r_multiprefix({}, {}, r.slot_base, {args});",
+                let mut call = format!(
+                    "fk_r_multiprefix({}, {}, r.slot_base, {args})",
                     c.g,
                     c.threads()
-                ));
+                );
+                // The cell and value in the threads' registers, where the group's last launch
+                // kept its members (fk_r_multiprefix_mine).
+                if self.registers.contains(ptr) && self.registers.contains(value) {
+                    let (cell, v) = (
+                        var_name(&plan.program, *ptr),
+                        var_name(&plan.program, *value),
+                    );
+                    call = format!(
+                        "(fk_own.group == {g} ? fk_r_multiprefix_mine({g}, {n}, r.slot_base, {}, fk_own, fk_cached, (fk_u64){cell}, (int){v}, {}, {}, {}) : {call})",
+                        abi::mp_name(*op),
+                        fk_var(plan, *ptr, *span)?,
+                        fk_var(plan, *value, *span)?,
+                        optional_var(plan, *result, *span)?,
+                        g = c.g,
+                        n = c.threads()
+                    );
+                }
+                out.push(match result.filter(|v| self.registers.contains(v)) {
+                    Some(v) => format!(
+                        "fk_r_own_result({call}, &fk_cached, &{});",
+                        var_name(&plan.program, v)
+                    ),
+                    None => format!("{call};"),
+                });
             }
             // 1: on (the then-code follows), 0: `els`, -1 (no member active): `end`.
             Instr::Branch { cond, els, end } => {
@@ -419,6 +491,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     frame(1),
                     c.frames()
                 ));
+                self.forget_members(out);
                 out.push(format!(
                     "fk_r_trace_groups(r, {}, {}, {}, 2, t{});",
                     c.trace, pc.0, groups[0], pc.0
@@ -481,6 +554,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                         ));
                     }
                 }
+                self.forget_members(out);
                 out.push(format!(
                     "fk_r_trace_groups(r, {}, {}, g{p}, 1, &t{p});",
                     o.trace, pc.0
@@ -539,6 +613,14 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         Ok(())
     }
 
+    /// After the region formed a group: the threads' records of their members
+    /// (`FkRegionOwn`) may name its place, which now holds another group.
+    fn forget_members(&self, out: &mut Vec<String>) {
+        if !self.registers.is_empty() {
+            out.push("fk_own.group = -1;".into());
+        }
+    }
+
     /// Arm `arm` of the split at `at` runs for its subgroup when that is not empty; else on to
     /// the arm's `SubgroupEnd`, which goes to the next arm.
     fn skip_empty_arm(&mut self, at: Pc, arm: usize, arms: &[Pc], end: Pc, out: &mut Vec<String>) {
@@ -595,7 +677,16 @@ pub fn grid_region_kernel(
     };
     // Its `if` splits run as a block region's, on block 0 (their arms hold only kernels);
     // the same emitter keeps the labels and declarations.
-    let mut e = RegionEmitter::new(plan, sites, common_kernels, span, Vec::new());
+    // Kernels in their arms keep their slots in memory (FK_R_LAUNCH).
+    let none = BTreeMap::new();
+    let mut e = RegionEmitter::new(
+        plan,
+        sites,
+        common_kernels,
+        span,
+        Vec::new(),
+        (&none, BTreeSet::new()),
+    );
     let mut objects = ObjectBits::default();
     let mut body: Vec<(Pc, Vec<String>)> = Vec::new();
     let mut split_end = None;
