@@ -419,8 +419,9 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     c.threads()
                 );
                 // The cell and value in the threads' registers, where the group's last launch
-                // kept its members (fk_r_multiprefix_mine).
-                if self.registers.contains(ptr) && self.registers.contains(value) {
+                // kept its members (fk_r_multiprefix_mine). Not in `seq`, whose one member
+                // is not the threads' own.
+                if self.registers.contains(ptr) && self.registers.contains(value) && c.seq != "1" {
                     let (cell, v) = (
                         var_name(&plan.program, *ptr),
                         var_name(&plan.program, *value),
