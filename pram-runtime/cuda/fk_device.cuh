@@ -1489,14 +1489,15 @@ __device__ inline void fk_r_trace_async_at(int at) {
         int n_ = fk_r_threads(G, SEQ);                                                 \
         int kept_ = -1;                                                                \
         bool mine_ = n_ <= fk_team_size() && !(SEQ);                                   \
-        fk_own.runs = false;                                                           \
+        int own_proc_ = -1;                                                            \
+        bool own_runs_ = false;                                                        \
         r.own.logged = n_ > fk_team_size() ? FK_LOGGED_UNKNOWN : -1;                   \
         for (int t_ = fk_team_tid(); t_ < n_; t_ += fk_team_size()) {                  \
             FkThread th_;                                                              \
             bool runs_ = fk_thread(&th_, G, fk_member_index(G, n_, t_), r.slot_base,   \
                                    r.launch, SYNC);                                    \
-            fk_own.proc = th_.proc;                                                    \
-            fk_own.runs = mine_ && runs_;                                              \
+            own_proc_ = th_.proc;                                                      \
+            own_runs_ = mine_ && runs_;                                                \
             if (th_.proc == fk_cached) kept_ = fk_cached;                              \
             if (runs_) {                                                               \
                 if (th_.proc != fk_cached) {                                           \
@@ -1511,7 +1512,7 @@ __device__ inline void fk_r_trace_async_at(int at) {
             }                                                                          \
         }                                                                              \
         fk_cached = kept_;                                                             \
-        fk_own.group = mine_ ? (G) : -1;                                               \
+        fk_r_keep_member(&fk_own, mine_ ? (G) : -1, own_proc_, own_runs_);             \
         r.sub++;                                                                       \
         fk_team_sync();                                                                \
     } while (0)
@@ -1527,6 +1528,12 @@ struct FkRegionOwn {
     int proc;
     bool runs;
 };
+
+// FK_R_LAUNCH_REGS's record, through a pointer: a region without a multiprefix never reads
+// it, and NVRTC warns of a local that is only assigned (#550).
+__device__ inline void fk_r_keep_member(FkRegionOwn *own, int group, int proc, bool runs) {
+    *own = FkRegionOwn{group, proc, runs};
+}
 
 // fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):
 // each thread's member is its own, whose cell and value are the thread's copies
