@@ -204,12 +204,32 @@ __device__ __noinline__ FkSeen fk_seen_of(const void *p, int group) {
     return FkSeen{0, 0, false, false, false};
 }
 
+// A thread's lasting object before its last one (FkThread::seen), one entry per thread of a
+// launch, in global memory: the thread's own, so its loads mostly hit L1, and no register
+// holds it (kept in FkThread and FkRegion instead, a second object made ptxas spill more in
+// quicksort's region and the whole program 15% slower: docs/performance.md, session 28).
+// Code that goes back and forth between two objects finds the other here instead of looking
+// its pointer up: quicksort's partition loop reads `x` in one kernel and writes `buf` in the
+// next. Every launch of the runtime is one-dimensional, so (block, thread) numbers the
+// threads of a launch; a thread past the entries keeps none. An entry is checked like
+// FkThread::seen at every use (bounds, and a heap block's freed mark).
+#define FK_SEEN_BEFORE_ENTRIES (1 << 17)
+__device__ FkSeen fk_seen_before[FK_SEEN_BEFORE_ENTRIES];
+
 // fk_at_seen's miss, once (not inlined at each site): the thread's last lasting object
-// `last` (FkThread::seen) if the access lies in it, else the lookup's. Everything by value:
-// the site's FkSeen and the kernel's FkThread stay in registers.
+// `last` (FkThread::seen) if the access lies in it, else the one before it
+// (fk_seen_before), else the lookup's, whose freed mark the lookup has just read (a freed
+// block has no bounds). Where the object found lasts, `last` becomes the one before it.
+// Everything by value: the site's FkSeen and the kernel's FkThread stay in registers.
 __device__ __noinline__ FkSeen fk_seen_miss(const void *p, fk_i64 offset, fk_u64 bytes,
                                             FkSeen last, int group) {
-    return fk_seen_holds(last, p, offset, bytes) ? last : fk_seen_of(p, group);
+    if (fk_seen_holds(last, p, offset, bytes)) return last;
+    fk_u64 t = (fk_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= FK_SEEN_BEFORE_ENTRIES) return fk_seen_of(p, group);
+    FkSeen before = fk_seen_before[t];
+    FkSeen found = fk_seen_holds(before, p, offset, bytes) ? before : fk_seen_of(p, group);
+    if (found.lasting && last.lasting) fk_seen_before[t] = last;
+    return found;
 }
 
 // fk_at for an access site with the object it or its body found last time (`seen`, a local
@@ -223,8 +243,9 @@ __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread
         !fk_seen_holds(seen, p, offset, sizeof(T))) {
         seen = fk_seen_miss(p, offset, sizeof(T), th->seen, th->group);
         if (seen.lasting) th->seen = seen;
-        // Neither passes: fk_at checks and reports (or finds `q = a + n; q[-1]` valid).
-        if (!seen.untracked && !fk_seen_holds(seen, p, offset, sizeof(T)))
+        // Outside the bounds of the object found: fk_at checks and reports (or finds
+        // `q = a + n; q[-1]` valid).
+        if (!seen.untracked && !fk_seen_bounds(seen, p, offset, sizeof(T)))
             return (T *)fk_at((const char *)p, offset, sizeof(T), site, *th);
     }
 #else
