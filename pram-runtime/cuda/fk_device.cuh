@@ -811,12 +811,16 @@ __device__ inline int fk_team_size() { return (int)blockDim.x - fk_team_first; }
 // `.aligned` (every call site is reached by all the team's threads alike), so ptxas emits the
 // warp-wide instruction. Without `.aligned`, after divergent code (the checks' fault paths)
 // ptxas may run barrier.red lane by lane, which compute-sanitizer's synccheck reports as
-// divergent threads at the barrier.
+// divergent threads at the barrier. fk_team_sync's warps meet in a ballot instead: after
+// the member runs of an owned loop (FK_R_OWN_LAUNCH_REGS), a warp met at __syncwarp still
+// reached the barrier divergent for synccheck (docs/results/h200-2026-11-29-s28, runs F to
+// I); a warp-wide vote converges it.
 __device__ inline void fk_team_sync() {
-    __syncwarp();
 #ifdef FK_EMU
+    __syncwarp();
     fk_emu_named_sync(1, fk_team_size());
 #else
+    (void)__ballot_sync(0xffffffffu, 1);
     asm volatile("barrier.sync.aligned 1, %0;" ::"r"(fk_team_size()) : "memory");
 #endif
 }
@@ -1533,6 +1537,77 @@ struct FkRegionOwn {
 // it, and NVRTC warns of a local that is only assigned (#550).
 __device__ inline void fk_r_keep_member(FkRegionOwn *own, int group, int proc, bool runs) {
     *own = FkRegionOwn{group, proc, runs};
+}
+
+// ---- a region's loop whose members each have a thread (an owned loop) ----
+// Where every member of a region's group g entered a loop whose body holds only synchronous
+// kernels that keep their slots in registers and multiprefixes (the emitter decides that),
+// and the loop group lg fits the team outside `seq`, thread t runs member t of lg, which is
+// member t of g, for the whole loop: the member's kernel thread is resolved once
+// (fk_r_own_member), not at every launch, and the `continue` and loop-exit updates are the
+// thread's own (fk_r_own_continue, fk_r_own_loop_exit). The members' copies, fk_own and
+// r.own are kept as FK_R_LAUNCH_REGS keeps them, so the multiprefix and the `--crcw common`
+// check after a launch are the generic ones. Quicksort's partition loop: a small group's
+// iteration about 20% fewer cycles (docs/performance.md, session 28). Block-uniform.
+__device__ inline bool fk_r_owns_loop(int lg, int n, int seq) {
+    return !seq && fk_m.groups[lg].size == n && n <= fk_team_size();
+}
+
+// The member a thread runs through an owned loop (`member` false: none).
+struct FkRegionMine {
+    FkThread th;
+    bool member;
+};
+
+// Without a branch: a thread without a member takes member 0's, then none. (With an `if`,
+// compute-sanitizer's synccheck found the warp divergent at the loop's first barrier.)
+__device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r) {
+    FkRegionMine m;
+    m.member = fk_team_tid() < fk_m.groups[lg].size;
+    fk_thread(&m.th, lg, m.member ? fk_team_tid() : 0, r.slot_base, r.launch, 1);
+    fk_region_thread(&m.th, r, r.sub);
+    m.th.proc = m.member ? m.th.proc : -1;
+    return m;
+}
+
+// FK_R_LAUNCH_REGS in an owned loop (lg: its group, M: the thread's FkRegionMine).
+#define FK_R_OWN_LAUNCH_REGS(K, LG, M, ...)                                             \
+    do {                                                                               \
+        bool runs_ = (M).member && fk_m.status[(M).th.proc] == FK_ACTIVE;              \
+        r.own = FkOwnLog{(M).th.proc, -1};                                             \
+        if (runs_) {                                                                   \
+            if (fk_cached != (M).th.proc) {                                            \
+                fk_cached = (M).th.proc;                                               \
+                fk_load(fk_cached);                                                    \
+            }                                                                          \
+            FkThread th_ = (M).th;                                                     \
+            th_.sub = r.sub;                                                           \
+            th_.seen = r.seen;                                                         \
+            K##_regs(&th_, __VA_ARGS__);                                               \
+            r.seen = th_.seen;                                                         \
+            r.own.logged = th_.logged;                                                 \
+        }                                                                              \
+        fk_r_keep_member(&fk_own, (LG), (M).th.proc, runs_);                           \
+        r.sub++;                                                                       \
+        fk_team_sync();                                                                \
+    } while (0)
+
+// `continue` in an owned loop: the thread's member, if it left the body so, takes part in
+// the latch (fk_r_marked_status; every member of an owned loop is marked).
+__device__ inline void fk_r_own_continue(const FkRegionMine &m) {
+    if (m.member && fk_m.status[m.th.proc] == FK_CONTINUE) fk_m.status[m.th.proc] = FK_ACTIVE;
+}
+
+// The loop-exit update of an owned loop (fk_r_loop_exit, fk_member_stays): `stays` is the
+// member's condition (its copy: the emitter makes only loops whose condition the region
+// keeps in registers owned); returns the members still in.
+__device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays) {
+    bool in = m.member && fk_m.status[m.th.proc] == FK_ACTIVE && !fk_faulted();
+    if (in && !stays) {
+        fk_m.status[m.th.proc] = FK_BREAK;
+        in = false;
+    }
+    return fk_team_count(in);
 }
 
 // fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):

@@ -90,9 +90,13 @@ pub fn region_kernel(
         if traced { async_at } else { Vec::new() },
         (region_registers, registers.clone()),
     );
+    for pc in (at.0 + 1..end.0).map(Pc) {
+        e.opens.insert(pc, open_at(pc)?[outer..].to_vec());
+    }
     let mut body = Vec::new();
     for pc in (at.0 + 1..end.0).map(Pc) {
-        let open = &open_at(pc)?[outer..];
+        let open = e.opens[&pc].clone();
+        let open = &open[..];
         let mut stmts = Vec::new();
         e.instruction(pc, open, &mut stmts)?;
         // An instruction that continues or closes an operation is indented as its opening.
@@ -207,6 +211,10 @@ struct RegionEmitter<'a, 's> {
     /// region's: those of the kernels it launches.
     region_registers: &'a BTreeMap<KernelId, Vec<VarId>>,
     registers: BTreeSet<VarId>,
+    /// The operations open at each instruction of the region, inside the region.
+    opens: BTreeMap<Pc, Vec<Open>>,
+    /// While the body of an owned loop (`owned_latch`) is emitted: the loop's pc.
+    own: Option<Pc>,
 }
 
 /// Where an instruction runs: its group, whether only `$$ == 0` runs (`seq`), how much of
@@ -259,7 +267,34 @@ impl<'a, 's> RegionEmitter<'a, 's> {
             async_at,
             region_registers,
             registers,
+            opens: BTreeMap::new(),
+            own: None,
         }
+    }
+
+    /// The latch of the loop `l` entered at `enter` (its `LoopEnter`) if the loop can run
+    /// owned (fk_device.cuh, `fk_r_owns_loop`): it forms its group, its body holds only
+    /// synchronous kernels whose slots the region keeps in registers and multiprefixes, its
+    /// condition (if any) is such a slot, outside `seq`, in a region that records no
+    /// timestamps.
+    fn owned_latch(&self, l: &LoopHeader, enter: Pc, seq: &str) -> Option<Pc> {
+        let cond_kept = l.cond.is_none_or(|v| self.registers.contains(&v));
+        if !l.forms_group || !cond_kept || seq == "1" || !self.async_at.is_empty() {
+            return None;
+        }
+        let plan = self.plan;
+        for pc in enter.0 + 1.. {
+            match &plan.host.code.get(pc as usize)? {
+                Instr::Launch(k)
+                    if plan.kernel(*k).mode == Mode::Sync
+                        && self.region_registers.contains_key(k)
+                        && !plan.phase_barriers.iter().any(|b| b.kernel == *k) => {}
+                Instr::Multiprefix(_) | Instr::LoopNext => {}
+                Instr::LoopLatch { body } if body.0 == enter.0 + 1 => return Some(Pc(pc)),
+                _ => return None,
+            }
+        }
+        None
     }
 
     fn goto(&mut self, to: Pc) -> String {
@@ -366,13 +401,22 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     c.g,
                     c.seq
                 );
-                match self.region_registers.get(id) {
-                    Some(regs) => {
+                match (self.region_registers.get(id), self.own) {
+                    (Some(regs), own) => {
                         let names: Vec<String> =
                             regs.iter().map(|&v| var_name(&plan.program, v)).collect();
-                        out.push(format!("FK_R_LAUNCH_REGS({args}, {});", names.join(", ")));
+                        out.push(match own {
+                            Some(l) => format!(
+                                "FK_R_OWN_LAUNCH_REGS({}, {}, own{}, {});",
+                                k.name,
+                                c.g,
+                                l.0,
+                                names.join(", ")
+                            ),
+                            None => format!("FK_R_LAUNCH_REGS({args}, {});", names.join(", ")),
+                        });
                     }
-                    None => out.push(format!("FK_R_LAUNCH({args});")),
+                    (None, _) => out.push(format!("FK_R_LAUNCH({args});")),
                 }
                 if self.common_kernels.contains(&k.name) {
                     out.push(format!("fk_r_common_check({}, {}, r);", c.g, c.seq));
@@ -561,10 +605,33 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     o.trace, pc.0
                 ));
                 out.push(format!("it{p} = 0;"));
+                let site = self.sites.loop_site(l.span);
+                let owned = self.owned_latch(&l, pc, o.seq);
+                if let Some(latch) = owned {
+                    // The loop as an owned loop where it can be (fk_r_owns_loop): the same
+                    // test, body and latch with the members' threads kept.
+                    self.state.push(format!("FkRegionMine own{p}"));
+                    out.push(format!("if (fk_r_owns_loop(g{p}, n{p}, {})) {{", o.seq));
+                    out.push(format!("    own{p} = fk_r_own_member(g{p}, r);"));
+                    out.push("    for (;;) {".into());
+                    out.push(format!(
+                        "        if (running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) break;"
+                    ));
+                    self.own = Some(at);
+                    for b in (pc.0 + 1..=latch.0).map(Pc) {
+                        let open = self.opens.get(&b).cloned().unwrap_or_default();
+                        let mut stmts = Vec::new();
+                        self.instruction(b, &open, &mut stmts)?;
+                        out.extend(stmts.into_iter().map(|s| format!("        {s}")));
+                    }
+                    self.own = None;
+                    out.push("    }".into());
+                    out.push(format!("    {}", self.goto(exit)));
+                    out.push("}".into());
+                }
                 // The test before each iteration (the body follows), where `LoopLatch` comes
                 // back to: one `fk_r_spin` per loop, as a `while` has.
                 out.push(format!("test{}:", pc.0 + 1));
-                let site = self.sites.loop_site(l.span);
                 out.push(format!(
                     "if (running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) {}",
                     self.goto(exit)
@@ -573,13 +640,24 @@ impl<'a, 's> RegionEmitter<'a, 's> {
             // Members that left the body by `continue` take part in the latch.
             Instr::LoopNext => {
                 let (at, o) = enclosing()?;
-                out.push(reactivate(at, &o.g, "FK_CONTINUE"));
+                out.push(match self.own {
+                    Some(l) => format!("fk_r_own_continue(own{});", l.0),
+                    None => reactivate(at, &o.g, "FK_CONTINUE"),
+                });
             }
             // The exit update, then back to the test before the body (`LoopEnter`'s).
             Instr::LoopLatch { body } => {
                 let (at, o) = enclosing()?;
                 let (l, _) = self.loop_header(at)?;
                 let (p, g) = (at.0, &o.g);
+                if self.own.is_some() {
+                    // The member's condition is its copy (`owned_latch`).
+                    let stays = l.cond.map_or("true".to_string(), |v| {
+                        format!("{} != 0", var_name(&plan.program, v))
+                    });
+                    out.push(format!("running{p} = fk_r_own_loop_exit(own{p}, {stays});"));
+                    return Ok(());
+                }
                 let cond = optional_var(plan, l.cond, l.span)?;
                 out.push(format!(
                     "running{p} = fk_r_loop_exit({g}, n{p}, r.slot_base, marks{p}, {cond}, g{p});"
