@@ -1,0 +1,18 @@
+# Session 28, device run D: the thread's last two lasting objects (FkSeenPair) for the checks,
+# instead of run C's entry in global memory. Stamps of HEAD's generic loop (`np`, s28a), the
+# working tree's (`cp`, s28c) and the working tree's with run A's owned loop (`co`);
+# quicksort_balanced 10^6 at P = 4096 and sieve 10^7 at P = 1024 (device schedule) with
+# s27f (f781ce4) and s28c.
+C=/nonexistent; . scripts/results-lib.sh
+nvcc -arch=sm_90 -o /tmp/np $PWD/.device-bin/s28a/np.o
+for v in cp co; do nvcc -arch=sm_90 -o /tmp/$v $PWD/.device-bin/s28c/$v.o; done
+for i in 1 2; do for v in np cp co; do
+  t=$(date +%s%N); timeout 60 /tmp/$v -p 4096 > $OUT/$v-$i.out 2> $OUT/$v-$i.err; at "$v $i rc=$? ms=$(( ($(date +%s%N) - t) / 1000000 ))"; grep prof $OUT/$v-$i.err; tail -1 $OUT/$v-$i.out
+done; done
+C=$PWD/.device-bin/s27f/forkcc
+b old-qsb 100 quicksort_balanced --n 1000000 --procs 4096 --backends gpu-device --runs 5
+b old-sieve 100 sieve --n 10000000 --procs 1024 --backends gpu-device --runs 5
+C=$PWD/.device-bin/s28c/forkcc
+b new-qsb 120 quicksort_balanced --n 1000000 --procs 4096 --backends gpu-device,seq --runs 5
+b new-sieve 100 sieve --n 10000000 --procs 1024 --backends gpu-device --runs 5
+tar czf /tmp/x.tgz -C $OUT . && rm -rf $OUT/* && mv /tmp/x.tgz $OUT/
