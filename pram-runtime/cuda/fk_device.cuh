@@ -1559,8 +1559,9 @@ struct FkRegionMine {
     bool member;
 };
 
-// Without a branch: a thread without a member takes member 0's, then none. (With an `if`,
-// compute-sanitizer's synccheck found the warp divergent at the loop's first barrier.)
+// Without a branch: a thread without a member takes member 0's, then none. (Made so while
+// looking for synccheck's divergent warp at the owned loop's first barrier; that needed
+// fk_team_sync's ballot, and this form is the one measured and verified, session 28.)
 __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r) {
     FkRegionMine m;
     m.member = fk_team_tid() < fk_m.groups[lg].size;

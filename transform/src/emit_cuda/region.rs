@@ -619,7 +619,9 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     ));
                     self.own = Some(at);
                     for b in (pc.0 + 1..=latch.0).map(Pc) {
-                        let open = self.opens.get(&b).cloned().unwrap_or_default();
+                        let open = self.opens.get(&b).cloned().ok_or_else(|| {
+                            bug(self.span, "an owned loop's instruction outside the region")
+                        })?;
                         let mut stmts = Vec::new();
                         self.instruction(b, &open, &mut stmts)?;
                         out.extend(stmts.into_iter().map(|s| format!("        {s}")));
