@@ -181,12 +181,13 @@ __device__ __forceinline__ bool fk_seen_bounds(const FkSeen &seen, const void *p
     return (rel < seen.size) & (at < seen.size) & (bytes <= seen.size - at);
 }
 
-// Whether that access lies in the object seen and the object is not freed: then fk_at would
-// find that object and pass.
+// Whether that access lies in the object seen and the object is not freed (or, `fresh`, was
+// not when the settled loop running now read it): then fk_at would find that object and pass.
 __device__ __forceinline__ bool fk_seen_holds(const FkSeen &seen, const void *p, fk_i64 offset,
                                               fk_u64 bytes) {
     return fk_seen_bounds(seen, p, offset, bytes) &&
-           !(seen.heap && *(volatile const int *)&((const FkBlock *)seen.base - 1)->freed);
+           !(seen.heap && !seen.fresh &&
+             *(volatile const int *)&((const FkBlock *)seen.base - 1)->freed);
 }
 
 // The object p points into, for a site's FkSeen (size 0 where there is none to keep). Cold:
@@ -204,17 +205,38 @@ __device__ __noinline__ FkSeen fk_seen_of(const void *p, int group) {
     return FkSeen{0, 0, false, false, false};
 }
 
-// A thread's lasting object before its last one (FkThread::seen), one entry per thread of a
-// launch, in global memory: the thread's own, so its loads mostly hit L1, and no register
-// holds it (kept in FkThread and FkRegion instead, a second object made ptxas spill more in
-// quicksort's region and the whole program 15% slower: docs/performance.md, session 28).
-// Code that goes back and forth between two objects finds the other here instead of looking
-// its pointer up: quicksort's partition loop reads `x` in one kernel and writes `buf` in the
-// next. Every launch of the runtime is one-dimensional, so (block, thread) numbers the
-// threads of a launch; a thread past the entries keeps none. An entry is checked like
-// FkThread::seen at every use (bounds, and a heap block's freed mark).
+// A thread's lasting object before its last one (FkThread::seen), one entry per thread, not
+// kept in registers (kept in FkThread and FkRegion instead, a second object made ptxas spill
+// more in quicksort's region and the whole program 15% slower: docs/performance.md, session
+// 28). Code that goes back and forth between two objects finds the other here instead of
+// looking its pointer up: quicksort's partition loop reads `x` in one kernel and writes `buf`
+// in the next. An entry is checked like FkThread::seen at every use (bounds, and a heap
+// block's freed mark unless fresh).
+// - Under the device schedule, in shared memory: the persistent kernel's threads last the
+//   whole run (its blocks and the globals' kernel clear theirs first, fk_seen_before_clear),
+//   and an entry is a load of a few dozen cycles, where one in global memory, which the
+//   store before it had taken out of L1, was a trip to L2 (docs/performance.md, session 29).
+// - Under the host schedule, whose kernels come and go, in global memory: an entry per thread
+//   of a launch (every launch of the runtime is one-dimensional, so (block, thread) numbers
+//   them; a thread past the entries keeps none).
+#ifdef FK_SCHEDULE_DEVICE
+#define FK_SEEN_BEFORE_ENTRIES 1024
+__shared__ FkSeen fk_seen_before[FK_SEEN_BEFORE_ENTRIES];
+__device__ inline FkSeen *fk_seen_before_entry() { return &fk_seen_before[threadIdx.x]; }
+__device__ void fk_seen_before_clear() {
+#if FK_CHECKS
+    fk_seen_before[threadIdx.x] = FkSeen{};
+#endif
+}
+#else
 #define FK_SEEN_BEFORE_ENTRIES (1 << 17)
 __device__ FkSeen fk_seen_before[FK_SEEN_BEFORE_ENTRIES];
+__device__ inline FkSeen *fk_seen_before_entry() {
+    fk_u64 t = (fk_u64)blockIdx.x * blockDim.x + threadIdx.x;
+    return t < FK_SEEN_BEFORE_ENTRIES ? &fk_seen_before[t] : nullptr;
+}
+__device__ void fk_seen_before_clear() {}
+#endif
 
 // fk_at_seen's miss, once (not inlined at each site): the thread's last lasting object
 // `last` (FkThread::seen) if the access lies in it, else the one before it
@@ -224,29 +246,49 @@ __device__ FkSeen fk_seen_before[FK_SEEN_BEFORE_ENTRIES];
 __device__ __noinline__ FkSeen fk_seen_miss(const void *p, fk_i64 offset, fk_u64 bytes,
                                             FkSeen last, int group) {
     if (fk_seen_holds(last, p, offset, bytes)) return last;
-    fk_u64 t = (fk_u64)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= FK_SEEN_BEFORE_ENTRIES) return fk_seen_of(p, group);
-    FkSeen before = fk_seen_before[t];
+    FkSeen *entry = fk_seen_before_entry();
+    if (!entry) return fk_seen_of(p, group);
+    FkSeen before = *entry;
     FkSeen found = fk_seen_holds(before, p, offset, bytes) ? before : fk_seen_of(p, group);
-    if (found.lasting && last.lasting) fk_seen_before[t] = last;
+    if (found.lasting && last.lasting) *entry = last;
     return found;
+}
+
+// The exit of a settled owned loop (emitted there): the objects the thread keeps are no
+// longer fresh, so a block freed after the loop is found freed.
+__device__ inline void fk_seen_unsettle(FkSeen *seen) {
+#if FK_CHECKS
+    seen->fresh = false;
+    if (FkSeen *entry = fk_seen_before_entry()) entry->fresh = false;
+#else
+    (void)seen;
+#endif
 }
 
 // fk_at for an access site with the object it or its body found last time (`seen`, a local
 // of the function, which starts as `th->seen`): a hit costs a subtraction, three comparisons
-// and one branch (two for a heap block, whose freed word it reads) instead of the lookup.
+// and one branch (two for a heap block, whose freed word it reads, but once in a settled
+// loop) instead of the lookup.
 template <class T>
 __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread *th,
                                          FkSeen &seen) {
 #if FK_CHECKS
-    if (__builtin_expect(!fk_seen_bounds(seen, p, offset, sizeof(T)) | seen.heap, 0) &&
-        !fk_seen_holds(seen, p, offset, sizeof(T))) {
-        seen = fk_seen_miss(p, offset, sizeof(T), th->seen, th->group);
-        if (seen.lasting) th->seen = seen;
-        // Outside the bounds of the object found: fk_at checks and reports (or finds
-        // `q = a + n; q[-1]` valid).
-        if (!seen.untracked && !fk_seen_bounds(seen, p, offset, sizeof(T)))
-            return (T *)fk_at((const char *)p, offset, sizeof(T), site, *th);
+    if (__builtin_expect(!fk_seen_bounds(seen, p, offset, sizeof(T)) | (seen.heap & !seen.fresh),
+                         0)) {
+        // What the thread found here holds now (a heap block's freed mark read, or the miss's
+        // object); in a settled loop it holds until the loop ends.
+        if (fk_seen_holds(seen, p, offset, sizeof(T))) {
+            seen.fresh = th->settled;
+            th->seen.fresh |= th->settled & (th->seen.base == seen.base);
+        } else {
+            seen = fk_seen_miss(p, offset, sizeof(T), th->seen, th->group);
+            seen.fresh = th->settled;
+            if (seen.lasting) th->seen = seen;
+            // Outside the bounds of the object found: fk_at checks and reports (or finds
+            // `q = a + n; q[-1]` valid).
+            if (!seen.untracked && !fk_seen_bounds(seen, p, offset, sizeof(T)))
+                return (T *)fk_at((const char *)p, offset, sizeof(T), site, *th);
+        }
     }
 #else
     (void)site, (void)th, (void)seen;

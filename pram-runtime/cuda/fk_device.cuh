@@ -41,15 +41,21 @@ __constant__ FkMachine fk_m;
 // body's other sites, and the calls of a function: `swap`'s `*p` and `*q` into the array
 // being sorted, call after call. While a function runs, a static object's bounds cannot
 // change, nor a shared frame's (its group outlives the call), nor a heap block's, whose
-// memory is never reused; only a heap block's freed mark can, so it is read at every hit.
-// A shared frame ends with its group, so only the others last for the thread.
+// memory is never reused; only a heap block's freed mark can, so it is read at every hit,
+// except in a settled loop (FkThread::settled), which reads it once. A shared frame ends with
+// its group, so only the others last for the thread.
 struct FkSeen {
     const char *base;
     fk_u64 size;
     bool heap;
     bool untracked;  // p lay where the checks track no objects (FK_OBJ_UNKNOWN): fk_at passes
     bool lasting;    // a static object or a heap block: its bounds hold for the whole run
+    bool fresh;      // a heap block whose freed mark was read in the settled loop running now
 };
+
+// A thread's first act under the device schedule: its entry of the checks' object before
+// the last (fk_checks.cuh, where it is defined).
+__device__ void fk_seen_before_clear();
 
 // One PRAM processor as a kernel thread sees it.
 struct FkThread {
@@ -70,6 +76,10 @@ struct FkThread {
                         // and a later iteration of one, is a later step (fk_fault_precedes)
     int logged;         // --crcw common: the writes logged in this step, -1 when the step logs
                         // none (set by fk_log_begin, in the kernels that log: FK_W)
+    bool settled;       // in an owned loop whose body frees no heap block (fk_r_own_member):
+                        // no block can end before the loop does, but through a race of
+                        // sibling groups (docs/language.md §5), so the checks read a block's
+                        // freed mark once in the loop (FkSeen::fresh)
 #ifdef FK_SCHEDULE_DEVICE
     int sp;             // the processor's frame height: its output order key (fk_schedule.cuh)
     int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a
@@ -684,6 +694,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->iters = 0;
     th->seen = FkSeen{};
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
+    th->settled = false;
     th->frame = (char *)grp.frame;
     th->frame_id = grp.frame_id;
     return active;
@@ -721,6 +732,7 @@ extern "C" __global__ void fk_common_check_launch(int g, int n, unsigned launch)
 #define FK_KERNEL(K, SYNC)                                                                   \
     extern "C" __global__ void K(FK_PLAN_KERNEL_PARAMS) {                                 \
         FkThread th;                                                                         \
+        fk_seen_before_clear();                                                              \
         if (serial) {                                                                        \
             if (blockIdx.x != 0 || threadIdx.x != 0) return;                                 \
             for (int t = 0; t < n; t++)                                                      \
@@ -1562,12 +1574,14 @@ struct FkRegionMine {
 // Without a branch: a thread without a member takes member 0's, then none. (Made so while
 // looking for synccheck's divergent warp at the owned loop's first barrier; that needed
 // fk_team_sync's ballot, and this form is the one measured and verified, session 28.)
-__device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r) {
+// `settled`: the loop's body frees no heap block (FkThread::settled).
+__device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled) {
     FkRegionMine m;
     m.member = fk_team_tid() < fk_m.groups[lg].size;
     fk_thread(&m.th, lg, m.member ? fk_team_tid() : 0, r.slot_base, r.launch, 1);
     fk_region_thread(&m.th, r, r.sub);
     m.th.proc = m.member ? m.th.proc : -1;
+    m.th.settled = settled;
     return m;
 }
 

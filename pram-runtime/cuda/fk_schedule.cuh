@@ -360,6 +360,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->key_group = s->group;
     th->seen = FkSeen{};
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
+    th->settled = false;
     th->frame = (char *)g.frame;
     th->frame_id = g.frame_id;
 }
@@ -1583,6 +1584,7 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
 // one ends its pass there, and its next pass starts at its next processor.
 extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run(int runners) {
     __shared__ char *frames;  // the shared frames of the regions this block runs
+    fk_seen_before_clear();
     if (threadIdx.x == 0) {
         fk_team_first = runners;
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);

@@ -62,6 +62,9 @@ pub struct Effects {
     /// Calls a function that runs on the host (a `sync` function, or an `async` one that
     /// synchronises), or contains a group construct or `barrier`.
     pub host: bool,
+    /// Calls `free` or `shfree`: a heap block may end here (an owned loop whose body frees
+    /// none reads each block's freed mark once, `emit_cuda::region`).
+    pub frees: bool,
 }
 
 impl Effects {
@@ -72,6 +75,7 @@ impl Effects {
         self.multiprefix |= o.multiprefix;
         self.group_dependent |= o.group_dependent;
         self.host |= o.host;
+        self.frees |= o.frees;
         self
     }
 
@@ -243,7 +247,12 @@ impl Summaries {
                         acc.writes.unknown = true;
                         acc.reads.unknown = true;
                     }
-                    Builtin::Shmalloc | Builtin::Shfree => acc.writes.unknown = true,
+                    Builtin::Shmalloc => acc.writes.unknown = true,
+                    Builtin::Shfree => {
+                        acc.writes.unknown = true;
+                        acc.frees = true;
+                    }
+                    Builtin::Free => acc.frees = true,
                     _ => {}
                 }
                 for a in args {

@@ -449,8 +449,8 @@ pub fn emit_with(
         // schedules. The host schedule launches every region as a kernel; the device
         // schedule runs those that fit its blocks' stacks as functions (`schedule`).
         host_only.push('\n');
+        let summaries = crate::effects::Summaries::new(&plan.program);
         if host {
-            let summaries = crate::effects::Summaries::new(&plan.program);
             for (pc, instr) in plan.host.code.iter().enumerate() {
                 let at = host_program::Pc(pc as u32);
                 match instr {
@@ -463,6 +463,7 @@ pub fn emit_with(
                             plan,
                             at,
                             dev.sites,
+                            &summaries,
                             &dev.common_kernels,
                             &dev.region_registers,
                             &mut host_only,
@@ -494,12 +495,12 @@ pub fn emit_with(
                     plan,
                     at,
                     dev.sites,
+                    &summaries,
                     &dev.common_kernels,
                     &dev.region_registers,
                     &mut regions,
                 )?;
             }
-            let summaries = crate::effects::Summaries::new(&plan.program);
             for at in schedule::grid_tasks(plan) {
                 let Instr::Region { name, .. } = &plan.host.code[at.0 as usize] else {
                     continue;

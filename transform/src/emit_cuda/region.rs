@@ -35,6 +35,7 @@ pub fn region_kernel(
     plan: &Plan,
     at: Pc,
     sites: &mut Sites,
+    summaries: &Summaries,
     common_kernels: &BTreeSet<String>,
     region_registers: &BTreeMap<KernelId, Vec<VarId>>,
     out: &mut String,
@@ -85,6 +86,7 @@ pub fn region_kernel(
     let mut e = RegionEmitter::new(
         plan,
         sites,
+        summaries,
         common_kernels,
         span,
         if traced { async_at } else { Vec::new() },
@@ -194,6 +196,7 @@ fn bug(span: Span, what: &str) -> EmitError {
 struct RegionEmitter<'a, 's> {
     plan: &'a Plan,
     sites: &'a mut Sites<'s>,
+    summaries: &'a Summaries,
     /// Kernels checked after each run (`--crcw common`).
     common_kernels: &'a BTreeSet<String>,
     /// The region's function, for errors.
@@ -250,6 +253,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
     fn new(
         plan: &'a Plan,
         sites: &'a mut Sites<'s>,
+        summaries: &'a Summaries,
         common_kernels: &'a BTreeSet<String>,
         span: Span,
         async_at: Vec<crate::plan::AsyncAt>,
@@ -258,6 +262,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         RegionEmitter {
             plan,
             sites,
+            summaries,
             common_kernels,
             span,
             frames: plan.storage.shared_frames.iter().map(|f| f.bytes).collect(),
@@ -276,21 +281,32 @@ impl<'a, 's> RegionEmitter<'a, 's> {
     /// owned (fk_device.cuh, `fk_r_owns_loop`): it forms its group, its body holds only
     /// synchronous kernels whose slots the region keeps in registers and multiprefixes, its
     /// condition (if any) is such a slot, outside `seq`, in a region that records no
-    /// timestamps.
-    fn owned_latch(&self, l: &LoopHeader, enter: Pc, seq: &str) -> Option<Pc> {
+    /// timestamps. With it, whether the body is *settled*: none of its kernels frees a heap
+    /// block (`Effects::frees`), so the checks read a block's freed mark once in the loop
+    /// (fk_checks.cuh, `FkThread::settled`).
+    fn owned_latch(&self, l: &LoopHeader, enter: Pc, seq: &str) -> Option<(Pc, bool)> {
         let cond_kept = l.cond.is_none_or(|v| self.registers.contains(&v));
         if !l.forms_group || !cond_kept || seq == "1" || !self.async_at.is_empty() {
             return None;
         }
         let plan = self.plan;
+        let mut settled = true;
         for pc in enter.0 + 1.. {
             match &plan.host.code.get(pc as usize)? {
                 Instr::Launch(k)
                     if plan.kernel(*k).mode == Mode::Sync
                         && self.region_registers.contains_key(k)
-                        && !plan.phase_barriers.iter().any(|b| b.kernel == *k) => {}
+                        && !plan.phase_barriers.iter().any(|b| b.kernel == *k) =>
+                {
+                    settled &= !self
+                        .summaries
+                        .block(&plan.program, &plan.kernel(*k).body)
+                        .frees;
+                }
                 Instr::Multiprefix(_) | Instr::LoopNext => {}
-                Instr::LoopLatch { body } if body.0 == enter.0 + 1 => return Some(Pc(pc)),
+                Instr::LoopLatch { body } if body.0 == enter.0 + 1 => {
+                    return Some((Pc(pc), settled))
+                }
                 _ => return None,
             }
         }
@@ -607,12 +623,15 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                 out.push(format!("it{p} = 0;"));
                 let site = self.sites.loop_site(l.span);
                 let owned = self.owned_latch(&l, pc, o.seq);
-                if let Some(latch) = owned {
+                if let Some((latch, settled)) = owned {
                     // The loop as an owned loop where it can be (fk_r_owns_loop): the same
                     // test, body and latch with the members' threads kept.
                     self.state.push(format!("FkRegionMine own{p}"));
                     out.push(format!("if (fk_r_owns_loop(g{p}, n{p}, {})) {{", o.seq));
-                    out.push(format!("    own{p} = fk_r_own_member(g{p}, r);"));
+                    out.push(format!(
+                        "    own{p} = fk_r_own_member(g{p}, r, {});",
+                        settled as u8
+                    ));
                     out.push("    for (;;) {".into());
                     out.push(format!(
                         "        if (running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) break;"
@@ -628,6 +647,9 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     }
                     self.own = None;
                     out.push("    }".into());
+                    if settled {
+                        out.push("    fk_seen_unsettle(&r.seen);".into());
+                    }
                     out.push(format!("    {}", self.goto(exit)));
                     out.push("}".into());
                 }
@@ -763,6 +785,7 @@ pub fn grid_region_kernel(
     let mut e = RegionEmitter::new(
         plan,
         sites,
+        summaries,
         common_kernels,
         span,
         Vec::new(),
