@@ -238,19 +238,17 @@ __device__ inline FkSeen *fk_seen_before_entry() {
 __device__ void fk_seen_before_clear() {}
 #endif
 
-// fk_at_seen's miss, once (not inlined at each site): the thread's last lasting object
-// `last` (FkThread::seen) if the access lies in it, else the one before it
-// (fk_seen_before), else the lookup's, whose freed mark the lookup has just read (a freed
-// block has no bounds). Where the object found lasts, `last` becomes the one before it.
-// Everything by value: the site's FkSeen and the kernel's FkThread stay in registers.
+// fk_at_seen's miss, once (not inlined at each site), where neither the site's object nor
+// the one before the last held: the thread's last lasting object `last` (FkThread::seen) if
+// the access lies in it, else the lookup's, whose freed mark the lookup has just read (a
+// freed block has no bounds). Where the object found lasts, `last` becomes the one before
+// it. Everything by value: the site's FkSeen and the kernel's FkThread stay in registers.
 __device__ __noinline__ FkSeen fk_seen_miss(const void *p, fk_i64 offset, fk_u64 bytes,
                                             FkSeen last, int group) {
     if (fk_seen_holds(last, p, offset, bytes)) return last;
+    FkSeen found = fk_seen_of(p, group);
     FkSeen *entry = fk_seen_before_entry();
-    if (!entry) return fk_seen_of(p, group);
-    FkSeen before = *entry;
-    FkSeen found = fk_seen_holds(before, p, offset, bytes) ? before : fk_seen_of(p, group);
-    if (found.lasting && last.lasting) *entry = last;
+    if (entry && found.lasting && last.lasting) *entry = last;
     return found;
 }
 
@@ -281,7 +279,17 @@ __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread
             seen.fresh = th->settled;
             th->seen.fresh |= th->settled & (th->seen.base == seen.base);
         } else {
-            seen = fk_seen_miss(p, offset, sizeof(T), th->seen, th->group);
+            // The object before the last first, inline: code that goes back and forth
+            // between two objects finds the other one here, without the miss's call (a
+            // small group's iteration of quicksort's partition loop 15,700 -> 13,700
+            // cycles, docs/performance.md, session 29). Then the two change places.
+            FkSeen *before = fk_seen_before_entry();
+            if (before && fk_seen_holds(*before, p, offset, sizeof(T))) {
+                seen = *before;
+                if (th->seen.lasting) *before = th->seen;
+            } else {
+                seen = fk_seen_miss(p, offset, sizeof(T), th->seen, th->group);
+            }
             seen.fresh = th->settled;
             if (seen.lasting) th->seen = seen;
             // Outside the bounds of the object found: fk_at checks and reports (or finds
