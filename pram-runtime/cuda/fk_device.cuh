@@ -76,6 +76,11 @@ struct FkThread {
                         // and a later iteration of one, is a later step (fk_fault_precedes)
     int logged;         // --crcw common: the writes logged in this step, -1 when the step logs
                         // none (set by fk_log_begin, in the kernels that log: FK_W)
+    bool conflicts_stop;  // the code that runs this kernel stops at a --crcw common conflict
+                          // of its step, before a later step could begin the log again (an
+                          // owned loop, fk_r_own_member), so fk_log_begin need not read the
+                          // fault flag (an L2 round trip per kernel: docs/performance.md,
+                          // session 29)
     bool settled;       // in an owned loop whose body frees no heap block (fk_r_own_member):
                         // no block can end before the loop does, but through a race of
                         // sibling groups (docs/language.md §5), so the checks read a block's
@@ -368,7 +373,7 @@ __device__ fk_u64 fk_step_tag(const FkThread *th) { return ((fk_u64)th->launch <
 // step's entries carry this step's tag.
 __device__ void fk_log_begin(FkThread *th) {
     th->logged = -1;
-    if (!fk_common.writes || fk_faulted()) return;
+    if (!fk_common.writes || (!th->conflicts_stop && fk_faulted())) return;
     th->logged = 0;
     fk_common.count[th->proc] = 0;
     fk_common.tag[th->proc] = fk_step_tag(th);
@@ -470,12 +475,13 @@ __device__ __noinline__ void fk_common_conflict(const FkWrite *w, FkThread th, f
 
 // After the step `tag`: whether each cell the processor wrote holds its last value; the first
 // that does not is the fault. Run per member after each logging step: not inlined, and the
-// thread by value.
-__device__ __noinline__ void fk_common_check(FkThread th, fk_u64 tag) {
+// thread by value. Returns whether it found one.
+__device__ __noinline__ bool fk_common_check(FkThread th, fk_u64 tag) {
     int p = th.proc;
-    if (!fk_common.writes || fk_common.tag[p] != tag) return;
+    if (!fk_common.writes || fk_common.tag[p] != tag) return false;
     const FkWrite *w = fk_log_conflict(p, fk_common.count[p]);
     if (w) fk_common_conflict(w, th, tag);
+    return w != nullptr;
 }
 
 // After a conflict, pass 0: the lowest processor that wrote the cell in the step; pass 1: the
@@ -694,6 +700,7 @@ __device__ bool fk_thread(FkThread *th, int g, int t, fk_u64 slot_base, unsigned
     th->iters = 0;
     th->seen = FkSeen{};
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
+    th->conflicts_stop = false;
     th->settled = false;
     th->frame = (char *)grp.frame;
     th->frame_id = grp.frame_id;
@@ -1025,10 +1032,28 @@ __device__ void fk_mark_member(int g, int t, fk_u64 marks) {
     fk_m.words[marks + t] = fk_member_active(g, t);
 }
 
+// Processor `proc`, if its status is `from`, gets status `to` (members back from `continue`
+// or `break`: fk_marked_member_status, fk_r_own_continue).
+__device__ inline void fk_status_from(int proc, int from, int to) {
+    if (fk_m.status[proc] == from) fk_m.status[proc] = to;
+}
+
 // A marked member t of `g` with status `from` gets status `to`.
 __device__ void fk_marked_member_status(int g, int t, fk_u64 marks, int from, int to) {
-    int proc = fk_m.members[fk_m.groups[g].members + t];
-    if (fk_m.words[marks + t] && fk_m.status[proc] == from) fk_m.status[proc] = to;
+    if (fk_m.words[marks + t]) fk_status_from(fk_m.members[fk_m.groups[g].members + t], from, to);
+}
+
+// The loop-exit rule of one member (fk_member_stays, fk_r_own_loop_exit): a member `in` the
+// loop (marked and active) whose condition does not hold (`holds()`, read only then) leaves
+// (FK_BREAK); after a fault every loop ends (the run goes to its end, where the host reports
+// it). Returns whether it stays.
+template <class Holds> __device__ inline bool fk_stays(int proc, bool in, Holds holds) {
+    if (!in || fk_faulted()) return false;
+    if (!holds()) {
+        fk_m.status[proc] = FK_BREAK;
+        return false;
+    }
+    return true;
 }
 
 // Loop-exit update (the study's Updategroup) of member t of the group `g` that encloses the
@@ -1037,14 +1062,10 @@ __device__ void fk_marked_member_status(int g, int t, fk_u64 marks, int from, in
 __device__ bool fk_member_stays(int g, int t, fk_u64 slot_base, fk_u64 marks, int has_cond,
                                 FkVar cond, int cond_group) {
     int proc = fk_m.members[fk_m.groups[g].members + t];
-    // After a fault every loop ends: the run goes to its end, where the host reports it.
-    if (!fk_m.words[marks + t] || fk_m.status[proc] != FK_ACTIVE || fk_faulted()) return false;
-    if (has_cond &&
-        fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) == 0) {
-        fk_m.status[proc] = FK_BREAK;
-        return false;
-    }
-    return true;
+    return fk_stays(proc, fk_m.words[marks + t] && fk_m.status[proc] == FK_ACTIVE, [&] {
+        return !has_cond ||
+               fk_load_int(fk_var_addr(cond, cond_group, slot_base, proc), cond.size) != 0;
+    });
 }
 
 #ifndef FK_SCHEDULE_DEVICE
@@ -1487,6 +1508,11 @@ __device__ inline void fk_r_trace_async_at(int at) {
         fk_team_sync();                                                              \
     } while (0)
 
+// A Plan kernel's code for one member in a region (CALL: K##_body or K##_regs on TH), with
+// the checks' last lasting object handed in from the region's thread and back
+// (FkRegion::seen).
+#define FK_R_SEEN(TH, CALL) ((TH).seen = r.seen, CALL, r.seen = (TH).seen)
+
 // FK_R_LAUNCH for a kernel K whose private slots (the arguments) the region keeps in
 // registers, K_regs's references: the region declares them, a thread's copies of one
 // member's (`fk_cached`, -1: none), and `fk_load(p)`, which loads p's. Slots stay current
@@ -1521,9 +1547,7 @@ __device__ inline void fk_r_trace_async_at(int at) {
                     fk_load(fk_cached);                                                \
                 }                                                                      \
                 fk_region_thread(&th_, r, r.sub);                                      \
-                th_.seen = r.seen;                                                     \
-                K##_regs(&th_, __VA_ARGS__);                                           \
-                r.seen = th_.seen;                                                     \
+                FK_R_SEEN(th_, K##_regs(&th_, __VA_ARGS__));                           \
                 if (r.own.logged != FK_LOGGED_UNKNOWN) r.own = FkOwnLog{th_.proc, th_.logged}; \
             }                                                                          \
         }                                                                              \
@@ -1582,6 +1606,8 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
     fk_region_thread(&m.th, r, r.sub);
     m.th.proc = m.member ? m.th.proc : -1;
     m.th.settled = settled;
+    // A fault before the loop may be a conflict whose log must stay (fk_log_begin).
+    m.th.conflicts_stop = !fk_faulted();
     return m;
 }
 
@@ -1597,9 +1623,7 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
             }                                                                          \
             FkThread th_ = (M).th;                                                     \
             th_.sub = r.sub;                                                           \
-            th_.seen = r.seen;                                                         \
-            K##_regs(&th_, __VA_ARGS__);                                               \
-            r.seen = th_.seen;                                                         \
+            FK_R_SEEN(th_, K##_regs(&th_, __VA_ARGS__));                               \
             r.own.logged = th_.logged;                                                 \
         }                                                                              \
         fk_r_keep_member(&fk_own, (LG), (M).th.proc, runs_);                           \
@@ -1610,19 +1634,15 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
 // `continue` in an owned loop: the thread's member, if it left the body so, takes part in
 // the latch (fk_r_marked_status; every member of an owned loop is marked).
 __device__ inline void fk_r_own_continue(const FkRegionMine &m) {
-    if (m.member && fk_m.status[m.th.proc] == FK_CONTINUE) fk_m.status[m.th.proc] = FK_ACTIVE;
+    if (m.member) fk_status_from(m.th.proc, FK_CONTINUE, FK_ACTIVE);
 }
 
 // The loop-exit update of an owned loop (fk_r_loop_exit, fk_member_stays): `stays` is the
 // member's condition (its copy: the emitter makes only loops whose condition the region
 // keeps in registers owned); returns the members still in.
 __device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays) {
-    bool in = m.member && fk_m.status[m.th.proc] == FK_ACTIVE && !fk_faulted();
-    if (in && !stays) {
-        fk_m.status[m.th.proc] = FK_BREAK;
-        in = false;
-    }
-    return fk_team_count(in);
+    bool in = m.member && fk_m.status[m.th.proc] == FK_ACTIVE;
+    return fk_team_count(fk_stays(m.th.proc, in, [&] { return stays; }));
 }
 
 // fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):
@@ -1784,30 +1804,33 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
 // --crcw common: the check after a region's logging kernel (its segment was r.sub - 1). A
 // thread that ran one member checks that member's writes, whose count it kept (r.own): two
 // dependent loads (the entry, the cell) for a member that wrote once.
-__device__ void fk_own_check(int g, const FkRegion &r) {
-    if (r.own.logged <= 0 || !fk_common.writes) return;
+__device__ bool fk_own_check(int g, const FkRegion &r) {
+    if (r.own.logged <= 0 || !fk_common.writes) return false;
     const FkWrite *w = fk_log_conflict(r.own.proc, r.own.logged);
-    if (!w) return;
+    if (!w) return false;
     FkThread th = fk_first_member(g, r.launch, r.sub - 1);
     th.proc = r.own.proc;
     fk_region_thread(&th, r, r.sub - 1);
     fk_common_conflict(w, th, fk_step_tag(&th));
+    return true;
 }
 
-__device__ void fk_r_common_check(int g, int seq, const FkRegion &r) {
+// Returns whether a member found a conflict (block-uniform): an owned loop stops there
+// (FkThread::conflicts_stop).
+__device__ bool fk_r_common_check(int g, int seq, const FkRegion &r) {
+    bool found = false;
     if (r.own.logged != FK_LOGGED_UNKNOWN) {
-        fk_own_check(g, r);
-        fk_team_sync();
-        return;
+        found = fk_own_check(g, r);
+    } else {
+        int n = fk_r_threads(g, seq);
+        for (int t = fk_team_tid(); t < n; t += fk_team_size()) {
+            FkThread th = fk_first_member(g, r.launch, r.sub - 1);
+            th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
+            fk_region_thread(&th, r, r.sub - 1);
+            found |= fk_common_check(th, fk_step_tag(&th));
+        }
     }
-    int n = fk_r_threads(g, seq);
-    for (int t = fk_team_tid(); t < n; t += fk_team_size()) {
-        FkThread th = fk_first_member(g, r.launch, r.sub - 1);
-        th.proc = fk_m.members[fk_m.groups[g].members + fk_member_index(g, n, t)];
-        fk_region_thread(&th, r, r.sub - 1);
-        fk_common_check(th, fk_step_tag(&th));
-    }
-    fk_team_sync();
+    return fk_team_count(found) != 0;
 }
 
 __device__ FkMpOwn fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,
@@ -2043,10 +2066,8 @@ __device__ bool fk_g_after_block0(FkRegion &r) {
             if ((M).has) {                                                               \
                 FkThread th_ = (M).th;                                                   \
                 fk_region_thread(&th_, r, r.sub);                                        \
-                th_.seen = r.seen;                                                       \
-                K##_body(&th_);                                                          \
+                FK_R_SEEN(th_, K##_body(&th_));                                          \
                 r.own = FkOwnLog{th_.proc, th_.logged};                                  \
-                r.seen = th_.seen;                                                       \
             }                                                                            \
         } else {                                                                         \
             r.own.logged = FK_LOGGED_UNKNOWN;                                            \
@@ -2055,9 +2076,7 @@ __device__ bool fk_g_after_block0(FkRegion &r) {
                 FkThread th_;                                                            \
                 if (fk_thread(&th_, G, t_, r.slot_base, r.launch, 1)) {                  \
                     fk_region_thread(&th_, r, r.sub);                                    \
-                    th_.seen = r.seen;                                                   \
-                    K##_body(&th_);                                                      \
-                    r.seen = th_.seen;                                                   \
+                    FK_R_SEEN(th_, K##_body(&th_));                                      \
                 }                                                                        \
             }                                                                            \
         }                                                                                \

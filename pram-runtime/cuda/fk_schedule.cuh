@@ -360,6 +360,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->key_group = s->group;
     th->seen = FkSeen{};
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
+    th->conflicts_stop = false;
     th->settled = false;
     th->frame = (char *)g.frame;
     th->frame_id = g.frame_id;
@@ -1031,8 +1032,7 @@ __device__ bool fk_s_loop_enter(int p, FkProc *s, int test_first, int has_cond,
 
 // After the body: members that left by `continue` are active again.
 __device__ void fk_s_loop_next(int p, FkProc *s, int next) {
-    if ((fk_top(p, s)->flags & FK_FLAG_PARTICIPANT) && fk_m.status[p] == FK_CONTINUE)
-        fk_m.status[p] = FK_ACTIVE;
+    if (fk_top(p, s)->flags & FK_FLAG_PARTICIPANT) fk_status_from(p, FK_CONTINUE, FK_ACTIVE);
     s->pc = next;
 }
 
@@ -1068,8 +1068,7 @@ __device__ bool fk_s_loop_end(int p, FkProc *s, int next) {
     if (s->phase == 0) {
         FkFrame *f = fk_pop(p, s);
         if (f->flags & FK_FLAG_IN_LOOP) fk_trace_leave(s->group);
-        if ((f->flags & FK_FLAG_PARTICIPANT) && fk_m.status[p] == FK_BREAK)
-            fk_m.status[p] = FK_ACTIVE;
+        if (f->flags & FK_FLAG_PARTICIPANT) fk_status_from(p, FK_BREAK, FK_ACTIVE);
         s->group = f->group;
         s->rank = f->rank;
         s->phase = 1;

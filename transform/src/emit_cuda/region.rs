@@ -435,7 +435,12 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     (None, _) => out.push(format!("FK_R_LAUNCH({args});")),
                 }
                 if self.common_kernels.contains(&k.name) {
-                    out.push(format!("fk_r_common_check({}, {}, r);", c.g, c.seq));
+                    let check = format!("fk_r_common_check({}, {}, r)", c.g, c.seq);
+                    out.push(match self.own {
+                        // An owned loop stops at a conflict (FkThread::conflicts_stop).
+                        Some(_) => format!("if ({check}) break;"),
+                        None => format!("{check};"),
+                    });
                 }
                 let phases = plan.phase_barriers.iter().find(|b| b.kernel == *id);
                 if let Some(b) = phases.filter(|_| traced.is_some()) {
