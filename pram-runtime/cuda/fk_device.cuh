@@ -412,6 +412,14 @@ template <int OP, class T, class V> __device__ inline T fk_op(const T &cell, V v
 
 __device__ inline bool fk_in(const char *a, FkRange r) { return a >= r.lo && a < r.hi; }
 
+#ifdef FK_SCHEDULE_DEVICE
+// A thread's first logged write of its step, also in shared memory (the persistent kernel's
+// threads, one entry each): a region's check of the thread's own member (fk_own_check) reads
+// it there instead of the log, which the thread's store took out of L1 (an L2 round trip
+// before the cell's: docs/performance.md, session 29).
+__shared__ FkWrite fk_write_first[FK_DEVICE_THREADS];
+#endif
+
 // `cell op= v`, logged when the cell is shared memory. The log holds the value this
 // processor wrote: read back, the cell may already hold another writer's value.
 template <int OP, class T, class V>
@@ -428,6 +436,9 @@ __device__ T &fk_w(T &cell, V v, int site, FkThread *th) {
     w->bits = fk_bits(&value, sizeof(T));
     w->size = sizeof(T);
     w->site = site;
+#ifdef FK_SCHEDULE_DEVICE
+    if (n == 0 && threadIdx.x < FK_DEVICE_THREADS) fk_write_first[threadIdx.x] = *w;
+#endif
     fk_common.count[th->proc] = th->logged = n + 1;
     return cell;
 }
@@ -1047,8 +1058,10 @@ __device__ void fk_marked_member_status(int g, int t, fk_u64 marks, int from, in
 // loop (marked and active) whose condition does not hold (`holds()`, read only then) leaves
 // (FK_BREAK); after a fault every loop ends (the run goes to its end, where the host reports
 // it). Returns whether it stays.
-template <class Holds> __device__ inline bool fk_stays(int proc, bool in, Holds holds) {
-    if (!in || fk_faulted()) return false;
+// `faults` false: the fault flag is not read this time (fk_r_own_loop_exit).
+template <class Holds>
+__device__ inline bool fk_stays(int proc, bool in, Holds holds, bool faults = true) {
+    if (!in || (faults && fk_faulted())) return false;
     if (!holds()) {
         fk_m.status[proc] = FK_BREAK;
         return false;
@@ -1639,10 +1652,14 @@ __device__ inline void fk_r_own_continue(const FkRegionMine &m) {
 
 // The loop-exit update of an owned loop (fk_r_loop_exit, fk_member_stays): `stays` is the
 // member's condition (its copy: the emitter makes only loops whose condition the region
-// keeps in registers owned); returns the members still in.
-__device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays) {
+// keeps in registers owned); returns the members still in. The fault flag is read in every
+// 64th iteration (`it`, fk_r_spin's count), not in each (an L2 round trip, docs/performance.md,
+// session 29): after a fault the loop runs at most 63 more iterations, whose output the host
+// drops (it comes after the fault) and whose faults come after the first; one at a conflict
+// has already ended it (fk_r_common_check).
+__device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays, fk_u64 it) {
     bool in = m.member && fk_m.status[m.th.proc] == FK_ACTIVE;
-    return fk_team_count(fk_stays(m.th.proc, in, [&] { return stays; }));
+    return fk_team_count(fk_stays(m.th.proc, in, [&] { return stays; }, (it & 63) == 0));
 }
 
 // fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):
@@ -1806,6 +1823,12 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
 // dependent loads (the entry, the cell) for a member that wrote once.
 __device__ bool fk_own_check(int g, const FkRegion &r) {
     if (r.own.logged <= 0 || !fk_common.writes) return false;
+#ifdef FK_SCHEDULE_DEVICE
+    // One write: its copy (fk_write_first; this thread ran the member, FK_R_LAUNCH_REGS).
+    const FkWrite &first = fk_write_first[threadIdx.x];
+    if (r.own.logged == 1 && fk_bits((const void *)first.addr, first.size) == first.bits)
+        return false;
+#endif
     const FkWrite *w = fk_log_conflict(r.own.proc, r.own.logged);
     if (!w) return false;
     FkThread th = fk_first_member(g, r.launch, r.sub - 1);

@@ -684,7 +684,9 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     let stays = l.cond.map_or("true".to_string(), |v| {
                         format!("{} != 0", var_name(&plan.program, v))
                     });
-                    out.push(format!("running{p} = fk_r_own_loop_exit(own{p}, {stays});"));
+                    out.push(format!(
+                        "running{p} = fk_r_own_loop_exit(own{p}, {stays}, it{p});"
+                    ));
                     return Ok(());
                 }
                 let cond = optional_var(plan, l.cond, l.span)?;
