@@ -11,6 +11,10 @@
 #                             a count per status, and the first failures' stderr
 #   b NAME CAP ARGS...        `forkcc bench ARGS` capped at CAP seconds into OUT/NAME and
 #                             OUT/NAME.txt, its table printed (the plots left out)
+#   stamps ROUNDS NAME=OBJ... links each object (a stamped `.cu` compiled here with
+#                             `nvcc -c`, docs/results/h200-2026-11-29-s26/) and runs it with
+#                             `-p 4096` ROUNDS times, the names interleaved: its stamps
+#                             ("prof" lines) and last output line printed, OUT/NAME-I.*
 export LD_LIBRARY_PATH=/usr/local/cuda-13.0/targets/x86_64-linux/lib:${LD_LIBRARY_PATH:-}
 export PATH=/usr/local/cuda-13.0/bin:$PATH
 export FORKCC_CACHE_DIR=/tmp/cache
@@ -30,4 +34,13 @@ b() {
     timeout "$limit" "$C" bench "$@" --out "$OUT/$name" > "$OUT/$name.txt" 2>&1
     at "$name rc=$?"; rm -f "$OUT/$name"/*.svg
     grep -A40 "^program" "$OUT/$name.txt" | grep -v "^  " | head -40
+}
+stamps() {
+    local rounds=$1 v i t; shift
+    for v in "$@"; do nvcc -arch=sm_90 -o "/tmp/${v%%=*}" "${v#*=}"; done
+    for i in $(seq "$rounds"); do for v in "${@%%=*}"; do
+        t=$(date +%s%N); timeout 60 "/tmp/$v" -p 4096 > "$OUT/$v-$i.out" 2> "$OUT/$v-$i.err"
+        at "$v $i rc=$? ms=$(( ($(date +%s%N) - t) / 1000000 ))"
+        grep prof "$OUT/$v-$i.err"; tail -1 "$OUT/$v-$i.out"
+    done; done
 }
