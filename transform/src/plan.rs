@@ -320,6 +320,11 @@ pub struct Kernel {
     /// and cannot fault, so an iteration's loads see what they would in order. The emitted
     /// loop loads several iterations' values at once (`emit_cuda::device`).
     pub loads_ahead: Vec<Span>,
+    /// The statements of its body (by span) that store into a cell that differs between
+    /// members, `p[u ± mpadd(&c, k)] = v` (`rules::distinct`): no two members' stores there
+    /// conflict, nothing else in the kernel writes what they write, and the `--crcw common`
+    /// check logs none of them.
+    pub distinct_stores: Vec<Span>,
 }
 
 /// Why the transform cut after a kernel.

@@ -103,6 +103,10 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
                     !k.loads_ahead.is_empty(),
                     "loads ahead: iterations load before earlier ones store",
                 ),
+                (
+                    !k.distinct_stores.is_empty(),
+                    "distinct stores: each member stores into its own cell",
+                ),
             ]
             .into_iter()
             .filter_map(|(holds, note)| holds.then_some(note))

@@ -15,7 +15,7 @@
 use crate::host_program::{HostProgram, Instr};
 use crate::plan::{Call, Home, HostFnId, Kernel, Multiprefix, Plan, SplitKind};
 use fork_frontend::diag::Code;
-use fork_frontend::hir::{Mode, Stmt, StmtKind, VarId};
+use fork_frontend::hir::{ExprKind, Mode, Stmt, StmtKind, VarId};
 use fork_frontend::source::Span;
 use fork_frontend::sync_calls::any_stmt;
 
@@ -81,6 +81,20 @@ fn order_free_loops(k: &Kernel) -> Result<(), Invalid> {
             "a loop that loads ahead at bytes {}..{} is not order-free",
             span.lo, span.hi
         )));
+    }
+    let holds_store = |s: &Stmt, span: Span| {
+        any_stmt(s, &|s| match &s.kind {
+            StmtKind::Expr(e) => matches!(e.kind, ExprKind::Assign { .. }) && s.span == span,
+            _ => false,
+        })
+    };
+    for &span in &k.distinct_stores {
+        if k.mode != Mode::Sync || !k.body.iter().any(|s| holds_store(s, span)) {
+            return Err(Invalid(format!(
+                "a distinct store at bytes {}..{} is not an assignment of its synchronous body",
+                span.lo, span.hi
+            )));
+        }
     }
     Ok(())
 }

@@ -51,6 +51,7 @@ rule!(
     rule6_seq_farm_async,
     rule6_async_function_with_barrier,
     multiprefix_sync,
+    multiprefix_distinct_stores,
     switch_in_kernel,
     rule3_switch_with_cuts,
     rule3_switch_conditional_break,

@@ -121,6 +121,9 @@ pub struct DeviceEmitter<'a, 's> {
     order_free: Vec<Span>,
     /// Those whose iterations may load ahead (`Kernel::loads_ahead`).
     loads_ahead: Vec<Span>,
+    /// The kernel's stores into cells that differ between members
+    /// (`Kernel::distinct_stores`): not logged.
+    distinct_stores: Vec<Span>,
     /// The kernels that log writes (checked after each run).
     pub common_kernels: BTreeSet<String>,
     /// `HostProgram::seq_kernels`.
@@ -216,6 +219,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             logging: false,
             order_free: Vec::new(),
             loads_ahead: Vec::new(),
+            distinct_stores: Vec::new(),
             logged: false,
             common_kernels: BTreeSet::new(),
             seq_kernels: plan.host.seq_kernels(),
@@ -250,6 +254,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.logged = false;
         self.order_free.clone_from(&k.order_free);
         self.loads_ahead.clone_from(&k.loads_ahead);
+        self.distinct_stores.clone_from(&k.distinct_stores);
         self.unroll = if self.seq_kernels.contains(&id) {
             UNROLL_ONE_THREAD
         } else {
@@ -515,16 +520,25 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let pad = "    ".repeat(depth);
         match &s.kind {
             StmtKind::Expr(e) => {
+                let logging = self.logging;
+                if logging && self.distinct_stores.contains(&s.span) {
+                    let _ = writeln!(
+                        out,
+                        "{pad}// distinct cells: each member stores into its own (--crcw common: not logged)"
+                    );
+                    self.logging = false;
+                }
                 // printf's value (the character count) is not known on the device; a
                 // statement that discards it is fine.
                 let code = match &e.kind {
                     ExprKind::Builtin {
                         op: Builtin::Printf,
                         args,
-                    } => self.printf(args, e)?,
-                    _ => self.expr(e)?,
+                    } => self.printf(args, e),
+                    _ => self.expr(e),
                 };
-                let _ = writeln!(out, "{pad}{code};");
+                self.logging = logging;
+                let _ = writeln!(out, "{pad}{};", code?);
             }
             StmtKind::Decl { var, init } => {
                 let lv = self.var(*var);

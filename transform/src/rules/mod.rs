@@ -26,6 +26,7 @@ use fork_frontend::source::Span;
 use std::collections::HashMap;
 
 mod branches;
+mod distinct;
 mod inline;
 mod loops;
 mod modes;
@@ -69,6 +70,8 @@ struct OpenKernel {
     order_free: Vec<Span>,
     /// `Kernel::loads_ahead`.
     loads_ahead: Vec<Span>,
+    /// `Kernel::distinct_stores`.
+    distinct_stores: Vec<Span>,
 }
 
 /// Builds the kernels and host graphs of a whole program.
@@ -351,6 +354,7 @@ impl<'s> Builder<'s> {
                     spread: false,
                     order_free: Vec::new(),
                     loads_ahead: Vec::new(),
+                    distinct_stores: Vec::new(),
                 })
             }
         }
@@ -371,6 +375,14 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// The statement of span `span`, just appended to the open kernel, stores into a cell
+    /// that differs between members (`distinct_store`).
+    pub(crate) fn appended_distinct_store(&mut self, span: Span) {
+        if let Some(k) = &mut self.open {
+            k.distinct_stores.push(span);
+        }
+    }
+
     /// Ends the open kernel (if any) and launches it.
     pub(crate) fn close(&mut self, ops: &mut Vec<HostOp>, ends: CutReason) {
         if let Some(k) = self.open.take() {
@@ -386,6 +398,7 @@ impl<'s> Builder<'s> {
                 spread: k.spread,
                 order_free: k.order_free,
                 loads_ahead: k.loads_ahead,
+                distinct_stores: k.distinct_stores,
             });
             ops.push(HostOp::Launch(id));
         }

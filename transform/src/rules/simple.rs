@@ -17,6 +17,7 @@ impl Builder<'_> {
         if mode == Mode::Sync && !self.hoisting_keeps_order(&mut s) {
             return self.lower_statement(&s, ops);
         }
+        let distinct = mode == Mode::Sync && self.distinct_store(&s);
         if mode == Mode::Sync {
             discard_multiprefix_result(&mut s);
         }
@@ -46,7 +47,12 @@ impl Builder<'_> {
                 return self.read_before_write(&e, s.span, ops);
             }
         }
+        let span = s.span;
         self.kernel_statement(s, mode, ops);
+        if distinct {
+            // It prints nothing, so `kernel_statement` left its kernel open.
+            self.appended_distinct_store(span);
+        }
         if unconditional_return {
             self.close(ops, CutReason::Return);
             ops.push(HostOp::Return);

@@ -604,7 +604,7 @@ fn nested_writes(e: &Expr, out: &mut Vec<Definition<'_>>) {
 }
 
 /// Whether every member of a group computes `e` alike, in lockstep.
-fn uniform(program: &Program, locals: &BTreeSet<VarId>, e: &Expr) -> bool {
+pub(crate) fn uniform(program: &Program, locals: &BTreeSet<VarId>, e: &Expr) -> bool {
     let all = |e: &Expr| {
         let mut ok = true;
         e.for_each_child(|c| ok = ok && uniform(program, locals, c));
