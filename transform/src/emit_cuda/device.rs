@@ -516,18 +516,29 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         Ok(())
     }
 
+    /// The log off for a statement the kernel lists as never conflicting (`listed`; `why`:
+    /// the emitted comment). Returns the setting before, which the caller restores after the
+    /// statement.
+    fn unlogged(&mut self, listed: bool, why: &str, pad: &str, out: &mut String) -> bool {
+        let logging = self.logging;
+        if logging && listed {
+            let _ = writeln!(out, "{pad}// {why} (--crcw common: not logged)");
+            self.logging = false;
+        }
+        logging
+    }
+
     fn stmt(&mut self, s: &Stmt, depth: usize, out: &mut String) -> Result<(), EmitError> {
         let pad = "    ".repeat(depth);
         match &s.kind {
             StmtKind::Expr(e) => {
-                let logging = self.logging;
-                if logging && self.distinct_stores.contains(&s.span) {
-                    let _ = writeln!(
-                        out,
-                        "{pad}// distinct cells: each member stores into its own (--crcw common: not logged)"
-                    );
-                    self.logging = false;
-                }
+                let listed = self.distinct_stores.contains(&s.span);
+                let logging = self.unlogged(
+                    listed,
+                    "distinct cells: each member stores into its own",
+                    &pad,
+                    out,
+                );
                 // printf's value (the character count) is not known on the device; a
                 // statement that discards it is fine.
                 let code = match &e.kind {
@@ -575,14 +586,13 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             } => {
                 // The condition and the step run in every iteration too (`self.loops`).
                 self.loops += 1;
-                let logging = self.logging;
-                if logging && self.order_free.contains(&s.span) {
-                    let _ = writeln!(
-                        out,
-                        "{pad}// order-free: no two members' stores conflict (--crcw common: not logged)"
-                    );
-                    self.logging = false;
-                }
+                let listed = self.order_free.contains(&s.span);
+                let logging = self.unlogged(
+                    listed,
+                    "order-free: no two members' stores conflict",
+                    &pad,
+                    out,
+                );
                 let cond_code = match cond {
                     Some(c) => self.truth_operand(c)?,
                     None => "1".into(),
