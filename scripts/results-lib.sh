@@ -11,6 +11,12 @@
 #                             a count per status, and the first failures' stderr
 #   b NAME CAP ARGS...        `forkcc bench ARGS` capped at CAP seconds into OUT/NAME and
 #                             OUT/NAME.txt, its table printed (the plots left out)
+#   verify NAME CAP FIRST SAN FILE...
+#                             scripts/gpu-verify.sh of $C over the FILEs (FIRST 1: only each
+#                             file's first case; SAN 1: with the sanitizer, each of its runs
+#                             capped at 25 s), capped at CAP seconds, in /tmp/NAME: its log
+#                             into OUT/NAME.log, `report /tmp/NAME NAME`, and with SAN 1 a
+#                             count of the sanitizer's results
 #   stamps ROUNDS NAME=OBJ... links each object (a stamped `.cu` compiled here with
 #                             `nvcc -c`, docs/results/h200-2026-11-29-s26/) and runs it with
 #                             `-p 4096` ROUNDS times, the names interleaved: its stamps
@@ -34,6 +40,16 @@ b() {
     timeout "$limit" "$C" bench "$@" --out "$OUT/$name" > "$OUT/$name.txt" 2>&1
     at "$name rc=$?"; rm -f "$OUT/$name"/*.svg
     grep -A40 "^program" "$OUT/$name.txt" | grep -v "^  " | head -40
+}
+verify() {
+    local name=$1 limit=$2 first=$3 san=$4; shift 4
+    FILES="$*" FIRST_ONLY=$first SANITIZE=$san SANITIZE_TIMEOUT=25 timeout "$limit" \
+        bash scripts/gpu-verify.sh "$C" "/tmp/$name" > "$OUT/$name.log" 2>&1
+    at "$name rc=$?"; report "/tmp/$name" "$name"
+    if [ "$san" = 1 ]; then
+        grep -E "memcheck|racecheck|synccheck" "/tmp/$name/summary.txt" | awk '{print $2, $3, $4}' |
+            sort | uniq -c | sort -rn | head
+    fi
 }
 stamps() {
     local rounds=$1 v i t; shift
