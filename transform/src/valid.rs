@@ -52,6 +52,7 @@ pub fn validate(plan: &Plan) -> Result<(), Invalid> {
     }
     for k in &plan.kernels {
         order_free_loops(k).map_err(|e| Invalid(format!("kernel `{}`: {}", k.name, e.0)))?;
+        distinct_stores(k).map_err(|e| Invalid(format!("kernel `{}`: {}", k.name, e.0)))?;
     }
     for fi in 0..host.entries.len() {
         host.nesting(HostFnId(fi as u32))
@@ -82,6 +83,12 @@ fn order_free_loops(k: &Kernel) -> Result<(), Invalid> {
             span.lo, span.hi
         )));
     }
+    Ok(())
+}
+
+/// `Kernel::distinct_stores` names assignment statements of a synchronous body: the
+/// `--crcw common` check leaves them unlogged.
+fn distinct_stores(k: &Kernel) -> Result<(), Invalid> {
     let holds_store = |s: &Stmt, span: Span| {
         any_stmt(s, &|s| match &s.kind {
             StmtKind::Expr(e) => matches!(e.kind, ExprKind::Assign { .. }) && s.span == span,

@@ -39,7 +39,7 @@ impl Builder<'_> {
             ExprKind::Member { base, .. } => self.distinct_place(base),
             ExprKind::Deref(x) => match &x.kind {
                 ExprKind::PtrOffset { ptr, index, .. } => {
-                    uniform(&self.program, &BTreeSet::new(), ptr) && self.distinct_index(index)
+                    self.same_for_all(ptr) && self.distinct_index(index)
                 }
                 _ => false,
             },
@@ -50,13 +50,13 @@ impl Builder<'_> {
     /// `m`, `u + m`, `m + u` or `u - m` (through widening conversions), `m` a distinct
     /// `mpadd` and `u` uniform.
     fn distinct_index(&self, index: &Expr) -> bool {
-        let uniform = |u: &Expr| uniform(&self.program, &BTreeSet::new(), u);
         let index = widen_source(index);
         match &index.kind {
             ExprKind::Binary(BinOp::Add, x, y) => {
-                (self.distinct_mpadd(x) && uniform(y)) || (uniform(x) && self.distinct_mpadd(y))
+                (self.distinct_mpadd(x) && self.same_for_all(y))
+                    || (self.same_for_all(x) && self.distinct_mpadd(y))
             }
-            ExprKind::Binary(BinOp::Sub, x, y) => uniform(x) && self.distinct_mpadd(y),
+            ExprKind::Binary(BinOp::Sub, x, y) => self.same_for_all(x) && self.distinct_mpadd(y),
             _ => self.distinct_mpadd(index),
         }
     }
@@ -76,8 +76,11 @@ impl Builder<'_> {
         };
         let steps_apart = matches!(widen_source(k).kind,
             ExprKind::IntConst(k) if (k as u32) != 0 && (k as u32).trailing_zeros() <= 1);
-        steps_apart
-            && matches!(cell.kind, ExprKind::AddrOf(_))
-            && uniform(&self.program, &BTreeSet::new(), cell)
+        steps_apart && matches!(cell.kind, ExprKind::AddrOf(_)) && self.same_for_all(cell)
+    }
+
+    /// Whether every member computes `e` alike: `uniform` without private locals.
+    fn same_for_all(&self, e: &Expr) -> bool {
+        uniform(&self.program, &BTreeSet::new(), e)
     }
 }
