@@ -448,6 +448,8 @@ fn device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_
         ("classroom-examples/sieve.fork", 200usize, 1000),
         ("classroom-examples/prefix_hillis_steele.fork", 150, 300),
         ("classroom-examples/odd_even_sort.fork", 100, 100),
+        // Its partition loop runs in chunks of the team in its groups above 32 members.
+        ("classroom-examples/quicksort_balanced.fork", 200, 3000),
     ] {
         let options = fork_frontend::Options {
             defines: vec![("N".to_string(), n.to_string())],
