@@ -80,7 +80,8 @@ struct FkProc {
     int wait_group;
     unsigned wait_gen;
     int next_task;       // the next region task its block runs (fk_post_region), or -1
-    int pad0;
+    int handed;          // a long kernel handed to the block's kernel warp (fk_s_hand_over):
+                         // 1 handed, 2 run; 0 otherwise
     fk_u64 pad[1];
 };
 
@@ -324,11 +325,55 @@ __device__ void fk_trace_stop(const FkProc *s, fk_i64 stop, bool barrier) {
     if (barrier) atomicMin(&y->first_barrier, ((fk_u64)(unsigned)s->rank << 32) | (fk_u64)stop);
 }
 
+// ---- long kernels on the block's kernel warp ----
+// A warp's lanes meet after every pass of the persistent kernel (fk_device_run), so a lane
+// that runs a long kernel (one with a loop or a call in it: quicksort's leaf sorts about 250
+// keys in 220 us, its copy loops take a small group's member 200 us) holds its warp's other
+// 31 processors, the members of other groups, until the kernel ends: a small group's
+// interpreter step took 40 to 300 us at the bottom of quicksort_balanced's recursion
+// (docs/performance.md, session 31). Where a block has one runner warp (one processor a
+// runner thread, P up to 32 a block), the warp after it is the block's kernel warp: runner
+// lane l hands such a kernel to its lane l, which runs it while the runner warp goes on
+// with its other lanes' processors. The emitter marks the long kernels
+// (`emit_cuda::schedule`), and emits their bodies a second time in fk_run_long, which the
+// kernel warp calls.
+__shared__ bool fk_kernel_warp;  // this block has one (fk_device_run)
+
+// The longest an idle lane of the kernel warp sleeps between two looks (ns).
+#ifndef FK_KERNEL_WARP_NAP
+#define FK_KERNEL_WARP_NAP 2048
+#endif
+// The processor waits for its kernel warp's lane (waiting FK_WAITS_HANDED, fk_released).
+#define FK_WAITS_HANDED 3
+// A kernel's phase once handed over: the kernel ran, its end follows (fk_s_end_of_kernel).
+#define FK_PHASE_HANDED 64
+
+__device__ void fk_run_long(int p, FkProc *s);
+
+// At a long kernel that processor p runs: true when it handed the kernel to the kernel warp
+// and waits (the runner loop posts it after storing the state, fk_device_run); false where
+// the block has no kernel warp (it runs the kernel itself).
+__device__ inline bool fk_s_hand_over(int p, FkProc *s) {
+    if (!fk_kernel_warp) return false;
+    s->phase = FK_PHASE_HANDED;
+    s->waiting = FK_WAITS_HANDED;
+    s->wait_group = p;
+    return true;
+}
+
 // Whether a waiting processor's barrier has released it. It polls with a plain load and
 // acquires only once released: an acquiring load invalidates the SM's L1 cache, which the
 // block's task warps, running a region meanwhile, depend on (every region ran 3.5 times
 // slower while the runner warps polled with acquiring loads).
 __device__ inline bool fk_released(FkProc *s) {
+    if (s->waiting == FK_WAITS_HANDED) {
+        // The kernel warp ran the processor's kernel (fk_run_kernel_warp): `wait_group` is
+        // the processor.
+        if (fk_load_volatile((const unsigned *)&fk_d.procs[s->wait_group].handed) != 2) return false;
+        __threadfence();
+        s->waiting = 0;
+        return true;
+    }
     const unsigned *gen = &fk_d.sync[s->wait_group].gen;
     if (fk_load_volatile(gen) == s->wait_gen) return false;
     (void)fk_load_acquire(gen);
@@ -887,7 +932,7 @@ __device__ __noinline__ void fk_s_check_own_writes(int p, FkProc s) {
 __device__ bool fk_s_end_of_kernel(int p, FkProc *s, int next, int check) {
     int g = s->group;
     bool own = check && fk_common.writes && fk_m.groups[g].size > FK_CHECK_LEADER_MAX;
-    if (s->phase == 0) {
+    if (s->phase == 0 || s->phase == FK_PHASE_HANDED) {
         s->phase = 1;
         bool leader = check && !own;
         if (leader) fk_my_slot(s)->proc = p;
@@ -1512,6 +1557,41 @@ __device__ inline void fk_idle() {
 #endif
 }
 
+// The block's kernel warp (fk_device_run): lane l runs the long kernels that runner lane l's
+// processor hands over, one at a time, until every runner warp of the grid has ended (a
+// processor that handed over a kernel waits for it, so none is left then). After a fault or
+// a runtime limit the kernel does not run, but the processor is released all the same.
+__device__ __noinline__ void fk_run_kernel_warp(int runner_warps) {
+    int p = (int)(blockIdx.x * 32 + (threadIdx.x & 31));
+    if (p >= fk_m.procs) return;
+    FkProc *state = &fk_d.procs[p];
+    // An idle lane sleeps longer the longer it has waited: the lanes of the warp that run
+    // kernels take turns with those that poll, and polling every 64 ns took quicksort's
+    // leaves twice as long as in the runner warps (docs/performance.md, session 31).
+    unsigned nap = 64;
+    for (;;) {
+        if (fk_load_volatile((const unsigned *)&state->handed) == 1) {
+            __threadfence();
+            FkProc s = *state;
+#ifdef FK_EMU_HANDED  // the emulated test's evidence that the path ran
+            fprintf(stderr, "fk-handed %d %d\n", p, s.pc);
+#endif
+            if (!fk_stopped()) fk_run_long(p, &s);
+            __threadfence();
+            *(volatile int *)&state->handed = 2;
+            nap = 64;
+            continue;
+        }
+        if (*(volatile int *)fk_d.runners_done == runner_warps) return;
+#ifdef FK_EMU
+        fk_emu_yield();
+#else
+        __nanosleep(nap);
+        nap = nap < FK_KERNEL_WARP_NAP ? 2 * nap : FK_KERNEL_WARP_NAP;
+#endif
+    }
+}
+
 // `taken` for a grid region (fk_run_tasks).
 #define FK_GRID_TAKEN (-2)
 
@@ -1585,12 +1665,17 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
     __shared__ char *frames;  // the shared frames of the regions this block runs
     fk_seen_before_clear();
     if (threadIdx.x == 0) {
-        fk_team_first = runners;
+        fk_kernel_warp = runners == 32 && fk_m.procs <= (int)gridDim.x * 32;
+        fk_team_first = runners + (fk_kernel_warp ? 32 : 0);
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
     }
     __syncthreads();
-    if ((int)threadIdx.x >= runners) {
+    if ((int)threadIdx.x >= runners + (fk_kernel_warp ? 32 : 0)) {
         fk_run_tasks(gridDim.x * (runners / 32), frames);
+        return;
+    }
+    if ((int)threadIdx.x >= runners) {
+        fk_run_kernel_warp(gridDim.x * (runners / 32));
         return;
     }
     int t = blockIdx.x * runners + threadIdx.x;
@@ -1628,6 +1713,11 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
             }
             *state = s;
             own = s;
+            if (s.waiting == FK_WAITS_HANDED) {
+                // Posted after the state it runs from.
+                __threadfence();
+                *(volatile int *)&state->handed = 1;
+            }
             if (owed >= 0) {
                 from = k + 1 < mine ? k + 1 : 0;
                 break;

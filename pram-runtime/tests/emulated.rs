@@ -89,6 +89,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor",
+            the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "the_unchecked_cu_of_the_classroom_examples_runs_like_the_cpu_plan_executor",
             the_unchecked_cu_of_the_classroom_examples_runs_like_the_cpu_plan_executor,
         ),
@@ -227,9 +233,20 @@ fn simulator_fault(case: &common::Case, checked: &fork_frontend::Checked) -> Opt
 /// where the source defines `FK_EMU_GRID_TASKS` (fk_schedule.cuh, fk_run_grid_task).
 const GRID_TASK_LINE: &str = "fk-grid-task";
 
-/// Compiles `build` in `dir` as program `index` and runs its cases; the differing ones, and
-/// how many ran a grid region on every block (`GRID_TASK_LINE`).
-fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> (Vec<String>, usize) {
+/// The line the device schedule prints on stderr for each long kernel its kernel warp runs,
+/// where the source defines `FK_EMU_HANDED` (fk_schedule.cuh, fk_run_kernel_warp).
+const HANDED_LINE: &str = "fk-handed";
+
+/// What `build_and_run` found: the differing cases, and how many runs printed each line of
+/// evidence.
+struct Ran {
+    differing: Vec<String>,
+    grid_runs: usize,
+    handed_runs: usize,
+}
+
+/// Compiles `build` in `dir` as program `index` and runs its cases (`Ran`).
+fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Ran {
     let cpp = dir.join(format!("p{index}.cpp"));
     let bin = dir.join(format!("p{index}"));
     let (prelude, rest) = build.source.split_at(prelude_len(&build.source));
@@ -248,7 +265,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> (Vec<St
         String::from_utf8_lossy(&built.stderr)
     );
     let mut differing = Vec::new();
-    let mut grid_runs = 0;
+    let (mut grid_runs, mut handed_runs) = (0, 0);
     for (name, procs, crcw, expected) in &build.runs {
         // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
         // both schedules' builds and runs share a small machine, so the program's own time
@@ -260,10 +277,11 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> (Vec<St
         let all_stderr = String::from_utf8_lossy(&out.stderr);
         let stderr: String = all_stderr
             .lines()
-            .filter(|l| !l.starts_with(GRID_TASK_LINE))
+            .filter(|l| !l.starts_with(GRID_TASK_LINE) && !l.starts_with(HANDED_LINE))
             .map(|l| format!("{l}\n"))
             .collect();
         grid_runs += usize::from(all_stderr.lines().any(|l| l.starts_with(GRID_TASK_LINE)));
+        handed_runs += usize::from(all_stderr.lines().any(|l| l.starts_with(HANDED_LINE)));
         let agrees = match expected {
             Expected::Output(stdout) => out.stdout == *stdout && out.status.success(),
             Expected::Fault { stdout, report } => {
@@ -292,7 +310,11 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> (Vec<St
             ));
         }
     }
-    (differing, grid_runs)
+    Ran {
+        differing,
+        grid_runs,
+        handed_runs,
+    }
 }
 
 /// The `.cu` of `forkcc build --emit cuda` (with the `--crcw common` write logs, which a
@@ -639,8 +661,9 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Host, Variant::Checked);
 }
 
-/// The device schedule's persistent kernel runs on one emulated block of 64 fibers,
-/// processors virtualised over them when P > 64.
+/// The device schedule's persistent kernel runs on one emulated block of 96 fibers (a runner
+/// warp, the kernel warp and a team of 32), processors virtualised over the runner warp when
+/// P > 32.
 fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Device, Variant::Checked);
 }
@@ -657,6 +680,58 @@ fn the_device_schedule_cu_runs_grid_regions_on_every_block_like_the_cpu_plan_exe
     assert!(
         ran >= 10,
         "only {ran} runs ran a grid region on every block"
+    );
+}
+
+/// Long kernels (a loop or a call in them) run on the block's kernel warp, not on their
+/// processor's runner lane (fk_schedule.cuh, `fk_s_hand_over`): quicksort's leaves, copy
+/// loops and input loop print what the CPU Plan executor prints, and a loop that reads past
+/// an object or a freed block stops where the simulator does. `-DFK_EMU_HANDED` says on
+/// stderr where the kernel warp ran one, and every case must (P is at most 32: one processor
+/// a runner lane).
+fn the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor() {
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let files = [
+        "quicksort_balanced.fork",
+        "quicksort.fork",
+        "fault_in_loop_after_hits.fork",
+    ];
+    let mut builds = Vec::new();
+    for case in common::cases(&["classroom-examples", "tests/semantics"]) {
+        if !files.iter().any(|f| case.file.ends_with(f)) {
+            continue;
+        }
+        let name = case.file.display().to_string();
+        let (checked, plan) = case.plan().expect("the case's program plans");
+        let config = cpu::Config {
+            procs: case.procs,
+            order: cpu::Order::Forward,
+            crcw: case.crcw_mode(),
+            max_steps: 10_000_000,
+        };
+        let expected = match cpu::run(&plan, config) {
+            Ok(out) => Expected::Output(out.stdout),
+            Err(_) => simulator_fault(&case, &checked).expect("the simulator's fault"),
+        };
+        let source = emulated_source(&checked, &plan, Schedule::Device, &name);
+        builds.push(Build {
+            source: format!("#define FK_EMU_HANDED\n{source}"),
+            runs: vec![(name, case.procs, case.crcw.clone(), expected)],
+        });
+    }
+    assert!(builds.len() >= 8, "only {} cases", builds.len());
+    precompile_preludes(dir.path(), &emu, &builds);
+    let results = common::parallel_map(&builds, |index, build| {
+        build_and_run(dir.path(), &emu, index, build)
+    });
+    let differing: Vec<String> = results.iter().flat_map(|r| r.differing.clone()).collect();
+    assert!(differing.is_empty(), "differs: {differing:#?}");
+    let handed: usize = results.iter().map(|r| r.handed_runs).sum();
+    assert_eq!(
+        handed,
+        builds.len(),
+        "runs that handed a kernel to the kernel warp"
     );
 }
 
@@ -769,8 +844,8 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     let results = common::parallel_map(&builds, |index, build| {
         build_and_run(dir.path(), &emu, index, build)
     });
-    let grid_runs = results.iter().map(|(_, grids)| grids).sum();
-    let mut differing: Vec<String> = results.into_iter().flat_map(|(d, _)| d).collect();
+    let grid_runs = results.iter().map(|r| r.grid_runs).sum();
+    let mut differing: Vec<String> = results.into_iter().flat_map(|r| r.differing).collect();
     differing.sort();
     assert!(differing.is_empty(), "differs: {differing:#?}");
     grid_runs

@@ -45,6 +45,11 @@
 #define FK_REGION_MAX FK_SCAN_THREADS
 #endif
 #define FK_REGION_THREADS(n) FK_SCAN_THREADS
+// The device schedule's persistent kernel runs as one block of a runner warp, the kernel
+// warp and a team of 32 (fk_host_schedule.cuh).
+#define FK_EMU_DEVICE_THREADS 96
+// The most fibers a block-wide launch has.
+#define FK_EMU_FIBERS FK_EMU_DEVICE_THREADS
 
 struct fk_emu_dim {
     unsigned x;
@@ -58,7 +63,8 @@ struct fk_emu_barrier {
     unsigned arrived = 0, generation = 0;
 };
 
-// The FK_SCAN_THREADS fibers of a block-wide launch, each running `job` once.
+// The fibers of a block-wide launch (FK_SCAN_THREADS, or FK_EMU_DEVICE_THREADS for the
+// persistent kernel), each running `job` once.
 struct fk_emu_block {
     struct fiber {
         ucontext_t context;
@@ -68,16 +74,17 @@ struct fk_emu_block {
         unsigned generation;
         bool runnable() const { return !done && (!barrier || barrier->generation != generation); }
     };
-    fiber fibers[FK_SCAN_THREADS];
+    fiber fibers[FK_EMU_FIBERS];
+    unsigned size = 0;  // fibers of the running launch
     ucontext_t launcher;
     unsigned current = 0, live = 0;
     bool running = false;  // inside a block-wide launch (a serial kernel has no fibers)
-    fk_emu_barrier all, warps[FK_SCAN_THREADS / 32];
+    fk_emu_barrier all, warps[FK_EMU_FIBERS / 32];
     // Named barrier 1 (`barrier.sync 1, n`: the device schedule's task warps, fk_team_sync)
     // and the count its `barrier.red.popc` returns.
     fk_emu_barrier named;
     int named_sum = 0, named_count = 0;
-    unsigned long long slots[FK_SCAN_THREADS];  // one exchange word per thread
+    unsigned long long slots[FK_EMU_FIBERS];  // one exchange word per thread
     std::function<void(unsigned)> job;
 };
 static fk_emu_block *fk_emu_current;
@@ -97,7 +104,7 @@ inline fk_emu_block &fk_emu_pool() {
 
 inline char *fk_emu_stack(unsigned t) {
     static char *stacks = [] {
-        void *m = mmap(nullptr, FK_EMU_STACK * FK_SCAN_THREADS, PROT_READ | PROT_WRITE,
+        void *m = mmap(nullptr, FK_EMU_STACK * FK_EMU_FIBERS, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) abort();
         return (char *)m;
@@ -116,9 +123,9 @@ inline void fk_emu_switch() {
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
-    unsigned from = b.current, to = (unsigned)(state % FK_SCAN_THREADS), tried = 0;
-    while ((!b.fibers[to].runnable() || to == from) && ++tried < FK_SCAN_THREADS)
-        to = (to + 1) % FK_SCAN_THREADS;
+    unsigned from = b.current, to = (unsigned)(state % b.size), tried = 0;
+    while ((!b.fibers[to].runnable() || to == from) && ++tried < b.size)
+        to = (to + 1) % b.size;
     if (!b.fibers[to].runnable() || to == from) return;
     b.current = to;
     threadIdx.x = to;
@@ -148,7 +155,7 @@ inline void fk_emu_fiber_main() {
     // Returning goes to the launcher (uc_link), which runs the next live fiber.
 }
 
-inline void __syncthreads() { fk_emu_wait(fk_emu_current->all, FK_SCAN_THREADS); }
+inline void __syncthreads() { fk_emu_wait(fk_emu_current->all, fk_emu_current->size); }
 
 inline int __syncthreads_count(int pred) {
     static int sum = 0;
@@ -298,11 +305,11 @@ inline int atomicCAS(int *p, int expected, int v) {
 
 // Kernels without barriers or warp intrinsics run their threads one after another (a valid
 // order for them); the runtime's block-wide kernels (split ranks, multiprefix), launched with
-// FK_SCAN_THREADS threads, get real threads.
+// FK_SCAN_THREADS threads, and the device schedule's persistent kernel get real threads.
 template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block, K kernel, A... args) {
     blockDim.x = block;
     gridDim.x = grid;
-    if (block != FK_SCAN_THREADS) {
+    if (block != FK_SCAN_THREADS && block != FK_EMU_DEVICE_THREADS) {
         for (unsigned b = 0; b < grid; b++)
             for (unsigned t = 0; t < block; t++) {
                 blockIdx.x = b;
@@ -315,7 +322,8 @@ template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block,
     for (unsigned b = 0; b < grid; b++) {
         blockIdx.x = b;
         blk.job = [=](unsigned) { kernel(args...); };
-        for (unsigned t = 0; t < FK_SCAN_THREADS; t++) {
+        blk.size = block;
+        for (unsigned t = 0; t < block; t++) {
             auto &f = blk.fibers[t];
             f.done = false;
             f.barrier = nullptr;
@@ -325,10 +333,10 @@ template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block,
             f.context.uc_link = &blk.launcher;
             makecontext(&f.context, fk_emu_fiber_main, 0);
         }
-        blk.live = FK_SCAN_THREADS;
+        blk.live = block;
         blk.running = true;
         // Each return here is a fiber that finished: the next live one goes on.
-        for (unsigned t = 0; blk.live > 0; t = (t + 1) % FK_SCAN_THREADS) {
+        for (unsigned t = 0; blk.live > 0; t = (t + 1) % block) {
             if (blk.fibers[t].done) continue;
             blk.current = t;
             threadIdx.x = t;

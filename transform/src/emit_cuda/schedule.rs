@@ -185,6 +185,8 @@ pub fn interpreter(
         "        if (i % FK_STOP_EVERY == 0 && fk_stops(s)) return;"
     );
     let _ = writeln!(out, "        switch (s->pc) {{");
+    // The long kernels' cases for fk_run_long.
+    let mut long = String::new();
     for (pc, instr) in host.code.iter().enumerate() {
         let next = pc + 1;
         let f = plan.function(host.function_at(Pc(pc as u32)));
@@ -216,8 +218,19 @@ pub fn interpreter(
                     }
                     None => String::new(),
                 };
+                let hand_over = if phases.is_none() && runs_long(k) {
+                    let _ = writeln!(
+                        long,
+                        "    case {pc}: // {}\n        fk_s_thread(&th, p, s, {sync});\n        {}_body(&th);\n        break;",
+                        describe(plan, instr),
+                        k.name
+                    );
+                    "\n                if (fk_s_hand_over(p, s)) return;"
+                } else {
+                    ""
+                };
                 format!(
-                    "if (s->phase == 0 && fk_runs(p, s)) {{\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);{stop}\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
+                    "if (s->phase == 0 && fk_runs(p, s)) {{{hand_over}\n                FkThread th;\n                fk_s_thread(&th, p, s, {sync});\n                {}_body(&th);{stop}\n            }}\n            if (fk_s_end_of_kernel(p, s, {next}, {check})) return;",
                     k.name
                 )
             }
@@ -380,9 +393,31 @@ pub fn interpreter(
     }
     let _ = writeln!(out, "        default:\n            return;");
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
+    let _ = writeln!(
+        out,
+        "// The long kernels a runner lane hands to its block's kernel warp (fk_s_hand_over).\n__device__ void fk_run_long(int p, FkProc *s) {{\n    FkThread th;\n    switch (s->pc) {{\n{long}    default:\n        break;\n    }}\n}}\n"
+    );
     region_dispatch(plan, out);
     trace_async_at(plan, out);
     Ok(())
+}
+
+/// Whether a kernel may run long: a loop or a call of a user function in it. A runner lane
+/// hands such a kernel to its block's kernel warp (fk_schedule.cuh, `fk_s_hand_over`), so
+/// that it does not hold the runner warp's other processors.
+fn runs_long(k: &crate::plan::Kernel) -> bool {
+    use fork_frontend::hir::{ExprKind, StmtKind};
+    use fork_frontend::sync_calls::{any_stmt, own_exprs};
+    k.body.iter().any(|s| {
+        any_stmt(s, &|s| {
+            matches!(s.kind, StmtKind::Loop { .. })
+                || own_exprs(s).into_iter().any(|e| {
+                    let mut call = false;
+                    e.walk(&mut |x| call |= matches!(x.kind, ExprKind::Call { .. }));
+                    call
+                })
+        })
+    })
 }
 
 /// `fk_trace_async_at` (`pram-runtime/cuda/fk_schedule.cuh`): `Plan::async_at` as a table.
