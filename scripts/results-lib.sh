@@ -17,6 +17,12 @@
 #                             capped at 25 s), capped at CAP seconds, in /tmp/NAME: its log
 #                             into OUT/NAME.log, `report /tmp/NAME NAME`, and with SAN 1 a
 #                             count of the sanitizer's results
+#   qsb_path NAME             `forkcc run --stats --trace` of quicksort_balanced 10^6 at
+#                             P = 4096 (device schedule) into OUT/trace-NAME.txt, its critical
+#                             path (docs/results/h200-2026-11-29-s24/critical_path.py) into
+#                             OUT/qsb-NAME-critical-path.txt, and that path split by part of a
+#                             level (docs/results/h200-2026-11-30-s30/critical_path_split.py),
+#                             printed; the trace itself is not kept
 #   stamps ROUNDS NAME=OBJ... links each object (a stamped `.cu` compiled here with
 #                             `nvcc -c`, docs/results/h200-2026-11-29-s26/) and runs it with
 #                             `-p 4096` ROUNDS times, the names interleaved: its stamps
@@ -50,6 +56,16 @@ verify() {
         grep -E "memcheck|racecheck|synccheck" "/tmp/$name/summary.txt" | awk '{print $2, $3, $4}' |
             sort | uniq -c | sort -rn | head
     fi
+}
+qsb_path() {
+    timeout 100 "$C" run --backend gpu --schedule device --stats --trace "$OUT/qsb-$1.json" \
+        --heap-mib 256 -p 4096 -D N=1000000 classroom-examples/quicksort_balanced.fork \
+        > "$OUT/trace-$1.txt" 2>&1
+    at "trace $1 rc=$?"; tail -5 "$OUT/trace-$1.txt"
+    python3 docs/results/h200-2026-11-29-s24/critical_path.py "$OUT/qsb-$1.json" \
+        > "$OUT/qsb-$1-critical-path.txt" 2>&1
+    python3 docs/results/h200-2026-11-30-s30/critical_path_split.py "$OUT/qsb-$1-critical-path.txt"
+    rm -f "$OUT/qsb-$1.json"
 }
 stamps() {
     local rounds=$1 v i t; shift
