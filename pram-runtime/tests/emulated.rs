@@ -663,7 +663,7 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
 
 /// The device schedule's persistent kernel runs on one emulated block of 96 fibers (a runner
 /// warp, the kernel warp and a team of 32), processors virtualised over the runner warp when
-/// P > 32.
+/// P > 32 (the block then has no kernel warp, and a team of 64).
 fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Device, Variant::Checked);
 }

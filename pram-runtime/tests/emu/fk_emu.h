@@ -46,7 +46,8 @@
 #endif
 #define FK_REGION_THREADS(n) FK_SCAN_THREADS
 // The device schedule's persistent kernel runs as one block of a runner warp, the kernel
-// warp and a team of 32 (fk_host_schedule.cuh).
+// warp and a team of 32 (fk_host_schedule.cuh); above 32 processors the block has no kernel
+// warp (fk_device_run) and its team has 64 threads.
 #define FK_EMU_DEVICE_THREADS 96
 // The most fibers a block-wide launch has.
 #define FK_EMU_FIBERS FK_EMU_DEVICE_THREADS
