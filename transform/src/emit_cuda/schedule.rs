@@ -221,7 +221,7 @@ pub fn interpreter(
                 let hand_over = if phases.is_none() && runs_long(k) {
                     let _ = writeln!(
                         long,
-                        "    case {pc}: // {}\n        fk_s_thread(&th, p, s, {sync});\n        {}_body(&th);\n        break;",
+                        "    case {pc}: {{ // {}\n        FkThread th;\n        fk_s_thread(&th, p, s, {sync});\n        {}_body(&th);\n        break;\n    }}",
                         describe(plan, instr),
                         k.name
                     );
@@ -395,7 +395,7 @@ pub fn interpreter(
     let _ = writeln!(out, "        }}\n    }}\n}}\n");
     let _ = writeln!(
         out,
-        "// The long kernels a runner lane hands to its block's kernel warp (fk_s_hand_over).\n__device__ void fk_run_long(int p, FkProc *s) {{\n    FkThread th;\n    switch (s->pc) {{\n{long}    default:\n        break;\n    }}\n}}\n"
+        "// The long kernels a runner lane hands to its block's kernel warp (fk_s_hand_over).\n__device__ void fk_run_long(int p, FkProc *s) {{\n    switch (s->pc) {{\n{long}    default:\n        break;\n    }}\n}}\n"
     );
     region_dispatch(plan, out);
     trace_async_at(plan, out);
