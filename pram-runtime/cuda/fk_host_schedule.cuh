@@ -73,7 +73,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     fk_device_init<<<FK_BLOCKS(h.procs)>>>();
     fk_after_launch("fk_device_init");
 #ifdef FK_EMU
-    fk_device_run<<<FK_EMU_BLOCKS, FK_EMU_DEVICE_THREADS>>>(32);
+    fk_device_run<<<1, FK_EMU_DEVICE_THREADS>>>(32);
 #else
     int per_sm = 0, sms = 0;
     fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_DEVICE_THREADS, 0),
