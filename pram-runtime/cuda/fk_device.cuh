@@ -1308,6 +1308,9 @@ struct FkRegion {
                         // kernel mostly finds it there instead of looking its pointer up
     bool uneven;        // a grid region's: a member of its group was not active at its start
                         // (fk_g_begin), so a block may have none (fk_g_decide)
+    bool settled;       // inside a loop of the region whose body frees no heap block: its
+                        // kernels' threads are settled (FkThread::settled; the emitter sets
+                        // it at the loop's entry and clears it at its end, fk_seen_unsettle)
 };
 
 // A region's timestamp state (fk_t set): thread 0's, in shared memory, so that no register
@@ -1369,9 +1372,10 @@ __device__ inline FkRegion fk_region(int, fk_u64 slot_base, unsigned launch) {
 }
 #define FK_R_BODY(K, TH, SEEN) \
     ((TH).seen = (SEEN), K##_body(&(TH)), (SEEN) = (TH).seen, (TH).logged)
-__device__ inline void fk_region_thread(FkThread *th, const FkRegion &, unsigned sub) {
+__device__ inline void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub) {
     th->sub = sub;
     th->iters = 0;
+    th->settled = r.settled;
 }
 // The host numbers launches itself.
 __device__ inline void fk_region_end(const FkRegion &) {}

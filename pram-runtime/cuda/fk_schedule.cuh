@@ -905,6 +905,7 @@ __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
 __device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub) {
     th->sub = sub;
     th->iters = 0;
+    th->settled = r.settled;
     th->sp = fk_d.procs[th->proc].sp;
     th->key_group = r.group;
 }

@@ -313,6 +313,23 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         None
     }
 
+    /// Whether no kernel of the loop whose `LoopBegin` is at `at` and whose exit is `exit`
+    /// frees a heap block (`Effects::frees`): its kernels' threads are then settled
+    /// (`FkRegion::settled`, fk_checks.cuh's `FkThread::settled`), the generic loop's as the
+    /// owned loop's.
+    fn loop_settles(&self, at: Pc, exit: Pc) -> bool {
+        let plan = self.plan;
+        (at.0 + 1..exit.0).all(|pc| match &plan.host.code[pc as usize] {
+            Instr::Launch(k) => {
+                !self
+                    .summaries
+                    .block(&plan.program, &plan.kernel(*k).body)
+                    .frees
+            }
+            _ => true,
+        })
+    }
+
     fn goto(&mut self, to: Pc) -> String {
         self.targets.insert(to);
         format!("goto pc{};", to.0)
@@ -658,6 +675,9 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     out.push(format!("    {}", self.goto(exit)));
                     out.push("}".into());
                 }
+                if self.loop_settles(at, exit) {
+                    out.push("r.settled = true;".into());
+                }
                 // The test before each iteration (the body follows), where `LoopLatch` comes
                 // back to: one `fk_r_spin` per loop, as a `while` has.
                 out.push(format!("test{}:", pc.0 + 1));
@@ -698,6 +718,12 @@ impl<'a, 's> RegionEmitter<'a, 's> {
             Instr::LoopEnd => {
                 let (at, o) = enclosing()?;
                 out.push(format!("fk_r_trace_end(&t{});", at.0));
+                let (_, exit) = self.loop_header(at)?;
+                if self.loop_settles(at, exit) {
+                    // A block freed after the loop is found freed (fk_seen_unsettle).
+                    out.push("r.settled = false;".into());
+                    out.push("fk_seen_unsettle(&r.seen);".into());
+                }
                 out.push(reactivate(at, &o.g, "FK_BREAK"));
             }
             Instr::SeqBegin { .. } => {
