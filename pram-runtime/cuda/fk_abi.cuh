@@ -564,12 +564,16 @@ struct FkDevice {
     // procs (at least the persistent kernel's blocks): per block, the region tasks
     // posted to it, a list of the posters linked through `next_task`, -1 when empty
     int *tasks;
-    // the posts so far: the next task goes to block `task_posts % blocks`
+    // the posts so far: where no block is idle, the next task goes to block
+    // `task_posts % blocks`
     unsigned *task_posts;
+    // procs / 32 + 1 words: bit b of word w is set while block 32 w + b's team waits
+    // with an empty task list; a poster claims such a block by clearing its bit
+    int *idle;
     // the runner warps that have ended
     int *runners_done;
 };
-static_assert(sizeof(FkDevice) == 120, "FkDevice: the layout of transform::emit_cuda::abi");
+static_assert(sizeof(FkDevice) == 128, "FkDevice: the layout of transform::emit_cuda::abi");
 #ifndef __CUDACC_RTC__
 static_assert(__builtin_offsetof(FkDevice, procs) == 0, "FkDevice::procs: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, results) == 8, "FkDevice::results: the layout of transform::emit_cuda::abi");
@@ -586,7 +590,8 @@ static_assert(__builtin_offsetof(FkDevice, error) == 80, "FkDevice::error: the l
 static_assert(__builtin_offsetof(FkDevice, fault_key) == 88, "FkDevice::fault_key: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, tasks) == 96, "FkDevice::tasks: the layout of transform::emit_cuda::abi");
 static_assert(__builtin_offsetof(FkDevice, task_posts) == 104, "FkDevice::task_posts: the layout of transform::emit_cuda::abi");
-static_assert(__builtin_offsetof(FkDevice, runners_done) == 112, "FkDevice::runners_done: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, idle) == 112, "FkDevice::idle: the layout of transform::emit_cuda::abi");
+static_assert(__builtin_offsetof(FkDevice, runners_done) == 120, "FkDevice::runners_done: the layout of transform::emit_cuda::abi");
 #endif
 
 // A group instance's timestamps (`gpu::timeline` decodes them): every instance under

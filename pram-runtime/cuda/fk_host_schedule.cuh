@@ -44,6 +44,7 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     fk_alloc_array(d.fault_key, 1, "the fault's order key");
     fk_alloc_array(d.tasks, P, "region task lists");
     fk_alloc_array(d.task_posts, 1, "region task posts");
+    fk_alloc_array(d.idle, P / 32 + 1, "idle blocks");
     fk_alloc_array(d.runners_done, 1, "ended runner warps");
     fk_u64 stride = slot_stack_bytes;
     d.slot_stack_bytes = stride;

@@ -761,11 +761,30 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 // Groups up to this size run their leader action in the last arriver's thread.
 #define FK_SOLO_MAX 8
 
+// The block a region task goes to: one whose team waits with an empty list (its bit in
+// fk_d.idle, which the claim clears), else the next in turn (`fk_d.task_posts`). A task
+// posted to a busy block waits for the tasks before it, and those of the groups beside
+// quicksort's critical path (their partition loops, each whole in one task) run for
+// milliseconds (docs/device-schedule.md, "The task warps").
+__device__ int fk_task_block() {
+    int words = (gridDim.x + 31) / 32;
+    for (int w = 0; w < words; w++) {
+        unsigned bits = *(volatile unsigned *)&fk_d.idle[w];
+        while (bits) {
+            int b = __ffs(bits) - 1;
+            unsigned was = (unsigned)atomicAnd(&fk_d.idle[w], (int)~(1u << b));
+            if (was & (1u << b)) return w * 32 + b;
+            bits = was & ~(1u << b);
+        }
+    }
+    return atomicAdd(fk_d.task_posts, 1u) % gridDim.x;
+}
+
 // The last member to arrive at a `region` posts it as a task: the task warps of one block
-// run it and release the group. The posts go to the blocks in turn (`fk_d.task_posts`), so
-// that sibling groups, whose last members often arrive in one block (quicksort's groups
-// after a few levels of `fork` each have members in every block), run their regions side by
-// side. The region's inner groups take the ids of the group's leader's free frames
+// run it and release the group. The posts go to idle blocks first, else to the blocks in
+// turn (fk_task_block), so that sibling groups, whose last members often arrive in one
+// block (quicksort's groups after a few levels of `fork` each have members in every
+// block), run their regions side by side. The region's inner groups take the ids of the group's leader's free frames
 // (fk_group_id), so they must fit above its frame height; a region that does not fit runs
 // instruction by instruction (`value` 0, fk_region_fits).
 __device__ bool fk_region_fits(int g, int groups) {
@@ -777,7 +796,7 @@ __device__ bool fk_region_fits(int g, int groups) {
 
 __device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
     if (!fk_region_fits(g, groups)) return false;
-    int *tasks = &fk_d.tasks[atomicAdd(fk_d.task_posts, 1u) % gridDim.x];
+    int *tasks = &fk_d.tasks[fk_task_block()];
     // The task warps may take the task at once: the state they read (its pc, group, slot
     // frame) and its link are in memory before the task is in the list.
     int head = *(volatile int *)tasks;
@@ -1469,6 +1488,7 @@ extern "C" __global__ void fk_device_init() {
     s->next_task = -1;
     // One list per block: there are fewer blocks than processors.
     fk_d.tasks[p] = -1;
+    if (p <= fk_m.procs / 32) fk_d.idle[p] = 0;
     fk_m.dollar[p] = p;
     if (p == 0) {
         fk_grid_task.posted = 0;
@@ -1605,6 +1625,10 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
     __shared__ int taken;
     // The grid regions this team has run (fk_grid_task).
     unsigned grids = 0;
+    // Thread 0: whether the block's bit in fk_d.idle is set (fk_task_block).
+    bool idle = false;
+    int *idle_word = &fk_d.idle[blockIdx.x / 32];
+    int idle_bit = (int)(1u << (blockIdx.x % 32));
     for (;;) {
         // The team's first warp polls, converged (its lanes must not reach the barrier while
         // one of them spins: compute-sanitizer's synccheck reports that as divergence).
@@ -1620,6 +1644,10 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
                     int *mine = &fk_d.tasks[blockIdx.x];
                     if (*(volatile int *)mine >= 0) list = atomicExch(mine, -1);
                     else if (fk_load_volatile(&fk_grid_task.posted) != grids) list = FK_GRID_TAKEN;
+                    else if (!idle) idle = (atomicOr(idle_word, idle_bit), true);
+                    // A task came, by a claim or in turn: the block is busy until it is
+                    // idle again (a claim has cleared the bit already).
+                    if (idle && list != -1) idle = (atomicAnd(idle_word, ~idle_bit), false);
                 }
                 list = __shfl_sync(0xffffffffu, list, 0);
                 if (list >= 0 || list == FK_GRID_TAKEN || __shfl_sync(0xffffffffu, ended, 0))

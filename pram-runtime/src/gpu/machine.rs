@@ -142,6 +142,7 @@ struct DeviceRegions {
     fault_key: u64,
     tasks: u64,
     task_posts: u64,
+    idle: u64,
     runners_done: u64,
     slot_stacks: u64,
 }
@@ -315,6 +316,7 @@ impl Layout {
             fault_key: arena.array(array!(FkDevice, fault_key, 1)),
             tasks: arena.array(array!(FkDevice, tasks, procs)),
             task_posts: arena.array(array!(FkDevice, task_posts, 1)),
+            idle: arena.array(array!(FkDevice, idle, procs / 32 + 1)),
             runners_done: arena.array(array!(FkDevice, runners_done, 1)),
             slot_stacks: arena.array(array!(
                 FkSlotStacks,
@@ -1059,6 +1061,7 @@ impl<'p> Machine<'p> {
             fault_key: Ptr::at(base + d.fault_key),
             tasks: Ptr::at(base + d.tasks),
             task_posts: Ptr::at(base + d.task_posts),
+            idle: Ptr::at(base + d.idle),
             runners_done: Ptr::at(base + d.runners_done),
         };
         let stacks = FkSlotStacks {

@@ -565,8 +565,12 @@ c_structs! {
         /// procs (at least the persistent kernel's blocks): per block, the region tasks
         /// posted to it, a list of the posters linked through `next_task`, -1 when empty
         tasks: Ptr<i32>,
-        /// the posts so far: the next task goes to block `task_posts % blocks`
+        /// the posts so far: where no block is idle, the next task goes to block
+        /// `task_posts % blocks`
         task_posts: Ptr<u32>,
+        /// procs / 32 + 1 words: bit b of word w is set while block 32 w + b's team waits
+        /// with an empty task list; a poster claims such a block by clearing its bit
+        idle: Ptr<i32>,
         /// the runner warps that have ended
         runners_done: Ptr<i32>,
     }
