@@ -339,9 +339,12 @@ __device__ void fk_trace_stop(const FkProc *s, fk_i64 stop, bool barrier) {
 // kernel warp calls.
 __shared__ bool fk_kernel_warp;  // this block has one (fk_device_run)
 
-// The longest an idle lane of the kernel warp sleeps between two looks (ns).
+// The longest an idle lane of the kernel warp sleeps between two looks (ns). Its looks take
+// turns with the lanes that run kernels: quicksort.fork 10^6 at P = 4096 took 828 ms with
+// 2048, 796 with 8192, 789 with 32768; quicksort_balanced 168-169 ms with each (H200,
+// docs/performance.md, session 32). A nap grows only while the lane finds nothing.
 #ifndef FK_KERNEL_WARP_NAP
-#define FK_KERNEL_WARP_NAP 2048
+#define FK_KERNEL_WARP_NAP 8192
 #endif
 // The processor waits for its kernel warp's lane (waiting FK_WAITS_HANDED, fk_released).
 #define FK_WAITS_HANDED 3
