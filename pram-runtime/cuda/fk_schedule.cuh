@@ -338,10 +338,6 @@ __device__ void fk_trace_stop(const FkProc *s, fk_i64 stop, bool barrier) {
 // (`emit_cuda::schedule`), and emits their bodies a second time in fk_run_long, which the
 // kernel warp calls.
 __shared__ bool fk_kernel_warp;  // this block has one (fk_device_run)
-// Bit l: runner lane l has handed a kernel over (FkProc::handed 1) that kernel warp lane l has
-// not taken yet. An idle lane looks here, in shared memory, not at `handed` in global memory:
-// the looks take turns with the lanes that run kernels (FK_KERNEL_WARP_NAP).
-__shared__ unsigned fk_handed_lanes;
 
 // The longest an idle lane of the kernel warp sleeps between two looks (ns). Its looks take
 // turns with the lanes that run kernels: quicksort.fork 10^6 at P = 4096 took 828 ms with
@@ -1595,12 +1591,10 @@ __device__ __noinline__ void fk_run_kernel_warp(int runner_warps) {
     FkProc *state = &fk_d.procs[p];
     // An idle lane sleeps longer the longer it has waited: the lanes of the warp that run
     // kernels take turns with those that poll, and polling every 64 ns took quicksort's
-    // leaves twice as long as in the runner warps (docs/performance.md, session 31). It
-    // looks at its bit of fk_handed_lanes, in shared memory.
-    unsigned nap = 64, bit = 1u << (threadIdx.x & 31);
+    // leaves twice as long as in the runner warps (docs/performance.md, session 31).
+    unsigned nap = 64;
     for (;;) {
-        if (*(volatile unsigned *)&fk_handed_lanes & bit) {
-            atomicAnd((int *)&fk_handed_lanes, (int)~bit);
+        if (fk_load_volatile((const unsigned *)&state->handed) == 1) {
             __threadfence();
             FkProc s = *state;
 #ifdef FK_EMU_HANDED  // the emulated test's evidence that the path ran
@@ -1612,12 +1606,9 @@ __device__ __noinline__ void fk_run_kernel_warp(int runner_warps) {
             nap = 64;
             continue;
         }
-        // A look at global memory only once the lane has waited a while.
-        if (nap == FK_KERNEL_WARP_NAP && *(volatile int *)fk_d.runners_done == runner_warps)
-            return;
+        if (*(volatile int *)fk_d.runners_done == runner_warps) return;
 #ifdef FK_EMU
         fk_emu_yield();
-        nap = FK_KERNEL_WARP_NAP;
 #else
         __nanosleep(nap);
         nap = nap < FK_KERNEL_WARP_NAP ? 2 * nap : FK_KERNEL_WARP_NAP;
@@ -1707,7 +1698,6 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
     fk_seen_before_clear();
     if (threadIdx.x == 0) {
         fk_kernel_warp = runners == 32 && fk_m.procs <= (int)gridDim.x * 32;
-        fk_handed_lanes = 0;
         fk_team_first = runners + (fk_kernel_warp ? 32 : 0);
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
     }
@@ -1759,7 +1749,6 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
                 // Posted after the state it runs from.
                 __threadfence();
                 *(volatile int *)&state->handed = 1;
-                atomicOr((int *)&fk_handed_lanes, (int)(1u << team.lane));
             }
             if (owed >= 0) {
                 from = k + 1 < mine ? k + 1 : 0;
