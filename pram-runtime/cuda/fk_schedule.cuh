@@ -1465,6 +1465,9 @@ __device__ __noinline__ bool fk_drains(FkProc s) {
     if (s.done || s.group != g) return false;
     unsigned step = fk_load_volatile(&fk_d.sync[g].step);
     if (step != *(volatile unsigned *)&fk_m.fault->step) return false;
+    // A kernel handed to the kernel warp has not run yet, or has and the processor goes on
+    // to the step's barrier.
+    if (s.waiting == FK_WAITS_HANDED) return true;
     return !(s.waiting && fk_load_volatile(&fk_d.sync[g].gen) == s.wait_gen);
 }
 
@@ -1584,7 +1587,8 @@ __device__ inline void fk_idle() {
 // The block's kernel warp (fk_device_run): lane l runs the long kernels that runner lane l's
 // processor hands over, one at a time, until every runner warp of the grid has ended (a
 // processor that handed over a kernel waits for it, so none is left then). After a fault or
-// a runtime limit the kernel does not run, but the processor is released all the same.
+// a runtime limit the kernel does not run unless it drains the fault's step, but the
+// processor is released all the same.
 __device__ __noinline__ void fk_run_kernel_warp(int runner_warps) {
     int p = (int)(blockIdx.x * 32 + (threadIdx.x & 31));
     if (p >= fk_m.procs) return;
@@ -1600,7 +1604,11 @@ __device__ __noinline__ void fk_run_kernel_warp(int runner_warps) {
 #ifdef FK_EMU_HANDED  // the emulated test's evidence that the path ran
             fprintf(stderr, "fk-handed %d %d\n", p, s.pc);
 #endif
-            if (!fk_stopped()) fk_run_long(p, &s);
+            // After a fault the kernel still runs where it is the faulting step's and has
+            // not run (fk_drains; the processor waits for this lane, not at the barrier):
+            // the simulator names the step's lowest faulting processor, and a higher lane
+            // may have faulted first.
+            if (!fk_stopped() || fk_drains(s)) fk_run_long(p, &s);
             __threadfence();
             *(volatile int *)&state->handed = 2;
             nap = 64;
@@ -1738,7 +1746,8 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
             if (stopping && !fk_drains(s)) continue;
             moved = true;
             fk_run_proc(p, &s);
-            if (stopping) s.done = 2;
+            // A processor that handed its kernel over drains once that kernel has run.
+            if (stopping && s.waiting != FK_WAITS_HANDED) s.done = 2;
             if (s.waiting == 2) {
                 s.waiting = 1;
                 owed = s.wait_group;
