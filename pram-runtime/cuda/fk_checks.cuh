@@ -346,20 +346,24 @@ __device__ __forceinline__ bool fk_offsets_in(fk_i64 at_entry, fk_i64 at_end, fk
     return at_entry >= 0 && at_end >= 0 && at_entry + bytes <= object_bytes &&
            at_end + bytes <= object_bytes;
 }
+// A heap block qualifies only where `heap` says that the kernel frees no block
+// (`Effects::frees`): then its freed mark, read here, holds until the kernel ends, as in a
+// settled loop (docs/gpu-faults.md), since a sibling group that frees the block races with
+// this one. Otherwise the loop might free the block it runs over.
 __device__ bool fk_pointer_range_in(const void *p, fk_i64 at_entry, fk_i64 at_end, fk_u64 bytes,
-                                    FkThread *th) {
+                                    FkThread *th, bool heap) {
 #if FK_CHECKS
     // The thread's last lasting object first (a `seq_quicksort` call's loop, like its `swap`s,
-    // is in the array the calls before looked up).
+    // is in the array the calls before looked up); a heap block's freed mark is read again.
     FkSeen seen = th->seen;
-    if (seen.heap || !fk_seen_holds(seen, p, 0, 0)) {
+    if (!fk_seen_holds(seen, p, 0, 0)) {
         seen = fk_seen_of(p, th->group);
         if (seen.lasting) th->seen = seen;
     }
-    return seen.size != 0 && !seen.heap && fk_seen_holds(seen, p, at_entry, bytes) &&
+    return seen.size != 0 && (heap || !seen.heap) && fk_seen_holds(seen, p, at_entry, bytes) &&
            fk_seen_holds(seen, p, at_end, bytes);
 #else
-    return (void)p, (void)at_entry, (void)at_end, (void)bytes, (void)th, true;
+    return (void)p, (void)at_entry, (void)at_end, (void)bytes, (void)th, (void)heap, true;
 #endif
 }
 

@@ -12,7 +12,7 @@ use super::ctype::{
 };
 use super::ranged::{self, Index};
 use super::{EmitError, Objects, Sites};
-use crate::effects::exposed_address_reads;
+use crate::effects::{exposed_address_reads, Summaries};
 use crate::plan::{Home, Kernel, KernelId, Plan};
 use crate::sequence::plain;
 use fork_frontend::fault;
@@ -65,6 +65,11 @@ enum Body {
 pub struct DeviceEmitter<'a, 's> {
     plan: &'a Plan,
     program: &'a Program,
+    summaries: &'a Summaries,
+    /// The body being emitted may free a heap block (`Effects::frees`; a device function's
+    /// callers may, so for one it is true): a ranged loop then checks no heap block before
+    /// it (`fk_pointer_range_in`).
+    frees: bool,
     pub sites: &'a mut Sites<'s>,
     strings: Vec<u64>,
     /// Shared frames the current kernel uses (declared in its prologue).
@@ -186,12 +191,15 @@ struct Access {
 impl<'a, 's> DeviceEmitter<'a, 's> {
     pub fn new(
         plan: &'a Plan,
+        summaries: &'a Summaries,
         sites: &'a mut Sites<'s>,
         objects: &'a mut Objects,
     ) -> DeviceEmitter<'a, 's> {
         DeviceEmitter {
             plan,
             program: &plan.program,
+            summaries,
+            frees: true,
             sites,
             strings: string_offsets(&plan.program),
             frames: BTreeSet::new(),
@@ -247,6 +255,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             .host_function_of(k.func)
             .and_then(|f| self.plan.function(f).ret);
         self.body = Body::Kernel { ret };
+        self.frees = self.summaries.block(self.program, &k.body).frees;
         self.sync = k.mode == Mode::Sync;
         self.loops = 0;
         self.switches = 0;
@@ -376,6 +385,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.locals.clear();
         self.homed.clear();
         self.body = Body::Device { func: None };
+        self.frees = true;
         let mut body = String::new();
         for g in &self.program.globals {
             let Some(init) = &g.init else { continue };
@@ -434,6 +444,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.locals.clear();
         self.homed.clear();
         self.body = Body::Device { func: Some(func) };
+        self.frees = true;
         self.addressed = addressed_vars(&f.body.stmts);
         // A device function may run in either mode: `shfree` is taken as collective.
         self.sync = true;
@@ -1036,8 +1047,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 format!("fk_offsets_in({first}, {last_offset}, {size}, {object_bytes})")
             }
             Ahead::Pointer(base) => format!(
-                "fk_pointer_range_in({}, {first}, {last_offset}, {size}, th)",
-                self.expr(base)?
+                "fk_pointer_range_in({}, {first}, {last_offset}, {size}, th, {})",
+                self.expr(base)?,
+                u8::from(!self.frees)
             ),
         });
         let Some(r) = &mut self.range else {

@@ -413,8 +413,9 @@ pub fn emit_with(
     let mut functions = String::new();
     let mut prototypes = String::new();
     let mut kernel_names = vec![abi::GLOBALS_KERNEL.to_string()];
+    let summaries = crate::effects::Summaries::new(&plan.program);
     let (common_kernels, recursive) = {
-        let mut dev = DeviceEmitter::new(plan, &mut sites, &mut objects);
+        let mut dev = DeviceEmitter::new(plan, &summaries, &mut sites, &mut objects);
         dev.check_common = options.check_common;
         let host = options.schedule == Schedule::Host;
         dev.globals_kernel(&mut kernels)?;
@@ -449,7 +450,6 @@ pub fn emit_with(
         // schedules. The host schedule launches every region as a kernel; the device
         // schedule runs those that fit its blocks' stacks as functions (`schedule`).
         host_only.push('\n');
-        let summaries = crate::effects::Summaries::new(&plan.program);
         if host {
             for (pc, instr) in plan.host.code.iter().enumerate() {
                 let at = host_program::Pc(pc as u32);
