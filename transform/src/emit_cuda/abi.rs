@@ -1180,7 +1180,7 @@ mod tests {
                 ("FkError", 8),
                 ("FkKeyPair", 8),
                 ("FkFaultKey", 2052),
-                ("FkDevice", 120),
+                ("FkDevice", 128),
                 ("FkTraceRec", 48),
                 ("FkTrace", 24),
             ]
