@@ -1954,9 +1954,9 @@ __device__ FkGridSync fk_grid_sync_state;
 // returns every block's together.
 __device__ unsigned fk_g_arrive(unsigned bits) {
 #ifdef FK_EMU
-    // The CPU stand-in runs a grid region as one block.
-    return bits;
-#else
+    // The CPU stand-in's host schedule runs a grid region as one block.
+    if (gridDim.x == 1) return bits;
+#endif
     __shared__ unsigned result;
     if (fk_team_tid() == 0) {
         FkGridSync &s = fk_grid_sync_state;
@@ -1973,6 +1973,9 @@ __device__ unsigned fk_g_arrive(unsigned bits) {
             atomicAdd(&s.generation, 1u);
         } else {
             while (*(volatile unsigned *)&s.generation == gen) {
+#ifdef FK_EMU
+                fk_emu_yield();
+#endif
             }
         }
         __threadfence();
@@ -1980,7 +1983,6 @@ __device__ unsigned fk_g_arrive(unsigned bits) {
     }
     fk_team_sync();
     return result;
-#endif
 }
 
 // Returns whether any thread arrived with `stop`.

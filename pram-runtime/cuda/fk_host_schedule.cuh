@@ -74,7 +74,11 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     fk_device_init<<<FK_BLOCKS(h.procs)>>>();
     fk_after_launch("fk_device_init");
 #ifdef FK_EMU
-    fk_device_run<<<1, FK_EMU_DEVICE_THREADS>>>(32);
+    // No more blocks than processors, as the GPU's launch below (at most ceil(P / runners)): each
+    // block's task list is fk_d.tasks[blockIdx.x], of P entries, which fk_device_init sets to
+    // empty. At P = 1 a second block read the word past the list (0: "processor 0's task")
+    // and ran processor 0's region again.
+    fk_device_run<<<(unsigned)std::min<fk_u64>(FK_EMU_BLOCKS, P), FK_EMU_DEVICE_THREADS>>>(32);
 #else
     int per_sm = 0, sms = 0;
     fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_DEVICE_THREADS, 0),

@@ -89,6 +89,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "the_device_schedule_cu_runs_on_two_blocks_like_the_cpu_plan_executor",
+            the_device_schedule_cu_runs_on_two_blocks_like_the_cpu_plan_executor,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor",
             the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor,
         ),
@@ -683,6 +689,16 @@ fn the_device_schedule_cu_runs_grid_regions_on_every_block_like_the_cpu_plan_exe
     );
 }
 
+/// The persistent kernel on two blocks, each an OS thread with its own fibers and `__shared__`
+/// variables (`FK_EMU_BLOCKS`): region tasks posted to the other block, the grid barrier of a
+/// grid region run by both blocks' teams (at least 3 runs must, `-DFK_EMU_GRID_TASKS`), a
+/// kernel warp in each block. The classroom examples' cases (their runs above 32 processors
+/// have members in both blocks); the whole corpus on two blocks took 11 minutes here.
+fn the_device_schedule_cu_runs_on_two_blocks_like_the_cpu_plan_executor() {
+    let ran = emulated_runs_agree(Schedule::Device, Variant::Blocks(2));
+    assert!(ran >= 3, "only {ran} runs ran a grid region on both blocks");
+}
+
 /// Long kernels (a loop or a call in them) run on the block's kernel warp, not on their
 /// processor's runner lane (fk_schedule.cuh, `fk_s_hand_over`): quicksort's leaves, copy
 /// loops and input loop print what the CPU Plan executor prints, and a loop that reads past
@@ -755,6 +771,9 @@ enum Variant {
     GridTasksPast(usize),
     /// The classroom examples' cases that do not fault, built with `FK_CHECKS` 0.
     Unchecked,
+    /// The classroom examples' cases with the persistent kernel on this many blocks
+    /// (`FK_EMU_BLOCKS`, an OS thread each).
+    Blocks(usize),
 }
 
 /// Every distinct program compiled once, the builds spread over the cores: g++ takes most of
@@ -767,10 +786,13 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     let mut by_source: std::collections::HashMap<String, usize> = Default::default();
     let more = std::env::var("FORKCC_EMU_CORPUS").unwrap_or_default();
     let mut dirs = vec!["classroom-examples"];
-    if variant != Variant::Unchecked {
-        dirs.extend(["tests/semantics", "tests/cpu_plan", "tests/random"]);
-        if !more.is_empty() {
-            dirs.push(&more);
+    match variant {
+        Variant::Unchecked | Variant::Blocks(_) => {}
+        Variant::Checked | Variant::GridTasksPast(_) => {
+            dirs.extend(["tests/semantics", "tests/cpu_plan", "tests/random"]);
+            if !more.is_empty() {
+                dirs.push(&more);
+            }
         }
     }
     let grid_tasks_past = match variant {
@@ -822,6 +844,9 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
             source =
                 format!("#define FK_REGION_TASK_MAX {past}\n#define FK_GRID_GROUP_DECISIONS 1\n#define FK_EMU_GRID_TASKS\n{source}");
         }
+        if let Variant::Blocks(blocks) = variant {
+            source = format!("#define FK_EMU_BLOCKS {blocks}\n#define FK_EMU_GRID_TASKS\n{source}");
+        }
         let run = (name, case.procs, case.crcw.clone(), expected);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
@@ -836,7 +861,7 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     }
     let compared: usize = builds.iter().map(|b| b.runs.len()).sum();
     let least = match variant {
-        Variant::Checked => 40,
+        Variant::Checked | Variant::Blocks(_) => 40,
         Variant::GridTasksPast(_) | Variant::Unchecked => 10,
     };
     assert!(compared >= least, "only {compared} cases ran");

@@ -10,6 +10,12 @@
 // fiber switch costs little more than a function call, and a run is the same on every
 // machine: the threads interleave in one fixed pseudo-random order (fk_emu_switch).
 //
+// The device schedule's persistent kernel may run on several blocks (FK_EMU_BLOCKS, 1 unless
+// a test defines it): each block is an OS thread with its own fibers, its own `__shared__`
+// variables (thread_local) and its own pseudo-random order, and the blocks meet only through
+// global memory, its atomics and fences, as on the GPU (the grid barrier, region tasks posted
+// to other blocks). Such a run's interleaving of blocks is the OS's, not a fixed one.
+//
 // This checks the logic of the generated code (splits, scans, loops, calls, printf records),
 // not CUDA's memory model: real GPU runs are scripts/gpu-verify.sh's job.
 
@@ -22,7 +28,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <sched.h>
 #include <sys/mman.h>
+#include <thread>
 #include <ucontext.h>
 #include <vector>
 
@@ -34,7 +42,8 @@
 #define FK_EMU 1
 #define __host__
 #define __launch_bounds__(...)
-#define __shared__ static
+// A block's own (each block of a multi-block launch is an OS thread).
+#define __shared__ static thread_local
 
 // Block-wide runtime kernels run with 64 threads here (1024 on the GPU): the same code,
 // fewer threads to synchronise on a CPU.
@@ -45,10 +54,13 @@
 #define FK_REGION_MAX FK_SCAN_THREADS
 #endif
 #define FK_REGION_THREADS(n) FK_SCAN_THREADS
-// The device schedule's persistent kernel runs as one block of a runner warp, the kernel
-// warp and a team of 32 (fk_host_schedule.cuh); above 32 processors the block has no kernel
-// warp (fk_device_run) and its team has 64 threads.
+// The device schedule's persistent kernel runs as FK_EMU_BLOCKS blocks of a runner warp, the
+// kernel warp and a team of 32 (fk_host_schedule.cuh); above 32 processors a block has no
+// kernel warp (fk_device_run) and its team has 64 threads.
 #define FK_EMU_DEVICE_THREADS 96
+#ifndef FK_EMU_BLOCKS
+#define FK_EMU_BLOCKS 1
+#endif
 // The most fibers a block-wide launch has.
 #define FK_EMU_FIBERS FK_EMU_DEVICE_THREADS
 
@@ -56,7 +68,7 @@ struct fk_emu_dim {
     unsigned x;
 };
 // The running fiber's (one runs at a time; the switch sets them).
-static fk_emu_dim blockIdx, threadIdx;
+static thread_local fk_emu_dim blockIdx, threadIdx;
 static fk_emu_dim blockDim, gridDim;
 
 // A barrier of `n` fibers: the last to arrive starts the next generation.
@@ -88,14 +100,14 @@ struct fk_emu_block {
     unsigned long long slots[FK_EMU_FIBERS];  // one exchange word per thread
     std::function<void(unsigned)> job;
 };
-static fk_emu_block *fk_emu_current;
+static thread_local fk_emu_block *fk_emu_current;
 
 // Each fiber's stack: as large as an OS thread's (deep recursion of device functions runs
 // there), reserved once and touched only as deep as a run goes.
 constexpr size_t FK_EMU_STACK = 8u << 20;
 
 inline fk_emu_block &fk_emu_pool() {
-    static fk_emu_block *blk = [] {
+    static thread_local fk_emu_block *blk = [] {
         auto *b = new fk_emu_block;
         fk_emu_current = b;
         return b;
@@ -104,7 +116,7 @@ inline fk_emu_block &fk_emu_pool() {
 }
 
 inline char *fk_emu_stack(unsigned t) {
-    static char *stacks = [] {
+    static thread_local char *stacks = [] {
         void *m = mmap(nullptr, FK_EMU_STACK * FK_EMU_FIBERS, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) abort();
@@ -120,14 +132,18 @@ inline char *fk_emu_stack(unsigned t) {
 inline void fk_emu_switch() {
     if (!fk_emu_current || !fk_emu_current->running) return;
     fk_emu_block &b = *fk_emu_current;
-    static unsigned long long state = 0x9e3779b97f4a7c15ull;
+    static thread_local unsigned long long state = 0x9e3779b97f4a7c15ull;
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
     unsigned from = b.current, to = (unsigned)(state % b.size), tried = 0;
     while ((!b.fibers[to].runnable() || to == from) && ++tried < b.size)
         to = (to + 1) % b.size;
-    if (!b.fibers[to].runnable() || to == from) return;
+    if (!b.fibers[to].runnable() || to == from) {
+        // Every other fiber of the block waits: another block (an OS thread) has to move.
+        if (gridDim.x > 1) sched_yield();
+        return;
+    }
     b.current = to;
     threadIdx.x = to;
     swapcontext(&b.fibers[from].context, &b.fibers[to].context);
@@ -159,7 +175,7 @@ inline void fk_emu_fiber_main() {
 inline void __syncthreads() { fk_emu_wait(fk_emu_current->all, fk_emu_current->size); }
 
 inline int __syncthreads_count(int pred) {
-    static int sum = 0;
+    static thread_local int sum = 0;
     __syncthreads();
     if (threadIdx.x == 0) sum = 0;
     __syncthreads();
@@ -274,6 +290,7 @@ inline void fk_add_release(unsigned *a, unsigned v) { __atomic_fetch_add(a, v, _
 template <class T> T atomicAdd(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicAnd(int *p, int v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicOr(int *p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
+inline unsigned atomicOr(unsigned *p, unsigned v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicExch(int *p, int v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicMax(int *p, int v) {
     int old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
@@ -307,6 +324,34 @@ inline int atomicCAS(int *p, int expected, int v) {
 // Kernels without barriers or warp intrinsics run their threads one after another (a valid
 // order for them); the runtime's block-wide kernels (split ranks, multiprefix), launched with
 // FK_SCAN_THREADS threads, and the device schedule's persistent kernel get real threads.
+// Block b of a block-wide launch: its fibers on the calling OS thread, until all finish.
+template <class K, class... A> void fk_emu_run_block(unsigned b, unsigned block, K kernel, A... args) {
+    fk_emu_block &blk = fk_emu_pool();
+    blockIdx.x = b;
+    blk.job = [=](unsigned) { kernel(args...); };
+    blk.size = block;
+    for (unsigned t = 0; t < block; t++) {
+        auto &f = blk.fibers[t];
+        f.done = false;
+        f.barrier = nullptr;
+        getcontext(&f.context);
+        f.context.uc_stack.ss_sp = fk_emu_stack(t);
+        f.context.uc_stack.ss_size = FK_EMU_STACK;
+        f.context.uc_link = &blk.launcher;
+        makecontext(&f.context, fk_emu_fiber_main, 0);
+    }
+    blk.live = block;
+    blk.running = true;
+    // Each return here is a fiber that finished: the next live one goes on.
+    for (unsigned t = 0; blk.live > 0; t = (t + 1) % block) {
+        if (blk.fibers[t].done) continue;
+        blk.current = t;
+        threadIdx.x = t;
+        swapcontext(&blk.launcher, &blk.fibers[t].context);
+    }
+    blk.running = false;
+}
+
 template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block, K kernel, A... args) {
     blockDim.x = block;
     gridDim.x = grid;
@@ -319,32 +364,15 @@ template <class K, class... A> void fk_emu_launch(unsigned grid, unsigned block,
             }
         return;
     }
-    fk_emu_block &blk = fk_emu_pool();
-    for (unsigned b = 0; b < grid; b++) {
-        blockIdx.x = b;
-        blk.job = [=](unsigned) { kernel(args...); };
-        blk.size = block;
-        for (unsigned t = 0; t < block; t++) {
-            auto &f = blk.fibers[t];
-            f.done = false;
-            f.barrier = nullptr;
-            getcontext(&f.context);
-            f.context.uc_stack.ss_sp = fk_emu_stack(t);
-            f.context.uc_stack.ss_size = FK_EMU_STACK;
-            f.context.uc_link = &blk.launcher;
-            makecontext(&f.context, fk_emu_fiber_main, 0);
-        }
-        blk.live = block;
-        blk.running = true;
-        // Each return here is a fiber that finished: the next live one goes on.
-        for (unsigned t = 0; blk.live > 0; t = (t + 1) % block) {
-            if (blk.fibers[t].done) continue;
-            blk.current = t;
-            threadIdx.x = t;
-            swapcontext(&blk.launcher, &blk.fibers[t].context);
-        }
-        blk.running = false;
+    if (block == FK_EMU_DEVICE_THREADS && grid > 1) {
+        // The persistent kernel's blocks wait for each other: each runs on an OS thread.
+        std::vector<std::thread> blocks;
+        for (unsigned b = 0; b < grid; b++)
+            blocks.emplace_back([=] { fk_emu_run_block(b, block, kernel, args...); });
+        for (auto &t : blocks) t.join();
+        return;
     }
+    for (unsigned b = 0; b < grid; b++) fk_emu_run_block(b, block, kernel, args...);
 }
 
 // ---- the runtime API, on host memory ----
