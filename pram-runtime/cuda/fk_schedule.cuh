@@ -477,7 +477,9 @@ template <class Team> __device__ fk_i64 fk_any_flagged(const Team &t, int g) {
 }
 
 // `fork`'s subgroups (keys are indexes, @ = the key) by one thread: an open-addressing table
-// of the keys, n entries for at most n keys.
+// of the keys, n entries for at most n keys. Only where a key is above 1 (fk_form_groups
+// forms keys 0 and 1 over the team, as an `if`'s): one thread took about 0.75 us a member,
+// quicksort's top-level fork of 3,827 members 2.9 ms (docs/performance.md, session 32).
 __device__ void fk_form_fork_groups(int g, const FkAction &a) {
     int n = fk_m.groups[g].size;
     FkSlot *sl = fk_scratch(g, 0, 0);
@@ -525,14 +527,13 @@ __device__ void fk_form_fork_groups(int g, const FkAction &a) {
 // first member. Subgroups take consecutive parts of g's scratch slice. `a.d`: how far above
 // the leader's current frame height the owning frame will be (1: pushed after this
 // collective; 0: already pushed, a loop's). `if` and loop groups have keys 0 and 1, ranked by
-// ballots; `fork`'s any number of keys.
+// ballots; so has a `fork` whose keys are 0 and 1 (its subgroups' @ their keys, all on
+// frame0), and one with a larger key is formed again by one thread (fk_form_fork_groups,
+// which writes every member's result over the ballots').
 // Not inlined: a split and a loop entry both form groups (the team and the action by value,
 // fk_fault_v); ptxas takes much longer on one large function than on its parts.
 template <class Team> __device__ __noinline__ void fk_form_groups(Team t, int g, FkAction a) {
-    if (a.fork) {
-        if (t.lane == 0) fk_form_fork_groups(g, a);
-        return;
-    }
+    bool beyond = false;  // a fork's key above 1
     int n = fk_m.groups[g].size;
     const FkSlot *sl = fk_scratch(g, 0, 0);
     int count[2] = {0, 0}, leader[2] = {-1, -1}, id[2] = {-1, -1};
@@ -554,6 +555,7 @@ template <class Team> __device__ __noinline__ void fk_form_groups(Team t, int g,
         fk_i64 key = keys[u];
         int proc = procs[u];
         int rank = 0, group = -1;
+        beyond |= key > 1;
         for (int k = 0; k < 2; k++) {
             unsigned m = t.ballot(key == k);
             if (!m) continue;
@@ -575,15 +577,21 @@ template <class Team> __device__ __noinline__ void fk_form_groups(Team t, int g,
         }
         }
     }
+    if (a.fork && t.ballot(beyond)) {
+        t.sync();  // the lanes' results before lane 0 writes them again
+        if (t.lane == 0) fk_form_fork_groups(g, a);
+        return;
+    }
     if (t.lane == 0) {
         fk_i64 at = fk_m.groups[g].at;
         fk_u64 offset = fk_d.sync[g].scratch;
         for (int k = 0; k < 2; k++) {
             if (count[k] == 0) continue;
-            fk_new_group(id[k], leader[k], g, count[k], at, k ? a.frame1 : a.frame0,
-                         k ? a.bytes1 : a.bytes0, offset);
+            bool second = k && !a.fork;
+            fk_new_group(id[k], leader[k], g, count[k], a.fork ? k : at,
+                         second ? a.frame1 : a.frame0, second ? a.bytes1 : a.bytes0, offset);
             offset += count[k];
-            fk_trace_index(id[k], k);
+            if (!a.fork) fk_trace_index(id[k], k);
         }
     }
 }
