@@ -1,14 +1,14 @@
 # Session 32, device run K: a fork whose keys are 0 and 1 forms its subgroups over the warp
 # (s32k, the fork commit after 309daa9), against one thread (s32r's q1: s32i's emission). The
-# standalone .cu of quicksort_balanced 10^6 (and quicksort.fork 10^6 of both: s32x's qf is
-# s32c's, whose fork is formed by one thread too), the persistent kernel's time at P = 4096,
+# standalone .cu of quicksort_balanced and quicksort.fork 10^6 of both (s32r's qf1: s32i's
+# emission of quicksort.fork), the persistent kernel's time at P = 4096,
 # 9 rounds interleaved; every case of the fork tests on the simulator, the GPU under both
 # schedules and both .cu; s32k's critical path of quicksort_balanced.
 C=$PWD/.device-bin/s32k/forkcc; . scripts/results-lib.sh
 R=docs/results/h200-2026-11-30-s32
 python3 $R/time_kernel.py .device-bin/s32r/q1.cu /tmp/qi-t.cu
 python3 $R/time_kernel.py .device-bin/s32k/quicksort_balanced.cu /tmp/qk-t.cu
-python3 $R/time_kernel.py .device-bin/s32y/qf.cu /tmp/fi-t.cu
+python3 $R/time_kernel.py .device-bin/s32r/qf1.cu /tmp/fi-t.cu
 python3 $R/time_kernel.py .device-bin/s32k/quicksort.cu /tmp/fk-t.cu
 for v in qi qk fi fk; do
     nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/$v /tmp/$v-t.cu > $OUT/nvcc-$v.txt 2>&1 &
