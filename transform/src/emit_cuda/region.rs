@@ -281,32 +281,21 @@ impl<'a, 's> RegionEmitter<'a, 's> {
     /// owned (fk_device.cuh, `fk_r_owns_loop`): it forms its group, its body holds only
     /// synchronous kernels whose slots the region keeps in registers and multiprefixes, its
     /// condition (if any) is such a slot, outside `seq`, in a region that records no
-    /// timestamps. With it, whether the body is *settled*: none of its kernels frees a heap
-    /// block (`Effects::frees`), so the checks read a block's freed mark once in the loop
-    /// (fk_checks.cuh, `FkThread::settled`).
-    fn owned_latch(&self, l: &LoopHeader, enter: Pc, seq: &str) -> Option<(Pc, bool)> {
+    /// timestamps.
+    fn owned_latch(&self, l: &LoopHeader, enter: Pc, seq: &str) -> Option<Pc> {
         let cond_kept = l.cond.is_none_or(|v| self.registers.contains(&v));
         if !l.forms_group || !cond_kept || seq == "1" || !self.async_at.is_empty() {
             return None;
         }
         let plan = self.plan;
-        let mut settled = true;
         for pc in enter.0 + 1.. {
             match &plan.host.code.get(pc as usize)? {
                 Instr::Launch(k)
                     if plan.kernel(*k).mode == Mode::Sync
                         && self.region_registers.contains_key(k)
-                        && !plan.phase_barriers.iter().any(|b| b.kernel == *k) =>
-                {
-                    settled &= !self
-                        .summaries
-                        .block(&plan.program, &plan.kernel(*k).body)
-                        .frees;
-                }
+                        && !plan.phase_barriers.iter().any(|b| b.kernel == *k) => {}
                 Instr::Multiprefix(_) | Instr::LoopNext => {}
-                Instr::LoopLatch { body } if body.0 == enter.0 + 1 => {
-                    return Some((Pc(pc), settled))
-                }
+                Instr::LoopLatch { body } if body.0 == enter.0 + 1 => return Some(Pc(pc)),
                 _ => return None,
             }
         }
@@ -314,9 +303,10 @@ impl<'a, 's> RegionEmitter<'a, 's> {
     }
 
     /// Whether no kernel of the loop whose `LoopBegin` is at `at` and whose exit is `exit`
-    /// frees a heap block (`Effects::frees`): its kernels' threads are then settled
-    /// (`FkRegion::settled`, fk_checks.cuh's `FkThread::settled`), the generic loop's as the
-    /// owned loop's.
+    /// frees a heap block (`Effects::frees`): the loop is then *settled*, the checks read a
+    /// block's freed mark once in it (fk_checks.cuh, `FkThread::settled`), in its owned loop
+    /// (`fk_r_own_member`) as in its generic one (`FkRegion::settled`), and its `LoopEnd`
+    /// unsettles what the thread keeps (`fk_seen_unsettle`).
     fn loop_settles(&self, at: Pc, exit: Pc) -> bool {
         let plan = self.plan;
         (at.0 + 1..exit.0).all(|pc| match &plan.host.code[pc as usize] {
@@ -644,8 +634,8 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                 ));
                 out.push(format!("it{p} = 0;"));
                 let site = self.sites.loop_site(l.span);
-                let owned = self.owned_latch(&l, pc, o.seq);
-                if let Some((latch, settled)) = owned {
+                let settled = self.loop_settles(at, exit);
+                if let Some(latch) = self.owned_latch(&l, pc, o.seq) {
                     // The loop as an owned loop where it can be (fk_r_owns_loop): the same
                     // test, body and latch with the members' threads kept.
                     self.state.push(format!("FkRegionMine own{p}"));
@@ -669,13 +659,11 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     }
                     self.own = None;
                     out.push("    }".into());
-                    if settled {
-                        out.push("    fk_seen_unsettle(&r.seen);".into());
-                    }
+                    // The exit's `LoopEnd` unsettles.
                     out.push(format!("    {}", self.goto(exit)));
                     out.push("}".into());
                 }
-                if self.loop_settles(at, exit) {
+                if settled {
                     out.push("r.settled = true;".into());
                 }
                 // The test before each iteration (the body follows), where `LoopLatch` comes
