@@ -1592,6 +1592,289 @@ __device__ inline void fk_r_keep_member(FkRegionOwn *own, int group, int proc, b
     *own = FkRegionOwn{group, proc, runs};
 }
 
+// ---- gangs: an owned loop of a group larger than the team, on several blocks' teams ----
+// Under the device schedule one block's team runs a region task. A loop group larger than
+// the team could not run owned: the team took its members in chunks, one after another, at
+// about 10 us a chunk per iteration of quicksort's partition loop (docs/performance.md,
+// session 32), while the other blocks' teams waited idle. Now the team that reaches such an
+// owned loop (the gang's *leader*) claims idle blocks (fk_d.idle, as a region task's poster
+// does) and hands each a *join* (fk_r_gang_form, fk_schedule.cuh); each joined team (a
+// *helper*) enters the same region function at the loop (fk_r_join_loop) and owns a slice
+// of the members, in $$ order: team i has members [first, first + count). What the team's
+// barrier did for the loop becomes the gang's (fk_gang_sync): each team's first thread
+// arrives at a counter in global memory and waits for every team's arrival; a multiprefix,
+// the loop's exit count, its `--crcw common` check and fk_r_spin's stop combine the teams'
+// parts there (fk_gang_sum, fk_gang_multiprefix), so that every decision is the gang's and
+// every team runs the same helpers. The helpers leave at the loop's end (fk_r_gang_leave);
+// the leader goes on with the region. Where too few blocks are idle, or none joins in time
+// (FK_GANG_WAIT_NS), the loop runs as before, on the leader's team in chunks.
+#ifdef FK_SCHEDULE_DEVICE
+// The most teams of a gang.
+#ifndef FK_GANG_MAX
+#define FK_GANG_MAX 8
+#endif
+// The most members a team owns in an owned loop: its threads. The emulated tests lower it,
+// so that small groups form gangs.
+#ifndef FK_OWN_TEAM_MAX
+#define FK_OWN_TEAM_MAX 1024
+#endif
+// How long a leader waits for the blocks it claimed to join: a claimed team may still be
+// finishing a task posted to it in turn, and a gang does not wait for that.
+#ifndef FK_GANG_WAIT_NS
+#ifdef FK_EMU
+#define FK_GANG_WAIT_NS 200000000ull
+#else
+#define FK_GANG_WAIT_NS 20000ull
+#endif
+#endif
+// Blocks that may lead a gang (one record each).
+#define FK_GANG_BLOCKS 1024
+
+// What a helper needs to enter the region at the loop: fk_run_region's arguments, the
+// loop's label (the pc of its LoopBegin), the region's segments before the loop
+// (FkRegion::sub, which the members' step tags count) and the loop's group.
+struct FkGangJoin {
+    int pc, loop, g, seq;
+    fk_u64 slot_base;
+    int groups_top, lg;
+    fk_u64 members_top, words_top, frames_top;
+    unsigned sub;
+};
+
+// A team's part of a gang collective, by the parity of the gang's barrier count.
+struct FkGangPart {
+    fk_u64 cell;  // a multiprefix: the cell its active members name
+    int kind;     // a multiprefix: 0 no active member, 1 one cell, 2 several cells
+    int value;    // a sum's value; a multiprefix's total under its operator
+    int old;      // a multiprefix of one cell: the cell before it
+};
+
+// A leader block's gang (fk_gangs[block]), in global memory.
+struct FkGangRec {
+    // generation << 32 | FK_GANG_SEALED | the helpers that joined: a helper joins by a
+    // compare-and-swap while its generation is the record's and it is not sealed
+    unsigned long long state;
+    FkGangJoin join;
+    unsigned gen;       // the leader's last generation (only the leader writes it)
+    int teams;          // set at the seal: the gang's teams, 0 where it did not form
+    unsigned ready;     // the generation whose `teams` is set
+    unsigned arrived;   // the gang barrier's arrivals since the seal
+    unsigned token;     // a multiprefix of several cells: whose turn (fk_gang_multiprefix)
+    // The helpers that joined and are done with the record, the last thing each does with
+    // it: the leader waits for all of them before the record may take another gang, so
+    // that no helper still reading a barrier's parts or waiting on `arrived` sees the next
+    // gang's.
+    unsigned left;
+    FkGangPart parts[2][FK_GANG_MAX];
+};
+#define FK_GANG_SEALED 0x80000000ull
+__device__ FkGangRec fk_gangs[FK_GANG_BLOCKS];
+// Per block: the join handed to its team, generation << 32 | leader block + 1 (0: none).
+__device__ unsigned long long fk_gang_joins[FK_GANG_BLOCKS];
+
+// The block team's gang, while it runs an owned loop in one (rec null: none).
+struct FkGang {
+    FkGangRec *rec;
+    int teams, index, first, count;
+    unsigned barriers;  // the gang barriers passed (thread 0's count)
+    unsigned turns;     // the multiprefixes of several cells taken in turn
+    FkGangJoin join;    // a helper's
+};
+__shared__ FkGang fk_gang;
+
+__device__ inline bool fk_ganged() { return fk_gang.rec != nullptr; }
+
+// Thread 0 of a team waiting on global memory: it spins, as fk_g_arrive's does (the team's
+// other threads wait at its barrier).
+__device__ inline void fk_gang_wait() {
+#ifdef FK_EMU
+    fk_emu_yield();
+#endif
+}
+
+// The gang's barrier, by the team's thread 0 (the team has met before; it meets after):
+// publishes the team's part for the other teams to read after it. Returns the parity of
+// the parts this barrier published.
+__device__ int fk_gang_arrive(const FkGangPart &part) {
+    FkGangRec *g = fk_gang.rec;
+    unsigned b = ++fk_gang.barriers;
+    int parity = (int)(b & 1);
+    // Two parities suffice: a team writes parity p again only after the next barrier,
+    // which every team reaches only after reading this one's parts.
+    g->parts[parity][fk_gang.index] = part;
+    __threadfence();
+    atomicAdd(&g->arrived, 1u);
+    unsigned all = b * (unsigned)fk_gang.teams;
+    while (*(volatile unsigned *)&g->arrived < all) fk_gang_wait();
+    __threadfence();
+    return parity;
+}
+
+__device__ inline FkGangPart fk_gang_part(int parity, int team) {
+    volatile FkGangPart *p = &fk_gang.rec->parts[parity][team];
+    return FkGangPart{p->cell, p->kind, p->value, p->old};
+}
+
+// The team's barrier, and the gang's where the team is in one. Every team's writes before
+// it are visible to every team after it.
+__device__ void fk_gang_sync() {
+    fk_team_sync();
+    if (!fk_ganged()) return;
+    // Thread 0's fences (fk_gang_arrive) order the team's writes, which the barrier ordered
+    // before them, as fk_g_arrive's do.
+    if (fk_team_tid() == 0) (void)fk_gang_arrive(FkGangPart{});
+    fk_team_sync();
+}
+
+// How many of the gang's threads pass `pred` (fk_team_count across its teams).
+__device__ int fk_gang_count(bool pred) {
+    int n = fk_team_count(pred);
+    if (!fk_ganged()) return n;
+    __shared__ int sum;
+    if (fk_team_tid() == 0) {
+        int parity = fk_gang_arrive(FkGangPart{0, 0, n, 0});
+        int s = 0;
+        for (int i = 0; i < fk_gang.teams; i++) s += fk_gang_part(parity, i).value;
+        sum = s;
+    }
+    fk_team_sync();
+    n = sum;
+    // Every thread has read `sum` before thread 0 writes it again.
+    fk_team_sync();
+    return n;
+}
+
+// A multiprefix of the gang's members (in $$ order: team by team): the team's threads hold
+// their members, each `active` one its cell and value; *acc gets an active one's prefix.
+// Where every team's active members name one cell, each team scans its own and combines
+// the totals of the teams before it; otherwise the teams take their turn (fk_mp_chunk,
+// the team's multiprefix on the cells themselves), in team order. The gang meets at the
+// end, so that no team reads or writes the cells while another may still write them.
+__device__ void fk_gang_multiprefix(int warps, bool active, fk_u64 cell, int v, int op,
+                                    int *acc) {
+    __shared__ fk_u64 one;
+    __shared__ int several, old_s, base_s, write_s;
+    if (active) one = cell;  // any active member's
+    int any = fk_team_count(active);
+    int multi = fk_team_count(active && cell != one);
+    int total = fk_identity(op);
+    int before = fk_block_scan(active ? v : fk_identity(op), &total, op);
+    if (fk_team_tid() == 0) {
+        FkGangPart part{any ? one : 0, any ? (multi ? 2 : 1) : 0, total, 0};
+        // Before the barrier: no team writes the cell until every team has passed it.
+        if (part.kind == 1) part.old = *(volatile int *)one;
+        int parity = fk_gang_arrive(part);
+        fk_u64 c = 0;
+        int first = -1, last = -1, base = fk_identity(op), old = 0, s = 0;
+        for (int i = 0; i < fk_gang.teams; i++) {
+            FkGangPart q = fk_gang_part(parity, i);
+            if (q.kind == 2 || (q.kind == 1 && c != 0 && q.cell != c)) s = 1;
+            if (q.kind != 1) continue;
+            if (first < 0) first = i, old = q.old, c = q.cell;
+            last = i;
+            if (i < fk_gang.index) base = fk_combine(base, q.value, op);
+        }
+        several = s;
+        old_s = fk_combine(old, base, op);
+        // The last team with members writes the cell: the total of every team's.
+        int grand = base;
+        for (int i = fk_gang.index; s == 0 && i < fk_gang.teams; i++) {
+            FkGangPart q = fk_gang_part(parity, i);
+            if (q.kind == 1) grand = fk_combine(grand, q.value, op);
+        }
+        write_s = s == 0 && last == fk_gang.index;
+        base_s = fk_combine(old, grand, op);
+    }
+    fk_team_sync();
+    if (!several) {
+        *acc = fk_combine(old_s, before, op);
+        if (write_s && fk_team_tid() == 0) *(int *)one = base_s;
+    } else {
+        // In turn: team i's multiprefix after team i - 1's wrote the cells.
+        if (fk_team_tid() == 0) {
+            unsigned turn = fk_gang.turns++ * (unsigned)fk_gang.teams + (unsigned)fk_gang.index;
+            while (*(volatile unsigned *)&fk_gang.rec->token != turn) fk_gang_wait();
+            __threadfence();
+        }
+        fk_team_sync();
+        fk_mp_chunk(warps, active, cell, v, op, acc);
+        __threadfence();
+        fk_team_sync();
+        if (fk_team_tid() == 0) atomicAdd(&fk_gang.rec->token, 1u);
+    }
+    fk_gang_sync();
+}
+
+// Forms a gang for the owned loop `j.loop` of a group of n members (fk_schedule.cuh).
+__device__ bool fk_r_gang_form(const FkGangJoin &j, int n);
+// A helper team entering the region: the loop it joins (-1: none, the region's start).
+__device__ inline int fk_r_join_loop() { return fk_ganged() ? fk_gang.join.loop : -1; }
+__device__ inline const FkGangJoin &fk_r_join() { return fk_gang.join; }
+// A helper is done with its gang's record (FkGangRec::left).
+__device__ inline void fk_gang_left(FkGangRec *rec) {
+    __threadfence();
+    atomicAdd(&rec->left, 1u);
+}
+
+// The leader waits until its `helpers` have left the record.
+__device__ inline void fk_gang_wait_left(FkGangRec *rec, int helpers) {
+    while (*(volatile unsigned *)&rec->left < (unsigned)helpers) fk_gang_wait();
+}
+
+// At an owned loop's end: a helper leaves the region (true), the leader's gang ends. The
+// leader's threads forget the members whose copies they keep (`cached`, FK_R_LAUNCH_REGS):
+// a thread that owned none in the gang may keep the copies of a member a helper owned,
+// from before the loop.
+__device__ bool fk_r_gang_leave(int *cached) {
+    if (!fk_ganged()) return false;
+    *cached = -1;
+    bool helper = fk_gang.index != 0;
+    fk_team_sync();
+    if (fk_team_tid() == 0) {
+        if (helper) fk_gang_left(fk_gang.rec);
+        else fk_gang_wait_left(fk_gang.rec, fk_gang.teams - 1);
+        if (!helper) fk_gang.rec = nullptr;
+    }
+    fk_team_sync();
+    return helper;
+}
+// The leader's arguments for fk_r_gang_form, in the region function, where it may form one
+// (every member entered the loop, outside `seq`, as fk_r_owns_loop asks).
+#define FK_R_GANG(PC, LOOP, LG, N, SEQ)                                                  \
+    (!(SEQ) && fk_m.groups[LG].size == (N) &&                                            \
+     fk_r_gang_form(FkGangJoin{PC, LOOP, g, seq, slot_base, groups_top, LG, members_top, \
+                               words_top, frames_top, r.sub},                            \
+                    N))
+#else
+// The host schedule runs a block region on one block, whose threads hold every member.
+__device__ inline bool fk_ganged() { return false; }
+__device__ inline void fk_gang_sync() { fk_team_sync(); }
+__device__ inline int fk_gang_count(bool pred) { return fk_team_count(pred); }
+__device__ inline int fk_r_join_loop() { return -1; }
+struct FkGangJoin {
+    unsigned sub;
+    int lg;
+};
+__device__ inline FkGangJoin fk_r_join() { return FkGangJoin{0, 0}; }
+__device__ inline bool fk_r_gang_leave(int *) { return false; }
+#define FK_OWN_TEAM_MAX 1024
+#define FK_R_GANG(PC, LOOP, LG, N, SEQ) false
+#endif
+
+// The members a team owns in an owned loop of group lg: all of them (no gang), or its slice.
+__device__ inline int fk_own_first() {
+#ifdef FK_SCHEDULE_DEVICE
+    if (fk_ganged()) return fk_gang.first;
+#endif
+    return 0;
+}
+__device__ inline int fk_own_count(int lg) {
+#ifdef FK_SCHEDULE_DEVICE
+    if (fk_ganged()) return fk_gang.count;
+#endif
+    return fk_m.groups[lg].size;
+}
+
 // ---- a region's loop whose members each have a thread (an owned loop) ----
 // Where every member of a region's group g entered a loop whose body holds only synchronous
 // kernels that keep their slots in registers and multiprefixes (the emitter decides that),
@@ -1603,7 +1886,7 @@ __device__ inline void fk_r_keep_member(FkRegionOwn *own, int group, int proc, b
 // check after a launch are the generic ones. Quicksort's partition loop: a small group's
 // iteration about 20% fewer cycles (docs/performance.md, session 28). Block-uniform.
 __device__ inline bool fk_r_owns_loop(int lg, int n, int seq) {
-    return !seq && fk_m.groups[lg].size == n && n <= fk_team_size();
+    return !seq && fk_m.groups[lg].size == n && n <= min(fk_team_size(), FK_OWN_TEAM_MAX);
 }
 
 // The member a thread runs through an owned loop (`member` false: none).
@@ -1618,8 +1901,8 @@ struct FkRegionMine {
 // `settled`: the loop's body frees no heap block (FkThread::settled).
 __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled) {
     FkRegionMine m;
-    m.member = fk_team_tid() < fk_m.groups[lg].size;
-    fk_thread(&m.th, lg, m.member ? fk_team_tid() : 0, r.slot_base, r.launch, 1);
+    m.member = fk_team_tid() < fk_own_count(lg);
+    fk_thread(&m.th, lg, m.member ? fk_own_first() + fk_team_tid() : 0, r.slot_base, r.launch, 1);
     fk_region_thread(&m.th, r, r.sub);
     m.th.proc = m.member ? m.th.proc : -1;
     m.th.settled = settled;
@@ -1645,7 +1928,7 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
         }                                                                              \
         fk_r_keep_member(&fk_own, (LG), (M).th.proc, runs_);                           \
         r.sub++;                                                                       \
-        fk_team_sync();                                                                \
+        fk_gang_sync();                                                                \
     } while (0)
 
 // `continue` in an owned loop: the thread's member, if it left the body so, takes part in
@@ -1663,7 +1946,7 @@ __device__ inline void fk_r_own_continue(const FkRegionMine &m) {
 // has already ended it (fk_r_common_check).
 __device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays, fk_u64 it) {
     bool in = m.member && fk_m.status[m.th.proc] == FK_ACTIVE;
-    return fk_team_count(fk_stays(m.th.proc, in, [&] { return stays; }, (it & 63) == 0));
+    return fk_gang_count(fk_stays(m.th.proc, in, [&] { return stays; }, (it & 63) == 0));
 }
 
 // fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):
@@ -1682,7 +1965,12 @@ __device__ FkMpOwn fk_r_multiprefix_mine(int g, int n, fk_u64 slot_base, int op,
         v = (int)fk_load_int(fk_var_addr(value, g, slot_base, proc), value.size);
     }
     FkMpOwn mine{active ? proc : -1, 0};
-    fk_mp_chunk((n + 31) / 32, active, cell, v, op, &mine.value);
+#ifdef FK_SCHEDULE_DEVICE
+    if (fk_ganged())
+        fk_gang_multiprefix((fk_gang.count + 31) / 32, active, cell, v, op, &mine.value);
+    else
+#endif
+        fk_mp_chunk((n + 31) / 32, active, cell, v, op, &mine.value);
     if (active && has_result) *(int *)fk_var_addr(result, g, slot_base, proc) = mine.value;
     fk_team_sync();
     return mine;
@@ -1811,15 +2099,18 @@ __device__ bool fk_r_spin(fk_u64 *it, int site, int g, const FkRegion &r) {
     ++*it;
     if (!(fk_limits.max_steps && *it > fk_limits.max_steps) && (*it & 1023) != 0) return false;
     __shared__ int stop;
+    // In a gang the leader's team tests, and the gang learns its answer (fk_gang_count).
     if (fk_team_tid() == 0) {
-        FkThread th = fk_first_member(g, r.launch, r.sub);
-        fk_region_thread(&th, r, r.sub);
-        stop = fk_limit(*it, site, th);
+        stop = 0;
+        if (fk_own_first() == 0) {
+            FkThread th = fk_first_member(g, r.launch, r.sub);
+            fk_region_thread(&th, r, r.sub);
+            stop = fk_limit(*it, site, th);
+        }
     }
     fk_team_sync();
     int s = stop;
-    fk_team_sync();
-    return s;
+    return fk_gang_count(fk_team_tid() == 0 && s) != 0;
 }
 
 // --crcw common: the check after a region's logging kernel (its segment was r.sub - 1). A
@@ -1857,7 +2148,7 @@ __device__ bool fk_r_common_check(int g, int seq, const FkRegion &r) {
             found |= fk_common_check(th, fk_step_tag(&th));
         }
     }
-    return fk_team_count(found) != 0;
+    return fk_gang_count(found) != 0;
 }
 
 __device__ FkMpOwn fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,

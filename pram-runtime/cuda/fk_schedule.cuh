@@ -1632,8 +1632,134 @@ __device__ __noinline__ void fk_run_kernel_warp(int runner_warps) {
     }
 }
 
-// `taken` for a grid region (fk_run_tasks).
+// ---- gangs (fk_device.cuh): forming one, joining one ----
+
+// Run by the leader's team at an owned loop whose group of n members is larger than the
+// team (block-uniform): claims idle blocks for the other teams the loop needs (their bits
+// in fk_d.idle, as fk_task_block claims one), hands each a join and waits, at most
+// FK_GANG_WAIT_NS, until they joined; then seals the gang. True where it formed: every
+// team then owns at most FK_OWN_TEAM_MAX members. Where it did not (too few blocks idle or
+// joined in time), the helpers that joined leave and the loop runs on the team alone.
+__device__ bool fk_r_gang_form(const FkGangJoin &j, int n) {
+    __shared__ int formed;
+    if (fk_team_tid() == 0) {
+        formed = 0;
+        int per = min(fk_team_size(), FK_OWN_TEAM_MAX);
+        int want = (n + per - 1) / per;
+        if (want <= FK_GANG_MAX && blockIdx.x < FK_GANG_BLOCKS && gridDim.x <= FK_GANG_BLOCKS) {
+            FkGangRec *rec = &fk_gangs[blockIdx.x];
+            unsigned gen = rec->gen + 1;
+            rec->gen = gen;
+            rec->join = j;
+            // The record's last gang has left it (fk_r_gang_leave).
+            rec->arrived = 0;
+            rec->token = 0;
+            rec->teams = 0;
+            rec->left = 0;
+            __threadfence();
+            atomicExch(&rec->state, (unsigned long long)gen << 32);
+            int claimed = 0;
+            int words = (gridDim.x + 31) / 32;
+            for (int w = 0; w < words && claimed < want - 1; w++) {
+                unsigned bits = *(volatile unsigned *)&fk_d.idle[w];
+                while (bits && claimed < want - 1) {
+                    int b = __ffs(bits) - 1;
+                    bits &= ~(1u << b);
+                    if (w * 32 + b == (int)blockIdx.x) continue;
+                    unsigned was = (unsigned)atomicAnd(&fk_d.idle[w], (int)~(1u << b));
+                    if (!(was & (1u << b))) continue;
+                    atomicExch(&fk_gang_joins[w * 32 + b],
+                               (unsigned long long)gen << 32 | (blockIdx.x + 1));
+                    claimed++;
+                }
+            }
+            // Too few: seal at once, and the claimed teams leave as they come.
+            if (claimed == want - 1) {
+                fk_u64 t0 = fk_now();
+                while ((fk_load_volatile((const unsigned *)&rec->state) & 0x7fffffffu) <
+                           (unsigned)claimed &&
+                       fk_now() - t0 < FK_GANG_WAIT_NS)
+                    fk_gang_wait();
+            }
+            unsigned long long was = atomicOr(&rec->state, FK_GANG_SEALED);
+            int joined = (int)(was & 0x7fffffffull);
+            int teams = joined + 1 < want ? 0 : joined + 1;
+            rec->teams = teams;
+            __threadfence();
+            *(volatile unsigned *)&rec->ready = gen;
+            // Those that joined a gang that did not form leave at once.
+            if (teams == 0) fk_gang_wait_left(rec, joined);
+            if (teams > 0) {
+                int share = (n + teams - 1) / teams;
+                fk_gang.rec = rec;
+                fk_gang.teams = teams;
+                fk_gang.index = 0;
+                fk_gang.first = 0;
+                fk_gang.count = min(share, n);
+                fk_gang.barriers = 0;
+                fk_gang.turns = 0;
+                formed = 1;
+            }
+#ifdef FK_EMU_GANGS  // the emulated test's evidence that the path ran
+            fprintf(stderr, "fk-gang %d of %d members: %d teams\n", j.loop, n, teams);
+#endif
+        }
+    }
+    fk_team_sync();
+    return formed != 0;
+}
+
+// A team handed a join (fk_run_tasks): it joins the gang if the gang still takes it (the
+// leader has not sealed it, nor formed a newer one), and if the gang formed runs the loop
+// in the region function (fk_r_join_loop) on its slice of the members. A join that came
+// too late does nothing.
+__device__ __noinline__ void fk_run_gang_join(unsigned long long join) {
+    if (fk_team_tid() == 0) {
+        fk_gang.rec = nullptr;
+        unsigned gen = (unsigned)(join >> 32);
+        FkGangRec *rec = &fk_gangs[(int)(join & 0xffffffffu) - 1];
+        unsigned long long s = *(volatile unsigned long long *)&rec->state;
+        int index = 0;
+        while ((unsigned)(s >> 32) == gen && !(s & FK_GANG_SEALED)) {
+            unsigned long long was = atomicCAS(&rec->state, s, s + 1);
+            if (was == s) {
+                index = (int)(s & 0x7fffffffull) + 1;
+                break;
+            }
+            s = was;
+        }
+        if (index > 0) {
+            while (fk_load_volatile(&rec->ready) != gen) fk_gang_wait();
+            __threadfence();
+            int teams = *(volatile int *)&rec->teams;
+            if (teams == 0) fk_gang_left(rec);
+            if (teams > 0) {
+                int n = fk_m.groups[rec->join.lg].size;
+                int share = (n + teams - 1) / teams;
+                fk_gang.rec = rec;
+                fk_gang.teams = teams;
+                fk_gang.index = index;
+                fk_gang.first = min(index * share, n);
+                fk_gang.count = min(share, n - fk_gang.first);
+                fk_gang.barriers = 0;
+                fk_gang.turns = 0;
+                fk_gang.join = rec->join;
+            }
+        }
+    }
+    fk_team_sync();
+    if (!fk_ganged()) return;
+    const FkGangJoin &j = fk_gang.join;
+    fk_run_region(j.pc, j.g, j.seq, j.slot_base, j.groups_top, j.members_top, j.words_top,
+                  j.frames_top);
+    fk_team_sync();
+    if (fk_team_tid() == 0) fk_gang.rec = nullptr;
+    fk_team_sync();
+}
+
+// `taken` for a grid region and a gang's join (fk_run_tasks).
 #define FK_GRID_TAKEN (-2)
+#define FK_GANG_TAKEN (-3)
 
 // The block's task warps (its team, fk_team_first and up): they take the region tasks posted
 // to the block (fk_post_region) and run them one after another, each on the whole team,
@@ -1648,6 +1774,9 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
     bool idle = false;
     int *idle_word = &fk_d.idle[blockIdx.x / 32];
     int idle_bit = (int)(1u << (blockIdx.x % 32));
+    // Thread 0: a join taken (fk_gang_joins), which runs before the block's task list.
+    __shared__ unsigned long long join;
+    if (fk_team_tid() == 0) fk_gang.rec = nullptr;
     for (;;) {
         // The team's first warp polls, converged (its lanes must not reach the barrier while
         // one of them spins: compute-sanitizer's synccheck reports that as divergence).
@@ -1661,7 +1790,11 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
                     // A load first: the lists are in global memory, and an exchange of an
                     // empty one every pass of every block would be an L2 atomic each time.
                     int *mine = &fk_d.tasks[blockIdx.x];
-                    if (*(volatile int *)mine >= 0) list = atomicExch(mine, -1);
+                    unsigned long long *joins = &fk_gang_joins[blockIdx.x];
+                    join = 0;
+                    if (blockIdx.x < FK_GANG_BLOCKS && *(volatile unsigned long long *)joins)
+                        join = atomicExch(joins, 0ull), list = FK_GANG_TAKEN;
+                    else if (*(volatile int *)mine >= 0) list = atomicExch(mine, -1);
                     else if (fk_load_volatile(&fk_grid_task.posted) != grids) list = FK_GRID_TAKEN;
                     else if (!idle) idle = (atomicOr(idle_word, idle_bit), true);
                     // A task came, by a claim or in turn: the block is busy until it is
@@ -1669,7 +1802,8 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
                     if (idle && list != -1) idle = (atomicAnd(idle_word, ~idle_bit), false);
                 }
                 list = __shfl_sync(0xffffffffu, list, 0);
-                if (list >= 0 || list == FK_GRID_TAKEN || __shfl_sync(0xffffffffu, ended, 0))
+                if (list >= 0 || list == FK_GRID_TAKEN || list == FK_GANG_TAKEN ||
+                    __shfl_sync(0xffffffffu, ended, 0))
                     break;
                 fk_idle();
             }
@@ -1682,6 +1816,11 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
         int task = taken;
         // Also: every team thread has read `taken` before thread 0 writes it again.
         bool stop = fk_team_count(fk_stopped()) != 0;
+        if (task == FK_GANG_TAKEN) {
+            // A gang's helper runs whatever has stopped: the gang's teams wait for it.
+            fk_run_gang_join(join);
+            continue;
+        }
         if (task == FK_GRID_TAKEN) {
             // A fault stops the region at its first barrier, where every block meets.
             fk_run_grid_task(frames);

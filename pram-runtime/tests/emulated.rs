@@ -95,6 +95,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "the_device_schedule_cu_runs_owned_loops_on_gangs_like_the_cpu_plan_executor",
+            the_device_schedule_cu_runs_owned_loops_on_gangs_like_the_cpu_plan_executor,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor",
             the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor,
         ),
@@ -243,12 +249,19 @@ const GRID_TASK_LINE: &str = "fk-grid-task";
 /// where the source defines `FK_EMU_HANDED` (fk_schedule.cuh, fk_run_kernel_warp).
 const HANDED_LINE: &str = "fk-handed";
 
+/// The line the device schedule prints on stderr for each gang it tries to form, where the
+/// source defines `FK_EMU_GANGS` (fk_schedule.cuh, fk_r_gang_form): `fk-gang LOOP of N
+/// members: T teams`, T 0 where none formed.
+const GANG_LINE: &str = "fk-gang";
+
 /// What `build_and_run` found: the differing cases, and how many runs printed each line of
 /// evidence.
 struct Ran {
     differing: Vec<String>,
     grid_runs: usize,
     handed_runs: usize,
+    /// Runs that formed a gang of two or more teams.
+    gang_runs: usize,
 }
 
 /// Compiles `build` in `dir` as program `index` and runs its cases (`Ran`).
@@ -271,7 +284,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Ran {
         String::from_utf8_lossy(&built.stderr)
     );
     let mut differing = Vec::new();
-    let (mut grid_runs, mut handed_runs) = (0, 0);
+    let (mut grid_runs, mut handed_runs, mut gang_runs) = (0, 0, 0);
     for (name, procs, crcw, expected) in &build.runs {
         // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
         // both schedules' builds and runs share a small machine, so the program's own time
@@ -283,11 +296,20 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Ran {
         let all_stderr = String::from_utf8_lossy(&out.stderr);
         let stderr: String = all_stderr
             .lines()
-            .filter(|l| !l.starts_with(GRID_TASK_LINE) && !l.starts_with(HANDED_LINE))
+            .filter(|l| {
+                ![GRID_TASK_LINE, HANDED_LINE, GANG_LINE]
+                    .iter()
+                    .any(|e| l.starts_with(e))
+            })
             .map(|l| format!("{l}\n"))
             .collect();
         grid_runs += usize::from(all_stderr.lines().any(|l| l.starts_with(GRID_TASK_LINE)));
         handed_runs += usize::from(all_stderr.lines().any(|l| l.starts_with(HANDED_LINE)));
+        gang_runs += usize::from(
+            all_stderr
+                .lines()
+                .any(|l| l.starts_with(GANG_LINE) && !l.ends_with(": 0 teams")),
+        );
         let agrees = match expected {
             Expected::Output(stdout) => out.stdout == *stdout && out.status.success(),
             Expected::Fault { stdout, report } => {
@@ -320,6 +342,7 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Ran {
         differing,
         grid_runs,
         handed_runs,
+        gang_runs,
     }
 }
 
@@ -699,6 +722,16 @@ fn the_device_schedule_cu_runs_on_two_blocks_like_the_cpu_plan_executor() {
     assert!(ran >= 3, "only {ran} runs ran a grid region on both blocks");
 }
 
+/// Owned loops of groups larger than a team on gangs of teams of several blocks
+/// (fk_device.cuh, "gangs"): every case of a program with an owned loop, on 4 blocks, a team
+/// owning at most 2 members (`FK_OWN_TEAM_MAX`), so that a loop group of 3 to 8 members runs
+/// on 2 to 4 teams where enough blocks are idle, and on one team otherwise. At least 20 runs
+/// must form a gang (`-DFK_EMU_GANGS`).
+fn the_device_schedule_cu_runs_owned_loops_on_gangs_like_the_cpu_plan_executor() {
+    let ran = emulated_runs_agree(Schedule::Device, Variant::Gangs(2));
+    assert!(ran >= 20, "only {ran} runs formed a gang");
+}
+
 /// Long kernels (a loop or a call in them) run on the block's kernel warp, not on their
 /// processor's runner lane (fk_schedule.cuh, `fk_s_hand_over`): quicksort's leaves, copy
 /// loops and input loop print what the CPU Plan executor prints, and a loop that reads past
@@ -774,11 +807,15 @@ enum Variant {
     /// The classroom examples' cases with the persistent kernel on this many blocks
     /// (`FK_EMU_BLOCKS`, an OS thread each).
     Blocks(usize),
+    /// The cases of programs with an owned loop, on 4 blocks, with a team owning at most
+    /// this many members (`FK_OWN_TEAM_MAX`), so that larger loop groups form gangs.
+    Gangs(usize),
 }
 
 /// Every distinct program compiled once, the builds spread over the cores: g++ takes most of
-/// this test's time. Returns how many runs ran a grid region on every block
-/// (`Variant::GridTasksPast`).
+/// this test's time. Returns how many runs showed the variant's evidence: ran a grid region
+/// on every block (`Variant::GridTasksPast`, `Variant::Blocks`), formed a gang
+/// (`Variant::Gangs`).
 fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -788,6 +825,7 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     let mut dirs = vec!["classroom-examples"];
     match variant {
         Variant::Unchecked | Variant::Blocks(_) => {}
+        Variant::Gangs(_) => dirs.extend(["tests/semantics", "tests/cpu_plan"]),
         Variant::Checked | Variant::GridTasksPast(_) => {
             dirs.extend(["tests/semantics", "tests/cpu_plan", "tests/random"]);
             if !more.is_empty() {
@@ -847,6 +885,14 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
         if let Variant::Blocks(blocks) = variant {
             source = format!("#define FK_EMU_BLOCKS {blocks}\n#define FK_EMU_GRID_TASKS\n{source}");
         }
+        if let Variant::Gangs(own) = variant {
+            if !source.contains("FK_R_GANG(") {
+                continue;
+            }
+            source = format!(
+                "#define FK_EMU_BLOCKS 4\n#define FK_OWN_TEAM_MAX {own}\n#define FK_EMU_GANGS\n{source}"
+            );
+        }
         let run = (name, case.procs, case.crcw.clone(), expected);
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
@@ -861,7 +907,7 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     }
     let compared: usize = builds.iter().map(|b| b.runs.len()).sum();
     let least = match variant {
-        Variant::Checked | Variant::Blocks(_) => 40,
+        Variant::Checked | Variant::Blocks(_) | Variant::Gangs(_) => 40,
         Variant::GridTasksPast(_) | Variant::Unchecked => 10,
     };
     assert!(compared >= least, "only {compared} cases ran");
@@ -869,11 +915,14 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
     let results = common::parallel_map(&builds, |index, build| {
         build_and_run(dir.path(), &emu, index, build)
     });
-    let grid_runs = results.iter().map(|r| r.grid_runs).sum();
+    let evidence = match variant {
+        Variant::Gangs(_) => results.iter().map(|r| r.gang_runs).sum(),
+        _ => results.iter().map(|r| r.grid_runs).sum(),
+    };
     let mut differing: Vec<String> = results.into_iter().flat_map(|r| r.differing).collect();
     differing.sort();
     assert!(differing.is_empty(), "differs: {differing:#?}");
-    grid_runs
+    evidence
 }
 
 /// Bytes of `source` before the program's own code: the stand-in and the runtime library's

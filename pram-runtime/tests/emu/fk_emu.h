@@ -320,6 +320,17 @@ inline int atomicCAS(int *p, int expected, int v) {
     __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return expected;
 }
+inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long expected,
+                                    unsigned long long v) {
+    __atomic_compare_exchange_n(p, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return expected;
+}
+inline unsigned long long atomicExch(unsigned long long *p, unsigned long long v) {
+    return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
+inline unsigned long long atomicOr(unsigned long long *p, unsigned long long v) {
+    return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+}
 
 // Kernels without barriers or warp intrinsics run their threads one after another (a valid
 // order for them); the runtime's block-wide kernels (split ranks, multiprefix), launched with

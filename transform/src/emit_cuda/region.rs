@@ -88,7 +88,7 @@ pub fn region_kernel(
         sites,
         summaries,
         common_kernels,
-        span,
+        (span, at),
         if traced { async_at } else { Vec::new() },
         (region_registers, registers.clone()),
     );
@@ -155,6 +155,14 @@ pub fn region_kernel(
         }
         let _ = writeln!(out, "    auto fk_load = [&](int p) {{{loads} }};");
     }
+    if !e.joins.is_empty() {
+        // A gang's helper enters at its owned loop (fk_device.cuh, "gangs").
+        out.push_str("    switch (fk_r_join_loop()) {\n");
+        for j in &e.joins {
+            let _ = writeln!(out, "    {j}");
+        }
+        out.push_str("    }\n");
+    }
     // Every decision below (each `goto`'s condition) is block-uniform, so every thread runs
     // the same helpers and meets the same `__syncthreads`: a branch's value is broadcast
     // through shared memory between two barriers (fk_r_branch), a group's size is written
@@ -218,6 +226,10 @@ struct RegionEmitter<'a, 's> {
     opens: BTreeMap<Pc, Vec<Open>>,
     /// While the body of an owned loop (`owned_latch`) is emitted: the loop's pc.
     own: Option<Pc>,
+    /// The region's `Instr::Region`, which a gang's helper runs again (`FK_R_GANG`).
+    at: Pc,
+    /// Per owned loop: how a gang's helper enters the region at it (`fk_r_join_loop`).
+    joins: Vec<String>,
 }
 
 /// Where an instruction runs: its group, whether only `$$ == 0` runs (`seq`), how much of
@@ -255,7 +267,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         sites: &'a mut Sites<'s>,
         summaries: &'a Summaries,
         common_kernels: &'a BTreeSet<String>,
-        span: Span,
+        (span, at): (Span, Pc),
         async_at: Vec<crate::plan::AsyncAt>,
         (region_registers, registers): (&'a BTreeMap<KernelId, Vec<VarId>>, BTreeSet<VarId>),
     ) -> Self {
@@ -274,6 +286,8 @@ impl<'a, 's> RegionEmitter<'a, 's> {
             registers,
             opens: BTreeMap::new(),
             own: None,
+            at,
+            joins: Vec::new(),
         }
     }
 
@@ -639,7 +653,16 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     // The loop as an owned loop where it can be (fk_r_owns_loop): the same
                     // test, body and latch with the members' threads kept.
                     self.state.push(format!("FkRegionMine own{p}"));
-                    out.push(format!("if (fk_r_owns_loop(g{p}, n{p}, {})) {{", o.seq));
+                    // A group larger than the team runs it on a gang of teams where it can.
+                    out.push(format!(
+                        "if (fk_r_owns_loop(g{p}, n{p}, {seq}) || FK_R_GANG({}, {p}, g{p}, n{p}, {seq})) {{",
+                        self.at.0,
+                        seq = o.seq
+                    ));
+                    self.joins.push(format!(
+                        "case {p}: r.sub = fk_r_join().sub; g{p} = fk_r_join().lg; running{p} = fk_m.groups[g{p}].size; it{p} = 0; goto join{p};"
+                    ));
+                    out.push(format!("join{p}:"));
                     out.push(format!(
                         "    own{p} = fk_r_own_member(g{p}, r, {});",
                         settled as u8
@@ -659,6 +682,8 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     }
                     self.own = None;
                     out.push("    }".into());
+                    // A gang's helper leaves; the leader's gang ends.
+                    out.push("    if (fk_r_gang_leave(&fk_cached)) return;".into());
                     // The exit's `LoopEnd` unsettles.
                     out.push(format!("    {}", self.goto(exit)));
                     out.push("}".into());
@@ -808,7 +833,7 @@ pub fn grid_region_kernel(
         sites,
         summaries,
         common_kernels,
-        span,
+        (span, at),
         Vec::new(),
         (&none, BTreeSet::new()),
     );
