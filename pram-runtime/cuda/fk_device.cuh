@@ -1609,9 +1609,12 @@ __device__ inline void fk_r_keep_member(FkRegionOwn *own, int group, int proc, b
 // the leader goes on with the region. Where too few blocks are idle, or none joins in time
 // (FK_GANG_WAIT_NS), the loop runs as before, on the leader's team in chunks.
 #ifdef FK_SCHEDULE_DEVICE
-// The most teams of a gang.
+// The most teams of a gang, and the fewest a loop must need to form one.
 #ifndef FK_GANG_MAX
 #define FK_GANG_MAX 8
+#endif
+#ifndef FK_GANG_MIN
+#define FK_GANG_MIN 2
 #endif
 // The most members a team owns in an owned loop: its threads. The emulated tests lower it,
 // so that small groups form gangs.
@@ -1911,8 +1914,10 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
     return m;
 }
 
-// FK_R_LAUNCH_REGS in an owned loop (lg: its group, M: the thread's FkRegionMine).
-#define FK_R_OWN_LAUNCH_REGS(K, LG, M, ...)                                             \
+// FK_R_LAUNCH_REGS in an owned loop (lg: its group, M: the thread's FkRegionMine), ended by
+// SYNC: fk_gang_sync, or fk_team_sync where the emitter found that no other team of a gang
+// needs this launch's barrier (emit_cuda::region, `own_launch_sync`).
+#define FK_R_OWN_LAUNCH_REGS(K, LG, M, SYNC, ...)                                       \
     do {                                                                               \
         bool runs_ = (M).member && fk_m.status[(M).th.proc] == FK_ACTIVE;              \
         r.own = FkOwnLog{(M).th.proc, -1};                                             \
@@ -1928,7 +1933,7 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
         }                                                                              \
         fk_r_keep_member(&fk_own, (LG), (M).th.proc, runs_);                           \
         r.sub++;                                                                       \
-        fk_gang_sync();                                                                \
+        SYNC();                                                                        \
     } while (0)
 
 // `continue` in an owned loop: the thread's member, if it left the body so, takes part in

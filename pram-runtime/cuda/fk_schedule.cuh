@@ -1646,7 +1646,7 @@ __device__ bool fk_r_gang_form(const FkGangJoin &j, int n) {
         formed = 0;
         int per = min(fk_team_size(), FK_OWN_TEAM_MAX);
         int want = (n + per - 1) / per;
-        if (want <= FK_GANG_MAX && blockIdx.x < FK_GANG_BLOCKS && gridDim.x <= FK_GANG_BLOCKS) {
+        if (want >= FK_GANG_MIN && want <= FK_GANG_MAX && gridDim.x <= FK_GANG_BLOCKS) {
             FkGangRec *rec = &fk_gangs[blockIdx.x];
             unsigned gen = rec->gen + 1;
             rec->gen = gen;

@@ -316,6 +316,37 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         None
     }
 
+    /// The barrier after the owned loop's launch of kernel `k` at `pc`: where the loop runs
+    /// on a gang of teams (fk_device.cuh, "gangs"), the team's where the next barrier of
+    /// the gang comes before any other team could need it, else the gang's
+    /// (`fk_gang_sync`). That is where the kernel writes no memory another processor reads
+    /// and a multiprefix follows (its cell is read before the gang meets, but no kernel
+    /// since the last meeting wrote it; the cell is written after it), or where only the
+    /// latch follows (the exit count meets the gang before the next iteration). Its
+    /// `--crcw common` check reads the other members' writes, so a checked kernel ends
+    /// with the gang's. Quicksort's partition loop: 2 of its 3 launches.
+    fn own_launch_sync(&self, pc: Pc, k: KernelId) -> &'static str {
+        let plan = self.plan;
+        let kernel = plan.kernel(k);
+        if self.common_kernels.contains(&kernel.name) {
+            return "fk_gang_sync";
+        }
+        let writes = self
+            .summaries
+            .block(&plan.program, &kernel.body)
+            .writes
+            .any();
+        let mut next = plan.host.code[pc.0 as usize + 1..].iter();
+        match next.next() {
+            Some(Instr::Multiprefix(_)) if !writes => "fk_team_sync",
+            Some(Instr::LoopLatch { .. }) => "fk_team_sync",
+            Some(Instr::LoopNext) if matches!(next.next(), Some(Instr::LoopLatch { .. })) => {
+                "fk_team_sync"
+            }
+            _ => "fk_gang_sync",
+        }
+    }
+
     /// Whether no kernel of the loop whose `LoopBegin` is at `at` and whose exit is `exit`
     /// frees a heap block (`Effects::frees`): the loop is then *settled*, the checks read a
     /// block's freed mark once in it (fk_checks.cuh, `FkThread::settled`), in its owned loop
@@ -444,10 +475,11 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                             regs.iter().map(|&v| var_name(&plan.program, v)).collect();
                         out.push(match own {
                             Some(l) => format!(
-                                "FK_R_OWN_LAUNCH_REGS({}, {}, own{}, {});",
+                                "FK_R_OWN_LAUNCH_REGS({}, {}, own{}, {}, {});",
                                 k.name,
                                 c.g,
                                 l.0,
+                                self.own_launch_sync(pc, *id),
                                 names.join(", ")
                             ),
                             None => format!("FK_R_LAUNCH_REGS({args}, {});", names.join(", ")),
