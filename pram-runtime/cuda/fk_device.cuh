@@ -1692,24 +1692,27 @@ __device__ inline bool fk_ganged() { return fk_gang.rec != nullptr; }
 __device__ inline void fk_gang_wait() {
 #ifdef FK_EMU
     fk_emu_yield();
+#elif defined(FK_GANG_NAP)
+    __nanosleep(FK_GANG_NAP);
 #endif
 }
 
 // The gang's barrier, by the team's thread 0 (the team has met before; it meets after):
 // publishes the team's part for the other teams to read after it. Returns the parity of
 // the parts this barrier published.
-__device__ int fk_gang_arrive(const FkGangPart &part) {
+__device__ __noinline__ int fk_gang_arrive(const FkGangPart &part) {
     FkGangRec *g = fk_gang.rec;
     unsigned b = ++fk_gang.barriers;
     int parity = (int)(b & 1);
     // Two parities suffice: a team writes parity p again only after the next barrier,
     // which every team reaches only after reading this one's parts.
     g->parts[parity][fk_gang.index] = part;
-    __threadfence();
-    atomicAdd(&g->arrived, 1u);
+    // A release and an acquire, not two fences (as the interpreter's barriers): the team's
+    // writes, which its barrier ordered before this thread's, and the part.
+    fk_add_release(&g->arrived, 1u);
     unsigned all = b * (unsigned)fk_gang.teams;
     while (*(volatile unsigned *)&g->arrived < all) fk_gang_wait();
-    __threadfence();
+    (void)fk_load_acquire(&g->arrived);
     return parity;
 }
 
@@ -1718,21 +1721,16 @@ __device__ inline FkGangPart fk_gang_part(int parity, int team) {
     return FkGangPart{p->cell, p->kind, p->value, p->old};
 }
 
-// The team's barrier, and the gang's where the team is in one. Every team's writes before
-// it are visible to every team after it.
-__device__ void fk_gang_sync() {
-    fk_team_sync();
-    if (!fk_ganged()) return;
-    // Thread 0's fences (fk_gang_arrive) order the team's writes, which the barrier ordered
-    // before them, as fk_g_arrive's do.
+// The gang's part of fk_gang_sync and fk_gang_count. Out of line, as the other helpers
+// only a gang runs: inlined into the region functions, they made ptxas spill more there,
+// and a small group's owned loop slower (docs/performance.md, session 33).
+__device__ __noinline__ void fk_gang_meet() {
+    // Thread 0's release (fk_gang_arrive) orders the team's writes, which the barrier
+    // ordered before it, as fk_g_arrive's fences do.
     if (fk_team_tid() == 0) (void)fk_gang_arrive(FkGangPart{});
     fk_team_sync();
 }
-
-// How many of the gang's threads pass `pred` (fk_team_count across its teams).
-__device__ int fk_gang_count(bool pred) {
-    int n = fk_team_count(pred);
-    if (!fk_ganged()) return n;
+__device__ __noinline__ int fk_gang_sum(int n) {
     __shared__ int sum;
     if (fk_team_tid() == 0) {
         int parity = fk_gang_arrive(FkGangPart{0, 0, n, 0});
@@ -1747,14 +1745,27 @@ __device__ int fk_gang_count(bool pred) {
     return n;
 }
 
+// The team's barrier, and the gang's where the team is in one. Every team's writes before
+// it are visible to every team after it.
+__device__ inline void fk_gang_sync() {
+    fk_team_sync();
+    if (fk_ganged()) fk_gang_meet();
+}
+
+// How many of the gang's threads pass `pred` (fk_team_count across its teams).
+__device__ inline int fk_gang_count(bool pred) {
+    int n = fk_team_count(pred);
+    return fk_ganged() ? fk_gang_sum(n) : n;
+}
+
 // A multiprefix of the gang's members (in $$ order: team by team): the team's threads hold
 // their members, each `active` one its cell and value; *acc gets an active one's prefix.
 // Where every team's active members name one cell, each team scans its own and combines
 // the totals of the teams before it; otherwise the teams take their turn (fk_mp_chunk,
 // the team's multiprefix on the cells themselves), in team order. The gang meets at the
 // end, so that no team reads or writes the cells while another may still write them.
-__device__ void fk_gang_multiprefix(int warps, bool active, fk_u64 cell, int v, int op,
-                                    int *acc) {
+__device__ __noinline__ void fk_gang_multiprefix(int warps, bool active, fk_u64 cell, int v,
+                                                 int op, int *acc) {
     __shared__ fk_u64 one;
     __shared__ int several, old_s, base_s, write_s;
     if (active) one = cell;  // any active member's
@@ -1809,7 +1820,7 @@ __device__ void fk_gang_multiprefix(int warps, bool active, fk_u64 cell, int v, 
 }
 
 // Forms a gang for the owned loop `j.loop` of a group of n members (fk_schedule.cuh).
-__device__ bool fk_r_gang_form(const FkGangJoin &j, int n);
+__device__ __noinline__ bool fk_r_gang_form(const FkGangJoin &j, int n);
 // A helper team entering the region: the loop it joins (-1: none, the region's start).
 __device__ inline int fk_r_join_loop() { return fk_ganged() ? fk_gang.join.loop : -1; }
 __device__ inline const FkGangJoin &fk_r_join() { return fk_gang.join; }
@@ -1824,13 +1835,12 @@ __device__ inline void fk_gang_wait_left(FkGangRec *rec, int helpers) {
     while (*(volatile unsigned *)&rec->left < (unsigned)helpers) fk_gang_wait();
 }
 
-// At an owned loop's end: a helper leaves the region (true), the leader's gang ends. The
-// leader's threads forget the members whose copies they keep (`cached`, FK_R_LAUNCH_REGS):
-// a thread that owned none in the gang may keep the copies of a member a helper owned,
-// from before the loop.
-__device__ bool fk_r_gang_leave(int *cached) {
-    if (!fk_ganged()) return false;
-    *cached = -1;
+// At an owned loop's end (fk_r_gang_end): a helper leaves the region (FK_GANG_HELPER), the
+// leader's gang ends and its threads forget the members whose copies they keep (-1 for
+// `fk_cached`, FK_R_LAUNCH_REGS): a thread that owned none in the gang may keep the copies
+// of a member a helper owned, from before the loop.
+#define FK_GANG_HELPER (-2)
+__device__ __noinline__ int fk_r_gang_leave() {
     bool helper = fk_gang.index != 0;
     fk_team_sync();
     if (fk_team_tid() == 0) {
@@ -1839,8 +1849,10 @@ __device__ bool fk_r_gang_leave(int *cached) {
         if (!helper) fk_gang.rec = nullptr;
     }
     fk_team_sync();
-    return helper;
+    return helper ? FK_GANG_HELPER : -1;
 }
+// `fk_cached` after an owned loop: as it was where no gang ran it.
+__device__ inline int fk_r_gang_end(int cached) { return fk_ganged() ? fk_r_gang_leave() : cached; }
 // The leader's arguments for fk_r_gang_form, in the region function, where it may form one
 // (every member entered the loop, outside `seq`, as fk_r_owns_loop asks).
 #define FK_R_GANG(PC, LOOP, LG, N, SEQ)                                                  \
@@ -1859,7 +1871,8 @@ struct FkGangJoin {
     int lg;
 };
 __device__ inline FkGangJoin fk_r_join() { return FkGangJoin{0, 0}; }
-__device__ inline bool fk_r_gang_leave(int *) { return false; }
+#define FK_GANG_HELPER (-2)
+__device__ inline int fk_r_gang_end(int cached) { return cached; }
 #define FK_OWN_TEAM_MAX 1024
 #define FK_R_GANG(PC, LOOP, LG, N, SEQ) false
 #endif

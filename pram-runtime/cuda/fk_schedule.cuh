@@ -1640,7 +1640,7 @@ __device__ __noinline__ void fk_run_kernel_warp(int runner_warps) {
 // FK_GANG_WAIT_NS, until they joined; then seals the gang. True where it formed: every
 // team then owns at most FK_OWN_TEAM_MAX members. Where it did not (too few blocks idle or
 // joined in time), the helpers that joined leave and the loop runs on the team alone.
-__device__ bool fk_r_gang_form(const FkGangJoin &j, int n) {
+__device__ __noinline__ bool fk_r_gang_form(const FkGangJoin &j, int n) {
     __shared__ int formed;
     if (fk_team_tid() == 0) {
         formed = 0;

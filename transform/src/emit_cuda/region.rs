@@ -715,7 +715,10 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     self.own = None;
                     out.push("    }".into());
                     // A gang's helper leaves; the leader's gang ends.
-                    out.push("    if (fk_r_gang_leave(&fk_cached)) return;".into());
+                    out.push(
+                        "    if ((fk_cached = fk_r_gang_end(fk_cached)) == FK_GANG_HELPER) return;"
+                            .into(),
+                    );
                     // The exit's `LoopEnd` unsettles.
                     out.push(format!("    {}", self.goto(exit)));
                     out.push("}".into());
