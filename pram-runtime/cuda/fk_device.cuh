@@ -1765,7 +1765,7 @@ __device__ inline int fk_gang_count(bool pred) {
 // the team's multiprefix on the cells themselves), in team order. The gang meets at the
 // end, so that no team reads or writes the cells while another may still write them.
 __device__ __noinline__ void fk_gang_multiprefix(int warps, bool active, fk_u64 cell, int v,
-                                                 int op, int *acc) {
+                                                 int op, int *acc, bool meets) {
     __shared__ fk_u64 one;
     __shared__ int several, old_s, base_s, write_s;
     if (active) one = cell;  // any active member's
@@ -1816,7 +1816,10 @@ __device__ __noinline__ void fk_gang_multiprefix(int warps, bool active, fk_u64 
         fk_team_sync();
         if (fk_team_tid() == 0) atomicAdd(&fk_gang.rec->token, 1u);
     }
-    fk_gang_sync();
+    // `meets` false: the gang meets before another team touches the cell (the emitter's
+    // multiprefix_meets).
+    if (meets || several) fk_gang_sync();
+    else fk_team_sync();
 }
 
 // Forms a gang for the owned loop `j.loop` of a group of n members (fk_schedule.cuh).
@@ -1970,11 +1973,12 @@ __device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays, fk_u
 // fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):
 // each thread's member is its own, whose cell and value are the thread's copies
 // (FK_R_LAUNCH_REGS) where they are that member's (`cached`), else its slots. The result is
-// stored to its slot and returned as fk_multiprefix_block's.
+// stored to its slot and returned as fk_multiprefix_block's. `meets`: in a gang, whether
+// the gang meets after it (fk_gang_multiprefix).
 __device__ FkMpOwn fk_r_multiprefix_mine(int g, int n, fk_u64 slot_base, int op,
                                          const FkRegionOwn &own, int cached, fk_u64 cell,
                                          int v, FkVar ptr, FkVar value, int has_result,
-                                         FkVar result) {
+                                         FkVar result, int meets) {
     int proc = own.proc;
     // The kernel may have ended the member's part (a `break` or `return` in it).
     bool active = own.runs && fk_m.status[proc] == FK_ACTIVE;
@@ -1985,7 +1989,7 @@ __device__ FkMpOwn fk_r_multiprefix_mine(int g, int n, fk_u64 slot_base, int op,
     FkMpOwn mine{active ? proc : -1, 0};
 #ifdef FK_SCHEDULE_DEVICE
     if (fk_ganged())
-        fk_gang_multiprefix((fk_gang.count + 31) / 32, active, cell, v, op, &mine.value);
+        fk_gang_multiprefix((fk_gang.count + 31) / 32, active, cell, v, op, &mine.value, meets);
     else
 #endif
         fk_mp_chunk((n + 31) / 32, active, cell, v, op, &mine.value);

@@ -25,7 +25,7 @@ use crate::host_program::{Instr, LoopHeader, Open, Pc};
 use crate::plan::{Home, KernelId, Multiprefix, Plan, RegionNeeds, SplitKind};
 use crate::points_to::Target;
 use crate::regions::{loop_needs, plus, split_frame_stride, split_needs};
-use fork_frontend::hir::{Mode, Sharity, VarId};
+use fork_frontend::hir::{ExprKind, Mode, Sharity, Stmt, StmtKind, VarId};
 use fork_frontend::source::Span;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -187,6 +187,36 @@ pub fn region_kernel(
     Ok(())
 }
 
+/// The variable `v` where the statements `body` set `ptr` once, at their top level, to `&v`
+/// (a multiprefix's cell pointer: `t = &nless;`), and nowhere else.
+fn address_assigned(body: &[Stmt], ptr: VarId) -> Option<VarId> {
+    let mut sets = 0;
+    body.iter().for_each(|s| {
+        fork_frontend::sync_calls::each_expr(s, &mut |top| {
+            top.walk(&mut |e| {
+                if matches!(e.assigned_place().map(|p| &p.kind), Some(ExprKind::Var(v)) if *v == ptr) {
+                    sets += 1;
+                }
+            })
+        })
+    });
+    body.iter().find_map(|s| match &s.kind {
+        StmtKind::Expr(e) if sets == 1 => match &e.kind {
+            ExprKind::Assign { place, value } if matches!(place.kind, ExprKind::Var(v) if v == ptr) => {
+                match &value.kind {
+                    ExprKind::AddrOf(x) => match x.kind {
+                        ExprKind::Var(v) => Some(v),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 /// The members of the loop at `at` (in group `g`) marked with `status` (left the body by
 /// `continue`, or the loop by `break`) become active again.
 fn reactivate(at: Pc, g: &str, status: &str) -> String {
@@ -345,6 +375,43 @@ impl<'a, 's> RegionEmitter<'a, 's> {
             }
             _ => "fk_gang_sync",
         }
+    }
+
+    /// Whether a gang meets after the owned loop's multiprefix at `pc` (its cell pointer
+    /// `ptr`), so that its cell's new value, which one team writes after the gang's
+    /// meeting inside the multiprefix, is written before another team touches the cell
+    /// (fk_device.cuh, fk_gang_multiprefix). Not where the kernel before it sets `ptr` to
+    /// `&v` and the kernel after it touches no `v` and ends with the gang's barrier, or
+    /// with the team's before the latch (quicksort's `mpadd(&nless, 1)` and
+    /// `mpadd(&ngreater, 1)`).
+    fn multiprefix_meets(&self, pc: Pc, ptr: VarId) -> bool {
+        let plan = self.plan;
+        let kernel_at = |pc: u32| match plan.host.code.get(pc as usize) {
+            Some(Instr::Launch(k)) => Some(*k),
+            _ => None,
+        };
+        let (Some(_), Some(before), Some(after)) =
+            (self.own, kernel_at(pc.0 - 1), kernel_at(pc.0 + 1))
+        else {
+            return true;
+        };
+        let Some(cell) = address_assigned(&plan.kernel(before).body, ptr) else {
+            return true;
+        };
+        let touched = self
+            .summaries
+            .block(&plan.program, &plan.kernel(after).body);
+        let touches = |o: &Objects| o.unknown || o.targets.contains(&Target::Var(cell));
+        // The team's barrier ends the launch before a multiprefix (which reads its cell
+        // before the gang meets) or before the latch (whose exit count meets the gang).
+        let gang_meets_next = match self.own_launch_sync(Pc(pc.0 + 1), after) {
+            "fk_gang_sync" => true,
+            _ => matches!(
+                plan.host.code.get(pc.0 as usize + 2),
+                Some(Instr::LoopNext | Instr::LoopLatch { .. })
+            ),
+        };
+        touches(&touched.reads) || touches(&touched.writes) || !gang_meets_next
     }
 
     /// Whether no kernel of the loop whose `LoopBegin` is at `at` and whose exit is `exit`
@@ -545,11 +612,12 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                         var_name(&plan.program, *value),
                     );
                     call = format!(
-                        "(fk_own.group == {g} ? fk_r_multiprefix_mine({g}, {n}, r.slot_base, {}, fk_own, fk_cached, (fk_u64){cell}, (int){v}, {}, {}, {}) : {call})",
+                        "(fk_own.group == {g} ? fk_r_multiprefix_mine({g}, {n}, r.slot_base, {}, fk_own, fk_cached, (fk_u64){cell}, (int){v}, {}, {}, {}, {}) : {call})",
                         abi::mp_name(*op),
                         fk_var(plan, *ptr, *span)?,
                         fk_var(plan, *value, *span)?,
                         optional_var(plan, *result, *span)?,
+                        self.multiprefix_meets(pc, *ptr) as u8,
                         g = c.g,
                         n = c.threads()
                     );
