@@ -1605,9 +1605,15 @@ __device__ inline void fk_r_keep_member(FkRegionOwn *own, int group, int proc, b
 // arrives at a counter in global memory and waits for every team's arrival; a multiprefix,
 // the loop's exit count, its `--crcw common` check and fk_r_spin's stop combine the teams'
 // parts there (fk_gang_sum, fk_gang_multiprefix), so that every decision is the gang's and
-// every team runs the same helpers. The helpers leave at the loop's end (fk_r_gang_leave);
-// the leader goes on with the region. Where too few blocks are idle, or none joins in time
-// (FK_GANG_WAIT_NS), the loop runs as before, on the leader's team in chunks.
+// every team runs the same helpers. The helpers leave at the loop's end (fk_r_gang_end);
+// the leader goes on with the region. Where too few blocks are idle, or too few join in
+// time (FK_GANG_WAIT_NS), the loop runs as before, on the leader's team in chunks.
+
+// The most members a team owns in an owned loop: at most its threads. The emulated tests
+// lower it, so that small groups form gangs.
+#ifndef FK_OWN_TEAM_MAX
+#define FK_OWN_TEAM_MAX 1024
+#endif
 #ifdef FK_SCHEDULE_DEVICE
 // The most teams of a gang, and the fewest a loop must need to form one.
 #ifndef FK_GANG_MAX
@@ -1615,11 +1621,6 @@ __device__ inline void fk_r_keep_member(FkRegionOwn *own, int group, int proc, b
 #endif
 #ifndef FK_GANG_MIN
 #define FK_GANG_MIN 2
-#endif
-// The most members a team owns in an owned loop: its threads. The emulated tests lower it,
-// so that small groups form gangs.
-#ifndef FK_OWN_TEAM_MAX
-#define FK_OWN_TEAM_MAX 1024
 #endif
 // How long a leader waits for the blocks it claimed to join: a claimed team may still be
 // finishing a task posted to it in turn, and a gang does not wait for that.
@@ -1876,7 +1877,6 @@ struct FkGangJoin {
 __device__ inline FkGangJoin fk_r_join() { return FkGangJoin{0, 0}; }
 #define FK_GANG_HELPER (-2)
 __device__ inline int fk_r_gang_end(int cached) { return cached; }
-#define FK_OWN_TEAM_MAX 1024
 #define FK_R_GANG(PC, LOOP, LG, N, SEQ) false
 #endif
 
