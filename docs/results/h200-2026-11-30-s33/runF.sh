@@ -1,5 +1,6 @@
-# Session 33, device run F: the final code (s33f: s33e with FK_OWN_TEAM_MAX defined once, for both schedules; the later commits change docs
-# and results only) verified and measured. Every classroom example's first case and four
+# Session 33, device run F: the final code (s33f, 0805da5: s33e with FK_OWN_TEAM_MAX defined
+# once, for both schedules; the later commits change docs and results only) verified and
+# measured. Every classroom example's first case and four
 # semantics programs on the simulator, the GPU under both schedules and the nvcc .cu of both,
 # with memcheck, racecheck and synccheck (v0); the first case of four classroom examples
 # with owned loops through the device schedule's .cu built with -DFK_OWN_TEAM_MAX=2, so that
