@@ -386,13 +386,15 @@ impl<'a, 's> RegionEmitter<'a, 's> {
     /// `mpadd(&ngreater, 1)`).
     fn multiprefix_meets(&self, pc: Pc, ptr: VarId) -> bool {
         let plan = self.plan;
-        let kernel_at = |pc: u32| match plan.host.code.get(pc as usize) {
+        let kernel_at = |pc: Option<u32>| match plan.host.code.get(pc? as usize) {
             Some(Instr::Launch(k)) => Some(*k),
             _ => None,
         };
-        let (Some(_), Some(before), Some(after)) =
-            (self.own, kernel_at(pc.0 - 1), kernel_at(pc.0 + 1))
-        else {
+        let (Some(_), Some(before), Some(after)) = (
+            self.own,
+            kernel_at(pc.0.checked_sub(1)),
+            kernel_at(Some(pc.0 + 1)),
+        ) else {
             return true;
         };
         let Some(cell) = address_assigned(&plan.kernel(before).body, ptr) else {
