@@ -1688,6 +1688,19 @@ __shared__ FkGang fk_gang;
 
 __device__ inline bool fk_ganged() { return fk_gang.rec != nullptr; }
 
+// Thread 0 of team `index` of a gang of `teams` on `rec`, whose loop group has n members:
+// the team's slice of them, ⌈n / teams⌉ each in $$ order, and its counts from 0.
+__device__ inline void fk_gang_enter(FkGangRec *rec, int teams, int index, int n) {
+    int share = (n + teams - 1) / teams;
+    fk_gang.rec = rec;
+    fk_gang.teams = teams;
+    fk_gang.index = index;
+    fk_gang.first = min(index * share, n);
+    fk_gang.count = min(share, n - fk_gang.first);
+    fk_gang.barriers = 0;
+    fk_gang.turns = 0;
+}
+
 // Thread 0 of a team waiting on global memory: it spins, as fk_g_arrive's does (the team's
 // other threads wait at its barrier).
 __device__ inline void fk_gang_wait() {
@@ -1780,12 +1793,12 @@ __device__ __noinline__ void fk_gang_multiprefix(int warps, bool active, fk_u64 
         if (part.kind == 1) part.old = *(volatile int *)one;
         int parity = fk_gang_arrive(part);
         fk_u64 c = 0;
-        int first = -1, last = -1, base = fk_identity(op), old = 0, s = 0;
+        int last = -1, base = fk_identity(op), old = 0, s = 0;
         for (int i = 0; i < fk_gang.teams; i++) {
             FkGangPart q = fk_gang_part(parity, i);
             if (q.kind == 2 || (q.kind == 1 && c != 0 && q.cell != c)) s = 1;
             if (q.kind != 1) continue;
-            if (first < 0) first = i, old = q.old, c = q.cell;
+            if (c == 0) old = q.old, c = q.cell;
             last = i;
             if (i < fk_gang.index) base = fk_combine(base, q.value, op);
         }

@@ -1690,14 +1690,7 @@ __device__ __noinline__ bool fk_r_gang_form(const FkGangJoin &j, int n) {
             // Those that joined a gang that did not form leave at once.
             if (teams == 0) fk_gang_wait_left(rec, joined);
             if (teams > 0) {
-                int share = (n + teams - 1) / teams;
-                fk_gang.rec = rec;
-                fk_gang.teams = teams;
-                fk_gang.index = 0;
-                fk_gang.first = 0;
-                fk_gang.count = min(share, n);
-                fk_gang.barriers = 0;
-                fk_gang.turns = 0;
+                fk_gang_enter(rec, teams, 0, n);
                 formed = 1;
             }
 #ifdef FK_EMU_GANGS  // the emulated test's evidence that the path ran
@@ -1734,15 +1727,7 @@ __device__ __noinline__ void fk_run_gang_join(unsigned long long join) {
             int teams = *(volatile int *)&rec->teams;
             if (teams == 0) fk_gang_left(rec);
             if (teams > 0) {
-                int n = fk_m.groups[rec->join.lg].size;
-                int share = (n + teams - 1) / teams;
-                fk_gang.rec = rec;
-                fk_gang.teams = teams;
-                fk_gang.index = index;
-                fk_gang.first = min(index * share, n);
-                fk_gang.count = min(share, n - fk_gang.first);
-                fk_gang.barriers = 0;
-                fk_gang.turns = 0;
+                fk_gang_enter(rec, teams, index, fk_m.groups[rec->join.lg].size);
                 fk_gang.join = rec->join;
             }
         }
