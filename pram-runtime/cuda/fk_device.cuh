@@ -1645,13 +1645,16 @@ struct FkGangJoin {
     unsigned sub;
 };
 
-// A team's part of a gang collective, by the parity of the gang's barrier count.
+// A team's part of a gang collective, in the set of parts of the gang's barrier count modulo
+// FK_GANG_PART_SETS (fk_gang_post).
 struct FkGangPart {
     fk_u64 cell;  // a multiprefix: the cell its active members name
     int kind;     // a multiprefix: 0 no active member, 1 one cell, 2 several cells
     int value;    // a sum's value; a multiprefix's total under its operator
     int old;      // a multiprefix of one cell: the cell before it
 };
+
+#define FK_GANG_PART_SETS 3
 
 // A leader block's gang (fk_gangs[block]), in global memory.
 struct FkGangRec {
@@ -1669,7 +1672,7 @@ struct FkGangRec {
     // that no helper still reading a barrier's parts or waiting on `arrived` sees the next
     // gang's.
     unsigned left;
-    FkGangPart parts[2][FK_GANG_MAX];
+    FkGangPart parts[FK_GANG_PART_SETS][FK_GANG_MAX];
 };
 #define FK_GANG_SEALED 0x80000000ull
 __device__ FkGangRec fk_gangs[FK_GANG_BLOCKS];
@@ -1711,27 +1714,38 @@ __device__ inline void fk_gang_wait() {
 #endif
 }
 
-// The gang's barrier, by the team's thread 0 (the team has met before; it meets after):
-// publishes the team's part for the other teams to read after it. Returns the parity of
-// the parts this barrier published.
-__device__ __noinline__ int fk_gang_arrive(const FkGangPart &part) {
+// The first half of the gang's barrier (fk_gang_arrive), by the team's thread 0: publishes
+// the team's part and arrives. Returns the barrier's count. A team that goes on without
+// waiting (fk_r_own_loop_exit's `passes`) waits for this barrier's arrivals at its next
+// one, whose count includes them.
+__device__ inline unsigned fk_gang_post(const FkGangPart &part) {
     FkGangRec *g = fk_gang.rec;
     unsigned b = ++fk_gang.barriers;
-    int parity = (int)(b & 1);
-    // Two parities suffice: a team writes parity p again only after the next barrier,
-    // which every team reaches only after reading this one's parts.
-    g->parts[parity][fk_gang.index] = part;
+    // Three sets suffice: a team posts barrier b + 3 only after it waited at b + 1 or
+    // b + 2 (no two exit counts follow each other without a meeting between them, and
+    // only an exit count lets a team pass), which every team posts only after reading
+    // barrier b's parts. (Two did while every team waited at every barrier: a team that
+    // passed barrier b + 1 posted b + 2 into the set another team was still reading.)
+    g->parts[b % FK_GANG_PART_SETS][fk_gang.index] = part;
     // A release and an acquire, not two fences (as the interpreter's barriers): the team's
     // writes, which its barrier ordered before this thread's, and the part.
     fk_add_release(&g->arrived, 1u);
-    unsigned all = b * (unsigned)fk_gang.teams;
-    while (*(volatile unsigned *)&g->arrived < all) fk_gang_wait();
-    (void)fk_load_acquire(&g->arrived);
-    return parity;
+    return b;
 }
 
-__device__ inline FkGangPart fk_gang_part(int parity, int team) {
-    volatile FkGangPart *p = &fk_gang.rec->parts[parity][team];
+// The gang's barrier, by the team's thread 0 (the team has met before; it meets after):
+// publishes the team's part for the other teams to read after it. Returns the set of parts
+// this barrier published (fk_gang_part).
+__device__ __noinline__ int fk_gang_arrive(const FkGangPart &part) {
+    unsigned b = fk_gang_post(part);
+    unsigned all = b * (unsigned)fk_gang.teams;
+    while (*(volatile unsigned *)&fk_gang.rec->arrived < all) fk_gang_wait();
+    (void)fk_load_acquire(&fk_gang.rec->arrived);
+    return (int)(b % FK_GANG_PART_SETS);
+}
+
+__device__ inline FkGangPart fk_gang_part(int set, int team) {
+    volatile FkGangPart *p = &fk_gang.rec->parts[set][team];
     return FkGangPart{p->cell, p->kind, p->value, p->old};
 }
 
@@ -1747,9 +1761,9 @@ __device__ __noinline__ void fk_gang_meet() {
 __device__ __noinline__ int fk_gang_sum(int n) {
     __shared__ int sum;
     if (fk_team_tid() == 0) {
-        int parity = fk_gang_arrive(FkGangPart{0, 0, n, 0});
+        int set = fk_gang_arrive(FkGangPart{0, 0, n, 0});
         int s = 0;
-        for (int i = 0; i < fk_gang.teams; i++) s += fk_gang_part(parity, i).value;
+        for (int i = 0; i < fk_gang.teams; i++) s += fk_gang_part(set, i).value;
         sum = s;
     }
     fk_team_sync();
@@ -1791,11 +1805,11 @@ __device__ __noinline__ void fk_gang_multiprefix(int warps, bool active, fk_u64 
         FkGangPart part{any ? one : 0, any ? (multi ? 2 : 1) : 0, total, 0};
         // Before the barrier: no team writes the cell until every team has passed it.
         if (part.kind == 1) part.old = *(volatile int *)one;
-        int parity = fk_gang_arrive(part);
+        int set = fk_gang_arrive(part);
         fk_u64 c = 0;
         int last = -1, base = fk_identity(op), old = 0, s = 0;
         for (int i = 0; i < fk_gang.teams; i++) {
-            FkGangPart q = fk_gang_part(parity, i);
+            FkGangPart q = fk_gang_part(set, i);
             if (q.kind == 2 || (q.kind == 1 && c != 0 && q.cell != c)) s = 1;
             if (q.kind != 1) continue;
             if (c == 0) old = q.old, c = q.cell;
@@ -1807,7 +1821,7 @@ __device__ __noinline__ void fk_gang_multiprefix(int warps, bool active, fk_u64 
         // The last team with members writes the cell: the total of every team's.
         int grand = base;
         for (int i = fk_gang.index; s == 0 && i < fk_gang.teams; i++) {
-            FkGangPart q = fk_gang_part(parity, i);
+            FkGangPart q = fk_gang_part(set, i);
             if (q.kind == 1) grand = fk_combine(grand, q.value, op);
         }
         write_s = s == 0 && last == fk_gang.index;
@@ -1978,9 +1992,27 @@ __device__ inline void fk_r_own_continue(const FkRegionMine &m) {
 // session 29): after a fault the loop runs at most 63 more iterations, whose output the host
 // drops (it comes after the fault) and whose faults come after the first; one at a conflict
 // has already ended it (fk_r_common_check).
-__device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays, fk_u64 it) {
+//
+// `passes` (the emitter's exit_passes: what the gang runs between this count and its next
+// meeting touches nothing that another team may still touch before this count): in a gang,
+// a team with members still in goes on without waiting for the others, since the loop goes
+// on (it returns its own count); a team with none waits for the gang's count.
+__device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays, fk_u64 it,
+                                         bool passes) {
     bool in = m.member && fk_m.status[m.th.proc] == FK_ACTIVE;
-    return fk_gang_count(fk_stays(m.th.proc, in, [&] { return stays; }, (it & 63) == 0));
+    int n = fk_team_count(fk_stays(m.th.proc, in, [&] { return stays; }, (it & 63) == 0));
+    if (!fk_ganged()) return n;
+#ifdef FK_SCHEDULE_DEVICE
+    if (passes && n > 0) {
+        // The count's barrier ordered the team's writes before thread 0's release.
+        if (fk_team_tid() == 0) (void)fk_gang_post(FkGangPart{0, 0, n, 0});
+        return n;
+    }
+    return fk_gang_sum(n);
+#else
+    (void)passes;
+    return n;
+#endif
 }
 
 // fk_r_multiprefix where the group's last launch kept its members (fk_own.group == g):

@@ -20,7 +20,7 @@ use super::abi;
 use super::ctype::{declare, pointer_to, var_name};
 use super::host::{fk_var, multiprefix_args, optional_var};
 use super::{EmitError, Sites};
-use crate::effects::{Objects, Summaries};
+use crate::effects::{Effects, Objects, Summaries};
 use crate::host_program::{Instr, LoopHeader, Open, Pc};
 use crate::plan::{Home, KernelId, Multiprefix, Plan, RegionNeeds, SplitKind};
 use crate::points_to::Target;
@@ -187,6 +187,11 @@ pub fn region_kernel(
     Ok(())
 }
 
+/// Whether the memory `o` may include the variable `v`.
+fn touches(o: &Objects, v: VarId) -> bool {
+    o.unknown || o.targets.contains(&Target::Var(v))
+}
+
 /// The variable `v` where the statements `body` set `ptr` once, at their top level, to `&v`
 /// (a multiprefix's cell pointer: `t = &nless;`), and nowhere else.
 fn address_assigned(body: &[Stmt], ptr: VarId) -> Option<VarId> {
@@ -349,26 +354,26 @@ impl<'a, 's> RegionEmitter<'a, 's> {
     /// The barrier after the owned loop's launch of kernel `k` at `pc`: where the loop runs
     /// on a gang of teams (fk_device.cuh, "gangs"), the team's where the next barrier of
     /// the gang comes before any other team could need it, else the gang's
-    /// (`fk_gang_sync`). That is where the kernel writes no memory another processor reads
-    /// and a multiprefix follows (its cell is read before the gang meets, but no kernel
-    /// since the last meeting wrote it; the cell is written after it), or where only the
-    /// latch follows (the exit count meets the gang before the next iteration). Its
-    /// `--crcw common` check reads the other members' writes, so a checked kernel ends
-    /// with the gang's. Quicksort's partition loop: 2 of its 3 launches.
+    /// (`fk_gang_sync`). That is where a multiprefix follows whose cell the kernel does not
+    /// write (the multiprefix reads its cell before the gang meets inside it, and that
+    /// meeting orders the kernel's other writes before every other team's next access), or
+    /// where only the latch follows (the exit count meets the gang before the next
+    /// iteration). Its `--crcw common` check reads the other members' writes, so a checked
+    /// kernel ends with the gang's. Quicksort's partition loop: all 3 of its launches.
     fn own_launch_sync(&self, pc: Pc, k: KernelId) -> &'static str {
         let plan = self.plan;
         let kernel = plan.kernel(k);
         if self.common_kernels.contains(&kernel.name) {
             return "fk_gang_sync";
         }
-        let writes = self
-            .summaries
-            .block(&plan.program, &kernel.body)
-            .writes
-            .any();
+        let writes = &self.summaries.block(&plan.program, &kernel.body).writes;
         let mut next = plan.host.code[pc.0 as usize + 1..].iter();
         match next.next() {
-            Some(Instr::Multiprefix(_)) if !writes => "fk_team_sync",
+            Some(Instr::Multiprefix(mp)) => match self.multiprefix_cell(Pc(pc.0 + 1), mp.ptr) {
+                _ if !writes.any() => "fk_team_sync",
+                Some(cell) if !touches(writes, cell) => "fk_team_sync",
+                _ => "fk_gang_sync",
+            },
             Some(Instr::LoopLatch { .. }) => "fk_team_sync",
             Some(Instr::LoopNext) if matches!(next.next(), Some(Instr::LoopLatch { .. })) => {
                 "fk_team_sync"
@@ -377,43 +382,114 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         }
     }
 
+    /// The cell of the owned loop's multiprefix at `pc` whose cell pointer is `ptr`, where
+    /// the kernel launched just before it sets `ptr` to `&v` (`address_assigned`).
+    fn multiprefix_cell(&self, pc: Pc, ptr: VarId) -> Option<VarId> {
+        let plan = self.plan;
+        match plan.host.code.get(pc.0.checked_sub(1)? as usize)? {
+            Instr::Launch(k) => address_assigned(&plan.kernel(*k).body, ptr),
+            _ => None,
+        }
+    }
+
+    /// Whether the exit count of the owned loop whose body runs from `enter` + 1 to its
+    /// latch `latch` may let a gang's team with members still in go on without waiting for
+    /// the other teams (fk_r_own_loop_exit's `passes`): where what runs after the gang's last
+    /// meeting in the body (launches, and the write of a multiprefix's cell after its
+    /// meeting) and what runs before the gang's first meeting in the body (launches, and a
+    /// multiprefix's read of its cell) touch no memory in common that either writes. (A
+    /// `--crcw common` check reads its cells before a meeting of its own, so what comes
+    /// after the last meeting holds none.) Quicksort's partition loop: its last launch
+    /// writes `buf` and the second multiprefix `ngreater`; its first reads `x` and the
+    /// first multiprefix `nless`.
+    fn exit_passes(&self, enter: Pc, latch: Pc) -> bool {
+        let plan = self.plan;
+        let effects = |k: &KernelId| self.summaries.block(&plan.program, &plan.kernel(*k).body);
+        let mut after = Effects::default();
+        let mut met = false;
+        for pc in (enter.0 + 1..latch.0).rev().map(Pc) {
+            match &plan.host.code[pc.0 as usize] {
+                Instr::LoopNext => continue,
+                Instr::Launch(k) if self.own_launch_sync(pc, *k) == "fk_gang_sync" => {}
+                Instr::Launch(k) => {
+                    after = after.union(&effects(k));
+                    continue;
+                }
+                Instr::Multiprefix(mp) if !self.multiprefix_meets(pc, mp.ptr) => {
+                    match self.multiprefix_cell(pc, mp.ptr) {
+                        Some(cell) => after.writes.union(&Objects::var(cell)),
+                        None => return false,
+                    }
+                }
+                Instr::Multiprefix(_) => {}
+                _ => return false,
+            }
+            met = true;
+            break;
+        }
+        let mut before = Effects::default();
+        for pc in (enter.0 + 1..latch.0).map(Pc) {
+            match &plan.host.code[pc.0 as usize] {
+                Instr::LoopNext => continue,
+                Instr::Launch(k) => {
+                    before = before.union(&effects(k));
+                    if self.own_launch_sync(pc, *k) == "fk_team_sync" {
+                        continue;
+                    }
+                }
+                Instr::Multiprefix(mp) => match self.multiprefix_cell(pc, mp.ptr) {
+                    Some(cell) => before.reads.union(&Objects::var(cell)),
+                    None => return false,
+                },
+                _ => return false,
+            }
+            let mut touched = before.reads.clone();
+            touched.union(&before.writes);
+            return met
+                && !after.writes.may_overlap(&touched)
+                && !before.writes.may_overlap(&after.reads);
+        }
+        false
+    }
+
     /// Whether a gang meets after the owned loop's multiprefix at `pc` (its cell pointer
     /// `ptr`), so that its cell's new value, which one team writes after the gang's
     /// meeting inside the multiprefix, is written before another team touches the cell
     /// (fk_device.cuh, fk_gang_multiprefix). Not where the kernel before it sets `ptr` to
-    /// `&v` and the kernel after it touches no `v` and ends with the gang's barrier, or
-    /// with the team's before the latch (quicksort's `mpadd(&nless, 1)` and
-    /// `mpadd(&ngreater, 1)`).
+    /// `&v` and, going on around the loop, the gang meets before anything touches `v`: a
+    /// launch that ends with the gang's barrier, another multiprefix (on another known
+    /// cell; it meets the gang), or the latch's exit count (quicksort's `mpadd(&nless, 1)`
+    /// and `mpadd(&ngreater, 1)`).
     fn multiprefix_meets(&self, pc: Pc, ptr: VarId) -> bool {
         let plan = self.plan;
-        let kernel_at = |pc: Option<u32>| match plan.host.code.get(pc? as usize) {
-            Some(Instr::Launch(k)) => Some(*k),
-            _ => None,
-        };
-        let (Some(_), Some(before), Some(after)) = (
-            self.own,
-            kernel_at(pc.0.checked_sub(1)),
-            kernel_at(Some(pc.0 + 1)),
-        ) else {
+        let (Some(_), Some(cell)) = (self.own, self.multiprefix_cell(pc, ptr)) else {
             return true;
         };
-        let Some(cell) = address_assigned(&plan.kernel(before).body, ptr) else {
-            return true;
-        };
-        let touched = self
-            .summaries
-            .block(&plan.program, &plan.kernel(after).body);
-        let touches = |o: &Objects| o.unknown || o.targets.contains(&Target::Var(cell));
-        // The team's barrier ends the launch before a multiprefix (which reads its cell
-        // before the gang meets) or before the latch (whose exit count meets the gang).
-        let gang_meets_next = match self.own_launch_sync(Pc(pc.0 + 1), after) {
-            "fk_gang_sync" => true,
-            _ => matches!(
-                plan.host.code.get(pc.0 as usize + 2),
-                Some(Instr::LoopNext | Instr::LoopLatch { .. })
-            ),
-        };
-        touches(&touched.reads) || touches(&touched.writes) || !gang_meets_next
+        let mut at = pc.0 + 1;
+        // At most once around the loop: its body comes back to `pc`.
+        while at != pc.0 {
+            match plan.host.code.get(at as usize) {
+                Some(Instr::Launch(k)) => {
+                    let touched = self.summaries.block(&plan.program, &plan.kernel(*k).body);
+                    if touches(&touched.reads, cell) || touches(&touched.writes, cell) {
+                        return true;
+                    }
+                    if self.own_launch_sync(Pc(at), *k) == "fk_gang_sync" {
+                        return false;
+                    }
+                }
+                Some(Instr::Multiprefix(next)) => {
+                    return self
+                        .multiprefix_cell(Pc(at), next.ptr)
+                        .is_none_or(|c| c == cell);
+                }
+                Some(Instr::LoopNext) => {}
+                Some(Instr::LoopLatch { .. }) => return false,
+                _ => return true,
+            }
+            at += 1;
+        }
+        true
     }
 
     /// Whether no kernel of the loop whose `LoopBegin` is at `at` and whose exit is `exit`
@@ -822,8 +898,10 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     let stays = l.cond.map_or("true".to_string(), |v| {
                         format!("{} != 0", var_name(&plan.program, v))
                     });
+                    let passes = self.exit_passes(Pc(body.0 - 1), pc);
                     out.push(format!(
-                        "running{p} = fk_r_own_loop_exit(own{p}, {stays}, it{p});"
+                        "running{p} = fk_r_own_loop_exit(own{p}, {stays}, it{p}, {});",
+                        passes as u8
                     ));
                     return Ok(());
                 }
