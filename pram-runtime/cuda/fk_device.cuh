@@ -835,8 +835,11 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
 // is a named one (1) of the team's threads; the processors' warps never meet it.
 #ifdef FK_SCHEDULE_DEVICE
 __shared__ int fk_team_first;
+// The team's threads from fk_team_first: the block's threads from there, or while an owned
+// loop runs narrow (fk_r_narrow_begin) its first warps.
+__shared__ int fk_team_lanes;
 __device__ inline int fk_team_tid() { return (int)threadIdx.x - fk_team_first; }
-__device__ inline int fk_team_size() { return (int)blockDim.x - fk_team_first; }
+__device__ inline int fk_team_size() { return fk_team_lanes; }
 // Each warp meets first (__syncwarp) and reaches the named barrier converged: the barriers are
 // `.aligned` (every call site is reached by all the team's threads alike), so ptxas emits the
 // warp-wide instruction. Without `.aligned`, after divergent code (the checks' fault paths)
@@ -845,15 +848,17 @@ __device__ inline int fk_team_size() { return (int)blockDim.x - fk_team_first; }
 // the member runs of an owned loop (FK_R_OWN_LAUNCH_REGS), a warp met at __syncwarp still
 // reached the barrier divergent for synccheck (docs/results/h200-2026-11-29-s28, runs F to
 // I); a warp-wide vote converges it.
-__device__ inline void fk_team_sync() {
+// Named barrier `id` of `n` threads (1: the team's; 2: a narrow loop's end, fk_r_narrow_end).
+__device__ inline void fk_named_sync(int id, int n) {
 #ifdef FK_EMU
     __syncwarp();
-    fk_emu_named_sync(1, fk_team_size());
+    fk_emu_named_sync(id, n);
 #else
     (void)__ballot_sync(0xffffffffu, 1);
-    asm volatile("barrier.sync.aligned 1, %0;" ::"r"(fk_team_size()) : "memory");
+    asm volatile("barrier.sync.aligned %0, %1;" ::"r"(id), "r"(n) : "memory");
 #endif
 }
+__device__ inline void fk_team_sync() { fk_named_sync(1, fk_team_size()); }
 // How many of the team's threads pass `pred` (a barrier, as __syncthreads_count).
 __device__ inline int fk_team_count(bool pred) {
     __syncwarp();
@@ -1955,6 +1960,67 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
     // A fault before the loop may be a conflict whose log must stay (fk_log_begin).
     m.th.conflicts_stop = !fk_faulted();
     return m;
+}
+
+// A narrow team: where a region task's group, or an owned loop's, fits in fewer of the
+// team's warps than it has (and runs on no gang), the team is its first ⌈n / 32⌉ warps,
+// which hold the members, until the task or loop ends; the other warps skip it and wait at
+// its end (fk_team_widen). Before, every warp of the team ran each of the region's helpers
+// and met at each of its barriers, for a group of 2 members as for 576, and the idle warps'
+// instructions took the issue slots of the warps that had members (docs/performance.md,
+// session 34). A task's threads wait at named barrier 3, a loop's at 2, since a loop of a
+// subgroup may narrow a narrow task's team again.
+#define FK_NARROW_NONE 0
+#define FK_NARROW_IN 1
+#define FK_NARROW_OUT 2
+struct FkNarrow {
+    int state;  // FK_NARROW_*: not narrowed, or this thread inside or outside
+    int size;   // the team's size before
+    int id;     // the named barrier where the team meets again
+};
+__device__ inline FkNarrow fk_team_narrow(int n, int id) {
+    int size = fk_team_size();
+#ifdef FK_SCHEDULE_DEVICE
+    int lanes = (n + 31) & ~31;
+    if (fk_ganged() || lanes >= size) return FkNarrow{FK_NARROW_NONE, size, id};
+    // Every thread has read the team's size before it changes, and sees the new one after.
+    fk_team_sync();
+    if (fk_team_tid() == 0) fk_team_lanes = lanes;
+    fk_named_sync(1, size);
+    return FkNarrow{fk_team_tid() < lanes ? FK_NARROW_IN : FK_NARROW_OUT, size, id};
+#else
+    (void)n;
+    return FkNarrow{FK_NARROW_NONE, size, id};
+#endif
+}
+
+// The team as it was before fk_team_narrow, its threads met.
+__device__ inline void fk_team_widen(const FkNarrow &narrow) {
+#ifdef FK_SCHEDULE_DEVICE
+    if (narrow.state == FK_NARROW_NONE) return;
+    if (fk_team_tid() == 0) fk_team_lanes = narrow.size;
+    fk_named_sync(narrow.id, narrow.size);
+#else
+    (void)narrow;
+#endif
+}
+
+// An owned loop of group lg on a narrow team where it can (fk_team_narrow).
+__device__ inline FkNarrow fk_r_narrow_begin(int lg) {
+    return fk_team_narrow(fk_m.groups[lg].size, 2);
+}
+
+// The end of an owned loop: a narrow loop's team as it was. Every thread takes the region's
+// segment count (FkRegion::sub, which the loop's launches moved on) from thread 0 and forgets
+// its member (`own`), which the threads outside did not run: a test of FkRegionOwn must come
+// out alike in every thread.
+__device__ inline void fk_r_narrow_end(const FkNarrow &narrow, FkRegion &r, FkRegionOwn &own) {
+    if (narrow.state == FK_NARROW_NONE) return;
+    __shared__ unsigned sub;
+    if (fk_team_tid() == 0) sub = r.sub;
+    fk_team_widen(narrow);
+    r.sub = sub;
+    own.group = -1;
 }
 
 // FK_R_LAUNCH_REGS in an owned loop (lg: its group, M: the thread's FkRegionMine), ended by

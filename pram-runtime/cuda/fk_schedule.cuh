@@ -1839,6 +1839,7 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
     if (threadIdx.x == 0) {
         fk_kernel_warp = runners == 32 && fk_m.procs <= (int)gridDim.x * 32;
         fk_team_first = runners + (fk_kernel_warp ? 32 : 0);
+        fk_team_lanes = (int)blockDim.x - fk_team_first;
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
     }
     __syncthreads();

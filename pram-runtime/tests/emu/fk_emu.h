@@ -95,8 +95,9 @@ struct fk_emu_block {
     fk_emu_barrier all, warps[FK_EMU_FIBERS / 32];
     // Named barrier 1 (`barrier.sync 1, n`: the device schedule's task warps, fk_team_sync)
     // and the count its `barrier.red.popc` returns.
-    fk_emu_barrier named;
-    int named_sum = 0, named_count = 0;
+    // The named barriers (fk_device.cuh's fk_named_sync, fk_team_count) by their id.
+    fk_emu_barrier named[4];
+    int named_sum[4] = {}, named_count[4] = {};
     unsigned long long slots[FK_EMU_FIBERS];  // one exchange word per thread
     std::function<void(unsigned)> job;
 };
@@ -189,16 +190,18 @@ inline int __syncthreads_count(int pred) {
 // Named barrier 1 of `n` threads (the only one the runtime uses), and its popc reduction:
 // the last to arrive publishes the count, which every waiter reads before any of them can
 // arrive at the next one.
-inline void fk_emu_named_sync(unsigned, int n) { fk_emu_wait(fk_emu_current->named, (unsigned)n); }
-inline int fk_emu_named_count(unsigned, int n, int pred) {
+inline void fk_emu_named_sync(unsigned id, int n) {
+    fk_emu_wait(fk_emu_current->named[id], (unsigned)n);
+}
+inline int fk_emu_named_count(unsigned id, int n, int pred) {
     fk_emu_block &b = *fk_emu_current;
-    b.named_sum += pred != 0;
-    if (b.named.arrived + 1 == (unsigned)n) {
-        b.named_count = b.named_sum;
-        b.named_sum = 0;
+    b.named_sum[id] += pred != 0;
+    if (b.named[id].arrived + 1 == (unsigned)n) {
+        b.named_count[id] = b.named_sum[id];
+        b.named_sum[id] = 0;
     }
-    fk_emu_wait(b.named, (unsigned)n);
-    return b.named_count;
+    fk_emu_wait(b.named[id], (unsigned)n);
+    return b.named_count[id];
 }
 
 template <class T> T min(T a, T b) { return a < b ? a : b; }

@@ -831,6 +831,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     // The loop as an owned loop where it can be (fk_r_owns_loop): the same
                     // test, body and latch with the members' threads kept.
                     self.state.push(format!("FkRegionMine own{p}"));
+                    self.state.push(format!("FkNarrow narrow{p}"));
                     // A group larger than the team runs it on a gang of teams where it can.
                     out.push(format!(
                         "if (fk_r_owns_loop(g{p}, n{p}, {seq}) || FK_R_GANG({}, {p}, g{p}, n{p}, {seq})) {{",
@@ -845,9 +846,11 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                         "    own{p} = fk_r_own_member(g{p}, r, {});",
                         settled as u8
                     ));
+                    // A small group's loop on the team's first warps alone.
+                    out.push(format!("    narrow{p} = fk_r_narrow_begin(g{p});"));
                     out.push("    for (;;) {".into());
                     out.push(format!(
-                        "        if (running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) break;"
+                        "        if (narrow{p}.state == FK_NARROW_OUT || running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) break;"
                     ));
                     self.own = Some(at);
                     for b in (pc.0 + 1..=latch.0).map(Pc) {
@@ -860,6 +863,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     }
                     self.own = None;
                     out.push("    }".into());
+                    out.push(format!("    fk_r_narrow_end(narrow{p}, r, fk_own);"));
                     // A gang's helper leaves; the leader's gang ends.
                     out.push(
                         "    if ((fk_cached = fk_r_gang_end(fk_cached)) == FK_GANG_HELPER) return;"
