@@ -23,6 +23,17 @@
 #                             OUT/qsb-NAME-critical-path.txt, and that path split by part of a
 #                             level (docs/results/h200-2026-11-30-s30/critical_path_split.py),
 #                             printed; the trace itself is not kept
+#   kernel_build NAME SRC [FLAGS...]
+#                             SRC (an emitted device-schedule `.cu`) patched to print the
+#                             persistent kernel's time (docs/results/h200-2026-11-30-s32/
+#                             time_kernel.py), built by nvcc -O2 with a 256 MiB heap and FLAGS
+#                             into /tmp/NAME, nvcc's output in OUT/nvcc-NAME.txt (several
+#                             builds may run at once: `kernel_build a x.cu & ... wait`)
+#   kernel_rounds ROUNDS ARGS NAME...
+#                             runs each /tmp/NAME with ARGS (as "-p 4096") ROUNDS times, the
+#                             names interleaved, each run's kernel time and first output line
+#                             into OUT/rounds.txt; prints each name's median, min and max time
+#                             and how many of its runs printed "sorted: yes"
 #   stamps ROUNDS NAME=OBJ... links each object (a stamped `.cu` compiled here with
 #                             `nvcc -c`, docs/results/h200-2026-11-29-s26/) and runs it with
 #                             `-p 4096` ROUNDS times, the names interleaved: its stamps
@@ -75,4 +86,22 @@ stamps() {
         at "$v $i rc=$? ms=$(( ($(date +%s%N) - t) / 1000000 ))"
         grep prof "$OUT/$v-$i.err"; tail -1 "$OUT/$v-$i.out"
     done; done
+}
+kernel_build() {
+    local name=$1 src=$2; shift 2
+    python3 docs/results/h200-2026-11-30-s32/time_kernel.py "$src" "/tmp/$name-t.cu"
+    nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 "$@" -o "/tmp/$name" "/tmp/$name-t.cu" \
+        > "$OUT/nvcc-$name.txt" 2>&1
+}
+kernel_rounds() {
+    local rounds=$1 args=$2 v i t; shift 2
+    for i in $(seq "$rounds"); do for v in "$@"; do
+        # shellcheck disable=SC2086
+        timeout 60 "/tmp/$v" $args > "$OUT/$v-$i.out" 2> "$OUT/$v-$i.err"
+        echo "code $v round $i rc=$? $(grep prof "$OUT/$v-$i.err") $(head -1 "$OUT/$v-$i.out" | head -c 50)"
+    done; done >> "$OUT/rounds.txt"
+    for v in "$@"; do
+        t=$(grep "code $v " "$OUT/rounds.txt" | awk '{print $8}' | sort -n)
+        echo "code $v median $(echo "$t" | sed -n "$(( (rounds + 1) / 2 ))p") ms, min $(echo "$t" | head -1), max $(echo "$t" | tail -1), sorted $(grep "code $v " "$OUT/rounds.txt" | grep -c 'sorted: yes')/$rounds"
+    done
 }
