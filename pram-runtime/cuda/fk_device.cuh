@@ -835,8 +835,8 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
 // is a named one (1) of the team's threads; the processors' warps never meet it.
 #ifdef FK_SCHEDULE_DEVICE
 __shared__ int fk_team_first;
-// The team's threads from fk_team_first: the block's threads from there, or while an owned
-// loop runs narrow (fk_r_narrow_begin) its first warps.
+// The team's threads from fk_team_first: the block's threads from there, or while a region
+// task or an owned loop of a small group runs narrow (fk_team_narrow) its first warps.
 __shared__ int fk_team_lanes;
 __device__ inline int fk_team_tid() { return (int)threadIdx.x - fk_team_first; }
 __device__ inline int fk_team_size() { return fk_team_lanes; }
@@ -848,7 +848,8 @@ __device__ inline int fk_team_size() { return fk_team_lanes; }
 // the member runs of an owned loop (FK_R_OWN_LAUNCH_REGS), a warp met at __syncwarp still
 // reached the barrier divergent for synccheck (docs/results/h200-2026-11-29-s28, runs F to
 // I); a warp-wide vote converges it.
-// Named barrier `id` of `n` threads (1: the team's; 2: a narrow loop's end, fk_r_narrow_end).
+// Named barrier `id` of `n` threads (1: the team's; 2 and 3: the end of a narrow loop and of a
+// narrow region task, fk_team_widen).
 __device__ inline void fk_named_sync(int id, int n) {
 #ifdef FK_EMU
     __syncwarp();

@@ -93,9 +93,9 @@ struct fk_emu_block {
     unsigned current = 0, live = 0;
     bool running = false;  // inside a block-wide launch (a serial kernel has no fibers)
     fk_emu_barrier all, warps[FK_EMU_FIBERS / 32];
-    // Named barrier 1 (`barrier.sync 1, n`: the device schedule's task warps, fk_team_sync)
-    // and the count its `barrier.red.popc` returns.
-    // The named barriers (fk_device.cuh's fk_named_sync, fk_team_count) by their id.
+    // The named barriers by id (`barrier.sync id, n`: the device schedule's task warps,
+    // fk_device.cuh's fk_named_sync and fk_team_count), and the count a `barrier.red.popc`
+    // returns.
     fk_emu_barrier named[4];
     int named_sum[4] = {}, named_count[4] = {};
     unsigned long long slots[FK_EMU_FIBERS];  // one exchange word per thread
@@ -187,9 +187,9 @@ inline int __syncthreads_count(int pred) {
     return n;
 }
 
-// Named barrier 1 of `n` threads (the only one the runtime uses), and its popc reduction:
-// the last to arrive publishes the count, which every waiter reads before any of them can
-// arrive at the next one.
+// Named barrier `id` of `n` threads (1: the team's; 2 and 3: the end of a narrow loop or
+// region task), and its popc reduction: the last to arrive publishes the count, which every
+// waiter reads before any of them can arrive at the next one.
 inline void fk_emu_named_sync(unsigned id, int n) {
     fk_emu_wait(fk_emu_current->named[id], (unsigned)n);
 }
