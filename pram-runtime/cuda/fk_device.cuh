@@ -1995,10 +1995,13 @@ __device__ inline FkNarrow fk_team_narrow(int n, int id) {
 #endif
 }
 
-// The team as it was before fk_team_narrow, its threads met.
+// The team as it was before fk_team_narrow, its threads met. The narrow team meets first:
+// its threads may still read its size after their last barrier (fk_r_marked_status's loop
+// over the members ends a region without one) when thread 0 restores it.
 __device__ inline void fk_team_widen(const FkNarrow &narrow) {
 #ifdef FK_SCHEDULE_DEVICE
     if (narrow.state == FK_NARROW_NONE) return;
+    if (narrow.state == FK_NARROW_IN) fk_team_sync();
     if (fk_team_tid() == 0) fk_team_lanes = narrow.size;
     fk_named_sync(narrow.id, narrow.size);
 #else
