@@ -2029,7 +2029,7 @@ __device__ inline void fk_r_narrow_end(const FkNarrow &narrow, FkRegion &r, FkRe
 
 // FK_R_LAUNCH_REGS in an owned loop (lg: its group, M: the thread's FkRegionMine), ended by
 // SYNC: fk_gang_sync, or fk_team_sync where the emitter found that no other team of a gang
-// needs this launch's barrier (emit_cuda::region, `own_launch_sync`).
+// needs this launch's barrier (emit_cuda::region, `launch_meets_gang`).
 #define FK_R_OWN_LAUNCH_REGS(K, LG, M, SYNC, ...)                                       \
     do {                                                                               \
         bool runs_ = (M).member && fk_m.status[(M).th.proc] == FK_ACTIVE;              \

@@ -351,34 +351,33 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         None
     }
 
-    /// The barrier after the owned loop's launch of kernel `k` at `pc`: where the loop runs
-    /// on a gang of teams (fk_device.cuh, "gangs"), the team's where the next barrier of
-    /// the gang comes before any other team could need it, else the gang's
-    /// (`fk_gang_sync`). That is where a multiprefix follows whose cell the kernel does not
-    /// write (the multiprefix reads its cell before the gang meets inside it, and that
-    /// meeting orders the kernel's other writes before every other team's next access), or
-    /// where only the latch follows (the exit count meets the gang before the next
-    /// iteration). Its `--crcw common` check reads the other members' writes, so a checked
-    /// kernel ends with the gang's. Quicksort's partition loop: all 3 of its launches.
-    fn own_launch_sync(&self, pc: Pc, k: KernelId) -> &'static str {
+    /// Whether the owned loop's launch of kernel `k` at `pc` ends with the gang's barrier
+    /// (`fk_gang_sync`) where the loop runs on a gang of teams (fk_device.cuh, "gangs"),
+    /// rather than the team's: the team's where the gang's next barrier comes before any
+    /// other team could need it. That is where a multiprefix follows whose cell the kernel
+    /// does not write (the multiprefix reads its cell before the gang meets inside it, and
+    /// that meeting orders the kernel's other writes before every other team's next
+    /// access), or where only the latch follows (the exit count meets the gang before the
+    /// next iteration). Its `--crcw common` check reads the other members' writes, so a
+    /// checked kernel ends with the gang's. Quicksort's partition loop: none of its 3
+    /// launches.
+    fn launch_meets_gang(&self, pc: Pc, k: KernelId) -> bool {
         let plan = self.plan;
         let kernel = plan.kernel(k);
         if self.common_kernels.contains(&kernel.name) {
-            return "fk_gang_sync";
+            return true;
         }
         let writes = &self.summaries.block(&plan.program, &kernel.body).writes;
         let mut next = plan.host.code[pc.0 as usize + 1..].iter();
         match next.next() {
             Some(Instr::Multiprefix(mp)) => match self.multiprefix_cell(Pc(pc.0 + 1), mp.ptr) {
-                _ if !writes.any() => "fk_team_sync",
-                Some(cell) if !touches(writes, cell) => "fk_team_sync",
-                _ => "fk_gang_sync",
+                _ if !writes.any() => false,
+                Some(cell) => touches(writes, cell),
+                None => true,
             },
-            Some(Instr::LoopLatch { .. }) => "fk_team_sync",
-            Some(Instr::LoopNext) if matches!(next.next(), Some(Instr::LoopLatch { .. })) => {
-                "fk_team_sync"
-            }
-            _ => "fk_gang_sync",
+            Some(Instr::LoopLatch { .. }) => false,
+            Some(Instr::LoopNext) => !matches!(next.next(), Some(Instr::LoopLatch { .. })),
+            _ => true,
         }
     }
 
@@ -410,7 +409,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
         for pc in (enter.0 + 1..latch.0).rev().map(Pc) {
             match &plan.host.code[pc.0 as usize] {
                 Instr::LoopNext => continue,
-                Instr::Launch(k) if self.own_launch_sync(pc, *k) == "fk_gang_sync" => {}
+                Instr::Launch(k) if self.launch_meets_gang(pc, *k) => {}
                 Instr::Launch(k) => {
                     after = after.union(&effects(k));
                     continue;
@@ -433,7 +432,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                 Instr::LoopNext => continue,
                 Instr::Launch(k) => {
                     before = before.union(&effects(k));
-                    if self.own_launch_sync(pc, *k) == "fk_team_sync" {
+                    if !self.launch_meets_gang(pc, *k) {
                         continue;
                     }
                 }
@@ -474,7 +473,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     if touches(&touched.reads, cell) || touches(&touched.writes, cell) {
                         return true;
                     }
-                    if self.own_launch_sync(Pc(at), *k) == "fk_gang_sync" {
+                    if self.launch_meets_gang(Pc(at), *k) {
                         return false;
                     }
                 }
@@ -624,7 +623,10 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                                 k.name,
                                 c.g,
                                 l.0,
-                                self.own_launch_sync(pc, *id),
+                                match self.launch_meets_gang(pc, *id) {
+                                    true => "fk_gang_sync",
+                                    false => "fk_team_sync",
+                                },
                                 names.join(", ")
                             ),
                             None => format!("FK_R_LAUNCH_REGS({args}, {});", names.join(", ")),
