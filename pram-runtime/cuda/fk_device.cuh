@@ -836,33 +836,42 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
 #ifdef FK_SCHEDULE_DEVICE
 __shared__ int fk_team_first;
 // The team's threads from fk_team_first: the block's threads from there, or while a region
-// task or an owned loop of a small group runs narrow (fk_team_narrow) its first warps.
+// task or an owned loop of a group of at most 32 members runs narrow (fk_team_narrow) its
+// first warp.
 __shared__ int fk_team_lanes;
 __device__ inline int fk_team_tid() { return (int)threadIdx.x - fk_team_first; }
 __device__ inline int fk_team_size() { return fk_team_lanes; }
+// A team of one warp (a narrow team: the block's team has at least 320 threads) meets at
+// __syncwarp, the block's team at named barrier 1 (fk_team_barrier).
+__device__ inline bool fk_team_is_warp() { return fk_team_lanes == 32; }
 // Each warp meets first (__syncwarp) and reaches the named barrier converged: the barriers are
 // `.aligned` (every call site is reached by all the team's threads alike), so ptxas emits the
 // warp-wide instruction. Without `.aligned`, after divergent code (the checks' fault paths)
 // ptxas may run barrier.red lane by lane, which compute-sanitizer's synccheck reports as
-// divergent threads at the barrier. fk_team_sync's warps meet in a ballot instead: after
+// divergent threads at the barrier. fk_team_barrier's warps meet in a ballot instead: after
 // the member runs of an owned loop (FK_R_OWN_LAUNCH_REGS), a warp met at __syncwarp still
 // reached the barrier divergent for synccheck (docs/results/h200-2026-11-29-s28, runs F to
 // I); a warp-wide vote converges it.
-// Named barrier `id` of `n` threads (1: the team's; 2 and 3: the end of a narrow loop and of a
-// narrow region task, fk_team_widen).
-__device__ inline void fk_named_sync(int id, int n) {
+// Named barrier 1 of the block's team, `n` threads.
+__device__ inline void fk_team_barrier(int n) {
 #ifdef FK_EMU
     __syncwarp();
-    fk_emu_named_sync(id, n);
+    fk_emu_named_sync(1, n);
 #else
     (void)__ballot_sync(0xffffffffu, 1);
-    asm volatile("barrier.sync.aligned %0, %1;" ::"r"(id), "r"(n) : "memory");
+    asm volatile("barrier.sync.aligned 1, %0;" ::"r"(n) : "memory");
 #endif
 }
-__device__ inline void fk_team_sync() { fk_named_sync(1, fk_team_size()); }
+__device__ inline void fk_team_sync() {
+    if (fk_team_is_warp())
+        __syncwarp();
+    else
+        fk_team_barrier(fk_team_size());
+}
 // How many of the team's threads pass `pred` (a barrier, as __syncthreads_count).
 __device__ inline int fk_team_count(bool pred) {
     __syncwarp();
+    if (fk_team_is_warp()) return __popc(__ballot_sync(0xffffffffu, pred));
 #ifdef FK_EMU
     return fk_emu_named_count(1, fk_team_size(), pred);
 #else
@@ -1963,47 +1972,50 @@ __device__ FkRegionMine fk_r_own_member(int lg, const FkRegion &r, bool settled)
     return m;
 }
 
-// A narrow team: where a region task's group, or an owned loop's, fits in fewer of the
-// team's warps than it has (and runs on no gang), the team is its first ⌈n / 32⌉ warps,
-// which hold the members, until the task or loop ends; the other warps skip it and wait at
-// its end (fk_team_widen). Before, every warp of the team ran each of the region's helpers
-// and met at each of its barriers, for a group of 2 members as for 576, and the idle warps'
-// instructions took the issue slots of the warps that had members (docs/performance.md,
-// session 34). A task's threads wait at named barrier 3, a loop's at 2, since a loop of a
-// subgroup may narrow a narrow task's team again.
+// A narrow team: where a region task's group, or an owned loop's, has at most 32 members
+// (and runs on no gang), the team is its first warp, which holds the members, until the task
+// or loop ends; the other warps skip it and wait at its end (fk_team_widen). Before, every
+// warp of the team ran each of the region's helpers and met at each of its barriers, for a
+// group of 2 members as for 576, and the idle warps' instructions took the issue slots of the
+// warp that had members (docs/performance.md, session 34). A narrow team meets at
+// __syncwarp. Session 34 also narrowed larger groups to their first ⌈n / 32⌉ warps, meeting
+// at a named barrier of their own; compute-sanitizer's racecheck then reported hazards
+// between accesses that a later barrier of the whole team orders, whatever the barriers' ids
+// and counts, and none where the narrow team was one warp meeting at __syncwarp (small
+// kernels show both: docs/results/h200-2026-11-30-s35, racecheck-probe*.cu). Teams of several
+// warps at an mbarrier were clean but slower than the whole team (docs/performance.md,
+// session 35).
 #define FK_NARROW_NONE 0
 #define FK_NARROW_IN 1
 #define FK_NARROW_OUT 2
 struct FkNarrow {
     int state;  // FK_NARROW_*: not narrowed, or this thread inside or outside
     int size;   // the team's size before
-    int id;     // the named barrier where the team meets again
 };
-__device__ inline FkNarrow fk_team_narrow(int n, int id) {
+__device__ inline FkNarrow fk_team_narrow(int n) {
     int size = fk_team_size();
 #ifdef FK_SCHEDULE_DEVICE
-    int lanes = (n + 31) & ~31;
-    if (fk_ganged() || lanes >= size) return FkNarrow{FK_NARROW_NONE, size, id};
+    if (fk_ganged() || n > 32 || size <= 32) return FkNarrow{FK_NARROW_NONE, size};
     // Every thread has read the team's size before it changes, and sees the new one after.
     fk_team_sync();
-    if (fk_team_tid() == 0) fk_team_lanes = lanes;
-    fk_named_sync(1, size);
-    return FkNarrow{fk_team_tid() < lanes ? FK_NARROW_IN : FK_NARROW_OUT, size, id};
+    if (fk_team_tid() == 0) fk_team_lanes = 32;
+    fk_team_barrier(size);
+    return FkNarrow{fk_team_tid() < 32 ? FK_NARROW_IN : FK_NARROW_OUT, size};
 #else
     (void)n;
-    return FkNarrow{FK_NARROW_NONE, size, id};
+    return FkNarrow{FK_NARROW_NONE, size};
 #endif
 }
 
-// The team as it was before fk_team_narrow, its threads met. The narrow team meets first:
-// its threads may still read its size after their last barrier (fk_r_marked_status's loop
+// The team as it was before fk_team_narrow, its threads met. The narrow warp meets first: its
+// threads may still read the team's size after their last barrier (fk_r_marked_status's loop
 // over the members ends a region without one) when thread 0 restores it.
 __device__ inline void fk_team_widen(const FkNarrow &narrow) {
 #ifdef FK_SCHEDULE_DEVICE
     if (narrow.state == FK_NARROW_NONE) return;
-    if (narrow.state == FK_NARROW_IN) fk_team_sync();
+    if (narrow.state == FK_NARROW_IN) __syncwarp();
     if (fk_team_tid() == 0) fk_team_lanes = narrow.size;
-    fk_named_sync(narrow.id, narrow.size);
+    fk_team_barrier(narrow.size);
 #else
     (void)narrow;
 #endif
@@ -2011,7 +2023,7 @@ __device__ inline void fk_team_widen(const FkNarrow &narrow) {
 
 // An owned loop of group lg on a narrow team where it can (fk_team_narrow).
 __device__ inline FkNarrow fk_r_narrow_begin(int lg) {
-    return fk_team_narrow(fk_m.groups[lg].size, 2);
+    return fk_team_narrow(fk_m.groups[lg].size);
 }
 
 // The end of an owned loop: a narrow loop's team as it was. Every thread takes the region's

@@ -1543,8 +1543,8 @@ __device__ __noinline__ void fk_run_task(int p, char *frames) {
     if (fk_team_tid() == 0) fk_m.groups[g].members = list;
     int groups_top = fk_group_id(fk_scratch(g, 0, 0)->proc, 1);
     fk_team_sync();
-    // A small group's region on the team's first warps alone (fk_team_narrow).
-    FkNarrow narrow = fk_team_narrow(n, 3);
+    // A small group's region on the team's first warp alone (fk_team_narrow).
+    FkNarrow narrow = fk_team_narrow(n);
     if (narrow.state != FK_NARROW_OUT)
         fk_run_region(s.pc, g, s.seq != 0, s.slot_base, groups_top, list + n, list, (fk_u64)frames);
     fk_team_widen(narrow);

@@ -94,7 +94,7 @@ struct fk_emu_block {
     bool running = false;  // inside a block-wide launch (a serial kernel has no fibers)
     fk_emu_barrier all, warps[FK_EMU_FIBERS / 32];
     // The named barriers by id (`barrier.sync id, n`: the device schedule's task warps,
-    // fk_device.cuh's fk_named_sync and fk_team_count), and the count a `barrier.red.popc`
+    // fk_device.cuh's fk_team_barrier and fk_team_count), and the count a `barrier.red.popc`
     // returns.
     fk_emu_barrier named[4];
     int named_sum[4] = {}, named_count[4] = {};
