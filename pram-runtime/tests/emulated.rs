@@ -692,7 +692,9 @@ fn the_standalone_cu_runs_like_the_cpu_plan_executor() {
 
 /// The device schedule's persistent kernel runs on one emulated block of 96 fibers (a runner
 /// warp, the kernel warp and a team of 32), processors virtualised over the runner warp when
-/// P > 32 (the block then has no kernel warp, and a team of 64).
+/// P > 32 (the block then has no kernel warp, and a team of 64, on whose first warp a group
+/// of at most 32 members runs narrow: the cases at P = 64 of reduce_fork.fork and
+/// quicksort_balanced.fork, whose partition loops and multiprefixes run there).
 fn the_device_schedule_cu_runs_like_the_cpu_plan_executor() {
     emulated_runs_agree(Schedule::Device, Variant::Checked);
 }
