@@ -738,8 +738,8 @@ fn the_device_schedule_cu_runs_owned_loops_on_gangs_like_the_cpu_plan_executor()
 /// processor's runner lane (fk_schedule.cuh, `fk_s_hand_over`): quicksort's leaves, copy
 /// loops and input loop print what the CPU Plan executor prints, and a loop that reads past
 /// an object or a freed block stops where the simulator does. `-DFK_EMU_HANDED` says on
-/// stderr where the kernel warp ran one, and every case must (P is at most 32: one processor
-/// a runner lane).
+/// stderr where the kernel warp ran one, and every case of at most 32 processors must (one
+/// processor a runner lane; above 32 the block has no kernel warp).
 fn the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_executor() {
     let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
     let dir = tempfile::tempdir().expect("a temporary folder");
@@ -750,7 +750,9 @@ fn the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_ex
     ];
     let mut builds = Vec::new();
     for case in common::cases(&["classroom-examples", "tests/semantics"]) {
-        if !files.iter().any(|f| case.file.ends_with(f)) {
+        // Above 32 processors the stand-in's block has no kernel warp (quicksort_balanced's
+        // case at P = 64).
+        if !files.iter().any(|f| case.file.ends_with(f)) || case.procs > 32 {
             continue;
         }
         let name = case.file.display().to_string();
