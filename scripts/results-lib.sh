@@ -22,7 +22,8 @@
 #                             path (docs/results/h200-2026-11-29-s24/critical_path.py) into
 #                             OUT/qsb-NAME-critical-path.txt, and that path split by part of a
 #                             level (docs/results/h200-2026-11-30-s30/critical_path_split.py),
-#                             printed; the trace itself is not kept
+#                             printed; the trace itself is not kept (up to 10^6 events:
+#                             the default 20,000 cut it about halfway through the run)
 #   kernel_build NAME SRC [FLAGS...]
 #                             SRC (an emitted device-schedule `.cu`) patched to print the
 #                             persistent kernel's time (docs/results/h200-2026-11-30-s32/
@@ -70,7 +71,7 @@ verify() {
 }
 qsb_path() {
     timeout 100 "$C" run --backend gpu --schedule device --stats --trace "$OUT/qsb-$1.json" \
-        --heap-mib 256 -p 4096 -D N=1000000 classroom-examples/quicksort_balanced.fork \
+        --trace-limit 1000000 --heap-mib 256 -p 4096 -D N=1000000 classroom-examples/quicksort_balanced.fork \
         > "$OUT/trace-$1.txt" 2>&1
     at "trace $1 rc=$?"; tail -5 "$OUT/trace-$1.txt"
     python3 docs/results/h200-2026-11-29-s24/critical_path.py "$OUT/qsb-$1.json" \
