@@ -122,7 +122,7 @@ fn read_entry(path: &Path) -> Option<Vec<u8>> {
 
 /// The key of `source` compiled for `target` by the loaded NVRTC (`version`).
 fn key(source: &str, target: &Target, version: (i32, i32)) -> Key {
-    let options = nvrtc::options(&target.arch);
+    let options = nvrtc::options(target);
     let nvrtc = format!("NVRTC {}.{}", version.0, version.1);
     let mut parts: Vec<&[u8]> = vec![
         MAGIC,
@@ -268,19 +268,28 @@ mod tests {
         );
     }
 
-    /// Each part of the key changes it: the source, the architecture, the output form, NVRTC's
-    /// version.
+    /// Each part of the key changes it: the source, the architecture, the output form, the
+    /// optimisation, NVRTC's version.
     #[test]
     fn every_input_of_the_compile_changes_the_key() {
         let cubin = |arch: &str| Target {
             arch: arch.into(),
             output: Output::Cubin,
+            fast_compile: false,
         };
         let base = key("src", &cubin("sm_90"), (13, 0));
         let others = [
             key("src ", &cubin("sm_90"), (13, 0)),
             key("src", &cubin("sm_100"), (13, 0)),
             key("src", &Target::ptx(), (13, 0)),
+            key(
+                "src",
+                &Target {
+                    fast_compile: true,
+                    ..cubin("sm_90")
+                },
+                (13, 0),
+            ),
             key("src", &cubin("sm_90"), (13, 1)),
         ];
         for other in others {

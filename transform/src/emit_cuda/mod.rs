@@ -603,7 +603,7 @@ fn kernel_entry(k: &crate::plan::Kernel, out: &mut String) {
 
 /// The per-thread stack a program with recursive device functions asks for (CUDA's default
 /// is 1 KiB; ptxas cannot bound a recursive call chain).
-pub const RECURSION_STACK_BYTES: u64 = 16 << 10;
+const RECURSION_STACK_BYTES: u64 = 16 << 10;
 
 /// The functions on a cycle of the device call graph.
 fn recursive_functions(calls: &BTreeMap<FuncId, BTreeSet<FuncId>>) -> BTreeSet<FuncId> {
