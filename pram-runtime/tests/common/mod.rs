@@ -172,7 +172,12 @@ pub fn needing_gpu(present: bool, name: &str, test: fn()) -> libtest_mimic::Tria
 
 /// Runs the trials as `cargo test` runs tests (filters, `--ignored`, `--list`).
 pub fn run(trials: Vec<libtest_mimic::Trial>) {
-    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
+    run_with(libtest_mimic::Arguments::from_args(), trials)
+}
+
+/// [`run`] with arguments the test binary adjusted.
+pub fn run_with(args: libtest_mimic::Arguments, trials: Vec<libtest_mimic::Trial>) {
+    libtest_mimic::run(&args, trials).exit()
 }
 
 /// `f` of every item (with its index), the items spread over the cores: each thread takes the
