@@ -93,10 +93,10 @@ fn nvcc() -> Option<PathBuf> {
 }
 
 fn main() {
-    // One test at a time: NVRTC 13.0 does not keep the options of compiles on other threads
-    // apart (the cache test's CUBIN differed from its second compile while the NVRTC test
-    // compiled at `--Ofast-compile=max` beside it). Each test spreads its compiles over the
-    // cores itself.
+    // One test at a time. With the NVRTC test compiling at `--Ofast-compile=max` on other
+    // threads, the cache test's two compiles of one source once gave different CUBINs (NVRTC
+    // 13.0, a local CI run of 2026-12-01; another run passed): NVRTC seems not to keep the
+    // options of concurrent compiles apart. Each test spreads its compiles over the cores.
     let mut args = libtest_mimic::Arguments::from_args();
     args.test_threads.get_or_insert(1);
     common::run_with(
