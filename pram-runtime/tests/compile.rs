@@ -1,9 +1,8 @@
 //! Every classroom example and corpus program, emitted as CUDA, compiles without warnings:
 //! the device source to PTX with NVRTC; the standalone `.cu` of the classroom examples and
 //! the rule programs with nvcc, its host code whole and its device code through the front end
-//! (the PTX is NVRTC's test); the compile cache
-//! keeps NVRTC's CUBIN. ptxas runs here only in the cache test; every program's CUBIN is
-//! made on the GPU machine, where `run --backend gpu` compiles it.
+//! (the PTX is NVRTC's test); the compile cache keeps NVRTC's CUBIN. ptxas runs here only in
+//! the cache test; on a GPU machine `scripts/gpu-verify.sh` compiles every program in full.
 //! Without the tool the test is reported as ignored, except under `CI=true`, where a missing
 //! tool fails it.
 
@@ -24,10 +23,10 @@ const EVERY_PROGRAM: &[&str] = &[
 ];
 
 /// The programs whose standalone `.cu` nvcc compiles: the classroom examples, which users
-/// build with `--emit cuda`, and a program for each transformation rule, which between them
-/// take every path of the emitter's host code. (The other programs' host code is compiled by
-/// g++ in the emulated tests, and their device code here by NVRTC; nvcc on them all took 14
-/// of CI's minutes.)
+/// build with `--emit cuda`, and the programs of the transformation rules, which exercise the
+/// emitter rule by rule. (The other programs' host code is compiled by g++ in the emulated
+/// tests, and their device code here by NVRTC; nvcc on them all took about 14 of CI's
+/// minutes.)
 const NVCC_PROGRAMS: &[&str] = &["classroom-examples", "transform/tests/rules"];
 
 /// The emitted sources of every program in `dirs` the transform accepts, for both schedules;
