@@ -2,7 +2,8 @@
 //! the device source to PTX with NVRTC; the standalone `.cu` of the classroom examples and
 //! the rule programs with nvcc, its host code whole and its device code through the front end
 //! (the PTX is NVRTC's test); the compile cache keeps NVRTC's CUBIN. ptxas runs here only in
-//! the cache test; on a GPU machine `scripts/gpu-verify.sh` compiles every program in full.
+//! the cache test; on a GPU machine `scripts/gpu-verify.sh` compiles the programs it
+//! runs (not the rule programs) in full.
 //! Without the tool the test is reported as ignored, except under `CI=true`, where a missing
 //! tool fails it.
 
