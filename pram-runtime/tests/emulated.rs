@@ -61,6 +61,21 @@ fn gxx(emu: &Path, cpp: &Path, bin: &Path, flags: &[&str]) -> std::process::Outp
         .expect("g++ runs")
 }
 
+/// A run of the emulated program `bin` with `args`, ended by `timeout` after `limit` seconds
+/// (a hang is a failure, not a stuck test). The program's own time limit is off: it is meant
+/// for a GPU (30 s by default), and an emulated run is many times slower, more so on a small
+/// machine that builds other programs at the same time (CI's quicksort_balanced at P = 200
+/// passed it alone and ran into it there).
+fn emulated_run(bin: &Path, limit: u32, args: &[&str]) -> std::process::Output {
+    Command::new("timeout")
+        .arg(limit.to_string())
+        .arg(bin)
+        .args(args)
+        .args(["--timeout", "0"])
+        .output()
+        .expect("the program runs")
+}
+
 fn main() {
     let gxx = Command::new("g++").arg("--version").output().is_ok();
     common::run(vec![
@@ -178,10 +193,7 @@ fn the_cus_heap_is_as_large_as_fk_heap_bytes_says() {
     ] {
         let bin = dir.path().join(format!("t{code}"));
         assert!(gxx(&emu, &cpp, &bin, flags).status.success(), "g++ failed");
-        let out = Command::new(&bin)
-            .args(["-p", "8"])
-            .output()
-            .expect("the program runs");
+        let out = emulated_run(&bin, 300, &["-p", "8"]);
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
@@ -286,13 +298,8 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Ran {
     let mut differing = Vec::new();
     let (mut grid_runs, mut handed_runs, mut gang_runs) = (0, 0, 0);
     for (name, procs, crcw, expected) in &build.runs {
-        // A hang (a barrier that never completes) is a failure, not a stuck test. Generous:
-        // both schedules' builds and runs share a small machine, so the program's own time
-        // limit (meant for a GPU) is off: `timeout` is the guard.
-        let mut run = Command::new("timeout");
-        run.arg("600").arg(&bin);
-        run.args(["-p", &procs.to_string(), "--crcw", crcw, "--timeout", "0"]);
-        let out = run.output().expect("the program runs");
+        // Generous: both schedules' builds and runs share a small machine.
+        let out = emulated_run(&bin, 600, &["-p", &procs.to_string(), "--crcw", crcw]);
         let all_stderr = String::from_utf8_lossy(&out.stderr);
         let stderr: String = all_stderr
             .lines()
@@ -452,10 +459,7 @@ fn the_cu_allocates_the_arrays_of_the_drivers_arena() {
         let emitted = transform::emit_cuda::emit_with(&plan, &checked.sources, emulated(schedule))
             .unwrap_or_else(|e| panic!("{file}: {}", e.message));
         for procs in [1u64, 5, 300] {
-            let out = Command::new(&bin)
-                .args(["-p", &procs.to_string(), "--crcw", "common"])
-                .output()
-                .expect("the program runs");
+            let out = emulated_run(&bin, 300, &["-p", &procs.to_string(), "--crcw", "common"]);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(out.status.success(), "{file} -p {procs}: {stderr}");
             let cu: Vec<(String, u64)> = stderr
@@ -530,12 +534,7 @@ fn device_schedule_regions_with_more_members_than_threads_run_like_the_cpu_plan_
             &["-DFK_REGION_TASK_MAX=256", "-DFK_TIMESTAMPS=4096"],
         );
         assert!(built.status.success(), "{file}: g++ failed");
-        let out = Command::new("timeout")
-            .arg("300")
-            .arg(&bin)
-            .args(["-p", &procs.to_string()])
-            .output()
-            .expect("the program runs");
+        let out = emulated_run(&bin, 300, &["-p", &procs.to_string()]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         if !out.status.success() || out.stdout != expected {
             wrong.push(format!(
@@ -1013,12 +1012,7 @@ fn device_timeline(
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let out = Command::new("timeout")
-        .arg("600")
-        .arg(&bin)
-        .args(["-p", &procs.to_string()])
-        .output()
-        .expect("the program runs");
+    let out = emulated_run(&bin, 600, &["-p", &procs.to_string()]);
     assert!(
         out.status.success(),
         "{file}: {}",
