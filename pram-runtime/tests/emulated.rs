@@ -221,6 +221,7 @@ fn launch_syntax_is_rewritten() {
 }
 
 /// What a case must do.
+#[derive(Clone)]
 enum Expected {
     /// Succeed and print what the CPU Plan executor printed.
     Output(Vec<u8>),
@@ -251,6 +252,49 @@ fn simulator_fault(case: &common::Case, checked: &fork_frontend::Checked) -> Opt
         stdout,
         report: format!("{location}: error[{}]: {}{who}", fault.code.id, fault.what),
     })
+}
+
+/// What `case` must do: the CPU Plan executor's output, or where the executor stops, the
+/// simulator's fault ([`simulator_fault`]; None: a fault the GPU does not check). Computed
+/// once per case for all the tests of this binary: most of them run the same cases, and the
+/// executor (a debug build in CI) took longer than the g++ builds.
+fn reference(
+    case: &common::Case,
+    checked: &fork_frontend::Checked,
+    plan: &transform::plan::Plan,
+) -> Option<Expected> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Key = (std::path::PathBuf, usize, Vec<(String, String)>, String);
+    type Memo = Mutex<std::collections::HashMap<Key, Arc<OnceLock<Option<Expected>>>>>;
+    static REFERENCES: OnceLock<Memo> = OnceLock::new();
+    let key = (
+        case.file.clone(),
+        case.procs,
+        case.defines.clone(),
+        case.crcw.clone(),
+    );
+    // The map's lock is held only to find the case's cell: a second test asking for a case
+    // being computed waits on the cell, not on every other case.
+    let cell = REFERENCES
+        .get_or_init(Default::default)
+        .lock()
+        .expect("no test panicked holding the lock")
+        .entry(key)
+        .or_default()
+        .clone();
+    cell.get_or_init(|| {
+        let config = cpu::Config {
+            procs: case.procs,
+            order: cpu::Order::Forward,
+            crcw: case.crcw_mode(),
+            max_steps: 10_000_000,
+        };
+        match cpu::run(plan, config) {
+            Ok(out) => Some(Expected::Output(out.stdout)),
+            Err(_) => simulator_fault(case, checked),
+        }
+    })
+    .clone()
 }
 
 /// The line the device schedule prints on stderr for each grid region it runs on every block,
@@ -756,16 +800,7 @@ fn the_device_schedule_runs_long_kernels_on_the_kernel_warp_like_the_cpu_plan_ex
         }
         let name = case.file.display().to_string();
         let (checked, plan) = case.plan().expect("the case's program plans");
-        let config = cpu::Config {
-            procs: case.procs,
-            order: cpu::Order::Forward,
-            crcw: case.crcw_mode(),
-            max_steps: 10_000_000,
-        };
-        let expected = match cpu::run(&plan, config) {
-            Ok(out) => Expected::Output(out.stdout),
-            Err(_) => simulator_fault(&case, &checked).expect("the simulator's fault"),
-        };
+        let expected = reference(&case, &checked, &plan).expect("the simulator's fault");
         let source = emulated_source(&checked, &plan, Schedule::Device, &name);
         builds.push(Build {
             source: format!("#define FK_EMU_HANDED\n{source}"),
@@ -840,6 +875,9 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
         Variant::GridTasksPast(past) => Some(past),
         _ => None,
     };
+    // The cases this variant runs, each with its emulated source; then what each must do,
+    // computed over the cores.
+    let mut candidates = Vec::new();
     for case in common::cases(&dirs) {
         if schedule == Schedule::Device && !case.device_schedule_agrees() {
             continue;
@@ -860,23 +898,6 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
         if grid_tasks_past.is_some_and(|past| case.procs <= past || !has_grid) {
             continue;
         }
-        let crcw = case.crcw_mode();
-        let config = cpu::Config {
-            procs: case.procs,
-            order: cpu::Order::Forward,
-            crcw,
-            max_steps: 10_000_000,
-        };
-        // Faults the GPU does not check and access-model checks are the simulator's and
-        // gpu-verify's.
-        let expected = match cpu::run(&plan, config) {
-            Ok(out) => Expected::Output(out.stdout),
-            Err(_) if variant == Variant::Unchecked => continue,
-            Err(_) => match simulator_fault(&case, &checked) {
-                Some(fault) => fault,
-                None => continue,
-            },
-        };
         let mut source = emulated_source(&checked, &plan, schedule, &name);
         if variant == Variant::Unchecked {
             source = format!("#define FK_CHECKS 0\n{source}");
@@ -896,7 +917,25 @@ fn emulated_runs_agree(schedule: Schedule, variant: Variant) -> usize {
                 "#define FK_EMU_BLOCKS 4\n#define FK_OWN_TEAM_MAX {own}\n#define FK_EMU_GANGS\n{source}"
             );
         }
-        let run = (name, case.procs, case.crcw.clone(), expected);
+        candidates.push((case, checked, plan, source));
+    }
+    let references = common::parallel_map(&candidates, |_, (case, checked, plan, _)| {
+        reference(case, checked, plan)
+    });
+    for ((case, _, _, source), expected) in candidates.into_iter().zip(references) {
+        // Faults the GPU does not check and access-model checks are the simulator's and
+        // gpu-verify's; the unchecked build checks nothing.
+        let expected = match expected {
+            Some(Expected::Fault { .. }) if variant == Variant::Unchecked => continue,
+            Some(expected) => expected,
+            None => continue,
+        };
+        let run = (
+            case.file.display().to_string(),
+            case.procs,
+            case.crcw.clone(),
+            expected,
+        );
         match by_source.get(&source) {
             Some(&index) => builds[index].runs.push(run),
             None => {
