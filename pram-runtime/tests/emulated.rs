@@ -257,7 +257,7 @@ fn simulator_fault(case: &common::Case, checked: &fork_frontend::Checked) -> Opt
 /// What `case` must do: the CPU Plan executor's output, or where the executor stops, the
 /// simulator's fault ([`simulator_fault`]; None: a fault the GPU does not check). Computed
 /// once per case for all the tests of this binary: most of them run the same cases, and the
-/// executor (a debug build in CI) took longer than the g++ builds.
+/// executor (a debug build in CI) kept a test from its first g++ build for over 6 minutes.
 fn reference(
     case: &common::Case,
     checked: &fork_frontend::Checked,
