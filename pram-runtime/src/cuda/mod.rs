@@ -43,7 +43,8 @@ fn header(what: &str) -> String {
 
 /// The runtime library's device part for the emitted program's schedule and checks, and the
 /// program's object table. `FK_CHECKS` is a default: `-DFK_CHECKS=0` on the compiler's
-/// command line turns the checks off.
+/// command line turns the checks off; so is the device schedule's `FK_DEVICE_THREADS` (the
+/// `.cu`'s launcher uses it too, so `-DFK_DEVICE_THREADS=384` tries another block size).
 fn device_library(emitted: &Emitted, s: &mut String) {
     s.push_str(&emit_cuda::abi::c_header());
     s.push('\n');
@@ -56,8 +57,8 @@ fn device_library(emitted: &Emitted, s: &mut String) {
         s.push_str("#define FK_SCHEDULE_DEVICE 1\n");
         let _ = writeln!(
             s,
-            "#define FK_USES_MULTIPREFIX {}",
-            emitted.multiprefix as u8
+            "#define FK_USES_MULTIPREFIX {}\n#ifndef FK_DEVICE_THREADS\n#define FK_DEVICE_THREADS {}\n#endif",
+            emitted.multiprefix as u8, emitted.device_threads
         );
     }
     s.push_str(DEVICE_LIBRARY);

@@ -130,6 +130,8 @@ pub struct Machine<'p> {
 #[derive(Clone, Copy)]
 struct DeviceRegions {
     depth: i32,
+    /// Threads per block of the persistent kernel (`Emitted::device_threads`).
+    threads: u32,
     slot_stack_bytes: u64,
     procs: u64,
     results: u64,
@@ -164,13 +166,13 @@ struct CommonRegions {
 /// most, `FK_DEVICE_RUNNERS_GRID` in a program with a grid region, whose teams then run its
 /// group of every processor), so that P = 4096 runs on 128 SMs rather than 16. The `.cu`'s
 /// `fk_device_runners` (pram-runtime/cuda/fk_host_schedule.cuh) is the same.
-fn device_runners(procs: u64, resident: u64, grid_regions: bool) -> u32 {
+fn device_runners(procs: u64, resident: u64, threads: u32, grid_regions: bool) -> u32 {
     let per_block = procs.div_ceil(resident.max(1));
     let warp = u64::from(abi::FK_WARP_THREADS);
     let most = if grid_regions {
         abi::FK_DEVICE_RUNNERS_GRID
     } else {
-        abi::FK_DEVICE_THREADS / 2
+        threads / 2
     };
     per_block
         .div_ceil(warp)
@@ -304,6 +306,7 @@ impl Layout {
         let slot_stack_bytes = emitted.slot_stack_bytes;
         let device = device.then(|| DeviceRegions {
             depth: depth as i32,
+            threads: emitted.device_threads,
             slot_stack_bytes,
             procs: arena.array(array!(FkDevice, procs, procs)),
             results: arena.array(array!(FkDevice, results, procs)),
@@ -1078,16 +1081,16 @@ impl<'p> Machine<'p> {
             .ok_or_else(|| GpuError::Internal(format!("no kernel `{run}`")))?
             .clone();
         let per_sm = f
-            .occupancy_max_active_blocks_per_multiprocessor(abi::FK_DEVICE_THREADS, 0, None)
+            .occupancy_max_active_blocks_per_multiprocessor(d.threads, 0, None)
             .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
         let resident = per_sm.max(1) as u64 * self.sms()?;
         let grid_regions = self.plan.host.grid_regions().next().is_some();
-        let runners = device_runners(self.procs, resident, grid_regions);
+        let runners = device_runners(self.procs, resident, d.threads, grid_regions);
         let blocks = resident.min(self.procs.div_ceil(runners.into())) as u32;
         let args = kernels::DeviceRun {
             runners: runners as i32,
         };
-        self.launch_shaped(run, blocks, abi::FK_DEVICE_THREADS, &args, true)
+        self.launch_shaped(run, blocks, d.threads, &args, true)
     }
 
     /// The GPU's SMs.
@@ -1881,18 +1884,19 @@ mod tests {
 
     #[test]
     fn the_processors_spread_over_every_resident_block_in_whole_warps() {
+        use super::abi::{FK_DEVICE_THREADS_GRID as GRID, FK_DEVICE_THREADS_TASKS as TASKS};
         // An H100: 132 SMs, one block of the persistent kernel each.
-        assert_eq!(device_runners(4096, 132, false), 32);
-        assert_eq!(device_runners(1024, 132, false), 32);
-        assert_eq!(device_runners(8448, 132, false), 64);
-        assert_eq!(device_runners(8449, 132, false), 96);
-        assert_eq!(device_runners(1, 132, false), 32);
+        assert_eq!(device_runners(4096, 132, TASKS, false), 32);
+        assert_eq!(device_runners(1024, 132, TASKS, false), 32);
+        assert_eq!(device_runners(8448, 132, TASKS, false), 64);
+        assert_eq!(device_runners(8449, 132, TASKS, false), 96);
+        assert_eq!(device_runners(1, 132, TASKS, false), 32);
         // At most half a block (of 640 threads); the blocks then run several processors a
         // thread.
-        assert_eq!(device_runners(1 << 20, 132, false), 320);
-        // With a grid region, at most 128: the other 512 threads run its members.
-        assert_eq!(device_runners(8449, 132, true), 96);
-        assert_eq!(device_runners(65536, 132, true), 128);
+        assert_eq!(device_runners(1 << 20, 132, TASKS, false), 320);
+        // With a grid region, at most 128: the other 256 threads run its members.
+        assert_eq!(device_runners(8449, 132, GRID, true), 96);
+        assert_eq!(device_runners(65536, 132, GRID, true), 128);
     }
 
     #[test]

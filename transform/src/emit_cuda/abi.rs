@@ -739,14 +739,18 @@ c_consts! {
 
     /// Threads per block of the per-member runtime kernels
     FK_BLOCK_THREADS: u32 = 256;
-    /// Threads per block of the device schedule's persistent kernel: the first `runners`
-    /// (at most half) run processors, the others run the block's region tasks; 640 (96
-    /// registers a thread) so that a task has 608 threads beside one runner warp
-    FK_DEVICE_THREADS: u32 = 640;
-    /// The most of them in a program with a grid region: its team of 512 threads a block runs
-    /// a group of every processor a member per thread up to 67,584 processors on 132 SMs
-    /// (docs/device-schedule.md: Hillis–Steele 2^20 and list ranking at P = 65,536 took 22%
-    /// and 18% less time than with 320 runners)
+    /// Threads per block of the device schedule's persistent kernel (the program's
+    /// `FK_DEVICE_THREADS`, `emit_cuda::device_threads`): the first `runners` (at most half)
+    /// run processors, the others run the block's region tasks; 640 (96 registers a thread)
+    /// so that a task has 608 threads beside one runner warp
+    FK_DEVICE_THREADS_TASKS: u32 = 640;
+    /// The same in a program with a grid region: 384 (168 registers a thread, where 640 left
+    /// 136 to 472 bytes of spills in the persistent kernel; docs/performance.md, session 39)
+    FK_DEVICE_THREADS_GRID: u32 = 384;
+    /// The most runners in a program with a grid region: its team of 256 threads a block runs
+    /// a group of every processor a member per thread up to 33,792 processors on 132 SMs
+    /// (docs/device-schedule.md: with blocks of 640, Hillis–Steele 2^20 and list ranking at
+    /// P = 65,536 took 22% and 18% less time than with 320 runners)
     FK_DEVICE_RUNNERS_GRID: u32 = 128;
     /// A block region's kernel runs its group's members rounded up to whole warps of this
     /// many threads (FK_REGION_THREADS)

@@ -339,6 +339,8 @@ pub struct Emitted {
     /// compiles its leader action (`FK_USES_MULTIPREFIX`) only then, which is half the NVVM
     /// time of a small program.
     pub multiprefix: bool,
+    /// Device schedule: threads per block of the persistent kernel (`FK_DEVICE_THREADS`).
+    pub device_threads: u32,
 }
 
 /// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
@@ -581,6 +583,7 @@ pub fn emit_with(
             .code
             .iter()
             .any(|i| matches!(i, Instr::Multiprefix(_))),
+        device_threads: schedule::device_threads(plan),
     })
 }
 

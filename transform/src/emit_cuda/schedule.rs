@@ -36,6 +36,20 @@ pub(super) fn slot_stack_bytes(plan: &Plan) -> u64 {
     (64 * largest.div_ceil(8) * 8).max(4096)
 }
 
+/// Threads per block of the persistent kernel (`FK_DEVICE_THREADS` in the program's source):
+/// fewer in a program with a grid region, whose kernel then spills nothing, than in one whose
+/// groups run as block tasks and owned loops, which want the widest team. On the H200
+/// (docs/performance.md, session 39) blocks of 384 took sieve 10^7, Hillis–Steele 2^20 and
+/// list ranking 2^18 1 to 32% less time than 640 at P = 1024 to 2^20; quicksort_balanced 10^6
+/// at P = 4096 took 23% more (its groups of 353 to 608 members then span two teams).
+pub(super) fn device_threads(plan: &Plan) -> u32 {
+    if plan.host.grid_regions().next().is_some() {
+        super::abi::FK_DEVICE_THREADS_GRID
+    } else {
+        super::abi::FK_DEVICE_THREADS_TASKS
+    }
+}
+
 /// Whether a region's stacks fit the part of `fk_m.members` and `fk_m.words` its group owns
 /// under the device schedule (`FK_STACK_PER_PROC` entries per member, `fk_run_task`): its
 /// group's member list and its member lists, its word lists. Every region of the corpus does;
