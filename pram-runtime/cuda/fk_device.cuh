@@ -2061,10 +2061,15 @@ __device__ inline void fk_r_narrow_end(const FkNarrow &narrow, FkRegion &r, FkRe
         SYNC();                                                                        \
     } while (0)
 
-// `continue` in an owned loop: the thread's member, if it left the body so, takes part in
-// the latch (fk_r_marked_status; every member of an owned loop is marked).
-__device__ inline void fk_r_own_continue(const FkRegionMine &m) {
-    if (m.member) fk_status_from(m.th.proc, FK_CONTINUE, FK_ACTIVE);
+// `continue` in an owned loop: the thread's member, if it left the body so and entered the
+// loop (fk_r_marked_status), takes part in the latch. Every member of a loop that forms its
+// group entered it (no `marks`); a loop that keeps the enclosing group's members
+// (fk_r_same_group) runs on no gang, so the thread's member is member fk_team_tid() of that
+// group, marked in `marks` if it entered.
+#define FK_ALL_MARKED (~(fk_u64)0)
+__device__ inline void fk_r_own_continue(const FkRegionMine &m, fk_u64 marks = FK_ALL_MARKED) {
+    if (m.member && (marks == FK_ALL_MARKED || fk_m.words[marks + fk_team_tid()]))
+        fk_status_from(m.th.proc, FK_CONTINUE, FK_ACTIVE);
 }
 
 // The loop-exit update of an owned loop (fk_r_loop_exit, fk_member_stays): `stays` is the

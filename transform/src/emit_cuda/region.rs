@@ -327,13 +327,15 @@ impl<'a, 's> RegionEmitter<'a, 's> {
     }
 
     /// The latch of the loop `l` entered at `enter` (its `LoopEnter`) if the loop can run
-    /// owned (fk_device.cuh, `fk_r_owns_loop`): it forms its group, its body holds only
-    /// synchronous kernels whose slots the region keeps in registers and multiprefixes, its
-    /// condition (if any) is such a slot, outside `seq`, in a region that records no
-    /// timestamps.
+    /// owned (fk_device.cuh, `fk_r_owns_loop`): its body holds only synchronous kernels whose
+    /// slots the region keeps in registers and multiprefixes, its condition (if any) is such
+    /// a slot, outside `seq`, in a region that records no timestamps. A loop that forms no
+    /// group (a shared or uniform condition: `bench/overhead/barrier.fork`) runs owned as
+    /// one that does, on its copy of the enclosing group (fk_r_same_group), but on no gang
+    /// (a gang's helpers take the loop group's size as the members still in).
     fn owned_latch(&self, l: &LoopHeader, enter: Pc, seq: &str) -> Option<Pc> {
         let cond_kept = l.cond.is_none_or(|v| self.registers.contains(&v));
-        if !l.forms_group || !cond_kept || seq == "1" || !self.async_at.is_empty() {
+        if !cond_kept || seq == "1" || !self.async_at.is_empty() {
             return None;
         }
         let plan = self.plan;
@@ -835,15 +837,19 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     self.state.push(format!("FkRegionMine own{p}"));
                     self.state.push(format!("FkNarrow narrow{p}"));
                     // A group larger than the team runs it on a gang of teams where it can.
-                    out.push(format!(
-                        "if (fk_r_owns_loop(g{p}, n{p}, {seq}) || FK_R_GANG({}, {p}, g{p}, n{p}, {seq})) {{",
-                        self.at.0,
-                        seq = o.seq
-                    ));
-                    self.joins.push(format!(
-                        "case {p}: r.sub = fk_r_join().sub; g{p} = fk_r_join().lg; running{p} = fk_m.groups[g{p}].size; it{p} = 0; goto join{p};"
-                    ));
-                    out.push(format!("join{p}:"));
+                    let owns = format!("fk_r_owns_loop(g{p}, n{p}, {})", o.seq);
+                    if l.forms_group {
+                        out.push(format!(
+                            "if ({owns} || FK_R_GANG({}, {p}, g{p}, n{p}, {})) {{",
+                            self.at.0, o.seq
+                        ));
+                        self.joins.push(format!(
+                            "case {p}: r.sub = fk_r_join().sub; g{p} = fk_r_join().lg; running{p} = fk_m.groups[g{p}].size; it{p} = 0; goto join{p};"
+                        ));
+                        out.push(format!("join{p}:"));
+                    } else {
+                        out.push(format!("if ({owns}) {{"));
+                    }
                     out.push(format!(
                         "    own{p} = fk_r_own_member(g{p}, r, {});",
                         settled as u8
@@ -889,8 +895,10 @@ impl<'a, 's> RegionEmitter<'a, 's> {
             // Members that left the body by `continue` take part in the latch.
             Instr::LoopNext => {
                 let (at, o) = enclosing()?;
+                let (l, _) = self.loop_header(at)?;
                 out.push(match self.own {
-                    Some(l) => format!("fk_r_own_continue(own{});", l.0),
+                    Some(_) if l.forms_group => format!("fk_r_own_continue(own{});", at.0),
+                    Some(_) => format!("fk_r_own_continue(own{p}, marks{p});", p = at.0),
                     None => reactivate(at, &o.g, "FK_CONTINUE"),
                 });
             }
