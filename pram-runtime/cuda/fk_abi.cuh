@@ -151,11 +151,11 @@ typedef long long fk_i64;
 #define FK_REGION_TASK_MAX 4096
 #endif
 // The fewest members of a group for which the device schedule runs a block region on
-// one block of its persistent kernel (2: every group but a group of one; a larger
-// value leaves smaller groups to run the region's instructions one by one, side by
-// side with their siblings, docs/device-schedule.md)
+// one block of its persistent kernel (1: every group, a group of one only on an idle
+// block; a larger value leaves smaller groups to run the region's instructions one by
+// one, side by side with their siblings, docs/device-schedule.md)
 #ifndef FK_REGION_TASK_MIN
-#define FK_REGION_TASK_MIN 2
+#define FK_REGION_TASK_MIN 1
 #endif
 // 1: every decision of a grid region is its group's, at a grid barrier, as where a
 // member is not active at the region's start (`fk_g_decide`), which no program the

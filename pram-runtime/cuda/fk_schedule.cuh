@@ -773,11 +773,12 @@ __device__ inline unsigned fk_arrival_index(unsigned *counter, int g) {
 #define FK_SOLO_MAX 8
 
 // The block a region task goes to: one whose team waits with an empty list (its bit in
-// fk_d.idle, which the claim clears), else the next in turn (`fk_d.task_posts`). A task
+// fk_d.idle, which the claim clears), else the next in turn (`fk_d.task_posts`), or with
+// `idle_only` none (-1). A task
 // posted to a busy block waits for the tasks before it, and those of the groups beside
 // quicksort's critical path (their partition loops, each whole in one task) run for
 // milliseconds (docs/device-schedule.md, "The task warps").
-__device__ int fk_task_block() {
+__device__ int fk_task_block(bool idle_only) {
     int words = (gridDim.x + 31) / 32;
     for (int w = 0; w < words; w++) {
         unsigned bits = *(volatile unsigned *)&fk_d.idle[w];
@@ -788,7 +789,7 @@ __device__ int fk_task_block() {
             bits = was & ~(1u << b);
         }
     }
-    return atomicAdd(fk_d.task_posts, 1u) % gridDim.x;
+    return idle_only ? -1 : (int)(atomicAdd(fk_d.task_posts, 1u) % gridDim.x);
 }
 
 // The last member to arrive at a `region` posts it as a task: the task warps of one block
@@ -807,7 +808,15 @@ __device__ bool fk_region_fits(int g, int groups) {
 
 __device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
     if (!fk_region_fits(g, groups)) return false;
-    int *tasks = &fk_d.tasks[fk_task_block()];
+    // A group of one takes an idle block's team or none: it must not wait behind another
+    // group's task, nor make one wait, where its own thread can run the instructions one
+    // by one (fk_s_region; on a team its step costs about a third as much, session 42).
+    int block = fk_task_block(fk_m.groups[g].size == 1);
+    if (block < 0) {
+        fk_d.sync[g].value = 0;
+        return false;
+    }
+    int *tasks = &fk_d.tasks[block];
     // The task warps may take the task at once: the state they read (its pc, group, slot
     // frame) and its link are in memory before the task is in the list.
     int head = *(volatile int *)tasks;
@@ -848,8 +857,9 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     fk_d.procs[p].sp = s->sp;
     // The instruction the leader action's new groups are formed by.
     if (fk_t.recs) y->trace_pc = s->pc;
-    if (n == 1) {
-        // A group of one processor: no barrier, nobody to release.
+    if (n == 1 && a.kind != FK_ACT_REGION) {
+        // A group of one processor: no barrier, nobody to release (a region task's block
+        // releases it, as any group's: below).
         if (a.kind != FK_ACT_NONE) fk_leader(FkSoloTeam{0}, g, a);
         if (fk_t.regions) fk_trace_release(y, 1);
         y->step++;
@@ -1328,7 +1338,8 @@ __device__ inline bool fk_runs_grid(int grid, int n) {
 // team (fk_runs_grid; fk_post_grid, fk_run_grid_task), as the host schedule launches it
 // over every SM: on one block, Hillis–Steele 2^20 at P = 1024 took 8.9 ms where the host
 // schedule's grid region took 3.6 ms (docs/device-schedule.md). Otherwise a group of FK_REGION_TASK_MIN to FK_REGION_TASK_MAX
-// members runs the region's instructions on one block (fk_post_region, fk_run_task), then
+// members (a group of one only where a block's team is idle) runs the region's instructions
+// on one block (fk_post_region, fk_run_task), then
 // goes on at its `end`; one thread per member unless every kernel of the region is
 // synchronous (`shares_threads`: members of an asynchronous kernel may wait for each
 // other). Otherwise, or when the region's `groups` do not fit (fk_region_fits), the
@@ -1339,7 +1350,7 @@ __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, in
     if (s->phase == 0) {
         int n = fk_m.groups[g].size;
         bool on_grid = fk_runs_grid(grid, n);
-        bool block = !on_grid && n >= FK_REGION_TASK_MIN && n >= 2 &&
+        bool block = !on_grid && n >= FK_REGION_TASK_MIN &&
                      n <= (shares_threads ? FK_REGION_TASK_MAX : fk_team_size());
         if (!block && !on_grid) {
             s->pc = next;

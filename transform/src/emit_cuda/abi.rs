@@ -807,10 +807,10 @@ c_consts! {
     /// 4096 members on the H100)
     FK_REGION_TASK_MAX: u32 = 4 * crate::regions::MAX_MEMBERS;
     /// The fewest members of a group for which the device schedule runs a block region on
-    /// one block of its persistent kernel (2: every group but a group of one; a larger
-    /// value leaves smaller groups to run the region's instructions one by one, side by
-    /// side with their siblings, docs/device-schedule.md)
-    FK_REGION_TASK_MIN: u32 = 2;
+    /// one block of its persistent kernel (1: every group, a group of one only on an idle
+    /// block; a larger value leaves smaller groups to run the region's instructions one by
+    /// one, side by side with their siblings, docs/device-schedule.md)
+    FK_REGION_TASK_MIN: u32 = 1;
     /// 1: every decision of a grid region is its group's, at a grid barrier, as where a
     /// member is not active at the region's start (`fk_g_decide`), which no program the
     /// transform accepts reaches; the emulated tests run the path so
