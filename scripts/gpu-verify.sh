@@ -39,7 +39,7 @@
 # FIRST_ONLY=1 runs only the first `//! run:` case of each. CUD_FLAGS: more nvcc flags for the
 # device schedule's `.cu` (cud), e.g. CUD_FLAGS=-DFK_REGION_TASK_MIN=1073741824 runs no block
 # region on a block of the persistent kernel (the default runs one for every group of 2 or
-# more members), so the `cud` column checks the regions' instructions run one by one.
+# more members, and for a group of one where a block's team is idle), so the `cud` column checks the regions' instructions run one by one.
 
 set -u
 
