@@ -133,7 +133,11 @@ impl Checker {
         else {
             return;
         };
-        if let Some(write) = shared_variable_write(looped) {
+        // A `sh` variable declared in the body belongs to the loop's group, whichever members
+        // it has then: writing it is what the loop is for, not a shrinking group's surprise.
+        let mut local = Vec::new();
+        declared_in(looped, &mut local);
+        if let Some(write) = shared_variable_write(looped, &local) {
             self.report(
                 Diagnostic::warning(
                     &W0203,
@@ -257,42 +261,50 @@ fn strip_converts(e: &Expr) -> &Expr {
 
 /// The first write to a shared variable (not through a pointer) in `s`, outside nested
 /// `farm` bodies (which run asynchronously).
-fn shared_variable_write(s: &Stmt) -> Option<Span> {
-    let in_expr = |e: &Expr| shared_write_in_expr(e);
+/// The variables declared in `s`, at any depth.
+fn declared_in(s: &Stmt, out: &mut Vec<VarId>) {
+    if let StmtKind::Decl { var, .. } = &s.kind {
+        out.push(*var);
+    }
+    for c in crate::sync_calls::children(s) {
+        declared_in(c, out);
+    }
+}
+
+/// The first write in `s` of a shared variable not among `local`.
+fn shared_variable_write(s: &Stmt, local: &[VarId]) -> Option<Span> {
+    let in_expr = |e: &Expr| shared_write_in_expr(e, local);
+    let in_stmt = |s: &Stmt| shared_variable_write(s, local);
     match &s.kind {
         StmtKind::Expr(e) => in_expr(e),
         StmtKind::Decl { .. } | StmtKind::Break | StmtKind::Continue | StmtKind::Barrier => None,
-        StmtKind::Block(b) => b.stmts.iter().find_map(shared_variable_write),
+        StmtKind::Block(b) => b.stmts.iter().find_map(in_stmt),
         StmtKind::If { cond, then, els } => in_expr(cond)
-            .or_else(|| shared_variable_write(then))
-            .or_else(|| els.as_deref().and_then(shared_variable_write)),
+            .or_else(|| in_stmt(then))
+            .or_else(|| els.as_deref().and_then(in_stmt)),
         StmtKind::Loop {
             cond, step, body, ..
         } => cond
             .iter()
             .chain(step)
             .find_map(in_expr)
-            .or_else(|| shared_variable_write(body)),
-        StmtKind::Switch { cond, cases } => in_expr(cond).or_else(|| {
-            cases
-                .iter()
-                .flat_map(|c| &c.body)
-                .find_map(shared_variable_write)
-        }),
-        StmtKind::Return(value) => value.as_ref().and_then(in_expr),
-        StmtKind::Fork { body, .. } | StmtKind::Start(body) | StmtKind::Seq(body) => {
-            shared_variable_write(body)
+            .or_else(|| in_stmt(body)),
+        StmtKind::Switch { cond, cases } => {
+            in_expr(cond).or_else(|| cases.iter().flat_map(|c| &c.body).find_map(in_stmt))
         }
+        StmtKind::Return(value) => value.as_ref().and_then(in_expr),
+        StmtKind::Fork { body, .. } | StmtKind::Start(body) | StmtKind::Seq(body) => in_stmt(body),
         StmtKind::Farm(_) => None,
     }
 }
 
-fn shared_write_in_expr(e: &Expr) -> Option<Span> {
+fn shared_write_in_expr(e: &Expr, local: &[VarId]) -> Option<Span> {
     let children: Vec<&Expr> = match &e.kind {
         ExprKind::Assign { place, .. }
         | ExprKind::CompoundAssign { place, .. }
         | ExprKind::IncDec { place, .. }
-            if is_shared_variable(place) =>
+            if is_shared_variable(place)
+                && !root_variable(place).is_some_and(|v| local.contains(&v)) =>
         {
             return Some(e.span)
         }
@@ -322,5 +334,16 @@ fn shared_write_in_expr(e: &Expr) -> Option<Span> {
         ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.iter().collect(),
         _ => Vec::new(),
     };
-    children.into_iter().find_map(shared_write_in_expr)
+    children
+        .into_iter()
+        .find_map(|c| shared_write_in_expr(c, local))
+}
+
+/// The variable a place of `is_shared_variable` names.
+fn root_variable(place: &Expr) -> Option<VarId> {
+    match &place.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Member { base, .. } => root_variable(base),
+        _ => None,
+    }
 }
