@@ -180,7 +180,9 @@ variable, `groupsize()`), or make the parameter private.";
     W0203 = "W0203", "a loop with a private condition writes a shared variable",
         "In a synchronous region, a loop whose condition is private forms a subgroup, and each \
 member leaves when its own condition fails. A shared variable written in the body is then \
-updated by fewer and fewer members, which is rarely what was meant. (A `sh` variable declared in the loop's body belongs to the loop's group, whichever members it has: writing it is not warned about.)\n\n    \
+updated by fewer and fewer members, which is rarely what was meant. (A `sh` variable \
+declared in the loop's body belongs to the loop's group, whichever members it has: writing \
+it is not warned about.)\n\n    \
 sh int steps;  while (i < $$) { steps++; i++; }   // warning\n\nLoop to a shared bound \
 and test the private part inside, or guard the write with `if ($$ == 0)`.";
 }

@@ -259,8 +259,6 @@ fn strip_converts(e: &Expr) -> &Expr {
     }
 }
 
-/// The first write to a shared variable (not through a pointer) in `s`, outside nested
-/// `farm` bodies (which run asynchronously).
 /// The variables declared in `s`, at any depth.
 fn declared_in(s: &Stmt, out: &mut Vec<VarId>) {
     if let StmtKind::Decl { var, .. } = &s.kind {
@@ -271,7 +269,8 @@ fn declared_in(s: &Stmt, out: &mut Vec<VarId>) {
     }
 }
 
-/// The first write in `s` of a shared variable not among `local`.
+/// The first write to a shared variable (not through a pointer) in `s` that is not among
+/// `local`, outside nested `farm` bodies (which run asynchronously).
 fn shared_variable_write(s: &Stmt, local: &[VarId]) -> Option<Span> {
     let in_expr = |e: &Expr| shared_write_in_expr(e, local);
     let in_stmt = |s: &Stmt| shared_variable_write(s, local);
