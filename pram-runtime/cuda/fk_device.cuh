@@ -833,6 +833,17 @@ extern "C" __global__ void fk_split_count(int g, int n, fk_u64 slot_base, int ki
 // that run no processors (threads fk_team_first and up, fk_schedule.cuh's fk_device_run), so
 // that a region task neither waits for the processors' passes nor stops them. Their barrier
 // is a named one (1) of the team's threads; the processors' warps never meet it.
+//
+// The team as it stands, in registers (fk_team()): the helpers read it from shared memory
+// at each call, after each barrier again; an owned loop's team is fixed from its entry to its
+// end, so the loop reads it once (FkRegionMine::team). Session 43: barrier.fork at P = 1,
+// 2.00 -> 1.82 us an iteration, 556 -> 474 warp instructions (docs/performance.md).
+struct FkTeam {
+    int tid;     // this thread's index in the team (fk_team_tid)
+    int lanes;   // the team's threads (fk_team_size)
+    bool warp;   // the team is one warp, which meets at __syncwarp (fk_team_is_warp)
+    bool ganged; // the team runs an owned loop in a gang (fk_ganged)
+};
 #ifdef FK_SCHEDULE_DEVICE
 __shared__ int fk_team_first;
 // The team's threads from fk_team_first: the block's threads from there, or while a region
@@ -862,23 +873,27 @@ __device__ inline void fk_team_barrier(int n) {
     asm volatile("barrier.sync.aligned 1, %0;" ::"r"(n) : "memory");
 #endif
 }
-__device__ inline void fk_team_sync() {
-    if (fk_team_is_warp())
+__device__ inline bool fk_ganged();
+__device__ inline FkTeam fk_team() {
+    return FkTeam{fk_team_tid(), fk_team_lanes, fk_team_is_warp(), fk_ganged()};
+}
+__device__ inline void fk_team_sync(const FkTeam &team) {
+    if (team.warp)
         __syncwarp();
     else
-        fk_team_barrier(fk_team_size());
+        fk_team_barrier(team.lanes);
 }
 // How many of the team's threads pass `pred` (a barrier, as __syncthreads_count).
-__device__ inline int fk_team_count(bool pred) {
+__device__ inline int fk_team_count(const FkTeam &team, bool pred) {
     __syncwarp();
-    if (fk_team_is_warp()) return __popc(__ballot_sync(0xffffffffu, pred));
+    if (team.warp) return __popc(__ballot_sync(0xffffffffu, pred));
 #ifdef FK_EMU
-    return fk_emu_named_count(1, fk_team_size(), pred);
+    return fk_emu_named_count(1, team.lanes, pred);
 #else
     int n;
     asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; barrier.red.popc.aligned.u32 %0, 1, %2, p; }"
                  : "=r"(n)
-                 : "r"((unsigned)pred), "r"(fk_team_size())
+                 : "r"((unsigned)pred), "r"(team.lanes)
                  : "memory");
     return n;
 #endif
@@ -886,9 +901,12 @@ __device__ inline int fk_team_count(bool pred) {
 #else
 __device__ inline int fk_team_tid() { return (int)threadIdx.x; }
 __device__ inline int fk_team_size() { return (int)blockDim.x; }
-__device__ inline void fk_team_sync() { __syncthreads(); }
-__device__ inline int fk_team_count(bool pred) { return __syncthreads_count(pred); }
+__device__ inline FkTeam fk_team() { return FkTeam{fk_team_tid(), fk_team_size(), false, false}; }
+__device__ inline void fk_team_sync(const FkTeam &) { __syncthreads(); }
+__device__ inline int fk_team_count(const FkTeam &, bool pred) { return __syncthreads_count(pred); }
 #endif
+__device__ inline void fk_team_sync() { fk_team_sync(fk_team()); }
+__device__ inline int fk_team_count(bool pred) { return fk_team_count(fk_team(), pred); }
 
 // A team of lanes that runs a collective computation together: a warp (32 lanes, warp
 // intrinsics), or one lane alone. Code written over a team runs in both: in a warp when the
@@ -1361,16 +1379,28 @@ __device__ inline FkRegionAsync &fk_r_async() {
 __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch);
 // A Plan kernel's body in a region, through a call: inlined into the regions as well as into
 // the interpreter, the bodies made ptxas spill in fk_run_proc (quicksort: 692 bytes of spill
-// stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v); the checks' object
-// in and out through `seen` (FkRegion::seen); returns what it logged (FkThread::logged).
+// stores against 8; ptxas 13.0, sm_90). The thread by value (fk_fault_v), and what it gives
+// back (the checks' object, FkRegion::seen, and what it logged, FkThread::logged) by value:
+// a pointer into the region's FkRegion kept the whole of it in local memory, whose fields
+// the region's owned loops write at every launch (session 43: 30 local stores an iteration
+// of barrier.fork's, docs/performance.md).
+struct FkBodyOut {
+    FkSeen seen;
+    int logged;
+};
 template <void (*Body)(FkThread *)>
-__device__ __noinline__ int fk_r_body(FkThread th, FkSeen *seen) {
-    th.seen = *seen;
+__device__ __noinline__ FkBodyOut fk_r_body(FkThread th) {
     Body(&th);
-    *seen = th.seen;
-    return th.logged;
+    return FkBodyOut{th.seen, th.logged};
 }
-#define FK_R_BODY(K, TH, SEEN) fk_r_body<K##_body>(TH, &(SEEN))
+template <void (*Body)(FkThread *)>
+__device__ inline int fk_r_run_body(FkThread &th, FkSeen &seen) {
+    th.seen = seen;
+    FkBodyOut out = fk_r_body<Body>(th);
+    seen = out.seen;
+    return out.logged;
+}
+#define FK_R_BODY(K, TH, SEEN) fk_r_run_body<K##_body>(TH, SEEN)
 // A region's member as a thread of segment `sub`, and the region's end (fk_schedule.cuh).
 __device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub);
 __device__ void fk_region_end(const FkRegion &r);
@@ -1790,15 +1820,15 @@ __device__ __noinline__ int fk_gang_sum(int n) {
 
 // The team's barrier, and the gang's where the team is in one. Every team's writes before
 // it are visible to every team after it.
-__device__ inline void fk_gang_sync() {
-    fk_team_sync();
-    if (fk_ganged()) fk_gang_meet();
+__device__ inline void fk_gang_sync(const FkTeam &team) {
+    fk_team_sync(team);
+    if (team.ganged) fk_gang_meet();
 }
 
 // How many of the gang's threads pass `pred` (fk_team_count across its teams).
-__device__ inline int fk_gang_count(bool pred) {
-    int n = fk_team_count(pred);
-    return fk_ganged() ? fk_gang_sum(n) : n;
+__device__ inline int fk_gang_count(const FkTeam &team, bool pred) {
+    int n = fk_team_count(team, pred);
+    return team.ganged ? fk_gang_sum(n) : n;
 }
 
 // A multiprefix of the gang's members (in $$ order: team by team): the team's threads hold
@@ -1861,7 +1891,7 @@ __device__ __noinline__ void fk_gang_multiprefix(int warps, bool active, fk_u64 
     }
     // `meets` false: the gang meets before another team touches the cell (the emitter's
     // multiprefix_meets).
-    if (meets || several) fk_gang_sync();
+    if (meets || several) fk_gang_sync(fk_team());
     else fk_team_sync();
 }
 
@@ -1909,8 +1939,8 @@ __device__ inline int fk_r_gang_end(int cached) { return fk_ganged() ? fk_r_gang
 #else
 // The host schedule runs a block region on one block, whose threads hold every member.
 __device__ inline bool fk_ganged() { return false; }
-__device__ inline void fk_gang_sync() { fk_team_sync(); }
-__device__ inline int fk_gang_count(bool pred) { return fk_team_count(pred); }
+__device__ inline void fk_gang_sync(const FkTeam &team) { fk_team_sync(team); }
+__device__ inline int fk_gang_count(const FkTeam &team, bool pred) { return fk_team_count(team, pred); }
 __device__ inline int fk_r_join_loop() { return -1; }
 struct FkGangJoin {
     unsigned sub;
@@ -1921,6 +1951,8 @@ __device__ inline FkGangJoin fk_r_join() { return FkGangJoin{0, 0}; }
 __device__ inline int fk_r_gang_end(int cached) { return cached; }
 #define FK_R_GANG(PC, LOOP, LG, N, SEQ) false
 #endif
+__device__ inline void fk_gang_sync() { fk_gang_sync(fk_team()); }
+__device__ inline int fk_gang_count(bool pred) { return fk_gang_count(fk_team(), pred); }
 
 // The members a team owns in an owned loop of group lg: all of them (no gang), or its slice.
 __device__ inline int fk_own_first() {
@@ -1950,10 +1982,12 @@ __device__ inline bool fk_r_owns_loop(int lg, int n, int seq) {
     return !seq && fk_m.groups[lg].size == n && n <= min(fk_team_size(), FK_OWN_TEAM_MAX);
 }
 
-// The member a thread runs through an owned loop (`member` false: none).
+// The member a thread runs through an owned loop (`member` false: none), and the loop's team
+// (fk_r_narrow_begin).
 struct FkRegionMine {
     FkThread th;
     bool member;
+    FkTeam team;
 };
 
 // Without a branch: a thread without a member takes member 0's, then none. (Made so while
@@ -2021,9 +2055,12 @@ __device__ inline void fk_team_widen(const FkNarrow &narrow) {
 #endif
 }
 
-// An owned loop of group lg on a narrow team where it can (fk_team_narrow).
-__device__ inline FkNarrow fk_r_narrow_begin(int lg) {
-    return fk_team_narrow(fk_m.groups[lg].size);
+// An owned loop of group lg on a narrow team where it can (fk_team_narrow); the team the loop
+// runs on, to its end, into m.team.
+__device__ inline FkNarrow fk_r_narrow_begin(int lg, FkRegionMine &m) {
+    FkNarrow narrow = fk_team_narrow(fk_m.groups[lg].size);
+    m.team = fk_team();
+    return narrow;
 }
 
 // The end of an owned loop: a narrow loop's team as it was. Every thread takes the region's
@@ -2040,8 +2077,8 @@ __device__ inline void fk_r_narrow_end(const FkNarrow &narrow, FkRegion &r, FkRe
 }
 
 // FK_R_LAUNCH_REGS in an owned loop (lg: its group, M: the thread's FkRegionMine), ended by
-// SYNC: fk_gang_sync, or fk_team_sync where the emitter found that no other team of a gang
-// needs this launch's barrier (emit_cuda::region, `launch_meets_gang`).
+// SYNC of the loop's team: fk_gang_sync, or fk_team_sync where the emitter found that no
+// other team of a gang needs this launch's barrier (emit_cuda::region, `launch_meets_gang`).
 #define FK_R_OWN_LAUNCH_REGS(K, LG, M, SYNC, ...)                                       \
     do {                                                                               \
         bool runs_ = (M).member && fk_m.status[(M).th.proc] == FK_ACTIVE;              \
@@ -2058,17 +2095,17 @@ __device__ inline void fk_r_narrow_end(const FkNarrow &narrow, FkRegion &r, FkRe
         }                                                                              \
         fk_r_keep_member(&fk_own, (LG), (M).th.proc, runs_);                           \
         r.sub++;                                                                       \
-        SYNC();                                                                        \
+        SYNC((M).team);                                                                \
     } while (0)
 
 // `continue` in an owned loop: the thread's member, if it left the body so and entered the
 // loop (fk_r_marked_status), takes part in the latch. Every member of a loop that forms its
 // group entered it (no `marks`); a loop that keeps the enclosing group's members
-// (fk_r_same_group) runs on no gang, so the thread's member is member fk_team_tid() of that
+// (fk_r_same_group) runs on no gang, so the thread's member is member m.team.tid of that
 // group, marked in `marks` if it entered.
 #define FK_ALL_MARKED (~(fk_u64)0)
 __device__ inline void fk_r_own_continue(const FkRegionMine &m, fk_u64 marks = FK_ALL_MARKED) {
-    if (m.member && (marks == FK_ALL_MARKED || fk_m.words[marks + fk_team_tid()]))
+    if (m.member && (marks == FK_ALL_MARKED || fk_m.words[marks + m.team.tid]))
         fk_status_from(m.th.proc, FK_CONTINUE, FK_ACTIVE);
 }
 
@@ -2087,12 +2124,12 @@ __device__ inline void fk_r_own_continue(const FkRegionMine &m, fk_u64 marks = F
 __device__ inline int fk_r_own_loop_exit(const FkRegionMine &m, bool stays, fk_u64 it,
                                          bool passes) {
     bool in = m.member && fk_m.status[m.th.proc] == FK_ACTIVE;
-    int n = fk_team_count(fk_stays(m.th.proc, in, [&] { return stays; }, (it & 63) == 0));
-    if (!fk_ganged()) return n;
+    int n = fk_team_count(m.team, fk_stays(m.th.proc, in, [&] { return stays; }, (it & 63) == 0));
+    if (!m.team.ganged) return n;
 #ifdef FK_SCHEDULE_DEVICE
     if (passes && n > 0) {
         // The count's barrier ordered the team's writes before thread 0's release.
-        if (fk_team_tid() == 0) (void)fk_gang_post(FkGangPart{0, 0, n, 0});
+        if (m.team.tid == 0) (void)fk_gang_post(FkGangPart{0, 0, n, 0});
         return n;
     }
     return fk_gang_sum(n);
@@ -2288,8 +2325,8 @@ __device__ bool fk_own_check(int g, const FkRegion &r) {
 }
 
 // Returns whether a member found a conflict (block-uniform): an owned loop stops there
-// (FkThread::conflicts_stop).
-__device__ bool fk_r_common_check(int g, int seq, const FkRegion &r) {
+// (FkThread::conflicts_stop), and passes its team.
+__device__ bool fk_r_common_check(int g, int seq, const FkRegion &r, const FkTeam &team = fk_team()) {
     bool found = false;
     if (r.own.logged != FK_LOGGED_UNKNOWN) {
         found = fk_own_check(g, r);
@@ -2302,7 +2339,7 @@ __device__ bool fk_r_common_check(int g, int seq, const FkRegion &r) {
             found |= fk_common_check(th, fk_step_tag(&th));
         }
     }
-    return fk_gang_count(found) != 0;
+    return fk_gang_count(team, found) != 0;
 }
 
 __device__ FkMpOwn fk_r_multiprefix(int g, int n, fk_u64 slot_base, int op, FkVar ptr,

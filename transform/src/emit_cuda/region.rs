@@ -637,11 +637,12 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     (None, _) => out.push(format!("FK_R_LAUNCH({args});")),
                 }
                 if self.common_kernels.contains(&k.name) {
-                    let check = format!("fk_r_common_check({}, {}, r)", c.g, c.seq);
+                    let check = format!("fk_r_common_check({}, {}, r", c.g, c.seq);
                     out.push(match self.own {
-                        // An owned loop stops at a conflict (FkThread::conflicts_stop).
-                        Some(_) => format!("if ({check}) break;"),
-                        None => format!("{check};"),
+                        // An owned loop stops at a conflict (FkThread::conflicts_stop), on
+                        // its team (FkRegionMine::team).
+                        Some(l) => format!("if ({check}, own{}.team)) break;", l.0),
+                        None => format!("{check});"),
                     });
                 }
                 let phases = plan.phase_barriers.iter().find(|b| b.kernel == *id);
@@ -855,7 +856,7 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                         settled as u8
                     ));
                     // A small group's loop on the team's first warps alone.
-                    out.push(format!("    narrow{p} = fk_r_narrow_begin(g{p});"));
+                    out.push(format!("    narrow{p} = fk_r_narrow_begin(g{p}, own{p});"));
                     out.push("    for (;;) {".into());
                     out.push(format!(
                         "        if (narrow{p}.state == FK_NARROW_OUT || running{p} <= 0 || fk_r_spin(&it{p}, {site}, g{p}, r)) break;"
