@@ -798,24 +798,21 @@ __device__ int fk_task_block(bool idle_only) {
 // block (quicksort's groups after a few levels of `fork` each have members in every
 // block), run their regions side by side. The region's inner groups take the ids of the group's leader's free frames
 // (fk_group_id), so they must fit above its frame height; a region that does not fit runs
-// instruction by instruction (`value` 0, fk_region_fits).
+// instruction by instruction. The group's `value` tells its members which (1: posted; 0: one
+// by one, fk_s_region).
 __device__ bool fk_region_fits(int g, int groups) {
     int leader = fk_scratch(g, 0, 0)->proc;
-    bool fits = fk_d.procs[leader].sp + groups <= fk_d.depth;
-    fk_d.sync[g].value = fits;
-    return fits;
+    return fk_d.procs[leader].sp + groups <= fk_d.depth;
 }
 
-__device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
-    if (!fk_region_fits(g, groups)) return false;
-    // A group of one takes an idle block's team or none: it must not wait behind another
-    // group's task, nor make one wait, where its own thread can run the instructions one
-    // by one (fk_s_region; on a team its step costs about a third as much, session 42).
-    int block = fk_task_block(fk_m.groups[g].size == 1);
-    if (block < 0) {
-        fk_d.sync[g].value = 0;
-        return false;
-    }
+// `solo`: the group has one member. It takes an idle block's team or none: it must not wait
+// behind another group's task, nor make one wait, where its own thread can run the
+// instructions one by one (fk_s_region; on a team its step costs about a third as much,
+// session 42).
+__device__ bool fk_post_region(int p, FkProc *s, int g, int groups, bool solo) {
+    int block = fk_region_fits(g, groups) ? fk_task_block(solo) : -1;
+    fk_d.sync[g].value = block >= 0;
+    if (block < 0) return false;
     int *tasks = &fk_d.tasks[block];
     // The task warps may take the task at once: the state they read (its pc, group, slot
     // frame) and its link are in memory before the task is in the list.
@@ -836,7 +833,9 @@ __device__ bool fk_post_region(int p, FkProc *s, int g, int groups) {
 // region's, the inner groups of its splits must fit above the leader's frame height
 // (fk_region_fits); where they do not, the instructions run one by one.
 __device__ bool fk_post_grid(int p, FkProc *s, int g, int groups, int pc) {
-    if (!fk_region_fits(g, groups)) return false;
+    bool fits = fk_region_fits(g, groups);
+    fk_d.sync[g].value = fits;
+    if (!fits) return false;
     fk_d.procs[p] = *s;
     fk_grid_task.pc = pc;
     fk_grid_task.proc = p;
@@ -872,7 +871,7 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     bool owes = false;
     if (last && a.kind == FK_ACT_REGION) {
         // The block that runs the region releases the group (fk_run_task).
-        if (!fk_post_region(p, s, g, a.d)) {
+        if (!fk_post_region(p, s, g, a.d, n == 1)) {
             fk_release(y, n);
             return false;
         }
