@@ -71,7 +71,7 @@ fn is_lvalue(e: &Expr) -> bool {
 }
 
 /// The variable an lvalue is part of, when not reached through a pointer.
-fn root_var(e: &Expr) -> Option<crate::hir::VarId> {
+pub(super) fn root_var(e: &Expr) -> Option<crate::hir::VarId> {
     match &e.kind {
         ExprKind::Var(v) => Some(*v),
         ExprKind::Member { base, .. } => root_var(base),

@@ -303,7 +303,7 @@ fn shared_write_in_expr(e: &Expr, local: &[VarId]) -> Option<Span> {
         | ExprKind::CompoundAssign { place, .. }
         | ExprKind::IncDec { place, .. }
             if is_shared_variable(place)
-                && !root_variable(place).is_some_and(|v| local.contains(&v)) =>
+                && !super::expr::root_var(place).is_some_and(|v| local.contains(&v)) =>
         {
             return Some(e.span)
         }
@@ -336,13 +336,4 @@ fn shared_write_in_expr(e: &Expr, local: &[VarId]) -> Option<Span> {
     children
         .into_iter()
         .find_map(|c| shared_write_in_expr(c, local))
-}
-
-/// The variable a place of `is_shared_variable` names.
-fn root_variable(place: &Expr) -> Option<VarId> {
-    match &place.kind {
-        ExprKind::Var(v) => Some(*v),
-        ExprKind::Member { base, .. } => root_variable(base),
-        _ => None,
-    }
 }
