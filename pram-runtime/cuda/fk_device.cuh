@@ -89,6 +89,10 @@ struct FkThread {
     int sp;             // the processor's frame height: its output order key (fk_schedule.cuh)
     int key_group;      // the group whose step (+ sub) orders the output: `group`, or inside a
                         // block region the region's group
+    unsigned step;      // key_group's step where the thread was made (fk_s_thread) or its region
+                        // began (fk_region): a group's step stays while its kernel or region
+                        // runs, so a kernel that logs reads no global memory for its tag
+                        // (fk_th_step)
 #endif
     FkSeen seen;        // the last lasting object the checks looked up (FkSeen): a function's
                         // first access, as each call of `swap` makes, mostly meets it again
@@ -1333,6 +1337,7 @@ struct FkRegion {
     unsigned sub;
 #ifdef FK_SCHEDULE_DEVICE
     int group;          // the region's group, whose step its segments continue
+    unsigned step;      // that step at the region's start (FkThread::step)
 #endif
     FkOwnLog own;       // this thread's, of the region's last kernel (FK_R_LAUNCH, FK_G_LAUNCH)
     FkSeen seen;        // the last lasting object this thread's members found (FkThread::seen),

@@ -406,6 +406,7 @@ __device__ inline void fk_s_thread(FkThread *th, int p, const FkProc *s, bool sy
     th->iters = 0;
     th->sp = s->sp;
     th->key_group = s->group;
+    th->step = fk_d.sync[s->group].step;
     th->seen = FkSeen{};
     th->logged = -1;  // a kernel that logs sets it (fk_log_begin); FK_CHECKS 0 has none
     th->conflicts_stop = false;
@@ -920,9 +921,7 @@ __device__ inline bool fk_barrier(int p, FkProc *s, int g) {
 // The step of a thread's output order key: its group's step, or inside a block region the
 // region's group's step at the region's start plus the segments run since (fk_region_end
 // moves the group's step past them).
-__device__ inline unsigned fk_th_step(const FkThread *th) {
-    return fk_d.sync[th->key_group].step + th->sub;
-}
+__device__ inline unsigned fk_th_step(const FkThread *th) { return th->step + th->sub; }
 
 // The step a write belongs to: its group instance and the group's step.
 __device__ fk_u64 fk_step_tag(const FkThread *th) {
@@ -936,7 +935,7 @@ __device__ FkRegion fk_region(int g, fk_u64 slot_base, unsigned launch) {
         fk_r_trace() = FkRegionTrace{0, fk_d.sync[g].trace};
         fk_r_async() = FkRegionAsync{0, ~0u, fk_now()};
     }
-    return FkRegion{slot_base, launch, 0, g};
+    return FkRegion{slot_base, launch, 0, g, fk_d.sync[g].step};
 }
 
 // A block region's member as a thread of segment `sub` (fk_device.cuh): its frame height,
@@ -947,6 +946,7 @@ __device__ void fk_region_thread(FkThread *th, const FkRegion &r, unsigned sub) 
     th->settled = r.settled;
     th->sp = fk_d.procs[th->proc].sp;
     th->key_group = r.group;
+    th->step = r.step;
 }
 
 // The region's segments were steps of its group: the group's step goes on after them.
