@@ -637,12 +637,18 @@ impl<'a, 's> RegionEmitter<'a, 's> {
                     (None, _) => out.push(format!("FK_R_LAUNCH({args});")),
                 }
                 if self.common_kernels.contains(&k.name) {
-                    let check = format!("fk_r_common_check({}, {}, r", c.g, c.seq);
-                    out.push(match self.own {
-                        // An owned loop stops at a conflict (FkThread::conflicts_stop), on
-                        // its team (FkRegionMine::team).
-                        Some(l) => format!("if ({check}, own{}.team)) break;", l.0),
-                        None => format!("{check});"),
+                    // An owned loop checks on its team (FkRegionMine::team) and stops at a
+                    // conflict (FkThread::conflicts_stop).
+                    let team = self.own.map(|l| format!(", own{}.team", l.0));
+                    let check = format!(
+                        "fk_r_common_check({}, {}, r{})",
+                        c.g,
+                        c.seq,
+                        team.as_deref().unwrap_or("")
+                    );
+                    out.push(match team {
+                        Some(_) => format!("if ({check}) break;"),
+                        None => format!("{check};"),
                     });
                 }
                 let phases = plan.phase_barriers.iter().find(|b| b.kernel == *id);
