@@ -184,6 +184,13 @@ struct FkGridTask {
     int pc, proc;
 };
 __device__ FkGridTask fk_grid_task;
+// Whether this block's team runs a grid region now (fk_run_tasks sets it when it takes one;
+// fk_runner_idle).
+__shared__ int fk_team_on_grid;
+// How long a runner warp naps between looks at fk_team_on_grid (ns, fk_runner_idle).
+#ifndef FK_GRID_RUNNER_NAP
+#define FK_GRID_RUNNER_NAP 256
+#endif
 
 __device__ inline unsigned fk_load_volatile(const unsigned *a) { return *(const volatile unsigned *)a; }
 
@@ -1606,6 +1613,48 @@ __device__ inline void fk_idle() {
 #endif
 }
 
+// Sets or clears the flag of this block's team running a grid region (fk_team_on_grid).
+// Only in a program with a grid region (FK_USES_GRID_REGIONS), so that a program without one
+// keeps the machine code it had: with the flag compiled in, a split step of the overhead
+// suite ran 3% slower, though the flag's stores never run there (docs/performance.md,
+// session 45).
+__device__ inline void fk_team_mark_grid(int on) {
+#if FK_USES_GRID_REGIONS
+    atomicExch(&fk_team_on_grid, on);
+#endif
+}
+
+// Whether this block's team runs a grid region now, for a whole warp (lane 0 looks). An
+// atomic, as the team writes the flag: compute-sanitizer's racecheck takes a plain access of
+// it for a hazard.
+__device__ inline bool fk_team_runs_grid() {
+    int on = 0;
+    if ((threadIdx.x & 31) == 0) on = atomicOr(&fk_team_on_grid, 0);
+    return __shfl_sync(0xffffffffu, on, 0) != 0;
+}
+
+// A runner warp none of whose processors moved (converged). While its block's team runs a
+// grid region none can move before that region ends: the group that runs it holds every
+// processor of the run (fk_runs_grid). The warp then watches the team's flag in shared memory
+// instead of passing over its processors' states, whose passes every 64 ns took issue slots
+// from the team (Hillis-Steele 2^20 at P = 65,536 ran 12% faster without them,
+// docs/performance.md, session 45).
+__device__ inline void fk_runner_idle() {
+#if FK_USES_GRID_REGIONS
+    if (fk_team_runs_grid()) {
+        do {
+#ifdef FK_EMU
+            fk_emu_yield();
+#else
+            __nanosleep(FK_GRID_RUNNER_NAP);
+#endif
+        } while (fk_team_runs_grid());
+        return;
+    }
+#endif
+    fk_idle();
+}
+
 // The block's kernel warp (fk_device_run): lane l runs the long kernels that runner lane l's
 // processor hands over, one at a time, until every runner warp of the grid has ended (a
 // processor that handed over a kernel waits for it, so none is left then). After a fault or
@@ -1794,7 +1843,8 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
                     if (blockIdx.x < FK_GANG_BLOCKS && *(volatile unsigned long long *)joins)
                         join = atomicExch(joins, 0ull), list = FK_GANG_TAKEN;
                     else if (*(volatile int *)mine >= 0) list = atomicExch(mine, -1);
-                    else if (fk_load_volatile(&fk_grid_task.posted) != grids) list = FK_GRID_TAKEN;
+                    else if (fk_load_volatile(&fk_grid_task.posted) != grids)
+                        list = FK_GRID_TAKEN, fk_team_mark_grid(1);
                     else if (!idle) idle = (atomicOr(idle_word, idle_bit), true);
                     // A task came, by a claim or in turn: the block is busy until it is
                     // idle again (a claim has cleared the bit already).
@@ -1824,6 +1874,7 @@ __device__ __noinline__ void fk_run_tasks(int runner_warps, char *frames) {
             // A fault stops the region at its first barrier, where every block meets.
             fk_run_grid_task(frames);
             grids++;
+            if (fk_team_tid() == 0) fk_team_mark_grid(0);
             continue;
         }
         if (task < 0) return;
@@ -1854,6 +1905,7 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
         fk_kernel_warp = runners == 32 && fk_m.procs <= (int)gridDim.x * 32;
         fk_team_first = runners + (fk_kernel_warp ? 32 : 0);
         fk_team_lanes = (int)blockDim.x - fk_team_first;
+        fk_team_on_grid = 0;
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
     }
     __syncthreads();
@@ -1924,6 +1976,6 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
             if (team.lane == 0) atomicAdd(fk_d.runners_done, 1);
             return;
         }
-        if (!__any_sync(0xffffffffu, moved)) fk_idle();
+        if (!__any_sync(0xffffffffu, moved)) fk_runner_idle();
     }
 }

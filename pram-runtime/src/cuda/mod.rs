@@ -57,8 +57,9 @@ fn device_library(emitted: &Emitted, s: &mut String) {
         s.push_str("#define FK_SCHEDULE_DEVICE 1\n");
         let _ = writeln!(
             s,
-            "#define FK_USES_MULTIPREFIX {}\n#ifndef FK_DEVICE_THREADS\n#define FK_DEVICE_THREADS {}\n#endif",
-            emitted.multiprefix as u8, emitted.device_threads
+            "#define FK_USES_MULTIPREFIX {}\n#define FK_USES_GRID_REGIONS {}\n\
+             #ifndef FK_DEVICE_THREADS\n#define FK_DEVICE_THREADS {}\n#endif",
+            emitted.multiprefix as u8, emitted.grid_regions as u8, emitted.device_threads
         );
     }
     s.push_str(DEVICE_LIBRARY);

@@ -341,6 +341,10 @@ pub struct Emitted {
     pub multiprefix: bool,
     /// Device schedule: threads per block of the persistent kernel (`FK_DEVICE_THREADS`).
     pub device_threads: u32,
+    /// The host program has a grid region: the device schedule's runner warps then watch
+    /// for their team running one (`FK_USES_GRID_REGIONS`, `fk_runner_idle`), which a
+    /// program without one does not pay for.
+    pub grid_regions: bool,
 }
 
 /// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
@@ -584,6 +588,7 @@ pub fn emit_with(
             .iter()
             .any(|i| matches!(i, Instr::Multiprefix(_))),
         device_threads: schedule::device_threads(plan),
+        grid_regions: schedule::has_grid_regions(plan),
     })
 }
 

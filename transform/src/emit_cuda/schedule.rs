@@ -43,11 +43,16 @@ pub(super) fn slot_stack_bytes(plan: &Plan) -> u64 {
 /// list ranking 2^18 1 to 32% less time than 640 at P = 1024 to 2^20; quicksort_balanced 10^6
 /// at P = 4096 took 23% more (its groups of 353 to 608 members then span two teams).
 pub(super) fn device_threads(plan: &Plan) -> u32 {
-    if plan.host.grid_regions().next().is_some() {
+    if has_grid_regions(plan) {
         super::abi::FK_DEVICE_THREADS_GRID
     } else {
         super::abi::FK_DEVICE_THREADS_TASKS
     }
+}
+
+/// Whether the host program has a grid region (`RegionKind::Grid`).
+pub(super) fn has_grid_regions(plan: &Plan) -> bool {
+    plan.host.grid_regions().next().is_some()
 }
 
 /// Whether a region's stacks fit the part of `fk_m.members` and `fk_m.words` its group owns
