@@ -1625,8 +1625,8 @@ __device__ inline void fk_team_mark_grid(int on) {
 }
 
 // Whether this block's team runs a grid region now, for a whole warp (lane 0 looks). An
-// atomic, as the team writes the flag: compute-sanitizer's racecheck takes a plain access of
-// it for a hazard.
+// atomic: no barrier orders the team's stores and the runner warps' looks, which
+// compute-sanitizer's racecheck checks for plain shared-memory accesses.
 __device__ inline bool fk_team_runs_grid() {
     int on = 0;
     if ((threadIdx.x & 31) == 0) on = atomicOr(&fk_team_on_grid, 0);
