@@ -1624,6 +1624,7 @@ __device__ inline void fk_team_mark_grid(int on) {
 #endif
 }
 
+#if FK_USES_GRID_REGIONS
 // Whether this block's team runs a grid region now, for a whole warp (lane 0 looks). An
 // atomic: no barrier orders the team's stores and the runner warps' looks, which
 // compute-sanitizer's racecheck checks for plain shared-memory accesses.
@@ -1632,6 +1633,7 @@ __device__ inline bool fk_team_runs_grid() {
     if ((threadIdx.x & 31) == 0) on = atomicOr(&fk_team_on_grid, 0);
     return __shfl_sync(0xffffffffu, on, 0) != 0;
 }
+#endif
 
 // A runner warp none of whose processors moved (converged). While its block's team runs a
 // grid region none can move before that region ends: the group that runs it holds every
