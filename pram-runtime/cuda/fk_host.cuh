@@ -982,6 +982,15 @@ inline int fk_finish() {
     std::string out = fk_output(buf, fault.site != 0 ? &cut : 0);
     fwrite(out.data(), 1, out.size(), stdout);
     fflush(stdout);
+    // Missing records come first: the output before a fault would not be whole (the driver's
+    // GpuError::OutputOverflow says the same).
+    if (top > fk_h.m.out_bytes) {
+        fprintf(stderr, "error: the output (%llu bytes of printf records) overflowed the %llu-byte buffer, "
+                "so the output misses lines; raise it with -DFK_OUT_BYTES=N%s\n",
+                top, fk_h.m.out_bytes,
+                fault.site != 0 ? "; the run also stopped at a fault or a limit, which a run with a larger buffer reports" : "");
+        return 1;
+    }
     if (fault.site != 0) {
         std::string text = fk_site_text(fk_h.program->sites[fault.site - 1]);
         const char *site = text.c_str();
@@ -1005,12 +1014,6 @@ inline int fk_finish() {
                     site, FK_DEFAULT_MAX_DEPTH, proc);
         else if (why.limit != FK_CONFLICT || !fk_report_conflict())
             fk_report_fault(fault);
-        return 1;
-    }
-    if (top > fk_h.m.out_bytes) {
-        fprintf(stderr, "error: the output (%llu bytes of printf records) overflowed the %llu-byte buffer; "
-                "raise it with -DFK_OUT_BYTES=N\n",
-                top, fk_h.m.out_bytes);
         return 1;
     }
     return 0;

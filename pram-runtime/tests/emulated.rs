@@ -158,6 +158,12 @@ fn main() {
         common::needing(
             "g++",
             gxx,
+            "the_cu_says_its_output_overflowed_before_reporting_a_fault",
+            the_cu_says_its_output_overflowed_before_reporting_a_fault,
+        ),
+        common::needing(
+            "g++",
+            gxx,
             "the_cu_allocates_the_arrays_of_the_drivers_arena",
             the_cu_allocates_the_arrays_of_the_drivers_arena,
         ),
@@ -723,6 +729,47 @@ fn the_cu_stops_hangs_conflicts_and_deep_recursion_where_the_simulator_does() {
                 || !stderr.contains(&format!("P must be a number from 1 to {max}"))
             {
                 wrong.push(format!("{schedule:?} -p {p}: {stderr}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// A run whose printf records outgrow their buffer and that then faults: the output misses
+/// lines, so the `.cu` of both schedules says so first (exit status 1) and not the fault,
+/// whose output before it would not be whole. grid_region_fault.fork at P = 70 prints 280
+/// lines before its fault: with `FK_OUT_BYTES` at 2 KiB they overflow, with the default
+/// the fault is reported. (An H200 run at P = 2^20 printed a quarter of the lines and
+/// reported the fault alone, session 46.)
+fn the_cu_says_its_output_overflowed_before_reporting_a_fault() {
+    let emu = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emu");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = "grid_region_fault.fork";
+    let path = common::root().join("tests/semantics").join(file);
+    let checked = fork_frontend::check_file(&path, &Default::default())
+        .unwrap_or_else(|_| panic!("{file} checks"));
+    let plan =
+        transform::transform(&checked.program).unwrap_or_else(|_| panic!("{file} transforms"));
+    let mut wrong = Vec::new();
+    for schedule in [Schedule::Host, Schedule::Device] {
+        let cpp = dir.path().join(format!("{schedule:?}.cpp"));
+        std::fs::write(&cpp, emulated_source(&checked, &plan, schedule, file))
+            .expect("write the source");
+        for (flags, overflows) in [(&["-DFK_OUT_BYTES=2048"][..], true), (&[][..], false)] {
+            let bin = dir.path().join(format!("{schedule:?}{}", flags.len()));
+            let built = gxx(&emu, &cpp, &bin, flags);
+            assert!(built.status.success(), "{file}: g++ failed");
+            let out = emulated_run(&bin, 300, &["-p", "70"]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let said = if overflows {
+                stderr.contains("overflowed the 2048-byte buffer, so the output misses lines")
+                    && stderr.contains("also stopped at a fault or a limit")
+                    && !stderr.contains("R0001")
+            } else {
+                !stderr.contains("overflowed") && stderr.contains("error[R0001]")
+            };
+            if out.status.code() != Some(1) || !said {
+                wrong.push(format!("{schedule:?} {flags:?}: {stderr}"));
             }
         }
     }

@@ -127,9 +127,12 @@ pub enum GpuError {
         site: String,
         proc: usize,
     },
-    /// The printf records outgrew their buffer of `bytes` (`Memory::out_bytes`).
+    /// The printf records outgrew their buffer of `bytes` (`Memory::out_bytes`), so the output
+    /// misses lines; `faulted`: the run also stopped at a fault or a limit, which is not
+    /// reported, since the output before it is not whole.
     OutputOverflow {
         bytes: u64,
+        faulted: bool,
     },
     /// `--crcw priority` under the device schedule, which runs a step's members in no fixed
     /// order.
@@ -225,12 +228,22 @@ impl fmt::Display for GpuError {
                      on processor {proc}"
                 ),
             },
-            GpuError::OutputOverflow { bytes } => write!(
-                f,
-                "the printf record buffer ({} MiB) overflowed; raise it with `--printf-mib N` \
-                 (a `.cu`: `-DFK_OUT_BYTES=N`)",
-                bytes >> 20
-            ),
+            GpuError::OutputOverflow { bytes, faulted } => {
+                write!(
+                    f,
+                    "the printf record buffer ({} MiB) overflowed, so the output misses lines; \
+                     raise it with `--printf-mib N` (a `.cu`: `-DFK_OUT_BYTES=N`)",
+                    bytes >> 20
+                )?;
+                if *faulted {
+                    write!(
+                        f,
+                        "; the run also stopped at a fault or a limit, which a run with a \
+                         larger buffer reports"
+                    )?;
+                }
+                Ok(())
+            }
             GpuError::PriorityNeedsHostSchedule => write!(
                 f,
                 "`--crcw priority` needs `--schedule host`: the device schedule runs the members \
@@ -385,7 +398,12 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
         fault.as_ref().map(|f| f.cut.as_slice()),
     )?;
     stats.total = start.elapsed();
+    // Missing records come first: the output before a fault would not be whole.
     let error = match fault {
+        _ if overflow => Some(GpuError::OutputOverflow {
+            bytes: config.memory.out_bytes,
+            faulted: fault.is_some(),
+        }),
         Some(f) => Some(match (f.conflict, f.limit) {
             (Some(conflict), _) => conflict_report(emitted, &conflict)?,
             (None, Some(limit)) => GpuError::Limit {
@@ -394,9 +412,6 @@ pub fn run(plan: &Plan, emitted: &Emitted, config: Config) -> Result<GpuRun, Gpu
                 proc: f.proc as usize,
             },
             (None, None) => fault_report(emitted, &f)?,
-        }),
-        None if overflow => Some(GpuError::OutputOverflow {
-            bytes: config.memory.out_bytes,
         }),
         None => None,
     };
@@ -797,11 +812,26 @@ mod tests {
     /// on the driver (`--heap-mib`, `--printf-mib`) and in a `.cu` (`-DFK_*_BYTES`).
     #[test]
     fn the_heap_and_the_printf_buffer_say_how_to_raise_them() {
-        let overflow = GpuError::OutputOverflow { bytes: 256 << 20 }.to_string();
+        let overflow = GpuError::OutputOverflow {
+            bytes: 256 << 20,
+            faulted: false,
+        }
+        .to_string();
         assert!(
             overflow.contains("(256 MiB)")
+                && overflow.contains("misses lines")
                 && overflow.contains("--printf-mib")
-                && overflow.contains("-DFK_OUT_BYTES"),
+                && overflow.contains("-DFK_OUT_BYTES")
+                && !overflow.contains("fault"),
+            "{overflow}"
+        );
+        let overflow = GpuError::OutputOverflow {
+            bytes: 256 << 20,
+            faulted: true,
+        }
+        .to_string();
+        assert!(
+            overflow.contains("also stopped at a fault or a limit"),
             "{overflow}"
         );
         let src = "sync void main(void) { pr int *p = malloc(8); free(p); }";
