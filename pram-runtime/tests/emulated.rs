@@ -639,6 +639,22 @@ const STOPPED: &[(&str, &[&str], &[&str])] = &[
             "time limit of 1 s",
         ],
     ),
+    // In a grid region of 70 processors, which the device schedule runs on every block's team
+    // (its group holds every processor, fk_runs_grid): the limits stop it as any other.
+    (
+        "grid_region_step_limit.fork",
+        &["-p", "70", "--max-steps", "2006"],
+        &["error[R0006]", "grid_region_step_limit.fork:17:5"],
+    ),
+    (
+        "grid_region_step_limit.fork",
+        &["-p", "70", "--timeout", "1"],
+        &[
+            "error[R0006]",
+            "grid_region_step_limit.fork:17:5",
+            "time limit of 1 s",
+        ],
+    ),
     (
         "fault_step_limit_in_kernel.fork",
         &["-p", "4", "--max-steps", "5000"],
