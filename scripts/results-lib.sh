@@ -24,6 +24,10 @@
 #                             level (docs/results/h200-2026-11-30-s30/critical_path_split.py),
 #                             printed; the trace itself is not kept (up to 10^6 events:
 #                             the default 20,000 cut it about halfway through the run)
+#   sanitize_hs P             Hillis-Steele's device-schedule `.cu` of $C with N = P, built by
+#                             nvcc into /tmp/hs, run with -p P under compute-sanitizer's
+#                             memcheck, racecheck and synccheck at once (OUT/san-hs-TOOL.log),
+#                             each summary and its first reports printed
 #   kernel_build NAME SRC [FLAGS...]
 #                             SRC (an emitted device-schedule `.cu`) patched to print the
 #                             persistent kernel's time (docs/results/h200-2026-11-30-s32/
@@ -104,5 +108,17 @@ kernel_rounds() {
     for v in "$@"; do
         t=$(grep "code $v " "$OUT/rounds.txt" | awk '{print $8}' | sort -n)
         echo "code $v median $(echo "$t" | sed -n "$(( (rounds + 1) / 2 ))p") ms, min $(echo "$t" | head -1), max $(echo "$t" | tail -1), sorted $(grep "code $v " "$OUT/rounds.txt" | grep -c 'sorted: yes')/$rounds"
+    done
+}
+sanitize_hs() {
+    "$C" build --schedule device --emit cuda classroom-examples/prefix_hillis_steele.fork -D N="$1" > /tmp/hs.cu
+    nvcc -O2 -arch=sm_90 /tmp/hs.cu -o /tmp/hs > "$OUT/nvcc-hs.txt" 2>&1; at "nvcc rc=$?"
+    for t in memcheck racecheck synccheck; do
+        timeout 200 compute-sanitizer --tool $t --error-exitcode 99 /tmp/hs -p "$1" > "$OUT/san-hs-$t.log" 2>&1 &
+    done
+    wait
+    for t in memcheck racecheck synccheck; do
+        echo "$t: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san-hs-$t.log")"
+        grep -m4 "Error\|error detected\|  at " "$OUT/san-hs-$t.log"
     done
 }

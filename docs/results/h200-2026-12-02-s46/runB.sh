@@ -29,12 +29,7 @@ same steps tests/semantics/grid_region_step_limit.fork -p 1048576 --max-steps 20
 same fault tests/semantics/grid_region_fault.fork -p 1048576
 # (the outputs, 100 MB, were replaced by fault-lines.txt and fault-diff-head.txt after the run)
 at same
-"$C" build --schedule device --emit cuda classroom-examples/prefix_hillis_steele.fork -D N=40000 > /tmp/hs.cu
-nvcc -O2 -arch=sm_90 /tmp/hs.cu -o /tmp/hs > $OUT/nvcc-hs.txt 2>&1; at "nvcc rc=$?"
-for t in memcheck racecheck synccheck; do
-    timeout 200 compute-sanitizer --tool $t --error-exitcode 99 /tmp/hs -p 40000 > $OUT/san-hs-$t.log 2>&1 &
-done
-wait
-for t in memcheck racecheck synccheck; do echo "$t: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' $OUT/san-hs-$t.log)"; tail -c 300 $OUT/san-hs-$t.log | grep -v "^$" | tail -2; done
+# (as run, the summaries were followed by each log's last lines, not its first reports)
+sanitize_hs 40000
 at done
 tar czf /tmp/x.tgz -C $OUT . && rm -rf $OUT/* && mv /tmp/x.tgz $OUT/

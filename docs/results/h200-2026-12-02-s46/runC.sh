@@ -16,13 +16,7 @@ for r in 1 2; do
 done
 C=$PWD/.device-bin/s46c/forkcc
 b hsw-s46c 100 prefix --program prefix_hillis_steele --n 1048576 --procs 1048576 --backends gpu-device --runs 5
-"$C" build --schedule device --emit cuda classroom-examples/prefix_hillis_steele.fork -D N=40000 > /tmp/hs.cu
-nvcc -O2 -arch=sm_90 /tmp/hs.cu -o /tmp/hs > $OUT/nvcc-hs.txt 2>&1; at "nvcc rc=$?"
-for t in memcheck racecheck synccheck; do
-    timeout 200 compute-sanitizer --tool $t --error-exitcode 99 /tmp/hs -p 40000 > $OUT/san-hs-$t.log 2>&1 &
-done
-wait
-for t in memcheck racecheck synccheck; do echo "$t: $(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY' $OUT/san-hs-$t.log)"; grep -m4 "Error\|error detected\|  at " $OUT/san-hs-$t.log; done
+sanitize_hs 40000
 timeout 60 "$C" run --backend gpu --schedule device tests/semantics/grid_region_fault.fork -p 1048576 > $OUT/fault-gpu.out 2> $OUT/fault-gpu.err
 echo "fault: gpu rc=$? $(wc -l < $OUT/fault-gpu.out) lines"; head -3 $OUT/fault-gpu.err
 at done
