@@ -132,6 +132,8 @@ struct DeviceRegions {
     depth: i32,
     /// Threads per block of the persistent kernel (`Emitted::device_threads`).
     threads: u32,
+    /// The program has a grid region (`Emitted::grid_regions`): fewer runners a block.
+    grid_regions: bool,
     slot_stack_bytes: u64,
     procs: u64,
     results: u64,
@@ -307,6 +309,7 @@ impl Layout {
         let device = device.then(|| DeviceRegions {
             depth: depth as i32,
             threads: emitted.device_threads,
+            grid_regions: emitted.grid_regions,
             slot_stack_bytes,
             procs: arena.array(array!(FkDevice, procs, procs)),
             results: arena.array(array!(FkDevice, results, procs)),
@@ -1084,8 +1087,7 @@ impl<'p> Machine<'p> {
             .occupancy_max_active_blocks_per_multiprocessor(d.threads, 0, None)
             .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
         let resident = per_sm.max(1) as u64 * self.sms()?;
-        let grid_regions = self.plan.host.grid_regions().next().is_some();
-        let runners = device_runners(self.procs, resident, d.threads, grid_regions);
+        let runners = device_runners(self.procs, resident, d.threads, d.grid_regions);
         let blocks = resident.min(self.procs.div_ceil(runners.into())) as u32;
         let args = kernels::DeviceRun {
             runners: runners as i32,
