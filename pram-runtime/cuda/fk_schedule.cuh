@@ -184,9 +184,11 @@ struct FkGridTask {
     int pc, proc;
 };
 __device__ FkGridTask fk_grid_task;
+#if FK_USES_GRID_REGIONS
 // Whether this block's team runs a grid region now (fk_run_tasks sets it when it takes one;
 // fk_runner_idle).
 __shared__ int fk_team_on_grid;
+#endif
 // How long a runner warp naps between looks at fk_team_on_grid (ns, fk_runner_idle).
 #ifndef FK_GRID_RUNNER_NAP
 #define FK_GRID_RUNNER_NAP 256
@@ -1907,7 +1909,9 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
         fk_kernel_warp = runners == 32 && fk_m.procs <= (int)gridDim.x * 32;
         fk_team_first = runners + (fk_kernel_warp ? 32 : 0);
         fk_team_lanes = (int)blockDim.x - fk_team_first;
+#if FK_USES_GRID_REGIONS
         fk_team_on_grid = 0;
+#endif
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
     }
     __syncthreads();
