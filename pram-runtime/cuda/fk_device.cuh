@@ -602,6 +602,16 @@ __device__ inline unsigned fk_add_acq_rel(unsigned *a, unsigned v) {
 __device__ inline void fk_add_release(unsigned *a, unsigned v) {
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" :: "l"(a), "r"(v) : "memory");
 }
+__device__ inline fk_u64 fk_load_acquire(const fk_u64 *a) {
+    fk_u64 v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
+    return v;
+}
+__device__ inline fk_u64 fk_add_acq_rel(fk_u64 *a, fk_u64 v) {
+    fk_u64 old;
+    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(a), "l"(v) : "memory");
+    return old;
+}
 #endif
 
 // The identity of a multiprefix operator (fk_combine): combining it changes nothing.
@@ -2424,14 +2434,26 @@ __device__ inline int fk_g_tid() { return (int)(blockIdx.x * blockDim.x + thread
 __device__ inline int fk_g_threads() { return (int)(gridDim.x * blockDim.x); }
 #endif
 
-// A barrier of every thread of the launch: an arrival count and a generation in global
-// memory (the launch is cooperative, so every block is resident); the stop words of two
-// consecutive barriers alternate, and the last block to arrive clears the next one's.
+// A barrier of every thread of the launch (the launch is cooperative, so every block is
+// resident): each block's team thread 0 adds its arrival to the barrier's word in global
+// memory, with the bits it arrives with counted above bit 32, and polls the word until it
+// counts every block. One atomic and one poll on its path: the block's barrier count is its
+// own (fk_g_generation), and the bits come with the arrivals. Three words in turn: the last
+// block to arrive at barrier b clears the word of b + 2, which every block has read at b - 1
+// and none adds to before the last block arrives at b + 1.
 struct FkGridSync {
-    unsigned arrived, generation, stop[2];
-    unsigned sub;  // fk_g_after_block0
+    fk_u64 arrived[3];    // arrivals (bits 0-31), with FK_G_STOP (32-47), with FK_G_UNEVEN (48-63)
+    unsigned generation;  // barriers passed: where a launch's blocks start (fk_g_start)
+    unsigned sub;         // fk_g_after_block0
 };
 __device__ FkGridSync fk_grid_sync_state;
+// The barriers this block's team has passed, kept by its thread 0.
+__shared__ unsigned fk_g_generation;
+// Where a launch starts, by one thread of each block: before its first grid barrier, which
+// none passes before all arrive.
+__device__ inline void fk_g_start() {
+    fk_g_generation = *(volatile unsigned *)&fk_grid_sync_state.generation;
+}
 
 // What threads arrive at a grid barrier with: the run stops, a member is not active.
 #define FK_G_STOP 1u
@@ -2447,26 +2469,24 @@ __device__ unsigned fk_g_arrive(unsigned bits) {
     __shared__ unsigned result;
     if (fk_team_tid() == 0) {
         FkGridSync &s = fk_grid_sync_state;
-        // This barrier's generation: the previous one released this block only after
-        // the generation moved on, and this one cannot move it before the block arrives.
-        unsigned gen = *(volatile unsigned *)&s.generation;
-        unsigned slot = gen & 1;
-        if (bits) atomicOr(&s.stop[slot], bits);
-        __threadfence();
-        if (atomicAdd(&s.arrived, 1u) == gridDim.x - 1) {
-            s.arrived = 0;
-            s.stop[slot ^ 1] = 0;
-            __threadfence();
-            atomicAdd(&s.generation, 1u);
+        unsigned b = fk_g_generation;
+        fk_u64 *word = &s.arrived[b % 3];
+        fk_u64 add = 1ull | (bits & FK_G_STOP ? 1ull << 32 : 0) | (bits & FK_G_UNEVEN ? 1ull << 48 : 0);
+        // The release orders the team's writes, which its barrier ordered before this thread's.
+        fk_u64 v = fk_add_acq_rel(word, add) + add;
+        if ((unsigned)v == gridDim.x) {
+            s.arrived[(b + 2) % 3] = 0;
+            s.generation = b + 1;
         } else {
-            while (*(volatile unsigned *)&s.generation == gen) {
+            while ((unsigned)(v = *(volatile fk_u64 *)word) != gridDim.x) {
 #ifdef FK_EMU
                 fk_emu_yield();
 #endif
             }
+            (void)fk_load_acquire(word);
         }
-        __threadfence();
-        result = *(volatile unsigned *)&s.stop[slot];
+        fk_g_generation = b + 1;
+        result = ((v >> 32) & 0xffffu ? FK_G_STOP : 0u) | (v >> 48 ? FK_G_UNEVEN : 0u);
     }
     fk_team_sync();
     return result;
@@ -2485,6 +2505,10 @@ __device__ bool fk_g_sync(bool stop) { return fk_g_arrive(fk_team_count(stop) !=
 // (fk_g_decide), so the region still runs as the instructions one by one would (the emulated
 // tests run that path with FK_GRID_GROUP_DECISIONS).
 __device__ bool fk_g_begin(int g, FkRegion &r) {
+#ifndef FK_SCHEDULE_DEVICE
+    // A launch of its own; the persistent kernel's blocks start in fk_device_run.
+    if (fk_team_tid() == 0) fk_g_start();
+#endif
     FkGroup grp = fk_m.groups[g];
     bool inactive = false;
     for (int t = fk_g_tid(); t < grp.size; t += fk_g_threads())

@@ -1911,6 +1911,7 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
         fk_team_lanes = (int)blockDim.x - fk_team_first;
 #if FK_USES_GRID_REGIONS
         fk_team_on_grid = 0;
+        fk_g_start();
 #endif
         frames = fk_frame_alloc(fk_region_frame_bytes(), blockIdx.x * runners);
     }
