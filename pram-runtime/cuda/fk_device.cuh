@@ -589,28 +589,27 @@ __device__ int fk_atomic_mp(int *p, int v, int op) {
 // Memory-ordered accesses of the device schedule's barriers (GPU scope): cheaper than a
 // __threadfence next to a plain access. The CPU stand-in (tests/emu) defines its own.
 #ifndef FK_EMU
-__device__ inline unsigned fk_load_acquire(const unsigned *a) {
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(a) : "memory");
-    return v;
-}
-__device__ inline unsigned fk_add_acq_rel(unsigned *a, unsigned v) {
-    unsigned old;
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(a), "r"(v) : "memory");
-    return old;
-}
+// The acquiring load and the acquire-release add of a 32- and a 64-bit word alike (T, its
+// PTX type, its register constraint).
+#define FK_ORDERED_ACCESSES(T, PTX, REG)                                                  \
+    __device__ inline T fk_load_acquire(const T *a) {                                     \
+        T v;                                                                              \
+        asm volatile("ld.acquire.gpu.global." PTX " %0, [%1];" : "=" REG(v) : "l"(a) : "memory"); \
+        return v;                                                                         \
+    }                                                                                     \
+    __device__ inline T fk_add_acq_rel(T *a, T v) {                                       \
+        T old;                                                                            \
+        asm volatile("atom.acq_rel.gpu.global.add." PTX " %0, [%1], %2;"                  \
+                     : "=" REG(old)                                                       \
+                     : "l"(a), REG(v)                                                     \
+                     : "memory");                                                         \
+        return old;                                                                       \
+    }
+FK_ORDERED_ACCESSES(unsigned, "u32", "r")
+FK_ORDERED_ACCESSES(fk_u64, "u64", "l")
+#undef FK_ORDERED_ACCESSES
 __device__ inline void fk_add_release(unsigned *a, unsigned v) {
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" :: "l"(a), "r"(v) : "memory");
-}
-__device__ inline fk_u64 fk_load_acquire(const fk_u64 *a) {
-    fk_u64 v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory");
-    return v;
-}
-__device__ inline fk_u64 fk_add_acq_rel(fk_u64 *a, fk_u64 v) {
-    fk_u64 old;
-    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(a), "l"(v) : "memory");
-    return old;
 }
 #endif
 

@@ -287,13 +287,9 @@ inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __clz(unsigned x) { return x ? __builtin_clz(x) : 32; }
 inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
 
-inline unsigned fk_load_acquire(const unsigned *a) { return __atomic_load_n(a, __ATOMIC_ACQUIRE); }
-inline unsigned fk_add_acq_rel(unsigned *a, unsigned v) { return __atomic_fetch_add(a, v, __ATOMIC_ACQ_REL); }
+template <class T> T fk_load_acquire(const T *a) { return __atomic_load_n(a, __ATOMIC_ACQUIRE); }
+template <class T> T fk_add_acq_rel(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_ACQ_REL); }
 inline void fk_add_release(unsigned *a, unsigned v) { __atomic_fetch_add(a, v, __ATOMIC_RELEASE); }
-inline unsigned long long fk_load_acquire(const unsigned long long *a) { return __atomic_load_n(a, __ATOMIC_ACQUIRE); }
-inline unsigned long long fk_add_acq_rel(unsigned long long *a, unsigned long long v) {
-    return __atomic_fetch_add(a, v, __ATOMIC_ACQ_REL);
-}
 template <class T> T atomicAdd(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicAnd(int *p, int v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }
 inline int atomicOr(int *p, int v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }
