@@ -27,8 +27,11 @@ use std::fmt::Write;
 
 /// The iterations of a loop that loads ahead (`Kernel::loads_ahead`) whose values are loaded
 /// together: Hillis–Steele's rounds at P = 1024 run 1024 of them per member, one load's
-/// latency each when loaded in turn.
-const LOADS_AHEAD: usize = 8;
+/// latency each when loaded in turn. 16 rather than 8 took its algorithm from 3.95 to 2.24 ms
+/// there and from 540 to 488 µs on the device schedule at P = 65,536 (H200,
+/// docs/performance.md, session 48); fewer than 16 left run as the loop that does not load
+/// ahead, unrolled.
+const LOADS_AHEAD: usize = 16;
 
 /// How far the checked-ahead copy of a loop is unrolled: 8 in a kernel of many threads (left
 /// to itself, ptxas 13.0 unrolled matmul's product by 4 or by 8 as the kernel around it
@@ -633,7 +636,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     unchecked = Some(emitted.map(|()| fast));
                     if *test_first && self.loads_ahead.contains(&s.span) {
                         batch =
-                            self.loads_ahead_batch(body, &spin, step_code.as_deref(), depth + 3)?;
+                            self.loads_ahead_batch(body, &spin, step_code.as_deref(), depth + 2)?;
                     }
                 }
                 let range = self.range.take();
@@ -698,9 +701,17 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     out,
                     "{pad}if ({flag}) {{ // every iteration's accesses lie in their objects"
                 );
-                match (batch, &step_code) {
-                    // LOADS_AHEAD iterations at a time where that many run, else one.
-                    (Some(batch), Some(step)) => {
+                // Unrolled, the copy's loads of several iterations are in flight at once
+                // (UNROLL).
+                let unroll = self.unroll;
+                let unrolled = |out: &mut String, pad: &str, body: &str| {
+                    let _ = writeln!(out, "{pad}#pragma unroll {unroll}");
+                    emit_loop(out, pad, body);
+                };
+                match batch {
+                    // LOADS_AHEAD iterations at a time while that many run, then the rest
+                    // unrolled: a loop of fewer runs as one that does not load ahead.
+                    Some(batch) => {
                         let _ = writeln!(
                             out,
                             "{inner_pad}// loads ahead: {LOADS_AHEAD} iterations' values, then their stores"
@@ -708,25 +719,20 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         let _ = writeln!(out, "{inner_pad}for (; {cond_code}; ) {{");
                         let _ = writeln!(
                             out,
-                            "{inner_pad}    if (fk_ahead<{}, {LOADS_AHEAD}>({}, {}, {})) {{",
+                            "{inner_pad}    if (!fk_ahead<{}, {LOADS_AHEAD}>({}, {}, {})) {{",
                             r.ty,
                             self.var(r.scope.index),
                             r.last,
                             r.stride
                         );
-                        out.push_str(&batch);
-                        let _ = writeln!(out, "{inner_pad}    }} else {{");
-                        out.push_str(&indent(&indent(&fast)));
-                        let _ = writeln!(out, "{inner_pad}        {step};");
+                        let rest_pad = format!("{inner_pad}        ");
+                        unrolled(out, &rest_pad, &indent(&indent(&indent(&fast))));
+                        let _ = writeln!(out, "{rest_pad}break;");
                         let _ = writeln!(out, "{inner_pad}    }}");
+                        out.push_str(&batch);
                         let _ = writeln!(out, "{inner_pad}}}");
                     }
-                    _ => {
-                        // Unrolled, the copy's loads of several iterations are in flight at
-                        // once (UNROLL).
-                        let _ = writeln!(out, "{inner_pad}#pragma unroll {}", self.unroll);
-                        emit_loop(out, &inner_pad, &indent(&fast));
-                    }
+                    None => unrolled(out, &inner_pad, &indent(&fast)),
                 }
                 let _ = writeln!(out, "{pad}}} else {{");
                 emit_loop(out, &inner_pad, &indent(&inner));
@@ -904,10 +910,10 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         }))
     }
 
-    /// The iterations of a loop that loads ahead (`Kernel::loads_ahead`) where
-    /// `LOADS_AHEAD` of them run, at `depth`: the value of each loaded at its index, then each
-    /// one's `spin`, store and step. None where an access of the range's second emission is
-    /// not covered, and could fault ahead of its turn.
+    /// `LOADS_AHEAD` iterations of a loop that loads ahead (`Kernel::loads_ahead`), at
+    /// `depth`: each one's values loaded at its index, then each one's `spin`, stores and
+    /// step. None where an access of the range's second emission is not covered, and could
+    /// fault ahead of its turn.
     fn loads_ahead_batch(
         &mut self,
         body: &Stmt,
@@ -915,17 +921,33 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         step: Option<&str>,
         depth: usize,
     ) -> Result<Option<String>, EmitError> {
-        let (Some((e, place, value)), Some(step)) = (crate::rules::single_store(body), step) else {
+        let (Some(stores), Some(step)) = (crate::rules::stores(body), step) else {
             return Ok(None);
         };
-        let values = declare(self.program, &value.ty, &format!("fk_v[{LOADS_AHEAD}]"));
-        let value = self.expr(value)?;
-        let write = Access {
-            span: e.span,
-            write: true,
-        };
-        let lvalue = self.place(place, Some(write))?;
-        let store = self.logged_write(place, e, &lvalue, "", "fk_v[fk_j]");
+        // Store k's values in `fk_v` (the first) or `fk_v{k}`.
+        let mut declared = Vec::new();
+        let mut loads = Vec::new();
+        let mut writes = Vec::new();
+        for (k, (e, place, value)) in stores.into_iter().enumerate() {
+            let values = if k == 0 {
+                "fk_v".to_string()
+            } else {
+                format!("fk_v{k}")
+            };
+            let ty = &value.ty;
+            declared.push(declare(
+                self.program,
+                ty,
+                &format!("{values}[{LOADS_AHEAD}]"),
+            ));
+            loads.push(format!("{values}[fk_j] = {}", self.expr(value)?));
+            let write = Access {
+                span: e.span,
+                write: true,
+            };
+            let lvalue = self.place(place, Some(write))?;
+            writes.push(self.logged_write(place, e, &lvalue, "", &format!("{values}[fk_j]")));
+        }
         let Some((index, ty)) = (self.range.as_ref())
             .filter(|r| !r.uncovered)
             .map(|r| (r.scope.index, r.ty.clone()))
@@ -934,13 +956,22 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         };
         let index = self.var(index);
         let pad = "    ".repeat(depth);
+        let lines = |lines: &[String], pad: &str| {
+            (lines.iter())
+                .map(|l| format!("{pad}{l};\n"))
+                .collect::<String>()
+        };
+        let inner = format!("{pad}    ");
+        let declared = lines(&declared, &pad);
+        let loads = lines(&loads, &inner);
+        let writes = lines(&writes, &inner);
         let spin = spin.trim();
         Ok(Some(format!(
             "{pad}const {ty} fk_k = {index};\n\
-             {pad}{values};\n\
+             {declared}\
              {pad}#pragma unroll\n\
              {pad}for (int fk_j = 0; fk_j < {LOADS_AHEAD}; fk_j++) {{\n\
-             {pad}    fk_v[fk_j] = {value};\n\
+             {loads}\
              {pad}    {step};\n\
              {pad}}}\n\
              {pad}{index} = fk_k;\n\
@@ -948,7 +979,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
              {pad}#pragma unroll\n\
              {pad}for (; fk_j < {LOADS_AHEAD}; fk_j++) {{\n\
              {pad}    {spin}\n\
-             {pad}    {store};\n\
+             {writes}\
              {pad}    {step};\n\
              {pad}}}\n\
              {pad}if (fk_j < {LOADS_AHEAD}) break;\n"

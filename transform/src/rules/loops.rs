@@ -64,35 +64,48 @@ impl Builder<'_> {
     }
 
     /// Whether the iterations of the order-free loop `s` may each load their values before
-    /// the stores of the iterations before them (`Kernel::loads_ahead`): its body is one
-    /// assignment `place = value` whose place is shared memory the Plan can name, and whose
-    /// value loads shared memory (through such a place) and otherwise only reads variables
-    /// and computes without an effect or a fault (no call or assignment, no division but by
-    /// a constant other than 0 and -1). Being
-    /// order-free, no iteration reads what another writes, so the loads see what they
-    /// would in order; the value's loads are what the emitted loop puts in flight together
-    /// (Hillis–Steele's `b[i] = i >= d ? a[i - d] + a[i] : a[i]`, a latency chain of one
-    /// load after each store otherwise).
+    /// the stores of the iterations before them (`Kernel::loads_ahead`): its body is one or
+    /// more assignments `place = value` whose places are shared memory the Plan can name,
+    /// and whose values load shared memory (through such places) and otherwise only read
+    /// variables and compute without an effect or a fault (no call or assignment, no division
+    /// but by a constant other than 0 and -1); where there are several, no assignment's value
+    /// or place reads what an assignment before it may write. Being order-free, no iteration
+    /// reads what another writes, so the loads see what they would in order; the values'
+    /// loads are what the emitted loop puts in flight together (Hillis–Steele's `b[i] = i >= d
+    /// ? a[i - d] + a[i] : a[i]`, list ranking's `rank2[v] = rank[v] + rank[next[v]];
+    /// next2[v] = next[next[v]];`, a latency chain after each store otherwise).
     pub(crate) fn loads_ahead(&self, s: &Stmt) -> bool {
         let StmtKind::Loop { body, .. } = &s.kind else {
             return false;
         };
-        let Some((_, place, value)) = single_store(body) else {
+        let Some(stores) = stores(body) else {
             return false;
         };
         let mut loads = false;
-        self.shared_place(place)
-            && self.reads_only(place, true, &mut loads)
-            && self.reads_only(value, false, &mut loads)
-            && loads
+        let mut written = BTreeSet::new();
+        for (_, place, value) in stores {
+            let mut read = Reads::default();
+            let Some(roots) = self.shared_place(place) else {
+                return false;
+            };
+            let reads_only =
+                self.reads_only(place, true, &mut read) && self.reads_only(value, false, &mut read);
+            // No value or place reads what a store before it writes.
+            if !reads_only || !read.roots.is_disjoint(&written) {
+                return false;
+            }
+            loads |= read.loads;
+            written.extend(roots);
+        }
+        loads
     }
 
-    /// Whether `place` is memory the Plan can name, all of it shared.
-    fn shared_place(&self, place: &Expr) -> bool {
+    /// What `place` may lie in, where it is memory the Plan can name, all of it shared.
+    fn shared_place(&self, place: &Expr) -> Option<BTreeSet<Target>> {
         let program = &self.program;
         (self.summaries.points_to)
             .place_roots(program, place)
-            .is_some_and(|roots| {
+            .filter(|roots| {
                 roots.iter().all(|t| match *t {
                     Target::Var(v) => program.var(v).sharity == Sharity::Shared,
                     Target::Block(_) => true,
@@ -101,36 +114,41 @@ impl Builder<'_> {
     }
 
     /// `loads_ahead`'s test of an expression (`place`: it is the store's place, not a load):
-    /// it only reads, cannot fault, and loads only shared memory (`loads`: it loads some).
-    fn reads_only(&self, e: &Expr, place: bool, loads: &mut bool) -> bool {
-        let go = |x: &Expr, loads: &mut bool| self.reads_only(x, false, loads);
+    /// it only reads, cannot fault, and loads only shared memory; what it reads goes into
+    /// `read`.
+    fn reads_only(&self, e: &Expr, place: bool, read: &mut Reads) -> bool {
+        let go = |x: &Expr, read: &mut Reads| self.reads_only(x, false, read);
         match &e.kind {
+            ExprKind::Var(v) => {
+                if !place {
+                    read.roots.insert(Target::Var(*v));
+                }
+                true
+            }
             ExprKind::IntConst(_)
             | ExprKind::FloatConst(_)
-            | ExprKind::Var(_)
             | ExprKind::DollarDollar
             | ExprKind::Dollar
             | ExprKind::At
             | ExprKind::GroupSize
             | ExprKind::ProcNr
             | ExprKind::StartedProcs => true,
-            ExprKind::Deref(p) if place => go(p, loads),
-            ExprKind::Deref(p) => {
-                self.shared_place(e) && {
-                    *loads = true;
-                    self.reads_only(p, false, loads)
-                }
-            }
+            ExprKind::Deref(p) if place => go(p, read),
+            ExprKind::Deref(p) => self.shared_place(e).is_some_and(|roots| {
+                read.loads = true;
+                read.roots.extend(roots);
+                self.reads_only(p, false, read)
+            }),
             ExprKind::Decay(x) => matches!(x.kind, ExprKind::Var(_)),
-            ExprKind::Convert(x) | ExprKind::Unary(_, x) => go(x, loads),
+            ExprKind::Convert(x) | ExprKind::Unary(_, x) => go(x, read),
             // A division faults (or overflows) only by 0 or -1.
             ExprKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
-                matches!(int_constant(b), Some(c) if c != 0 && c != -1) && go(a, loads)
+                matches!(int_constant(b), Some(c) if c != 0 && c != -1) && go(a, read)
             }
-            ExprKind::Binary(_, a, b) => go(a, loads) && go(b, loads),
-            ExprKind::PtrOffset { ptr, index, .. } => go(ptr, loads) && go(index, loads),
-            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => go(a, loads) && go(b, loads),
-            ExprKind::Cond(c, a, b) => go(c, loads) && go(a, loads) && go(b, loads),
+            ExprKind::Binary(_, a, b) => go(a, read) && go(b, read),
+            ExprKind::PtrOffset { ptr, index, .. } => go(ptr, read) && go(index, read),
+            ExprKind::LogAnd(a, b) | ExprKind::LogOr(a, b) => go(a, read) && go(b, read),
+            ExprKind::Cond(c, a, b) => go(c, read) && go(a, read) && go(b, read),
             _ => false,
         }
     }
@@ -858,21 +876,35 @@ fn indexed(e: &Expr) -> Option<(&Expr, &Expr)> {
     }
 }
 
-/// A loop body that is one assignment `place = value` (in a block or not): the assignment,
-/// its place and its value (`Builder::loads_ahead`, and the loop's emission).
-pub(crate) fn single_store(body: &Stmt) -> Option<(&Expr, &Expr, &Expr)> {
-    let body = match &body.kind {
-        StmtKind::Block(b) if b.stmts.len() == 1 => &b.stmts[0],
-        _ => body,
+/// A loop body that is one or more assignments `place = value` (in a block or not), each a
+/// statement: each assignment, its place and its value (`Builder::loads_ahead`, and the
+/// loop's emission).
+pub(crate) fn stores(body: &Stmt) -> Option<Vec<(&Expr, &Expr, &Expr)>> {
+    let stmts = match &body.kind {
+        StmtKind::Block(b) if !b.stmts.is_empty() => b.stmts.iter().collect(),
+        _ => vec![body],
     };
-    let StmtKind::Expr(e) = &body.kind else {
-        return None;
-    };
-    let e = strip_void(e);
-    match &e.kind {
-        ExprKind::Assign { place, value } => Some((e, place, value)),
-        _ => None,
-    }
+    (stmts.into_iter())
+        .map(|s| {
+            let StmtKind::Expr(e) = &s.kind else {
+                return None;
+            };
+            let e = strip_void(e);
+            match &e.kind {
+                ExprKind::Assign { place, value } => Some((e, &**place, &**value)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// What `Builder::reads_only` found an expression to read.
+#[derive(Default)]
+struct Reads {
+    /// It loads shared memory.
+    loads: bool,
+    /// What it reads: the objects of its loads, and the variables it names.
+    roots: BTreeSet<Target>,
 }
 
 /// The array an array-to-pointer decay reads.

@@ -36,7 +36,7 @@ mod simple;
 mod uniform;
 
 pub(crate) use inline::only_inlined;
-pub(crate) use loops::single_store;
+pub(crate) use loops::stores;
 pub use outline::recurring_starts_outlined;
 pub(crate) use simple::calls_async;
 pub use uniform::{uniform_conditions_shared, CyclicLoops};
