@@ -956,8 +956,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         };
         let index = self.var(index);
         let pad = "    ".repeat(depth);
-        let lines = |lines: &[String], pad: &str| {
-            (lines.iter())
+        // Each statement on a line of its own at `pad`.
+        let lines = |statements: &[String], pad: &str| {
+            (statements.iter())
                 .map(|l| format!("{pad}{l};\n"))
                 .collect::<String>()
         };
