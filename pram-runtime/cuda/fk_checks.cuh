@@ -304,6 +304,18 @@ __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread
     return (T *)((char *)p + offset);
 }
 
+// Whether `bytes` bytes at `offset` lie in an array variable of `object_bytes` (fk_elem's
+// test, which a loop that loads ahead also makes before it loads: transform::emit_cuda::
+// device). Without checks, true.
+__device__ __forceinline__ bool fk_elem_in(fk_i64 offset, fk_i64 bytes, fk_i64 object_bytes) {
+#if FK_CHECKS
+    return offset >= 0 && offset + bytes <= object_bytes;
+#else
+    (void)offset, (void)bytes, (void)object_bytes;
+    return true;
+#endif
+}
+
 // An element of an array variable (`a[i]`, `m[i][j]`): `offset` bytes from the variable's
 // first element, checked against the whole variable as the simulator checks (so `m[0][5]` of
 // an `int m[4][4]` is `m[1][1]`); else a fault, and the thread touches the sink instead. One
@@ -312,7 +324,7 @@ template <class T>
 __device__ T &fk_elem(T *first, fk_i64 offset, fk_i64 object_bytes, int object, int site,
                       const FkThread *th) {
 #if FK_CHECKS
-    if (offset < 0 || offset + (fk_i64)sizeof(T) > object_bytes) {
+    if (!fk_elem_in(offset, (fk_i64)sizeof(T), object_bytes)) {
         fk_fault_v(site, *th, offset, object, 0);
         return *(T *)fk_sink;
     }

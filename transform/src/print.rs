@@ -101,7 +101,7 @@ fn host_op(plan: &Plan, op: &HostOp, depth: usize, out: &mut String) {
                 ),
                 (
                     !k.loads_ahead.is_empty(),
-                    "loads ahead: iterations load before earlier ones store, where the loop's checks before it cover their loads",
+                    "loads ahead: iterations load before earlier ones store, where the loop's checks cover their loads or test them first",
                 ),
                 (
                     !k.distinct_stores.is_empty(),

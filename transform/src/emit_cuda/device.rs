@@ -25,13 +25,14 @@ use fork_frontend::sync_calls::{any_stmt, children, own_exprs};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-/// The iterations of a loop that loads ahead (`Kernel::loads_ahead`) whose values are loaded
-/// together: Hillis–Steele's rounds at P = 1024 run 1024 of them per member, one load's
-/// latency each when loaded in turn. 16 rather than 8 took its algorithm from 3.95 to 2.24 ms
-/// there and from 540 to 488 µs on the device schedule at P = 65,536 (H200,
-/// docs/performance.md, session 48); fewer than 16 left run as the loop that does not load
-/// ahead, unrolled.
-const LOADS_AHEAD: usize = 16;
+/// The sizes of the batches of a loop that loads ahead (`Kernel::loads_ahead`): the values of
+/// so many iterations loaded together, the larger while that many are left. Hillis–Steele's
+/// rounds at P = 1024 run 1024 iterations per member, one load's latency each when loaded in
+/// turn: 16 rather than 8 took its algorithm from 3.95 to 2.24 ms there and from 540 to 488 µs
+/// on the device schedule at P = 65,536 (H200, docs/performance.md, session 48). A member of
+/// list ranking's loops at P = 65,536 runs 4. Fewer than the last left run as the loop that
+/// does not load ahead, unrolled.
+const LOADS_AHEAD: [usize; 2] = [16, 4];
 
 /// How far the checked-ahead copy of a loop is unrolled: 8 in a kernel of many threads (left
 /// to itself, ptxas 13.0 unrolled matmul's product by 4 or by 8 as the kernel around it
@@ -172,6 +173,10 @@ struct RangeScope {
     ahead: bool,
     /// An access of that second emission is not covered: it runs checked.
     uncovered: bool,
+    /// While a batch's values are emitted (`loads_ahead_batch`): the tests (`fk_elem_in`) of
+    /// the elements of array variables that the checks before the loop do not cover, which
+    /// the batch makes for all its iterations before it loads any of them unchecked.
+    tests: Option<Vec<String>>,
 }
 
 /// What an access in a ranged loop is checked against before the loop (`check_ahead`).
@@ -181,6 +186,22 @@ enum Ahead<'e> {
     Array { object_bytes: u64 },
     /// The object a pointer that the loop does not change points into.
     Pointer(&'e Expr),
+}
+
+/// A batch of a loop that loads ahead (`loads_ahead_batch`), its lines indented from 0.
+struct AheadBatch {
+    /// What runs before the test of whether the batch runs (the tests of its elements).
+    prelude: String,
+    /// The C condition under which the batch runs.
+    runs: String,
+    /// The batch: its loads, then its stores.
+    body: String,
+}
+
+/// `text` with each line indented by `levels` more levels of 4 spaces.
+fn shift(text: &str, levels: usize) -> String {
+    let pad = "    ".repeat(levels);
+    text.lines().map(|l| format!("{pad}{l}\n")).collect()
 }
 
 /// How a place is accessed: where a fault there is reported and as what (the simulator's
@@ -635,8 +656,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     let emitted = self.stmt(body, depth + 1, &mut fast);
                     unchecked = Some(emitted.map(|()| fast));
                     if *test_first && self.loads_ahead.contains(&s.span) {
-                        batch =
-                            self.loads_ahead_batch(body, &spin, step_code.as_deref(), depth + 2)?;
+                        batch = self.loads_ahead_batch(body, &spin, step_code.as_deref())?;
                     }
                 }
                 let range = self.range.take();
@@ -709,28 +729,36 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                     emit_loop(out, pad, body);
                 };
                 match batch {
-                    // LOADS_AHEAD iterations at a time while that many run, then the rest
+                    // Batches of each size of LOADS_AHEAD while that many run, then the rest
                     // unrolled: a loop of fewer runs as one that does not load ahead.
-                    Some(batch) => {
+                    Some(batches) => {
+                        let sizes = LOADS_AHEAD.map(|n| n.to_string()).join(", then ");
                         let _ = writeln!(
                             out,
-                            "{inner_pad}// loads ahead: {LOADS_AHEAD} iterations' values, then their stores"
+                            "{inner_pad}// loads ahead: {sizes} iterations' values at a time, then their stores"
                         );
-                        let _ = writeln!(out, "{inner_pad}for (; {cond_code}; ) {{");
-                        let _ = writeln!(
-                            out,
-                            "{inner_pad}    if (!fk_ahead<{}, {LOADS_AHEAD}>({}, {}, {})) {{",
-                            r.ty,
-                            self.var(r.scope.index),
-                            r.last,
-                            r.stride
-                        );
-                        let rest_pad = format!("{inner_pad}        ");
-                        unrolled(out, &rest_pad, &indent(&indent(&indent(&fast))));
-                        let _ = writeln!(out, "{rest_pad}break;");
-                        let _ = writeln!(out, "{inner_pad}    }}");
-                        out.push_str(&batch);
-                        let _ = writeln!(out, "{inner_pad}}}");
+                        // Each size's loop runs the next one where its batch does not run, and
+                        // leaves: a size's loop runs only after the larger's, so the step
+                        // counter stays a multiple of its size there and nvcc tests the step
+                        // limit once a batch (fk_spin).
+                        let mut level = depth + 1;
+                        for batch in &batches {
+                            let at = "    ".repeat(level);
+                            let _ = writeln!(out, "{at}for (; {cond_code}; ) {{");
+                            out.push_str(&shift(&batch.prelude, level + 1));
+                            let _ = writeln!(out, "{at}    if (!{}) {{", batch.runs);
+                            level += 2;
+                        }
+                        let rest = shift(&fast, level + 1 - (depth + 1));
+                        unrolled(out, &"    ".repeat(level), &rest);
+                        for batch in batches.iter().rev() {
+                            level -= 2;
+                            let at = "    ".repeat(level);
+                            let _ = writeln!(out, "{at}        break;");
+                            let _ = writeln!(out, "{at}    }}");
+                            out.push_str(&shift(&batch.body, level + 1));
+                            let _ = writeln!(out, "{at}}}");
+                        }
                     }
                     None => unrolled(out, &inner_pad, &indent(&fast)),
                 }
@@ -907,84 +935,135 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             guards: Vec::new(),
             ahead: false,
             uncovered: false,
+            tests: None,
         }))
     }
 
-    /// `LOADS_AHEAD` iterations of a loop that loads ahead (`Kernel::loads_ahead`), at
-    /// `depth`: each one's values loaded at its index, then each one's `spin`, stores and
-    /// step. None where an access of the range's second emission is not covered, and could
-    /// fault ahead of its turn.
+    /// The batches of a loop that loads ahead (`Kernel::loads_ahead`), one for each size of
+    /// `LOADS_AHEAD`: where that many iterations run, each one's values loaded at its index,
+    /// then each one's `spin`, stores and step. An element of
+    /// an array variable that a value loads and the checks before the loop do not cover (list
+    /// ranking's `rank[next[v]]`) is tested for every iteration of the batch first
+    /// (`fk_elem_in`, which cannot fault); where a test fails, the batch does not run, and the
+    /// loop's checked rest faults in turn. None where such an access is another (through a
+    /// pointer), and could fault ahead of its turn.
     fn loads_ahead_batch(
         &mut self,
         body: &Stmt,
         spin: &str,
         step: Option<&str>,
-        depth: usize,
-    ) -> Result<Option<String>, EmitError> {
-        let (Some(stores), Some(step)) = (crate::rules::stores(body), step) else {
+    ) -> Result<Option<Vec<AheadBatch>>, EmitError> {
+        let (Some(stores), Some(step), Some(r)) =
+            (crate::rules::stores(body), step, self.range.as_mut())
+        else {
             return Ok(None);
         };
+        r.uncovered = false;
+        r.tests = Some(Vec::new());
         // Store k's values in `fk_v` (the first) or `fk_v{k}`.
-        let mut declared = Vec::new();
-        let mut loads = Vec::new();
-        let mut writes = Vec::new();
-        for (k, (e, place, value)) in stores.into_iter().enumerate() {
-            let values = if k == 0 {
+        let name = |k: usize| {
+            if k == 0 {
                 "fk_v".to_string()
             } else {
                 format!("fk_v{k}")
-            };
-            let ty = &value.ty;
-            declared.push(declare(
-                self.program,
-                ty,
-                &format!("{values}[{LOADS_AHEAD}]"),
-            ));
-            loads.push(format!("{values}[fk_j] = {}", self.expr(value)?));
+            }
+        };
+        let mut loads = Vec::new();
+        for (k, (_, _, value)) in stores.iter().enumerate() {
+            loads.push(format!("{}[fk_j] = {}", name(k), self.expr(value)?));
+        }
+        let Some((tests, r)) = (self.range.as_mut())
+            .and_then(|r| Some((r.tests.take()?, r)))
+            .filter(|(_, r)| !r.uncovered)
+        else {
+            return Ok(None);
+        };
+        let (index, ty, last, stride) = (
+            r.scope.index,
+            r.ty.clone(),
+            r.last.clone(),
+            r.stride.clone(),
+        );
+        let mut writes = Vec::new();
+        for (k, (e, place, _)) in stores.iter().enumerate() {
             let write = Access {
                 span: e.span,
                 write: true,
             };
             let lvalue = self.place(place, Some(write))?;
-            writes.push(self.logged_write(place, e, &lvalue, "", &format!("{values}[fk_j]")));
+            writes.push(self.logged_write(place, e, &lvalue, "", &format!("{}[fk_j]", name(k))));
         }
-        let Some((index, ty)) = (self.range.as_ref())
-            .filter(|r| !r.uncovered)
-            .map(|r| (r.scope.index, r.ty.clone()))
-        else {
-            return Ok(None);
-        };
         let index = self.var(index);
-        let pad = "    ".repeat(depth);
+        let inner = "    ";
+        let body = "        ";
         // Each statement on a line of its own at `pad`.
         let lines = |statements: &[String], pad: &str| {
             (statements.iter())
                 .map(|l| format!("{pad}{l};\n"))
                 .collect::<String>()
         };
-        let inner = format!("{pad}    ");
-        let declared = lines(&declared, &pad);
-        let loads = lines(&loads, &inner);
-        let writes = lines(&writes, &inner);
+        let loads = lines(&loads, inner);
+        let writes = lines(&writes, inner);
         let spin = spin.trim();
-        Ok(Some(format!(
-            "{pad}const {ty} fk_k = {index};\n\
-             {declared}\
-             {pad}#pragma unroll\n\
-             {pad}for (int fk_j = 0; fk_j < {LOADS_AHEAD}; fk_j++) {{\n\
-             {loads}\
-             {pad}    {step};\n\
-             {pad}}}\n\
-             {pad}{index} = fk_k;\n\
-             {pad}int fk_j = 0;\n\
-             {pad}#pragma unroll\n\
-             {pad}for (; fk_j < {LOADS_AHEAD}; fk_j++) {{\n\
-             {pad}    {spin}\n\
-             {writes}\
-             {pad}    {step};\n\
-             {pad}}}\n\
-             {pad}if (fk_j < {LOADS_AHEAD}) break;\n"
-        )))
+        let mut batches = Vec::new();
+        for n in LOADS_AHEAD {
+            let mut declared = Vec::new();
+            for (k, (_, _, value)) in stores.iter().enumerate() {
+                declared.push(declare(
+                    self.program,
+                    &value.ty,
+                    &format!("{}[{n}]", name(k)),
+                ));
+            }
+            let declared = lines(&declared, "");
+            let runs = format!("fk_ahead<{ty}, {n}>({index}, {last}, {stride})");
+            // The tests of an iteration in order (a test may load what one before it tested);
+            // the iterations' with `&`, so that their loads are in flight together.
+            let (prelude, runs) = if tests.is_empty() {
+                (String::new(), runs)
+            } else {
+                let tests = tests.join(" && ");
+                (
+                    format!(
+                        "bool fk_ok{n} = {runs};\n\
+                         if (fk_ok{n}) {{\n\
+                         {inner}const {ty} fk_k = {index};\n\
+                         {inner}#pragma unroll\n\
+                         {inner}for (int fk_j = 0; fk_j < {n}; fk_j++) {{\n\
+                         {body}fk_ok{n} = fk_ok{n} & ({tests});\n\
+                         {body}{step};\n\
+                         {inner}}}\n\
+                         {inner}{index} = fk_k;\n\
+                         }}\n"
+                    ),
+                    format!("fk_ok{n}"),
+                )
+            };
+            let body = format!(
+                "const {ty} fk_k = {index};\n\
+                 {declared}\
+                 #pragma unroll\n\
+                 for (int fk_j = 0; fk_j < {n}; fk_j++) {{\n\
+                 {loads}\
+                 {inner}{step};\n\
+                 }}\n\
+                 {index} = fk_k;\n\
+                 int fk_j = 0;\n\
+                 #pragma unroll\n\
+                 for (; fk_j < {n}; fk_j++) {{\n\
+                 {inner}{spin}\n\
+                 {writes}\
+                 {inner}{step};\n\
+                 }}\n\
+                 if (fk_j < {n}) break;\n"
+            );
+            batches.push(AheadBatch {
+                prelude,
+                runs,
+                body,
+            });
+        }
+        Ok(Some(batches))
     }
 
     /// Whether `v`'s address is taken: by the program (the front end's `addr_taken`), or by
@@ -1015,7 +1094,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         size: u64,
     ) -> Result<bool, EmitError> {
         let covered = self.checked_ahead(target, steps, size)?;
-        if let Some(r) = self.range.as_mut().filter(|r| r.ahead && !covered) {
+        let tested = |r: &RangeScope| r.tests.is_some() && matches!(target, Ahead::Array { .. });
+        if let Some(r) = self
+            .range
+            .as_mut()
+            .filter(|r| r.ahead && !covered && !tested(r))
+        {
             r.uncovered = true;
         }
         Ok(covered)
@@ -1290,7 +1374,12 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                         offset.push(format!("(long long)({}) * {step}", self.expr(index)?));
                     }
                     let offset = offset.join(" + ");
-                    if ahead {
+                    let tests = self.range.as_mut().and_then(|r| r.tests.as_mut());
+                    if ahead || tests.is_some() {
+                        let test = format!("fk_elem_in({offset}, {size}, {object_bytes})");
+                        if let Some(tests) = tests.filter(|t| !ahead && !t.contains(&test)) {
+                            tests.push(test);
+                        }
                         let ptr = pointer_to(p, &pointee);
                         return Ok(format!("(*({ptr})((char *){first} + {offset}))"));
                     }
