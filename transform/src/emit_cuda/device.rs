@@ -749,7 +749,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                             let _ = writeln!(out, "{at}    if (!{}) {{", batch.runs);
                             level += 2;
                         }
-                        let rest = shift(&fast, level + 1 - (depth + 1));
+                        // `fast` is at depth + 1; its loop's body at level + 1.
+                        let rest = shift(&fast, level - depth);
                         unrolled(out, &"    ".repeat(level), &rest);
                         for batch in batches.iter().rev() {
                             level -= 2;
@@ -941,12 +942,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
 
     /// The batches of a loop that loads ahead (`Kernel::loads_ahead`), one for each size of
     /// `LOADS_AHEAD`: where that many iterations run, each one's values loaded at its index,
-    /// then each one's `spin`, stores and step. An element of
-    /// an array variable that a value loads and the checks before the loop do not cover (list
-    /// ranking's `rank[next[v]]`) is tested for every iteration of the batch first
-    /// (`fk_elem_in`, which cannot fault); where a test fails, the batch does not run, and the
-    /// loop's checked rest faults in turn. None where such an access is another (through a
-    /// pointer), and could fault ahead of its turn.
+    /// then each one's `spin`, stores and step. An element of an array variable that a value
+    /// loads and the checks before the loop do not cover (list ranking's `rank[next[v]]`) is
+    /// tested for every iteration of the batch first (`fk_elem_in`, which cannot fault); where
+    /// a test fails, the batch does not run, and the loop's checked rest faults in turn. None
+    /// where such an access is another (through a pointer), and could fault ahead of its turn.
     fn loads_ahead_batch(
         &mut self,
         body: &Stmt,
