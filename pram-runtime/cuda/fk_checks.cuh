@@ -304,16 +304,11 @@ __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread
     return (T *)((char *)p + offset);
 }
 
-// Whether `bytes` bytes at `offset` lie in an array variable of `object_bytes` (fk_elem's
-// test, which a loop that loads ahead also makes before it loads: transform::emit_cuda::
-// device). Without checks, true.
+// Whether `bytes` bytes at `offset` lie in an object of `object_bytes`: fk_elem's test, the
+// ranged checks' (fk_offsets_in), and the one a loop that loads ahead makes before it loads
+// an element they do not cover (transform::emit_cuda::device).
 __device__ __forceinline__ bool fk_elem_in(fk_i64 offset, fk_i64 bytes, fk_i64 object_bytes) {
-#if FK_CHECKS
     return offset >= 0 && offset + bytes <= object_bytes;
-#else
-    (void)offset, (void)bytes, (void)object_bytes;
-    return true;
-#endif
 }
 
 // An element of an array variable (`a[i]`, `m[i][j]`): `offset` bytes from the variable's
@@ -355,8 +350,7 @@ template <class T, int N> __device__ __forceinline__ bool fk_ahead(T k, T last, 
 __device__ __forceinline__ bool fk_small(fk_i64 x) { return x > -(1ll << 30) && x < (1ll << 30); }
 __device__ __forceinline__ bool fk_offsets_in(fk_i64 at_entry, fk_i64 at_end, fk_i64 bytes,
                                               fk_i64 object_bytes) {
-    return at_entry >= 0 && at_end >= 0 && at_entry + bytes <= object_bytes &&
-           at_end + bytes <= object_bytes;
+    return fk_elem_in(at_entry, bytes, object_bytes) && fk_elem_in(at_end, bytes, object_bytes);
 }
 // A heap block qualifies only where `heap` says that the kernel frees no block
 // (`Effects::frees`): then its freed mark, read here, holds until the kernel ends, as in a

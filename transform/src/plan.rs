@@ -316,9 +316,11 @@ pub struct Kernel {
     pub order_free: Vec<Span>,
     /// The order-free loops (of `order_free`) whose iterations may load their values ahead
     /// of the stores of the iterations before them (`rules::loops::loads_ahead`): the body is
-    /// one store, into shared memory, of a value that only reads (shared memory among it)
-    /// and cannot fault, so an iteration's loads see what they would in order. The emitted
-    /// loop loads several iterations' values at once (`emit_cuda::device`).
+    /// one or more stores, into shared memory, of values that only read (shared memory among
+    /// it) and can fault only by an access out of its object, none reading what a store before
+    /// it writes, so an iteration's loads see what they would in order. The emitted loop loads
+    /// batches of iterations' values at once, where its checks before it cover their accesses
+    /// or it tests them first (`emit_cuda::device::loads_ahead_batch`).
     pub loads_ahead: Vec<Span>,
     /// The statements of its body (by span) that store into a cell that differs between
     /// members, `p[u ± mpadd(&c, k)] = v` (`rules::distinct`): no two members' stores there

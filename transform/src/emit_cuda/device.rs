@@ -171,7 +171,8 @@ struct RangeScope {
     /// The body is being emitted a second time, for when the checks passed: its accesses
     /// that they cover run unchecked.
     ahead: bool,
-    /// An access of that second emission is not covered: it runs checked.
+    /// While a batch's values are emitted: one of them reads through a check made in its
+    /// turn (`fk_at_seen`), which could fault ahead of it, so the loop does not load ahead.
     uncovered: bool,
     /// While a batch's values are emitted (`loads_ahead_batch`): the tests (`fk_elem_in`) of
     /// the elements of array variables that the checks before the loop do not cover, which
@@ -946,7 +947,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// loads and the checks before the loop do not cover (list ranking's `rank[next[v]]`) is
     /// tested for every iteration of the batch first (`fk_elem_in`, which cannot fault); where
     /// a test fails, the batch does not run, and the loop's checked rest faults in turn. None
-    /// where such an access is another (through a pointer), and could fault ahead of its turn.
+    /// where a value reads through a check made in its turn (through a pointer the checks do
+    /// not cover, `fk_at_seen`), which could fault ahead of it.
     fn loads_ahead_batch(
         &mut self,
         body: &Stmt,
@@ -958,7 +960,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         else {
             return Ok(None);
         };
-        r.uncovered = false;
         r.tests = Some(Vec::new());
         // Store k's values in `fk_v` (the first) or `fk_v{k}`.
         let name = |k: usize| {
@@ -994,8 +995,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             writes.push(self.logged_write(place, e, &lvalue, "", &format!("{}[fk_j]", name(k))));
         }
         let index = self.var(index);
+        // The lines of a loop in the batch, and of a loop in that.
         let inner = "    ";
-        let body = "        ";
+        let inner2 = "        ";
         // Each statement on a line of its own at `pad`.
         let lines = |statements: &[String], pad: &str| {
             (statements.iter())
@@ -1030,8 +1032,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                          {inner}const {ty} fk_k = {index};\n\
                          {inner}#pragma unroll\n\
                          {inner}for (int fk_j = 0; fk_j < {n}; fk_j++) {{\n\
-                         {body}fk_ok{n} = fk_ok{n} & ({tests});\n\
-                         {body}{step};\n\
+                         {inner2}fk_ok{n} = fk_ok{n} & ({tests});\n\
+                         {inner2}{step};\n\
                          {inner}}}\n\
                          {inner}{index} = fk_k;\n\
                          }}\n"
@@ -1088,25 +1090,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
     /// body's first, checked emission its checks join the loop's; in the second it runs
     /// unchecked.
     fn check_ahead(
-        &mut self,
-        target: Ahead,
-        steps: &[(&Expr, u64)],
-        size: u64,
-    ) -> Result<bool, EmitError> {
-        let covered = self.checked_ahead(target, steps, size)?;
-        let tested = |r: &RangeScope| r.tests.is_some() && matches!(target, Ahead::Array { .. });
-        if let Some(r) = self
-            .range
-            .as_mut()
-            .filter(|r| r.ahead && !covered && !tested(r))
-        {
-            r.uncovered = true;
-        }
-        Ok(covered)
-    }
-
-    /// `check_ahead`, without noting an access that the second emission does not cover.
-    fn checked_ahead(
         &mut self,
         target: Ahead,
         steps: &[(&Expr, u64)],
@@ -1421,6 +1404,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             }
         };
         let site = access.map_or(0, |a| self.access_sites(a, size));
+        if let Some(r) = self.range.as_mut().filter(|r| r.tests.is_some()) {
+            r.uncovered = true;
+        }
         if self.loops > 0 {
             self.seen.push(site);
             return Ok(format!(
