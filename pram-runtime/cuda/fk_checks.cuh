@@ -238,11 +238,12 @@ __device__ inline FkSeen *fk_seen_before_entry() {
 __device__ void fk_seen_before_clear() {}
 #endif
 
-// fk_at_seen's miss, once (not inlined at each site), where neither the site's object nor
-// the one before the last held: the thread's last lasting object `last` (FkThread::seen) if
-// the access lies in it, else the lookup's, whose freed mark the lookup has just read (a
-// freed block has no bounds). Where the object found lasts, `last` becomes the one before
-// it. Everything by value: the site's FkSeen and the kernel's FkThread stay in registers.
+// fk_seen_other's miss, once (not inlined at each site), where neither the site's object
+// (fk_at_seen's) nor the one before the last held: the thread's last lasting object `last`
+// (FkThread::seen) if the access lies in it, else the lookup's, whose freed mark the lookup
+// has just read (a freed block has no bounds). Where the object found lasts, `last` becomes
+// the one before it. Everything by value: the site's FkSeen and the kernel's FkThread stay
+// in registers.
 __device__ __noinline__ FkSeen fk_seen_miss(const void *p, fk_i64 offset, fk_u64 bytes,
                                             FkSeen last, int group) {
     if (fk_seen_holds(last, p, offset, bytes)) return last;
@@ -250,6 +251,23 @@ __device__ __noinline__ FkSeen fk_seen_miss(const void *p, fk_i64 offset, fk_u64
     FkSeen *entry = fk_seen_before_entry();
     if (entry && found.lasting && last.lasting) *entry = last;
     return found;
+}
+
+// Where the thread's last lasting object (FkThread::seen) does not hold an access: the one
+// before it, inline (code that goes back and forth between two objects finds the other one
+// here, without the miss's call; the two then change places), else fk_seen_miss. Used by
+// fk_at_seen and by the ranged checks before a loop (fk_pointer_range_in), whose lookups
+// were most of Hillis-Steele's kernels' time at P = 65,536 (its rounds check `a`, then `b`,
+// then `a`: docs/performance.md, session 51).
+__device__ __forceinline__ FkSeen fk_seen_other(const void *p, fk_i64 offset, fk_u64 bytes,
+                                                FkThread *th) {
+    FkSeen *before = fk_seen_before_entry();
+    if (before && fk_seen_holds(*before, p, offset, bytes)) {
+        FkSeen seen = *before;
+        if (th->seen.lasting) *before = th->seen;
+        return seen;
+    }
+    return fk_seen_miss(p, offset, bytes, th->seen, th->group);
 }
 
 // The exit of a settled owned loop (emitted there): the objects the thread keeps are no
@@ -279,17 +297,9 @@ __device__ __forceinline__ T *fk_at_seen(T *p, fk_i64 offset, int site, FkThread
             seen.fresh = th->settled;
             th->seen.fresh |= th->settled & (th->seen.base == seen.base);
         } else {
-            // The object before the last first, inline: code that goes back and forth
-            // between two objects finds the other one here, without the miss's call (a
-            // small group's iteration of quicksort's partition loop 15,700 -> 13,700
-            // cycles, docs/performance.md, session 29). Then the two change places.
-            FkSeen *before = fk_seen_before_entry();
-            if (before && fk_seen_holds(*before, p, offset, sizeof(T))) {
-                seen = *before;
-                if (th->seen.lasting) *before = th->seen;
-            } else {
-                seen = fk_seen_miss(p, offset, sizeof(T), th->seen, th->group);
-            }
+            // The object before the last (a small group's iteration of quicksort's partition
+            // loop 15,700 -> 13,700 cycles, docs/performance.md, session 29), else the lookup.
+            seen = fk_seen_other(p, offset, sizeof(T), th);
             seen.fresh = th->settled;
             if (seen.lasting) th->seen = seen;
             // Outside the bounds of the object found: fk_at checks and reports (or finds
@@ -360,10 +370,11 @@ __device__ bool fk_pointer_range_in(const void *p, fk_i64 at_entry, fk_i64 at_en
                                     FkThread *th, bool heap) {
 #if FK_CHECKS
     // The thread's last lasting object first (a `seq_quicksort` call's loop, like its `swap`s,
-    // is in the array the calls before looked up); a heap block's freed mark is read again.
+    // is in the array the calls before looked up), then the one before it; a heap block's
+    // freed mark is read again.
     FkSeen seen = th->seen;
     if (!fk_seen_holds(seen, p, 0, 0)) {
-        seen = fk_seen_of(p, th->group);
+        seen = fk_seen_other(p, 0, 0, th);
         if (seen.lasting) th->seen = seen;
     }
     return seen.size != 0 && (heap || !seen.heap) && fk_seen_holds(seen, p, at_entry, bytes) &&
