@@ -257,8 +257,8 @@ __device__ __noinline__ FkSeen fk_seen_miss(const void *p, fk_i64 offset, fk_u64
 // before it, inline (code that goes back and forth between two objects finds the other one
 // here, without the miss's call; the two then change places), else fk_seen_miss. Used by
 // fk_at_seen and by the ranged checks before a loop (fk_pointer_range_in), whose lookups
-// were most of Hillis-Steele's kernels' time at P = 65,536 (its rounds check `a`, then `b`,
-// then `a`: docs/performance.md, session 51).
+// were a sixth of Hillis-Steele's loop kernels' time at P = 65,536 (its rounds check `a`,
+// then `b`, then `a`: docs/performance.md, session 51).
 __device__ __forceinline__ FkSeen fk_seen_other(const void *p, fk_i64 offset, fk_u64 bytes,
                                                 FkThread *th) {
     FkSeen *before = fk_seen_before_entry();
