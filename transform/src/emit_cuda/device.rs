@@ -995,9 +995,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             writes.push(self.logged_write(place, e, &lvalue, "", &format!("{}[fk_j]", name(k))));
         }
         let index = self.var(index);
-        // The lines of a loop in the batch, and of a loop in that.
+        // The lines of a loop in the batch.
         let inner = "    ";
-        let inner2 = "        ";
         // Each statement on a line of its own at `pad`.
         let lines = |statements: &[String], pad: &str| {
             (statements.iter())
@@ -1007,6 +1006,16 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         let loads = lines(&loads, inner);
         let writes = lines(&writes, inner);
         let spin = spin.trim();
+        // The batch's `n` iterations, each at its index: `statements`, then the step.
+        let each = |n: usize, statements: &str| {
+            format!(
+                "#pragma unroll\n\
+                 for (int fk_j = 0; fk_j < {n}; fk_j++) {{\n\
+                 {statements}\
+                 {inner}{step};\n\
+                 }}\n"
+            )
+        };
         let mut batches = Vec::new();
         for n in LOADS_AHEAD {
             let mut declared = Vec::new();
@@ -1024,31 +1033,25 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             let (prelude, runs) = if tests.is_empty() {
                 (String::new(), runs)
             } else {
-                let tests = tests.join(" && ");
+                let test = format!("{inner}fk_ok{n} = fk_ok{n} & ({});\n", tests.join(" && "));
+                let tested = shift(&each(n, &test), 1);
                 (
                     format!(
                         "bool fk_ok{n} = {runs};\n\
                          if (fk_ok{n}) {{\n\
                          {inner}const {ty} fk_k = {index};\n\
-                         {inner}#pragma unroll\n\
-                         {inner}for (int fk_j = 0; fk_j < {n}; fk_j++) {{\n\
-                         {inner2}fk_ok{n} = fk_ok{n} & ({tests});\n\
-                         {inner2}{step};\n\
-                         {inner}}}\n\
+                         {tested}\
                          {inner}{index} = fk_k;\n\
                          }}\n"
                     ),
                     format!("fk_ok{n}"),
                 )
             };
+            let loaded = each(n, &loads);
             let body = format!(
                 "const {ty} fk_k = {index};\n\
                  {declared}\
-                 #pragma unroll\n\
-                 for (int fk_j = 0; fk_j < {n}; fk_j++) {{\n\
-                 {loads}\
-                 {inner}{step};\n\
-                 }}\n\
+                 {loaded}\
                  {index} = fk_k;\n\
                  int fk_j = 0;\n\
                  #pragma unroll\n\
