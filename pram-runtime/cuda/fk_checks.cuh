@@ -362,25 +362,42 @@ __device__ __forceinline__ bool fk_offsets_in(fk_i64 at_entry, fk_i64 at_end, fk
                                               fk_i64 object_bytes) {
     return fk_elem_in(at_entry, bytes, object_bytes) && fk_elem_in(at_end, bytes, object_bytes);
 }
-// A heap block qualifies only where `heap` says that the kernel frees no block
-// (`Effects::frees`): then its freed mark, read here, holds until the kernel ends, as in a
-// settled loop (docs/gpu-faults.md), since a sibling group that frees the block races with
-// this one. Otherwise the loop might free the block it runs over.
-__device__ bool fk_pointer_range_in(const void *p, fk_i64 at_entry, fk_i64 at_end, fk_u64 bytes,
+// The accesses of a ranged loop through one pointer, each at offsets `at_entry` and `at_end`
+// (its offsets at the index's two ends) of `bytes` bytes.
+struct FkAccessRange {
+    fk_i64 at_entry, at_end;
+    fk_u64 bytes;
+};
+// Whether all of them lie in the object p points into, found once for them all (the emitter
+// gathers a loop's accesses by pointer: Hillis-Steele's `a[i - d] + a[i]` and `b[i]` make two
+// calls, not four). A heap block qualifies only where `heap` says that the kernel frees no
+// block (`Effects::frees`): then its freed mark, read here, holds until the kernel ends, as
+// in a settled loop (docs/gpu-faults.md), since a sibling group that frees the block races
+// with this one. Otherwise the loop might free the block it runs over.
+template <int N>
+__device__ bool fk_pointer_range_in(const void *p, const FkAccessRange (&accesses)[N],
                                     FkThread *th, bool heap) {
 #if FK_CHECKS
     // The thread's last lasting object first (a `seq_quicksort` call's loop, like its `swap`s,
-    // is in the array the calls before looked up), then the one before it; a heap block's
-    // freed mark is read again.
+    // is in the array the calls before looked up), then the one before it. A heap block's
+    // freed mark is read once, where the object is found (fk_seen_other reads it of what it
+    // returns): each read is a trip to L2 that the next check waits for, and three for each
+    // access were nearly all of Hillis-Steele's checks before its loops (docs/performance.md,
+    // session 52).
     FkSeen seen = th->seen;
     if (!fk_seen_holds(seen, p, 0, 0)) {
         seen = fk_seen_other(p, 0, 0, th);
         if (seen.lasting) th->seen = seen;
     }
-    return seen.size != 0 && (heap || !seen.heap) && fk_seen_holds(seen, p, at_entry, bytes) &&
-           fk_seen_holds(seen, p, at_end, bytes);
+    bool in = seen.size != 0 && (heap || !seen.heap);
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        const FkAccessRange &a = accesses[k];
+        in &= fk_seen_bounds(seen, p, a.at_entry, a.bytes) & fk_seen_bounds(seen, p, a.at_end, a.bytes);
+    }
+    return in;
 #else
-    return (void)p, (void)at_entry, (void)at_end, (void)bytes, (void)th, (void)heap, true;
+    return (void)p, (void)accesses, (void)th, (void)heap, true;
 #endif
 }
 

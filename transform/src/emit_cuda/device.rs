@@ -163,8 +163,10 @@ struct RangeScope {
     fits: String,
     /// The flag that says the checks before the loop passed (`bool fk_in<site>`).
     flag: String,
-    /// The checks of the accesses found so far.
+    /// The checks of the accesses found so far, but for those through pointers.
     checks: Vec<String>,
+    /// The accesses through pointers found so far, by pointer.
+    pointers: Vec<PointerAccesses>,
     /// The C of lower bounds on the index that hold where the code being emitted runs (the
     /// conditions that guard it, `under`).
     guards: Vec<String>,
@@ -178,6 +180,33 @@ struct RangeScope {
     /// the elements of array variables that the checks before the loop do not cover, which
     /// the batch makes for all its iterations before it loads any of them unchecked.
     tests: Option<Vec<String>>,
+}
+
+impl RangeScope {
+    /// The checks before the loop: the others, then one for each pointer, which finds the
+    /// object it points into once for all the accesses through it.
+    fn all_checks(&self) -> Vec<String> {
+        let pointers = self.pointers.iter().map(|p| {
+            format!(
+                "fk_pointer_range_in({}, {{{}}}, th, {})",
+                p.base,
+                p.accesses.join(", "),
+                u8::from(p.heap)
+            )
+        });
+        self.checks.iter().cloned().chain(pointers).collect()
+    }
+}
+
+/// The accesses of a ranged loop through one pointer that the loop does not change, checked
+/// before it with one call (`fk_pointer_range_in`).
+struct PointerAccesses {
+    /// The C of the pointer.
+    base: String,
+    /// Whether the object may be a heap block (the kernel frees none).
+    heap: bool,
+    /// Each access's `FkAccessRange`: `{at_entry, at_end, bytes}`.
+    accesses: Vec<String>,
 }
 
 /// What an access in a ranged loop is checked against before the loop (`check_ahead`).
@@ -651,7 +680,11 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 let checked = self.stmt(body, depth + 1, &mut inner);
                 let mut unchecked = None;
                 let mut batch = None;
-                if let Some(r) = self.range.as_mut().filter(|r| !r.checks.is_empty()) {
+                if let Some(r) = self
+                    .range
+                    .as_mut()
+                    .filter(|r| !r.checks.is_empty() || !r.pointers.is_empty())
+                {
                     r.ahead = true;
                     let mut fast = spin.clone();
                     let emitted = self.stmt(body, depth + 1, &mut fast);
@@ -705,13 +738,9 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 if !self.temporaries.contains(&decl) {
                     self.temporaries.push(decl);
                 }
+                let checks = r.all_checks().join(" && ");
                 let flag = r.flag;
-                let _ = writeln!(
-                    out,
-                    "{pad}{flag} = {} && {};",
-                    r.fits,
-                    r.checks.join(" && ")
-                );
+                let _ = writeln!(out, "{pad}{flag} = {} && {checks};", r.fits);
                 let indent = |body: &str| {
                     body.lines()
                         .map(|l| format!("    {l}\n"))
@@ -934,6 +963,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             stride,
             flag: format!("fk_in{site}"),
             checks: Vec::new(),
+            pointers: Vec::new(),
             guards: Vec::new(),
             ahead: false,
             uncovered: false,
@@ -1144,22 +1174,34 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             last_offset.push(format!("(long long)({at_end}) * {step}"));
         }
         let (first, last_offset) = (first.join(" + "), last_offset.join(" + "));
-        checks.push(match target {
+        let pointer = match target {
             Ahead::Array { object_bytes } => {
-                format!("fk_offsets_in({first}, {last_offset}, {size}, {object_bytes})")
+                checks.push(format!(
+                    "fk_offsets_in({first}, {last_offset}, {size}, {object_bytes})"
+                ));
+                None
             }
-            Ahead::Pointer(base) => format!(
-                "fk_pointer_range_in({}, {first}, {last_offset}, {size}, th, {})",
-                self.expr(base)?,
-                u8::from(!self.frees)
-            ),
-        });
+            Ahead::Pointer(base) => Some(self.expr(base)?),
+        };
+        let heap = !self.frees;
         let Some(r) = &mut self.range else {
             unreachable!("the scope found above")
         };
         for check in checks {
             if !r.checks.contains(&check) {
                 r.checks.push(check);
+            }
+        }
+        if let Some(base) = pointer {
+            let access = format!("{{{first}, {last_offset}, {size}}}");
+            match r.pointers.iter_mut().find(|p| p.base == base) {
+                Some(p) if p.accesses.contains(&access) => {}
+                Some(p) => p.accesses.push(access),
+                None => r.pointers.push(PointerAccesses {
+                    base,
+                    heap,
+                    accesses: vec![access],
+                }),
             }
         }
         Ok(false)
