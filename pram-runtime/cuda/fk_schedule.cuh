@@ -1173,6 +1173,24 @@ __device__ bool fk_s_loop_end(int p, FkProc *s, int next) {
     return false;
 }
 
+// Whether a group of n members runs the grid region at pc `grid` (-1: a block region) on every
+// block's team: a group of every processor of the run (so that no other group runs beside
+// it, and every team is free to meet the grid barriers) with a member for every block (a
+// block decides from its own members, fk_g_decide), unless `--trace` records the groups
+// that regions form (a grid region's splits would record them on block 0 only; they run one
+// by one then). `--stats` records none (a region holds no call).
+__device__ inline bool fk_runs_grid(int grid, int n) {
+    return grid >= 0 && n >= 2 && n >= (int)gridDim.x && n == fk_m.procs && !fk_t.regions;
+}
+
+// How a group of n members runs a region (fk_s_region's `shares_threads` and `grid`): on
+// every block's team (2), on one block (1), or one by one (0), where its members meet at no
+// barrier at the region.
+__device__ inline int fk_region_task(int n, int shares_threads, int grid) {
+    if (fk_runs_grid(grid, n)) return 2;
+    return n >= FK_REGION_TASK_MIN && n <= (shares_threads ? FK_REGION_TASK_MAX : fk_team_size());
+}
+
 // A call, step 1: the callee's group (the same members and ranks, a new shared frame), unless
 // no member is active. Returns 1 to go on with the arguments, 0 when the call is skipped
 // (`s->pc` is the next instruction), -1 when the processor waits.
@@ -1210,12 +1228,17 @@ __device__ void fk_s_copy(int p, FkVar src, int src_group, fk_u64 src_base, FkVa
     for (fk_u64 i = 0; i < dst.size; i++) b[i] = a[i];
 }
 
-// Step 2, after the emitted argument copies: enter the callee's group and frame. A call
-// for which the processors' frames or slot stacks have no room is a recursion fault at the
-// call's `site`, of the group's $$ 0 member (the others stop with the run).
-__device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame,
-                                             fk_u64 callee_frame, int call_pc, int entry,
-                                             int site) {
+// Step 2, after the emitted argument copies: enter the callee's group and frame, and meet
+// there, so that the `sh` arguments are written before the callee reads them. Where the
+// callee starts with a region (`region_shares`, `region_grid`: fk_s_region's arguments; -1:
+// it does not) that the group runs as a task, its members meet at the region first, which
+// orders the copies as well: one pass over the members fewer (Hillis-Steele 2^20 at P =
+// 65,536: 24 us of its 414, docs/performance.md, session 52). A call for which the
+// processors' frames or slot stacks have no room is a recursion fault at the call's `site`,
+// of the group's $$ 0 member (the others stop with the run).
+__device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame, fk_u64 callee_frame,
+                                int call_pc, int entry, int site, int region_shares,
+                                int region_grid) {
     int g = s->group;
     if (s->phase == 1) {
         int flags = FK_FLAG_PATH | (fk_d.results[p].value ? FK_FLAG_ACTIVE : 0);
@@ -1235,7 +1258,10 @@ __device__ bool fk_s_call_enter(int p, FkProc *s, fk_u64 caller_frame,
         s->group = (int)fk_d.sync[g].aux;
         s->slot_base += caller_frame;
         s->phase = 2;
-        if (fk_barrier(p, s, s->group)) return true;
+        bool meets_at_region =
+            region_shares >= 0 &&
+            fk_region_task(fk_m.groups[s->group].size, region_shares, region_grid) != 0;
+        if (!meets_at_region && fk_barrier(p, s, s->group)) return true;
     }
     s->phase = 0;
     s->pc = entry;
@@ -1332,16 +1358,6 @@ __device__ void fk_s_start_end(int p, FkProc *s, int next) {
     s->pc = next;
 }
 
-// Whether a group of n members runs the grid region at pc `grid` (-1: a block region) on every
-// block's team: a group of every processor of the run (so that no other group runs beside
-// it, and every team is free to meet the grid barriers) with a member for every block (a
-// block decides from its own members, fk_g_decide), unless `--trace` records the groups
-// that regions form (a grid region's splits would record them on block 0 only; they run one
-// by one then). `--stats` records none (a region holds no call).
-__device__ inline bool fk_runs_grid(int grid, int n) {
-    return grid >= 0 && n >= 2 && n >= (int)gridDim.x && n == fk_m.procs && !fk_t.regions;
-}
-
 // `region`: a group of every processor runs a grid region (`grid`: its pc) on every block's
 // team (fk_runs_grid; fk_post_grid, fk_run_grid_task), as the host schedule launches it
 // over every SM: on one block, Hillis–Steele 2^20 at P = 1024 took 8.9 ms where the host
@@ -1356,18 +1372,15 @@ __device__ bool fk_s_region(int p, FkProc *s, int groups, int shares_threads, in
                             int end, int grid) {
     int g = s->group;
     if (s->phase == 0) {
-        int n = fk_m.groups[g].size;
-        bool on_grid = fk_runs_grid(grid, n);
-        bool block = !on_grid && n >= FK_REGION_TASK_MIN &&
-                     n <= (shares_threads ? FK_REGION_TASK_MAX : fk_team_size());
-        if (!block && !on_grid) {
+        int task = fk_region_task(fk_m.groups[g].size, shares_threads, grid);
+        if (task == 0) {
             s->pc = next;
             return false;
         }
         fk_my_slot(s)->proc = p;
         s->phase = 1;
-        FkAction a = block ? FkAction{FK_ACT_REGION, groups}
-                           : FkAction{FK_ACT_GRID, groups, 0, 0, 0, grid};
+        FkAction a = task == 1 ? FkAction{FK_ACT_REGION, groups}
+                               : FkAction{FK_ACT_GRID, groups, 0, 0, 0, grid};
         if (fk_arrive(p, s, g, a)) return true;
     }
     s->phase = 0;

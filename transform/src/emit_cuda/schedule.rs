@@ -76,6 +76,24 @@ pub(super) fn region_tasks(plan: &Plan) -> impl Iterator<Item = Pc> + '_ {
         })
 }
 
+/// Where the instruction at `at` is a region that may run as a task, fk_s_region's arguments
+/// that say how a group runs it (fk_region_task): whether its members share threads
+/// (`members_share_threads`, 0 or 1) and a grid region's pc (-1 for a block region).
+fn region_task(plan: &Plan, at: Pc) -> Option<(i32, i64)> {
+    match &plan.host.code[at.0 as usize] {
+        Instr::Region {
+            needs, end, kind, ..
+        } if runs_as_task(needs) => Some((
+            i32::from(members_share_threads(plan, at, *end)),
+            match kind {
+                RegionKind::Grid => i64::from(at.0),
+                RegionKind::Block => -1,
+            },
+        )),
+        _ => None,
+    }
+}
+
 /// Whether the members of every kernel the region at `at` launches may share a thread of the
 /// block: a synchronous kernel's (the transform cuts wherever one could read another's
 /// write), and one inside `seq` (one member runs it); members of any other asynchronous
@@ -358,9 +376,11 @@ pub fn interpreter(
                         "\n                int cg = (int)fk_d.sync[s->group].aux;\n                fk_u64 cb = s->slot_base + {caller_frame};"
                     )
                 };
+                let entry = plan.host.entry(*callee);
+                let (shares, grid) = region_task(plan, entry).unwrap_or((-1, -1));
                 format!(
-                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {}, {})) return;",
-                    plan.host.entry(*callee).0,
+                    "if (s->phase == 3) {{{result_copy}\n                fk_s_call_done(p, s, {next});\n                break;\n            }}\n            if (s->phase <= 1) {{\n                int go = fk_s_call_begin(p, s, {fr}, {bytes}, {next});\n                if (go < 0) return;\n                if (go == 0) break;{callee_ctx}{copies}\n            }}\n            if (fk_s_call_enter(p, s, {caller_frame}, {callee_frame}, {pc}, {}, {}, {shares}, {grid})) return;",
+                    entry.0,
                     sites.call_site(*span, &g.name)
                 )
             }
@@ -394,19 +414,13 @@ pub fn interpreter(
             // instructions are a block region's too, and a larger group of every processor
             // runs it on every block (`grid_name`); the others, and a region whose stacks do
             // not fit, run its instructions one by one.
-            Instr::Region {
-                needs, end, kind, ..
-            } if runs_as_task(needs) => format!(
-                "if (fk_s_region(p, s, {}, {}, {next}, {}, {})) return;",
-                needs.groups,
-                members_share_threads(plan, Pc(pc as u32), *end) as i32,
-                end.0,
-                match kind {
-                    RegionKind::Grid => pc as i64,
-                    RegionKind::Block => -1,
-                }
-            ),
-            Instr::Region { .. } => format!("s->pc = {next};"),
+            Instr::Region { needs, end, .. } => match region_task(plan, Pc(pc as u32)) {
+                Some((shares, grid)) => format!(
+                    "if (fk_s_region(p, s, {}, {shares}, {next}, {}, {grid})) return;",
+                    needs.groups, end.0,
+                ),
+                None => format!("s->pc = {next};"),
+            },
         };
         let _ = writeln!(out, "            {body}\n            break;");
     }
