@@ -393,7 +393,8 @@ __device__ bool fk_pointer_range_in(const void *p, const FkAccessRange (&accesse
 #pragma unroll
     for (int k = 0; k < N; k++) {
         const FkAccessRange &a = accesses[k];
-        in &= fk_seen_bounds(seen, p, a.at_entry, a.bytes) & fk_seen_bounds(seen, p, a.at_end, a.bytes);
+        in &= fk_seen_bounds(seen, p, a.at_entry, a.bytes) &
+              fk_seen_bounds(seen, p, a.at_end, a.bytes);
     }
     return in;
 #else
