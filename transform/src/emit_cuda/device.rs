@@ -184,14 +184,15 @@ struct RangeScope {
 
 impl RangeScope {
     /// The checks before the loop: the others, then one for each pointer, which finds the
-    /// object it points into once for all the accesses through it.
-    fn all_checks(&self) -> Vec<String> {
+    /// object it points into once for all the accesses through it (`heap`: the object may be
+    /// a heap block, since the kernel frees none).
+    fn all_checks(&self, heap: bool) -> Vec<String> {
         let pointers = self.pointers.iter().map(|p| {
             format!(
                 "fk_pointer_range_in({}, {{{}}}, th, {})",
                 p.base,
                 p.accesses.join(", "),
-                u8::from(p.heap)
+                u8::from(heap)
             )
         });
         self.checks.iter().cloned().chain(pointers).collect()
@@ -203,8 +204,6 @@ impl RangeScope {
 struct PointerAccesses {
     /// The C of the pointer.
     base: String,
-    /// Whether the object may be a heap block (the kernel frees none).
-    heap: bool,
     /// Each access's `FkAccessRange`: `{at_entry, at_end, bytes}`.
     accesses: Vec<String>,
 }
@@ -738,7 +737,7 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 if !self.temporaries.contains(&decl) {
                     self.temporaries.push(decl);
                 }
-                let checks = r.all_checks().join(" && ");
+                let checks = r.all_checks(!self.frees).join(" && ");
                 let flag = r.flag;
                 let _ = writeln!(out, "{pad}{flag} = {} && {checks};", r.fits);
                 let indent = |body: &str| {
@@ -1183,7 +1182,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             }
             Ahead::Pointer(base) => Some(self.expr(base)?),
         };
-        let heap = !self.frees;
         let Some(r) = &mut self.range else {
             unreachable!("the scope found above")
         };
@@ -1199,7 +1197,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 Some(p) => p.accesses.push(access),
                 None => r.pointers.push(PointerAccesses {
                     base,
-                    heap,
                     accesses: vec![access],
                 }),
             }
