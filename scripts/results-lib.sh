@@ -39,6 +39,12 @@
 #                             names interleaved, each run's kernel time and first output line
 #                             into OUT/rounds.txt; prints each name's median, min and max time
 #                             and how many of its runs printed "sorted: yes"
+#   prof_runs "P..." RUNS NAME...
+#                             runs each /tmp/NAME (a `.cu` timed by part, docs/results/
+#                             h200-2026-12-03-s51/prof_hs.py and the passes on it) with -p P,
+#                             RUNS times for each P, the names interleaved: each run's output
+#                             in OUT/NAME-P-I.out, its rc, `fkprof` line and whether it printed
+#                             "correct: yes" printed and kept in OUT/prof.txt
 #   stamps ROUNDS NAME=OBJ... links each object (a stamped `.cu` compiled here with
 #                             `nvcc -c`, docs/results/h200-2026-11-29-s26/) and runs it with
 #                             `-p 4096` ROUNDS times, the names interleaved: its stamps
@@ -82,6 +88,17 @@ qsb_path() {
         > "$OUT/qsb-$1-critical-path.txt" 2>&1
     python3 docs/results/h200-2026-11-30-s30/critical_path_split.py "$OUT/qsb-$1-critical-path.txt"
     rm -f "$OUT/qsb-$1.json"
+}
+prof_runs() {
+    local ps=$1 runs=$2 p i v; shift 2
+    for p in $ps; do
+        for i in $(seq "$runs"); do
+            for v in "$@"; do
+                timeout 60 "/tmp/$v" -p "$p" > "$OUT/$v-$p-$i.out" 2>&1
+                echo "$v p=$p rc=$? $(grep fkprof "$OUT/$v-$p-$i.out") $(grep -c 'correct: yes' "$OUT/$v-$p-$i.out")"
+            done
+        done
+    done | tee "$OUT/prof.txt"
 }
 stamps() {
     local rounds=$1 v i t; shift

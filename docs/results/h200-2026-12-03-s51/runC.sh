@@ -12,13 +12,6 @@ for v in hs_dev_prof hs_host_prof hs_pair_prof; do
 done
 wait
 at built
-for p in 65536 16384 1024; do
-    for i in 1 2 3 4 5; do
-        for v in hs_dev_prof hs_host_prof hs_pair_prof; do
-            timeout 60 /tmp/$v -p $p > "$OUT/$v-$p-$i.out" 2>&1
-            echo "$v p=$p rc=$? $(grep fkprof "$OUT/$v-$p-$i.out") $(grep -c 'correct: yes' "$OUT/$v-$p-$i.out")"
-        done
-    done
-done | tee "$OUT/prof.txt"
+prof_runs "65536 16384 1024" 5 hs_dev_prof hs_host_prof hs_pair_prof
 at done
 tar czf /tmp/x.tgz -C $OUT . && rm -rf $OUT/* && mv /tmp/x.tgz $OUT/

@@ -10,13 +10,6 @@ for v in hs_dev_prof2 hs_host_prof2; do
 done
 wait
 at built
-for p in 65536 16384; do
-    for i in 1 2 3; do
-        for v in hs_dev_prof2 hs_host_prof2 hs_dev_prof2-u hs_host_prof2-u; do
-            timeout 60 /tmp/$v -p $p > "$OUT/$v-$p-$i.out" 2>&1
-            echo "$v p=$p rc=$? $(grep fkprof "$OUT/$v-$p-$i.out") $(grep -c 'correct: yes' "$OUT/$v-$p-$i.out")"
-        done
-    done
-done | tee "$OUT/prof.txt"
+prof_runs "65536 16384" 3 hs_dev_prof2 hs_host_prof2 hs_dev_prof2-u hs_host_prof2-u
 at done
 tar czf /tmp/x.tgz -C $OUT . && rm -rf $OUT/* && mv /tmp/x.tgz $OUT/

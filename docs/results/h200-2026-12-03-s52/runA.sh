@@ -24,13 +24,6 @@ kernel_rounds 5 "-p 1024" hs_device hs_fr
 mv "$OUT/rounds.txt" "$OUT/rounds-1024.txt"
 echo "p=1024 outputs differ: $(diff "$OUT/hs_device-1.out" "$OUT/hs_fr-1.out" | wc -l) lines"; cat "$OUT/hs_fr-1.out"
 at rounds
-for p in 65536 16384; do
-    for i in 1 2 3; do
-        for v in hs_device_prof4 hs_host_prof4; do
-            timeout 60 /tmp/$v -p $p > "$OUT/$v-$p-$i.out" 2>&1
-            echo "$v p=$p rc=$? $(grep fkprof "$OUT/$v-$p-$i.out") $(grep -c 'correct: yes' "$OUT/$v-$p-$i.out")"
-        done
-    done
-done | tee "$OUT/prof.txt"
+prof_runs "65536 16384" 3 hs_device_prof4 hs_host_prof4
 at done
 tar czf /tmp/x.tgz -C $OUT . && rm -rf $OUT/* && mv /tmp/x.tgz $OUT/

@@ -14,14 +14,7 @@ for v in hs_device_prof4 hs_host_prof4 hs_device_a_prof4 hs_host_a_prof4; do
 done
 wait
 at built
-for p in 65536 16384; do
-    for i in 1 2 3; do
-        for v in hs_device_prof4 hs_device_a_prof4 hs_host_prof4 hs_host_a_prof4; do
-            timeout 60 /tmp/$v -p $p > "$OUT/$v-$p-$i.out" 2>&1
-            echo "$v p=$p rc=$? $(grep fkprof "$OUT/$v-$p-$i.out") $(grep -c 'correct: yes' "$OUT/$v-$p-$i.out")"
-        done
-    done
-done | tee "$OUT/prof.txt"
+prof_runs "65536 16384" 3 hs_device_prof4 hs_device_a_prof4 hs_host_prof4 hs_host_a_prof4
 for v in s52 s52a; do
     C=$PWD/.device-bin/$v/forkcc
     b hs-$v 70 prefix --program prefix_hillis_steele --n 1048576 --procs 65536 --procs 1024 --backends gpu,gpu-device --runs 5
