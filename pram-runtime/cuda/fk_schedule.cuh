@@ -213,8 +213,11 @@ __device__ void fk_error(int code, int p) {
 // How many instructions a processor runs between two reads of the stop words (fk_run_proc).
 #define FK_STOP_EVERY 16
 
+// Both words are read before either is tested: with `||` the second load waited for the
+// first, two trips to L2 in a row.
 __device__ inline bool fk_stopped() {
-    return *(volatile int *)&fk_m.fault->site != 0 || *(volatile int *)&fk_d.error->code != 0;
+    int site = *(volatile int *)&fk_m.fault->site, code = *(volatile int *)&fk_d.error->code;
+    return (site | code) != 0;
 }
 
 __device__ FkFrame *fk_push(int p, FkProc *s, int kind, int flags) {
@@ -376,18 +379,24 @@ __device__ inline bool fk_s_hand_over(int p, FkProc *s) {
 // Whether a waiting processor's barrier has released it. It polls with a plain load and
 // acquires only once released: an acquiring load invalidates the SM's L1 cache, which the
 // block's task warps, running a region meanwhile, depend on (every region ran 3.5 times
-// slower while the runner warps polled with acquiring loads).
-__device__ inline bool fk_released(FkProc *s) {
+// slower while the runner warps polled with acquiring loads). Once released it reads the
+// stop words (`stopping`, fk_stopped) before it acquires, so that both are one trip to L2
+// (a turn's loads wait in a row: a pass over 65,536 members took about 5 us a member a
+// runner lane, docs/performance.md, session 53). A stop that this read misses is one that
+// came just after it: the processor's turn reads the words again (fk_run_proc).
+__device__ inline bool fk_released(FkProc *s, bool *stopping) {
     if (s->waiting == FK_WAITS_HANDED) {
         // The kernel warp ran the processor's kernel (fk_run_kernel_warp): `wait_group` is
         // the processor.
         if (fk_load_volatile((const unsigned *)&fk_d.procs[s->wait_group].handed) != 2) return false;
+        *stopping = fk_stopped();
         __threadfence();
         s->waiting = 0;
         return true;
     }
     const unsigned *gen = &fk_d.sync[s->wait_group].gen;
     if (fk_load_volatile(gen) == s->wait_gen) return false;
+    *stopping = fk_stopped();
     (void)fk_load_acquire(gen);
     s->waiting = 0;
     return true;
@@ -860,6 +869,10 @@ __device__ bool fk_post_grid(int p, FkProc *s, int g, int groups, int pc) {
 // the processor must wait (its thread goes on with its other processors).
 __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
     FkSync *y = &fk_d.sync[g];
+    // The generation is read before arriving (the release order of the arrival keeps it so),
+    // and the arrival publishes this member's inputs and, for the last, acquires the others'.
+    // Read with the group's size, in one trip to L2 (a group of one does not use it).
+    unsigned gen = fk_load_volatile(&y->gen);
     int n = fk_m.groups[g].size;
     // A processor runs from a copy of its state (fk_device_run); the leader reads only its
     // frame height.
@@ -874,9 +887,6 @@ __device__ bool fk_arrive(int p, FkProc *s, int g, const FkAction &a) {
         y->step++;
         return false;
     }
-    // The generation is read before arriving (the release order of the arrival keeps it so),
-    // and the arrival publishes this member's inputs and, for the last, acquires the others'.
-    unsigned gen = fk_load_volatile(&y->gen);
     bool last = fk_arrival_index(&y->arrived, g) == (unsigned)n - 1;
     bool owes = false;
     if (last && a.kind == FK_ACT_REGION) {
@@ -1958,10 +1968,11 @@ extern "C" __global__ void __launch_bounds__(FK_DEVICE_THREADS, 1) fk_device_run
             FkProc s = mine == 1 ? own : *state;
             if (s.done) continue;
             live = true;
-            if (s.waiting && !fk_released(&s)) continue;
             // After a fault a processor runs only to drain (fk_drains), and once: then it is
             // done (2), whatever it reached.
-            bool stopping = fk_stopped();
+            bool stopping;
+            if (!s.waiting) stopping = fk_stopped();
+            else if (!fk_released(&s, &stopping)) continue;
             if (stopping && !fk_drains(s)) continue;
             moved = true;
             fk_run_proc(p, &s);

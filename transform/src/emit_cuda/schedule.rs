@@ -215,8 +215,9 @@ pub fn interpreter(
     );
     let _ = writeln!(out, "__device__ void fk_run_proc(int p, FkProc *s) {{");
     // The stop word (a fault, a runtime limit) is read every FK_STOP_EVERY instructions: each
-    // read is a round trip to L2 on the critical path of a processor running alone.
-    let _ = writeln!(out, "    for (unsigned i = 0;; i++) {{");
+    // read is a round trip to L2 on the critical path of a processor running alone. Not
+    // before the first: the runner loop has just read it (fk_device_run).
+    let _ = writeln!(out, "    for (unsigned i = 1;; i++) {{");
     let _ = writeln!(
         out,
         "        if (i % FK_STOP_EVERY == 0 && fk_stops(s)) return;"
