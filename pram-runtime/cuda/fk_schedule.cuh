@@ -624,7 +624,23 @@ template <class Team> __device__ void fk_form_call_group(const Team &t, int g, c
     if (first < 0) return;
     int n = fk_m.groups[g].size;
     const FkSlot *sl = fk_scratch(g, 0, 0);
-    for (int r = t.lane; r < n; r += Team::size) fk_d.results[sl[r].proc].value = sl[r].flag;
+    // The slots of U batches are loaded together, so that their latencies overlap: loaded one
+    // at a time (each store's address waits for its load) a call of a group of 65,536 members
+    // took its warp 0.93 ms, 2,048 trips to L2 a lane (docs/performance.md, session 53). The
+    // loop keeps only two words a batch, so its batches are four times fk_form_groups'.
+    constexpr int U = 4 * Team::unroll;
+    for (int base = 0; base < n; base += U * Team::size) {
+        int procs[U], flags[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            int r = base + u * Team::size + t.lane;
+            procs[u] = r < n ? sl[r].proc : -1;
+            flags[u] = r < n ? sl[r].flag : 0;
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (procs[u] >= 0) fk_d.results[procs[u]].value = flags[u];
+    }
     if (t.lane == 0) {
         int leader = sl[0].proc;
         int id = fk_group_id(leader, 1);
