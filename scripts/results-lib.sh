@@ -28,12 +28,14 @@
 #                             nvcc into /tmp/hs, run with -p P under compute-sanitizer's
 #                             memcheck, racecheck and synccheck at once (OUT/san-hs-TOOL.log),
 #                             each summary and its first reports printed
+#   cu_build NAME SRC [FLAGS...]
+#                             SRC (a `.cu`, as it is) built by nvcc -O2 for sm_90 with a 256 MiB
+#                             heap and FLAGS into /tmp/NAME, nvcc's output in OUT/nvcc-NAME.txt
 #   kernel_build NAME SRC [FLAGS...]
 #                             SRC (an emitted device-schedule `.cu`) patched to print the
 #                             persistent kernel's time (docs/results/h200-2026-11-30-s32/
-#                             time_kernel.py), built by nvcc -O2 with a 256 MiB heap and FLAGS
-#                             into /tmp/NAME, nvcc's output in OUT/nvcc-NAME.txt (several
-#                             builds may run at once: `kernel_build a x.cu & ... wait`)
+#                             time_kernel.py), then built as cu_build does (several builds
+#                             may run at once: `kernel_build a x.cu & ... wait`)
 #   kernel_rounds ROUNDS ARGS NAME...
 #                             runs each /tmp/NAME with ARGS (as "-p 4096") ROUNDS times, the
 #                             names interleaved, each run's kernel time and first output line
@@ -109,11 +111,14 @@ stamps() {
         grep prof "$OUT/$v-$i.err"; tail -1 "$OUT/$v-$i.out"
     done; done
 }
+cu_build() {
+    local name=$1 src=$2; shift 2
+    nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 "$@" -o "/tmp/$name" "$src" > "$OUT/nvcc-$name.txt" 2>&1
+}
 kernel_build() {
     local name=$1 src=$2; shift 2
     python3 docs/results/h200-2026-11-30-s32/time_kernel.py "$src" "/tmp/$name-t.cu"
-    nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 "$@" -o "/tmp/$name" "/tmp/$name-t.cu" \
-        > "$OUT/nvcc-$name.txt" 2>&1
+    cu_build "$name" "/tmp/$name-t.cu" "$@"
 }
 kernel_rounds() {
     local rounds=$1 args=$2 v i t; shift 2

@@ -10,7 +10,7 @@ C=$PWD/.device-bin/s52a/forkcc
 cp classroom-examples/lcg.h /tmp/
 E=.device-bin/exp52
 for v in hs_device_prof4 hs_host_prof4 hs_device_a_prof4 hs_host_a_prof4; do
-    nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/$v $E/$v.cu > "$OUT/nvcc-$v.txt" 2>&1 &
+    cu_build $v $E/$v.cu &
 done
 wait
 at built

@@ -10,7 +10,7 @@
 C=$PWD/.device-bin/s52a/forkcc
 . scripts/results-lib.sh
 cp classroom-examples/lcg.h /tmp/
-nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/stamp .device-bin/exp52/hs_device_a_stamp.cu > "$OUT/nvcc-stamp.txt" 2>&1
+cu_build stamp .device-bin/exp52/hs_device_a_stamp.cu
 at built
 for p in 65536 16384 1024; do
     for i in 1 2 3; do

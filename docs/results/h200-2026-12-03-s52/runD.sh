@@ -4,7 +4,7 @@
 C=$PWD/.device-bin/s52a/forkcc
 . scripts/results-lib.sh
 cp classroom-examples/lcg.h /tmp/
-nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/stamp2 .device-bin/exp52/hs_device_a_stamp2.cu > "$OUT/nvcc-stamp2.txt" 2>&1
+cu_build stamp2 .device-bin/exp52/hs_device_a_stamp2.cu
 at built
 for p in 65536 65536 65536 16384 16384; do
     timeout 60 /tmp/stamp2 -p $p > "$OUT/out.txt" 2> "$OUT/err.txt"

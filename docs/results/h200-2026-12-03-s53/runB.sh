@@ -10,7 +10,7 @@ C=$PWD/.device-bin/s53/forkcc
 cp classroom-examples/lcg.h /tmp/
 E=.device-bin/exp53
 for v in hs_device_stamp2 hs_device_t_stamp2; do
-    nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/$v $E/$v.cu > "$OUT/nvcc-$v.txt" 2>&1 &
+    cu_build $v $E/$v.cu &
 done
 for v in hs_device_pass hs_device_t_pass; do kernel_build $v $E/$v.cu & done
 wait

@@ -7,9 +7,9 @@ cp classroom-examples/lcg.h /tmp/
 E=.device-bin/exp53
 for v in hs_device_t lr_t; do
     kernel_build $v $E/$v.cu &
-    nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/${v}_handoff $E/${v}_handoff.cu > "$OUT/nvcc-${v}_handoff.txt" 2>&1 &
+    cu_build ${v}_handoff $E/${v}_handoff.cu &
 done
-nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/hs_device_t_stamp2 $E/hs_device_t_stamp2.cu > "$OUT/nvcc-stamp2.txt" 2>&1 &
+cu_build hs_device_t_stamp2 $E/hs_device_t_stamp2.cu &
 wait
 at built
 for p in 65536 16384; do

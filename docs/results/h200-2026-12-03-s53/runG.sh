@@ -7,7 +7,7 @@
 C=$PWD/.device-bin/s53c/forkcc
 . scripts/results-lib.sh
 cp classroom-examples/lcg.h /tmp/
-nvcc -O2 -arch=sm_90 -DFK_HEAP_BYTES=268435456 -o /tmp/hs2_stamp2 .device-bin/exp53/hs2_stamp2.cu > "$OUT/nvcc-stamp2.txt" 2>&1
+cu_build hs2_stamp2 .device-bin/exp53/hs2_stamp2.cu
 at built
 for i in 1 2; do
     timeout 60 /tmp/hs2_stamp2 -p 65536 > "$OUT/stamp2-$i.out" 2> "$OUT/stamp2-$i.err"
