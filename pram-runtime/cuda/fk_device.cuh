@@ -2419,14 +2419,33 @@ __device__ inline bool fk_g_warm_up(int g) { return g < 0; }
 // A decision is each block's own members' value (fk_g_decide), so every block must have one.
 // The host schedule launches no more blocks than that (fk_grid_shape). The device schedule's
 // persistent kernel has its blocks, each with a team of fk_team_size() threads: the first
-// fk_g_width of each team take members, at most a block's share of the group
-// (fk_run_grid_task sets it; the others only meet the barriers).
+// fk_g_width of each team take members fk_g_first on, fk_g_span threads in all (the stride
+// to a thread's next member; fk_run_grid_task sets them, fk_g_shape; the others only meet
+// the barriers).
 #ifdef FK_SCHEDULE_DEVICE
-__shared__ int fk_g_width;
-__device__ inline int fk_g_threads() { return (int)gridDim.x * fk_g_width; }
+__shared__ int fk_g_width, fk_g_first, fk_g_span;
+__device__ inline int fk_g_threads() { return fk_g_span; }
 __device__ inline int fk_g_tid() {
     int j = fk_team_tid();
-    return j < fk_g_width ? (int)blockIdx.x * fk_g_width + j : 0x7fffffff;
+    return j < fk_g_width ? fk_g_first + j : 0x7fffffff;
+}
+// The shape of a grid region of n members, by the team's thread 0. Where the teams hold
+// more threads than n, each thread takes one member at most: the first n % blocks blocks one
+// more than the others. A width of n / blocks in every block left n % blocks members to
+// block 0's first threads, which ran two while every other ran one, and every barrier
+// waited for them (P = 1000 runs 32 blocks: 8 members left over; docs/performance.md,
+// session 54).
+__device__ inline void fk_g_shape(int n) {
+    int blocks = (int)gridDim.x, b = (int)blockIdx.x, share = n / blocks, extra = n % blocks;
+    if (share >= fk_team_size()) {
+        fk_g_width = fk_team_size();
+        fk_g_first = b * fk_team_size();
+        fk_g_span = blocks * fk_team_size();
+    } else {
+        fk_g_width = share + (b < extra);
+        fk_g_first = b * share + min(b, extra);
+        fk_g_span = n;
+    }
 }
 #else
 __device__ inline int fk_g_tid() { return (int)(blockIdx.x * blockDim.x + threadIdx.x); }

@@ -1612,7 +1612,7 @@ __device__ __noinline__ void fk_run_task(int p, char *frames) {
 }
 
 // The grid region posted to the teams (fk_post_grid), run by every block's team: the
-// threads that take members (fk_g_width: every block has one, as the group has at least as
+// threads that take members (fk_g_shape: every block has one, as the group has at least as
 // many members as the kernel has blocks, fk_device_runners), the group's member list from
 // its scratch slots, as fk_run_task builds a block region's, a grid barrier, the region;
 // then block 0's team releases the group, whose members go on at the region's end (a grid
@@ -1626,17 +1626,17 @@ __device__ __noinline__ void fk_run_grid_task(char *frames) {
     FkSync *y = &fk_d.sync[g];
     (void)fk_load_acquire(&y->arrived);
     int n = fk_m.groups[g].size;
-    int share = n / (int)gridDim.x;
-    if (fk_team_tid() == 0)
-        fk_g_width = share < 1 ? 1 : share < fk_team_size() ? share : fk_team_size();
+    if (fk_team_tid() == 0) fk_g_shape(n);
     fk_team_sync();
     fk_u64 list = y->scratch * FK_STACK_PER_PROC;
     for (int t = fk_g_tid(); t < n; t += fk_g_threads())
         fk_m.members[list + t] = fk_scratch(g, 0, t)->proc;
     if (fk_g_tid() == 0) fk_m.groups[g].members = list;
     int groups_top = fk_group_id(fk_scratch(g, 0, 0)->proc, 1);
-#ifdef FK_EMU_GRID_TASKS  // the emulated test's evidence that the path ran
-    if (fk_g_tid() == 0) fprintf(stderr, "fk-grid-task %d\n", pc);
+#ifdef FK_EMU_GRID_TASKS  // the emulated test's evidence that the path ran, and its shape
+    if (fk_team_tid() == 0)
+        fprintf(stderr, "fk-grid-task %d: block %d of %d, team %d: members %d to %d of %d, %d threads\n", pc,
+                (int)blockIdx.x, (int)gridDim.x, fk_team_size(), fk_g_first, fk_g_first + fk_g_width, n, fk_g_span);
 #endif
     fk_g_sync(false);
     fk_run_grid_region(pc, g, s.seq != 0, s.slot_base, groups_top, list + n, list, (fk_u64)frames);

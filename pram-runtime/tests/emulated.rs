@@ -304,8 +304,30 @@ fn reference(
 }
 
 /// The line the device schedule prints on stderr for each grid region it runs on every block,
-/// where the source defines `FK_EMU_GRID_TASKS` (fk_schedule.cuh, fk_run_grid_task).
+/// where the source defines `FK_EMU_GRID_TASKS` (fk_schedule.cuh, fk_run_grid_task): `fk-grid-task
+/// PC: block B of K, team T: members F to E of N, S threads`, one a block.
 const GRID_TASK_LINE: &str = "fk-grid-task";
+
+/// What is wrong with the shape a `GRID_TASK_LINE` reports (fk_g_shape), if anything: every
+/// block takes members, no more than its team has threads, in range; and where the teams hold
+/// a thread for every member, every member has its own (a second member of a thread doubles
+/// the time of every barrier of the region).
+fn grid_shape_fault(line: &str) -> Option<String> {
+    let numbers: Vec<i64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().expect("a number"))
+        .collect();
+    let &[_pc, _block, blocks, team, first, end, members, threads] = numbers.as_slice() else {
+        return Some("not a shape".to_string());
+    };
+    let width = end - first;
+    if width < 1 || width > team || end > members {
+        return Some(format!("{width} members from {first}"));
+    }
+    (members <= blocks * team && threads < members)
+        .then(|| format!("{threads} threads take {members} members"))
+}
 
 /// The line the device schedule prints on stderr for each long kernel its kernel warp runs,
 /// where the source defines `FK_EMU_HANDED` (fk_schedule.cuh, fk_run_kernel_warp).
@@ -365,6 +387,11 @@ fn build_and_run(dir: &Path, emu: &Path, index: usize, build: &Build) -> Ran {
             .map(|l| format!("{l}\n"))
             .collect();
         grid_runs += usize::from(all_stderr.lines().any(|l| l.starts_with(GRID_TASK_LINE)));
+        for line in all_stderr.lines().filter(|l| l.starts_with(GRID_TASK_LINE)) {
+            if let Some(fault) = grid_shape_fault(line) {
+                differing.push(format!("{name} -p {procs}: {fault}: {line}"));
+            }
+        }
         handed_runs += usize::from(all_stderr.lines().any(|l| l.starts_with(HANDED_LINE)));
         gang_tries += usize::from(all_stderr.lines().any(|l| l.starts_with(GANG_LINE)));
         gang_runs += usize::from(
