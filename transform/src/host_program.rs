@@ -66,29 +66,6 @@ impl HostProgram {
         launched
     }
 
-    /// The kernels that only `seq` launches: one thread runs each (the present member with the
-    /// smallest `$$`, docs/language.md §8), so its loops have no other threads to hide their
-    /// loads' latency behind (`emit_cuda::device`).
-    pub fn seq_kernels(&self) -> BTreeSet<KernelId> {
-        let (mut inside, mut outside) = (BTreeSet::new(), BTreeSet::new());
-        for f in 0..self.entries.len() {
-            let Ok(nesting) = self.nesting(HostFnId(f as u32)) else {
-                continue;
-            };
-            for (pc, instr) in self.code.iter().enumerate() {
-                let (Instr::Launch(k), Some(open)) = (instr, nesting.at(Pc(pc as u32))) else {
-                    continue;
-                };
-                if open.contains(&Open::Seq) {
-                    inside.insert(*k);
-                } else {
-                    outside.insert(*k);
-                }
-            }
-        }
-        inside.difference(&outside).copied().collect()
-    }
-
     /// The host function whose code holds `pc`.
     pub fn function_at(&self, pc: Pc) -> HostFnId {
         let f = self

@@ -34,14 +34,14 @@ use std::fmt::Write;
 /// does not load ahead, unrolled.
 const LOADS_AHEAD: [usize; 2] = [16, 4];
 
-/// How far the checked-ahead copy of a loop is unrolled: 8 in a kernel of many threads (left
-/// to itself, ptxas 13.0 unrolled matmul's product by 4 or by 8 as the kernel around it
-/// changed: 6.6 or 4.1 ms on the H200, docs/performance.md); 32 in a kernel that one thread
-/// runs (`HostProgram::seq_kernels`), where only the loads of more iterations in flight hide
-/// their latency: Hillis–Steele's `seq` check of 2^20 elements took 31.1 ms unrolled by 8,
-/// 19.5 by 16 and 16.7 by 32 (H200, docs/results/h200-2026-11-29-s23/, run L).
-const UNROLL: usize = 8;
-const UNROLL_ONE_THREAD: usize = 32;
+/// How far the checked-ahead copy of a loop is unrolled: only the loads of more iterations in
+/// flight hide their latency where few threads run the loop, as in a kernel of `seq` (one
+/// thread: Hillis–Steele's check of 2^20 elements took 31.1 ms unrolled by 8, 19.5 by 16 and
+/// 16.7 by 32, docs/results/h200-2026-11-29-s23/, run L), and in the device schedule's
+/// interpreter, whose runner threads run about 100 members each in turn at matmul's P = N^2:
+/// its product's algorithm took 27.1 ms by 8, 20.6 by 16, 18.0 by 32; the host schedule's
+/// launch of a thread a member took 4.08, 3.65 and 3.54 ms (H200, session 54, run C).
+const UNROLL: usize = 32;
 
 /// Byte offset of each string literal in the strings region.
 pub fn string_offsets(program: &Program) -> Vec<u64> {
@@ -135,8 +135,6 @@ pub struct DeviceEmitter<'a, 's> {
     distinct_stores: Vec<Span>,
     /// The kernels that log writes (checked after each run).
     pub common_kernels: BTreeSet<String>,
-    /// `HostProgram::seq_kernels`.
-    seq_kernels: BTreeSet<KernelId>,
     /// The kernels a region launches (`Instr::Region`'s instructions), and the variables
     /// whose address some kernel takes: `region_registers`.
     region_launched: BTreeSet<KernelId>,
@@ -146,8 +144,6 @@ pub struct DeviceEmitter<'a, 's> {
     pub region_registers: BTreeMap<KernelId, Vec<VarId>>,
     /// The current kernel's: its prologue does not load them.
     params: BTreeSet<VarId>,
-    /// The kernel's UNROLL.
-    unroll: usize,
 }
 
 /// A ranged loop being emitted (`ranged`): the accesses of its body checked before it.
@@ -283,7 +279,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
             distinct_stores: Vec::new(),
             logged: false,
             common_kernels: BTreeSet::new(),
-            seq_kernels: plan.host.seq_kernels(),
             region_launched: plan.host.region_launches(),
             addressed_anywhere: plan
                 .kernels
@@ -292,7 +287,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 .collect(),
             region_registers: BTreeMap::new(),
             params: BTreeSet::new(),
-            unroll: UNROLL,
         }
     }
 
@@ -317,11 +311,6 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
         self.order_free.clone_from(&k.order_free);
         self.loads_ahead.clone_from(&k.loads_ahead);
         self.distinct_stores.clone_from(&k.distinct_stores);
-        self.unroll = if self.seq_kernels.contains(&id) {
-            UNROLL_ONE_THREAD
-        } else {
-            UNROLL
-        };
         self.addressed = addressed_vars(&k.body);
         (self.registers, self.stored_back) = self.kernel_registers(k, ret);
         let params = self.region_params(id);
@@ -752,9 +741,8 @@ impl<'a, 's> DeviceEmitter<'a, 's> {
                 );
                 // Unrolled, the copy's loads of several iterations are in flight at once
                 // (UNROLL).
-                let unroll = self.unroll;
                 let unrolled = |out: &mut String, pad: &str, body: &str| {
-                    let _ = writeln!(out, "{pad}#pragma unroll {unroll}");
+                    let _ = writeln!(out, "{pad}#pragma unroll {UNROLL}");
                     emit_loop(out, pad, body);
                 };
                 match batch {
