@@ -5,28 +5,27 @@
 #include <vector>
 
 // Threads of each block of the persistent kernel that run processors: the processors spread
-// over every block that can be resident (a warp at least; at most FK_DEVICE_RUNNERS_GRID in a
-// program with a grid region, whose teams then run its group of every processor, half the
-// block in one whose teams run other region tasks, the whole block in one with none), so that
-// P = 4096 runs on 128 SMs rather than 16. The driver's `device_runners` is the same.
-// -DFK_DEVICE_RUNNERS=N sets it (a multiple of 32, less than FK_DEVICE_THREADS where teams
-// run tasks).
-inline int fk_device_runners(fk_u64 procs, fk_u64 resident_blocks, bool grid_regions, bool team_tasks) {
+// over every block that can be resident (a warp at least, half the block at most,
+// FK_DEVICE_RUNNERS_GRID in a program with a grid region, whose teams then run its group of
+// every processor), so that P = 4096 runs on 128 SMs rather than 16. The driver's
+// `device_runners` is the same. -DFK_DEVICE_RUNNERS=N sets it (a multiple of 32, at most
+// FK_DEVICE_THREADS / 2).
+inline int fk_device_runners(fk_u64 procs, fk_u64 resident_blocks, bool grid_regions) {
 #ifdef FK_DEVICE_RUNNERS
-    (void)procs, (void)resident_blocks, (void)grid_regions, (void)team_tasks;
+    (void)procs, (void)resident_blocks, (void)grid_regions;
     return FK_DEVICE_RUNNERS;
 #else
     fk_u64 per_block = (procs + resident_blocks - 1) / resident_blocks;
-    fk_u64 most = grid_regions ? FK_DEVICE_RUNNERS_GRID : team_tasks ? FK_DEVICE_THREADS / 2 : FK_DEVICE_THREADS;
+    fk_u64 most = grid_regions ? FK_DEVICE_RUNNERS_GRID : FK_DEVICE_THREADS / 2;
     return (int)std::min<fk_u64>((per_block + 31) / 32 * 32, most);
 #endif
 }
 
-// `fk_schedule_depth(P)`, the slot stack size, whether the program has a grid region and
-// whether its teams run tasks are generated with the program (the GPU driver uses the same
-// rules: transform::emit_cuda::schedule).
+// `fk_schedule_depth(P)`, the slot stack size and whether the program has a grid region are
+// generated with the program (the GPU driver uses the same rules:
+// transform::emit_cuda::schedule).
 inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wide,
-                               bool grid_regions, bool team_tasks) {
+                               bool grid_regions) {
     FkHost &h = fk_h;
     fk_u64 P = (fk_u64)h.procs;
     FkDevice d;
@@ -79,18 +78,13 @@ inline void fk_device_schedule(int entry, fk_u64 slot_stack_bytes, bool slot_wid
     // block's task list is fk_d.tasks[blockIdx.x], of P entries, which fk_device_init sets to
     // empty. At P = 1 a second block read the word past the list (0: "processor 0's task")
     // and ran processor 0's region again.
-    // A runner warp a block beside the team; where no team runs tasks, as many as the GPU's
-    // rule gives (the whole block from 65 processors a block on).
-    unsigned emu_blocks = (unsigned)std::min<fk_u64>(FK_EMU_BLOCKS, P);
-    fk_u64 emu_per_block = (P + emu_blocks - 1) / emu_blocks;
-    int emu_runners = team_tasks ? 32 : (int)std::min<fk_u64>((emu_per_block + 31) / 32 * 32, FK_EMU_DEVICE_THREADS);
-    fk_device_run<<<emu_blocks, FK_EMU_DEVICE_THREADS>>>(emu_runners);
+    fk_device_run<<<(unsigned)std::min<fk_u64>(FK_EMU_BLOCKS, P), FK_EMU_DEVICE_THREADS>>>(32);
 #else
     int per_sm = 0, sms = 0;
     fk_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fk_device_run, FK_DEVICE_THREADS, 0),
             "the persistent kernel's occupancy");
     fk_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "the GPU's SM count");
-    int runners = fk_device_runners(P, (fk_u64)per_sm * sms, grid_regions, team_tasks);
+    int runners = fk_device_runners(P, (fk_u64)per_sm * sms, grid_regions);
     fk_u64 blocks = std::min<fk_u64>((fk_u64)per_sm * sms, (P + runners - 1) / runners);
     void *args[1] = {&runners};
     fk_cuda(cudaLaunchCooperativeKernel((void *)fk_device_run, (unsigned)blocks, FK_DEVICE_THREADS, args, 0, 0),

@@ -134,8 +134,6 @@ struct DeviceRegions {
     threads: u32,
     /// The program has a grid region (`Emitted::grid_regions`): fewer runners a block.
     grid_regions: bool,
-    /// Its teams run tasks (`Emitted::team_tasks`): without, every thread is a runner.
-    team_tasks: bool,
     slot_stack_bytes: u64,
     procs: u64,
     results: u64,
@@ -166,26 +164,17 @@ struct CommonRegions {
 }
 
 /// Threads of each block of the persistent kernel that run processors: the processors spread
-/// over every block that can be resident (`resident`; a warp at least; at most
-/// `FK_DEVICE_RUNNERS_GRID` in a program with a grid region, whose teams then run its group of
-/// every processor, half the block in one whose teams run other region tasks, the whole block
-/// in one with none, `Emitted::team_tasks`), so that P = 4096 runs on 128 SMs rather than 16.
-/// The `.cu`'s `fk_device_runners` (pram-runtime/cuda/fk_host_schedule.cuh) is the same.
-fn device_runners(
-    procs: u64,
-    resident: u64,
-    threads: u32,
-    grid_regions: bool,
-    team_tasks: bool,
-) -> u32 {
+/// over every block that can be resident (`resident`; a warp at least, half the block at
+/// most, `FK_DEVICE_RUNNERS_GRID` in a program with a grid region, whose teams then run its
+/// group of every processor), so that P = 4096 runs on 128 SMs rather than 16. The `.cu`'s
+/// `fk_device_runners` (pram-runtime/cuda/fk_host_schedule.cuh) is the same.
+fn device_runners(procs: u64, resident: u64, threads: u32, grid_regions: bool) -> u32 {
     let per_block = procs.div_ceil(resident.max(1));
     let warp = u64::from(abi::FK_WARP_THREADS);
     let most = if grid_regions {
         abi::FK_DEVICE_RUNNERS_GRID
-    } else if team_tasks {
-        threads / 2
     } else {
-        threads
+        threads / 2
     };
     per_block
         .div_ceil(warp)
@@ -321,7 +310,6 @@ impl Layout {
             depth: depth as i32,
             threads: emitted.device_threads,
             grid_regions: emitted.grid_regions,
-            team_tasks: emitted.team_tasks,
             slot_stack_bytes,
             procs: arena.array(array!(FkDevice, procs, procs)),
             results: arena.array(array!(FkDevice, results, procs)),
@@ -1099,13 +1087,7 @@ impl<'p> Machine<'p> {
             .occupancy_max_active_blocks_per_multiprocessor(d.threads, 0, None)
             .map_err(GpuError::driver("the persistent kernel's occupancy"))?;
         let resident = per_sm.max(1) as u64 * self.sms()?;
-        let runners = device_runners(
-            self.procs,
-            resident,
-            d.threads,
-            d.grid_regions,
-            d.team_tasks,
-        );
+        let runners = device_runners(self.procs, resident, d.threads, d.grid_regions);
         let blocks = resident.min(self.procs.div_ceil(runners.into())) as u32;
         let args = kernels::DeviceRun {
             runners: runners as i32,
@@ -1906,20 +1888,17 @@ mod tests {
     fn the_processors_spread_over_every_resident_block_in_whole_warps() {
         use super::abi::{FK_DEVICE_THREADS_GRID as GRID, FK_DEVICE_THREADS_TASKS as TASKS};
         // An H100: 132 SMs, one block of the persistent kernel each.
-        assert_eq!(device_runners(4096, 132, TASKS, false, true), 32);
-        assert_eq!(device_runners(1024, 132, TASKS, false, true), 32);
-        assert_eq!(device_runners(8448, 132, TASKS, false, true), 64);
-        assert_eq!(device_runners(8449, 132, TASKS, false, true), 96);
-        assert_eq!(device_runners(1, 132, TASKS, false, true), 32);
+        assert_eq!(device_runners(4096, 132, TASKS, false), 32);
+        assert_eq!(device_runners(1024, 132, TASKS, false), 32);
+        assert_eq!(device_runners(8448, 132, TASKS, false), 64);
+        assert_eq!(device_runners(8449, 132, TASKS, false), 96);
+        assert_eq!(device_runners(1, 132, TASKS, false), 32);
         // At most half a block (of 640 threads); the blocks then run several processors a
         // thread.
-        assert_eq!(device_runners(1 << 20, 132, TASKS, false, true), 320);
+        assert_eq!(device_runners(1 << 20, 132, TASKS, false), 320);
         // With a grid region, at most 128: the other 256 threads run its members.
-        assert_eq!(device_runners(8449, 132, GRID, true, true), 96);
-        assert_eq!(device_runners(65536, 132, GRID, true, true), 128);
-        // Without region tasks, the whole block: matmul's 4,194,304 processors on 640 a block.
-        assert_eq!(device_runners(1 << 22, 132, TASKS, false, false), 640);
-        assert_eq!(device_runners(8449, 132, TASKS, false, false), 96);
+        assert_eq!(device_runners(8449, 132, GRID, true), 96);
+        assert_eq!(device_runners(65536, 132, GRID, true), 128);
     }
 
     #[test]

@@ -741,9 +741,8 @@ c_consts! {
     FK_BLOCK_THREADS: u32 = 256;
     /// Threads per block of the device schedule's persistent kernel (the program's
     /// `FK_DEVICE_THREADS`, `emit_cuda::schedule::device_threads`): the first `runners` (at
-    /// most half, or all in a program without region tasks, `Emitted::team_tasks`) run
-    /// processors, the others run the block's region tasks; 640 (96 registers a thread) so
-    /// that a task has 608 threads beside one runner warp
+    /// most half) run processors, the others run the block's region tasks; 640 (96 registers
+    /// a thread) so that a task has 608 threads beside one runner warp
     FK_DEVICE_THREADS_TASKS: u32 = 640;
     /// The same in a program with a grid region: 384 (168 registers a thread, where 640 left
     /// 136 to 472 bytes of spills in the persistent kernel; docs/performance.md, session 39)

@@ -345,11 +345,6 @@ pub struct Emitted {
     /// for their team running one (`FK_USES_GRID_REGIONS`, `fk_runner_idle`), which a
     /// program without one does not pay for.
     pub grid_regions: bool,
-    /// The host program has a region that the device schedule runs as a task of a block's team
-    /// (`schedule::region_tasks`, a grid region's too). In a program with none, the teams would
-    /// only wait, so every thread of the persistent kernel's blocks runs processors
-    /// (`device_runners`, `fk_device_runners`).
-    pub team_tasks: bool,
 }
 
 /// The step limit when none is given: the simulator's (`pram_sim::Config`; a test of the CLI
@@ -594,7 +589,6 @@ pub fn emit_with(
             .any(|i| matches!(i, Instr::Multiprefix(_))),
         device_threads: schedule::device_threads(plan),
         grid_regions: schedule::has_grid_regions(plan),
-        team_tasks: schedule::region_tasks(plan).next().is_some(),
     })
 }
 

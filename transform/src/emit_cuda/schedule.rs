@@ -192,11 +192,10 @@ pub fn host_launch(plan: &Plan, out: &mut String) {
     );
     let _ = writeln!(
         out,
-        "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_device_schedule({}, fk_slot_stack_bytes, fk_slot_wide, {}, {});\n}}\n",
+        "static void fk_run() {{\n    FK_LAUNCH({}, 1);\n    fk_device_schedule({}, fk_slot_stack_bytes, fk_slot_wide, {});\n}}\n",
         super::abi::GLOBALS_KERNEL,
         plan.host.entry(plan.main).0,
-        has_grid_regions(plan),
-        region_tasks(plan).next().is_some()
+        has_grid_regions(plan)
     );
 }
 
